@@ -1,0 +1,1 @@
+"""Pure figure functions: data in, `plotly.graph_objects.Figure` out, never `st.*`."""

@@ -1,0 +1,94 @@
+"""Helpers shared by all figures: safe labels and a token-axis heatmap."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+FONT = dict(family="Inter, 'Noto Sans CJK SC', 'Microsoft YaHei', sans-serif", size=13)
+
+
+def esc(text: str) -> str:
+    """Escape text for plotly, which renders <b>, <a>, <span style> and entities in labels."""
+    return html.escape(str(text), quote=False)
+
+
+def axis_labels(tokens: Sequence[str]) -> list[str]:
+    """Escaped labels that keep repeated tokens distinct: '0:the', '1:cat', '2:the'."""
+    return [esc(f"{i}:{tok}") for i, tok in enumerate(tokens)]
+
+
+def token_axis(tokens: Sequence[str], title: str | None = None, **extra: object) -> dict:
+    """An axis over integer positions, labelled with the tokens."""
+    return dict(
+        tickmode="array",
+        tickvals=list(range(len(tokens))),
+        ticktext=axis_labels(tokens),
+        title=dict(text=esc(title)) if title else None,
+        **extra,
+    )
+
+
+def heatmap(
+    z: np.ndarray,
+    x_tokens: Sequence[str] | None,
+    y_tokens: Sequence[str] | None,
+    title: str = "",
+    *,
+    x_title: str | None = None,
+    y_title: str | None = None,
+    zmin: float | None = None,
+    zmax: float | None = None,
+    colorscale: str = "Blues",
+    value_format: str = ".3f",
+    show_values: bool | None = None,
+    height: int | None = None,
+) -> go.Figure:
+    """A heatmap over token positions; rows top to bottom, hover shows both tokens and value."""
+    z = np.asarray(z, dtype=float)
+    rows, cols = z.shape
+    ylab = axis_labels(y_tokens) if y_tokens is not None else [str(i) for i in range(rows)]
+    xlab = axis_labels(x_tokens) if x_tokens is not None else [str(i) for i in range(cols)]
+    custom = np.empty((rows, cols, 2), dtype=object)
+    for i in range(rows):
+        for j in range(cols):
+            custom[i, j] = (ylab[i], xlab[j])
+    if show_values is None:
+        show_values = rows * cols <= 144
+    trace = go.Heatmap(
+        z=z,
+        x=list(range(cols)),
+        y=list(range(rows)),
+        zmin=zmin,
+        zmax=zmax,
+        colorscale=colorscale,
+        customdata=custom,
+        hovertemplate="row %{customdata[0]}<br>column %{customdata[1]}<br>"
+        f"value %{{z:{value_format}}}<extra></extra>",
+        texttemplate=f"%{{z:{value_format}}}" if show_values else None,
+        textfont=dict(size=10),
+        colorbar=dict(thickness=12),
+    )
+    fig = go.Figure(trace)
+    xaxis = (
+        token_axis(x_tokens, x_title, side="top", tickangle=-45)
+        if x_tokens is not None
+        else dict(title=dict(text=esc(x_title)) if x_title else None, side="top")
+    )
+    yaxis = (
+        token_axis(y_tokens, y_title, autorange="reversed")
+        if y_tokens is not None
+        else dict(title=dict(text=esc(y_title)) if y_title else None, autorange="reversed")
+    )
+    fig.update_layout(
+        title=dict(text=esc(title), y=0.02, yanchor="bottom") if title else None,
+        xaxis=xaxis,
+        yaxis=yaxis,
+        font=FONT,
+        margin=dict(l=10, r=10, t=60, b=40 if title else 10),
+        height=height or max(260, 60 + 28 * rows),
+    )
+    return fig

@@ -1,0 +1,142 @@
+"""Mask figures: boolean matrices with token labels, and masking's effect on softmax."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .common import FONT, axis_labels, esc
+
+ALLOWED = "#2e86c1"
+BLOCKED = "#ecf0f1"
+
+
+def mask_figure(
+    mask: np.ndarray,
+    row_tokens: Sequence[str],
+    col_tokens: Sequence[str],
+    title: str = "",
+    *,
+    blocked_is_one: bool = False,
+) -> go.Figure:
+    """A boolean mask (True = may attend) drawn as 1/0 cells with token axes.
+
+    With `blocked_is_one`, the numbers follow the opposite convention (1 = masked), but the
+    colours still show where attention is allowed.
+    """
+    mask = np.asarray(mask, dtype=bool)
+    shown = (~mask if blocked_is_one else mask).astype(int)
+    fig = go.Figure(
+        go.Heatmap(
+            z=mask.astype(int),
+            x=list(range(mask.shape[1])),
+            y=list(range(mask.shape[0])),
+            zmin=0,
+            zmax=1,
+            colorscale=[[0, BLOCKED], [1, ALLOWED]],
+            showscale=False,
+            text=shown,
+            texttemplate="%{text}",
+            textfont=dict(size=14),
+            customdata=np.where(mask, "may attend", "blocked"),
+            hovertemplate="query %{y} → key %{x}: %{customdata}<extra></extra>",
+            xgap=2,
+            ygap=2,
+        )
+    )
+    fig.update_traces(textfont_color="black")
+    fig.update_layout(
+        title=dict(text=esc(title)) if title else None,
+        xaxis=dict(tickmode="array", tickvals=list(range(mask.shape[1])),
+                   ticktext=axis_labels(col_tokens), side="top", tickangle=-45,
+                   title=dict(text="key (attended to)")),
+        yaxis=dict(tickmode="array", tickvals=list(range(mask.shape[0])),
+                   ticktext=axis_labels(row_tokens), autorange="reversed",
+                   title=dict(text="query (attending)")),
+        font=FONT,
+        height=max(240, 120 + 34 * mask.shape[0]),
+        margin=dict(l=10, r=10, t=110 if title else 80, b=10),
+    )
+    return fig
+
+
+def batch_masks_figure(
+    masks: np.ndarray, tokens: Sequence[Sequence[str]], titles: Sequence[str]
+) -> go.Figure:
+    """Several (T, T) masks side by side, one per sentence of a batch."""
+    n = len(masks)
+    fig = make_subplots(rows=1, cols=n, subplot_titles=[esc(t) for t in titles],
+                        horizontal_spacing=0.12)
+    for i in range(n):
+        m = np.asarray(masks[i], dtype=bool)
+        fig.add_trace(
+            go.Heatmap(
+                z=m.astype(int), zmin=0, zmax=1, colorscale=[[0, BLOCKED], [1, ALLOWED]],
+                showscale=False, text=m.astype(int), texttemplate="%{text}", xgap=2, ygap=2,
+                x=list(range(m.shape[1])), y=list(range(m.shape[0])),
+                hovertemplate="query %{y} → key %{x}<extra></extra>",
+            ),
+            row=1, col=i + 1,
+        )
+        labels = axis_labels(tokens[i])
+        fig.update_xaxes(tickmode="array", tickvals=list(range(m.shape[1])), ticktext=labels,
+                         tickangle=-45, row=1, col=i + 1)
+        fig.update_yaxes(tickmode="array", tickvals=list(range(m.shape[0])), ticktext=labels,
+                         autorange="reversed", row=1, col=i + 1)
+    fig.update_traces(textfont_color="black")
+    fig.update_layout(font=FONT, height=360, margin=dict(l=10, r=10, t=50, b=10))
+    return fig
+
+
+def softmax_rows(scores: np.ndarray) -> np.ndarray:
+    """Row-wise softmax, stable for -1e9 entries."""
+    shifted = scores - scores.max(axis=-1, keepdims=True)
+    e = np.exp(shifted)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def masking_effect_figure(
+    scores: np.ndarray, mask: np.ndarray, tokens: Sequence[str]
+) -> go.Figure:
+    """Four panels: scores, masked scores (-1e9), softmax without and with the mask."""
+    masked = np.where(mask, scores, -1e9)
+    panels = [
+        ("scores", scores),
+        ("masked_fill(mask == 0, -1e9)", masked),
+        ("softmax without mask", softmax_rows(scores)),
+        ("softmax with mask", softmax_rows(masked)),
+    ]
+    fig = make_subplots(rows=1, cols=4, subplot_titles=[p[0] for p in panels],
+                        horizontal_spacing=0.05)
+    labels = axis_labels(tokens)
+    lim = float(np.abs(scores).max()) or 1.0
+    n = len(tokens)
+    for i, (_, z) in enumerate(panels):
+        is_prob = i >= 2
+        text = np.where(z <= -1e8, "-1e9", np.vectorize(lambda v: f"{v:.2f}")(z))
+        fig.add_trace(
+            go.Heatmap(
+                z=np.clip(z, -lim, lim) if not is_prob else z,
+                zmin=0 if is_prob else -lim,
+                zmax=1 if is_prob else lim,
+                colorscale="Blues" if is_prob else "RdBu",
+                showscale=False,
+                text=text,
+                texttemplate="%{text}" if n <= 8 else None,
+                textfont=dict(size=9),
+                x=list(range(n)), y=list(range(n)),
+                hovertemplate="query %{y} → key %{x}: %{text}<extra></extra>",
+            ),
+            row=1, col=i + 1,
+        )
+        fig.update_xaxes(tickmode="array", tickvals=list(range(n)), ticktext=labels,
+                         tickangle=-60, row=1, col=i + 1)
+        fig.update_yaxes(tickmode="array", tickvals=list(range(n)),
+                         ticktext=labels if i == 0 else [""] * n, autorange="reversed",
+                         row=1, col=i + 1)
+    fig.update_layout(font=FONT, height=max(300, 140 + 26 * n), margin=dict(l=10, r=10, t=40,
+                                                                             b=10))
+    return fig

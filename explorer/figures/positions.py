@@ -1,0 +1,123 @@
+"""Positional-encoding figures: curves, the whole table, similarity, and the shift matrix."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .common import FONT, esc, heatmap
+
+
+def pe_curves(table: np.ndarray, dims: Sequence[int], title: str = "") -> go.Figure:
+    """PE value over positions, one line per chosen dimension."""
+    fig = go.Figure()
+    positions = np.arange(table.shape[0])
+    for d in dims:
+        kind = "sin" if d % 2 == 0 else "cos"
+        fig.add_trace(
+            go.Scatter(
+                x=positions,
+                y=table[:, d],
+                mode="lines",
+                name=f"dim {d} ({kind})",
+                hovertemplate=f"dim {d}<br>position %{{x}}<br>value %{{y:.3f}}<extra></extra>",
+            )
+        )
+    fig.update_layout(
+        title=dict(text=esc(title)) if title else None,
+        xaxis_title="position",
+        yaxis_title="PE value",
+        yaxis_range=[-1.1, 1.1],
+        font=FONT,
+        height=380,
+        margin=dict(l=10, r=10, t=50, b=10),
+        legend=dict(orientation="h", y=1.02, yanchor="bottom"),
+    )
+    return fig
+
+
+def pe_table_heatmap(table: np.ndarray) -> go.Figure:
+    """The whole table: positions (rows) by dimensions (columns)."""
+    fig = go.Figure(
+        go.Heatmap(
+            z=table,
+            colorscale="RdBu",
+            zmin=-1,
+            zmax=1,
+            colorbar=dict(thickness=12),
+            hovertemplate="position %{y}<br>dim %{x}<br>value %{z:.3f}<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        xaxis_title="dimension (even: sin, odd: cos)",
+        yaxis=dict(title="position", autorange="reversed"),
+        font=FONT,
+        height=420,
+        margin=dict(l=10, r=10, t=30, b=10),
+    )
+    return fig
+
+
+def pe_similarity(table: np.ndarray) -> go.Figure:
+    """Dot products PE(p) · PE(q): large near the diagonal, depends only on |p - q|."""
+    sim = table @ table.T
+    fig = go.Figure(
+        go.Heatmap(
+            z=sim,
+            colorscale="Viridis",
+            colorbar=dict(thickness=12),
+            hovertemplate="position %{y} · position %{x}<br>dot product %{z:.2f}<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        xaxis_title="position",
+        yaxis=dict(title="position", autorange="reversed"),
+        font=FONT,
+        height=420,
+        margin=dict(l=10, r=10, t=30, b=10),
+    )
+    return fig
+
+
+def shift_matrix(d_model: int, k: int) -> np.ndarray:
+    """The (d_model, d_model) matrix M_k with PE(pos + k) = M_k PE(pos) for every pos.
+
+    Each (sin, cos) pair at frequency w is rotated by the angle k*w:
+    sin(w(p+k)) = sin(wp)cos(wk) + cos(wp)sin(wk); cos(w(p+k)) = cos(wp)cos(wk) - sin(wp)sin(wk).
+    """
+    m = np.zeros((d_model, d_model))
+    freqs = np.exp(np.arange(0, d_model, 2) * -(np.log(10000.0) / d_model))
+    for i, w in enumerate(freqs):
+        c, s = np.cos(k * w), np.sin(k * w)
+        m[2 * i, 2 * i], m[2 * i, 2 * i + 1] = c, s
+        m[2 * i + 1, 2 * i], m[2 * i + 1, 2 * i + 1] = -s, c
+    return m
+
+
+def shift_matrix_figure(m: np.ndarray, k: int) -> go.Figure:
+    """M_k as a heatmap: 2x2 rotation blocks along the diagonal, zeros elsewhere."""
+    return heatmap(
+        m, None, None, f"M_k for k = {k}: one 2×2 rotation per frequency",
+        zmin=-1, zmax=1, colorscale="RdBu", value_format=".2f",
+        show_values=m.shape[0] <= 12, height=420,
+    )
+
+
+def token_vectors(z: np.ndarray, tokens: Sequence[str], title: str, limit: float) -> go.Figure:
+    """Rows are the learner's tokens, columns the d_model features."""
+    return heatmap(
+        z, None, tokens, title, x_title="feature (d_model)", zmin=-limit, zmax=limit,
+        colorscale="RdBu", value_format=".2f", show_values=z.size <= 120,
+    )
+
+
+def magnitude_bars(names: Sequence[str], values: Sequence[float]) -> go.Figure:
+    """Average absolute value of each ingredient of the encoder's input."""
+    fig = go.Figure(go.Bar(x=[esc(n) for n in names], y=list(values),
+                           text=[f"{v:.3f}" for v in values], textposition="outside"))
+    fig.update_layout(
+        yaxis_title="mean |value|", font=FONT, height=300, margin=dict(l=10, r=10, t=30, b=10)
+    )
+    return fig

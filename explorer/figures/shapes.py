@@ -1,0 +1,91 @@
+"""Shape figures: one tensor's values, and how heads are split and concatenated."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .common import FONT, axis_labels, esc, heatmap
+
+
+def tensor_slice(value: np.ndarray, head: int = 0) -> tuple[np.ndarray, str]:
+    """A 2-D view of a captured tensor (batch item 0, one head) and what was sliced."""
+    a = np.asarray(value)
+    if a.ndim == 4:  # (batch, h, rows, cols)
+        head = max(0, min(head, a.shape[1] - 1))
+        return a[0, head], f"[0, head {head}]"
+    if a.ndim == 3:
+        return a[0], "[0]"
+    if a.ndim == 2:
+        return a, ""
+    return a.reshape(1, -1), ""
+
+
+def values_figure(z: np.ndarray, row_tokens: Sequence[str] | None, title: str) -> go.Figure:
+    """A small heatmap of one tensor's values (diverging colours, symmetric range)."""
+    finite = z[np.isfinite(z) & (z > -1e8)]
+    lim = float(np.abs(finite).max()) if finite.size else 1.0
+    shown = np.where(z <= -1e8, np.nan, z)  # -1e9 fills would flatten the colour scale
+    rows = row_tokens if row_tokens is not None and len(row_tokens) == z.shape[0] else None
+    return heatmap(shown, None, rows, title, zmin=-lim or -1, zmax=lim or 1, colorscale="RdBu",
+                   value_format=".2f", show_values=z.size <= 80, height=min(520, 90 + 26 *
+                                                                             z.shape[0]))
+
+
+def head_split_figure(q_heads: np.ndarray, concat: np.ndarray,
+                      tokens: Sequence[str]) -> go.Figure:
+    """Left: each head's Q (seq x d_k) side by side; right: the concatenated (seq x d_model).
+
+    Columns h*d_k .. (h+1)*d_k of the concatenation come from head h: the split is a
+    view + transpose, the concatenation the inverse transpose + view.
+    """
+    h, seq, d_k = q_heads.shape
+    fig = make_subplots(
+        rows=1, cols=h + 1, column_widths=[1.0] * h + [float(h)],
+        subplot_titles=[f"head {j}" for j in range(h)] + ["concat: (seq, h·d_k = d_model)"],
+        horizontal_spacing=0.01 if h > 4 else 0.03,
+    )
+    lim_q = float(np.abs(q_heads).max()) or 1.0
+    lim_c = float(np.abs(concat).max()) or 1.0
+    labels = axis_labels(tokens)
+    for j in range(h):
+        fig.add_trace(go.Heatmap(z=q_heads[j], zmin=-lim_q, zmax=lim_q, colorscale="RdBu",
+                                 showscale=False,
+                                 hovertemplate=f"head {j}<br>token %{{y}}<br>feature %{{x}}"
+                                 "<br>%{z:.3f}<extra></extra>"),
+                      row=1, col=j + 1)
+        fig.update_yaxes(tickmode="array", tickvals=list(range(seq)),
+                         ticktext=labels if j == 0 else [""] * seq, autorange="reversed",
+                         row=1, col=j + 1)
+        fig.update_xaxes(showticklabels=False, row=1, col=j + 1)
+    fig.add_trace(go.Heatmap(z=concat, zmin=-lim_c, zmax=lim_c, colorscale="RdBu",
+                             showscale=False,
+                             hovertemplate="token %{y}<br>feature %{x}<br>%{z:.3f}<extra></extra>"),
+                  row=1, col=h + 1)
+    for j in range(1, h):
+        fig.add_vline(x=j * d_k - 0.5, line=dict(color="black", width=1), row=1, col=h + 1)
+    fig.update_yaxes(showticklabels=False, autorange="reversed", row=1, col=h + 1)
+    fig.update_layout(font=FONT, height=max(260, 110 + 24 * seq),
+                      margin=dict(l=10, r=10, t=50, b=10))
+    fig.update_annotations(font_size=11)
+    return fig
+
+
+def shape_csv(rows: Sequence[object]) -> str:
+    """The shape table as CSV text (rows are explorer.introspect.ShapeRow)."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["step", "tensor", "stack", "layer", "sublayer", "shape", "dims", "operation"])
+    for r in rows:
+        writer.writerow([r.step, r.name, r.stack, r.layer, r.sublayer,  # type: ignore[attr-defined]
+                         "x".join(map(str, r.shape)), r.dims, r.op])  # type: ignore[attr-defined]
+    return out.getvalue()
+
+
+__all__ = ["esc", "head_split_figure", "shape_csv", "tensor_slice", "values_figure"]

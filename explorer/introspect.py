@@ -1,0 +1,248 @@
+"""Describe a model and a forward pass in words: module tree, parameters, shape table.
+
+Pure python/torch, no streamlit: the Model and Shapes pages turn these into widgets.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from torch import nn
+
+from transformer import model as model_module
+from transformer.model import EncoderDecoder, TransformerConfig
+
+_HOOK_LINE = re.compile(r"^\s*\(hook_\w+\): HookPoint\(\)\s*$")
+
+
+def module_tree(model: nn.Module) -> str:
+    """`print(model)` without the HookPoint lines (they are identities)."""
+    return "\n".join(line for line in repr(model).splitlines() if not _HOOK_LINE.match(line))
+
+
+# ---- Parameters ----------------------------------------------------------------------
+
+
+def _group(name: str) -> str:
+    parts = name.split(".")
+    if parts[0] in ("src_embed", "tgt_embed"):
+        return "Source embedding" if parts[0] == "src_embed" else "Target embedding"
+    if parts[0] == "generator":
+        return "Generator (output layer)"
+    stack = "Encoder" if parts[0] == "encoder" else "Decoder"
+    if parts[1] == "norm":
+        return f"{stack} LayerNorms"
+    part = parts[3]
+    return {
+        "self_attn": f"{stack} self-attention",
+        "src_attn": "Decoder cross-attention",
+        "feed_forward": f"{stack} feed-forward",
+        "sublayer": f"{stack} LayerNorms",
+    }[part]
+
+
+@dataclass(frozen=True)
+class ParamRow:
+    """One parameter tensor (tied tensors appear once, under their first name)."""
+
+    name: str
+    group: str
+    shape: tuple[int, ...]
+    count: int
+
+
+def parameter_rows(model: nn.Module) -> list[ParamRow]:
+    """Every distinct parameter with its component group, shape and size."""
+    return [
+        ParamRow(name, _group(name), tuple(p.shape), p.numel())
+        for name, p in model.named_parameters()  # de-duplicates tied weights
+    ]
+
+
+def parameter_groups(model: nn.Module) -> dict[str, int]:
+    """Parameter count per component group, in model order."""
+    groups: dict[str, int] = {}
+    for row in parameter_rows(model):
+        groups[row.group] = groups.get(row.group, 0) + row.count
+    return groups
+
+
+def tied_names(model: nn.Module) -> list[tuple[str, str]]:
+    """Pairs (kept name, tied name) of parameters that share one tensor."""
+    first: dict[int, str] = {}
+    pairs = []
+    for name, p in model.named_parameters(remove_duplicate=False):
+        if id(p) in first:
+            pairs.append((first[id(p)], name))
+        else:
+            first[id(p)] = name
+    return pairs
+
+
+# ---- Source code ---------------------------------------------------------------------
+
+COMPONENTS: dict[str, str] = {
+    "Embeddings": "Token ids to vectors, times √d_model",
+    "PositionalEncoding": "Adds the fixed sine/cosine position signal",
+    "attention": "Scaled dot-product attention",
+    "MultiHeadedAttention": "h heads in parallel, then W^O",
+    "PositionwiseFeedForward": "Two linear layers with ReLU",
+    "LayerNorm": "Normalise each vector, then scale and shift",
+    "SublayerConnection": "Residual connection + LayerNorm (pre or post)",
+    "EncoderLayer": "Self-attention + feed-forward",
+    "DecoderLayer": "Masked self-attention + cross-attention + feed-forward",
+    "Encoder": "N encoder layers + final norm",
+    "Decoder": "N decoder layers + final norm",
+    "Generator": "Linear + log_softmax",
+    "EncoderDecoder": "The whole model",
+    "subsequent_mask": "The look-ahead mask",
+    "make_model": "Build the model from hyperparameters",
+}
+
+
+def component_source(name: str) -> str:
+    """The source code of one component of `transformer/model.py`."""
+    if name not in COMPONENTS:
+        raise ValueError(f"Unknown component {name!r}; choose one of {', '.join(COMPONENTS)}.")
+    return inspect.getsource(getattr(model_module, name))
+
+
+# ---- Shapes of one forward pass ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShapeRow:
+    """One captured tensor of a forward pass, described for a learner."""
+
+    step: int  # order in which the tensor was produced
+    name: str  # hook point's module path
+    stack: str  # "Embeddings", "Encoder", "Decoder" or "Output"
+    layer: str  # "layer 0", ..., or "" outside the layers
+    sublayer: str  # "self-attention", "cross-attention", "feed-forward", ""
+    shape: tuple[int, ...]
+    dims: str  # named dimensions, e.g. "(batch=1, h=4, src_len=6, d_k=8)"
+    op: str  # the operation that produced it, in the code's terms
+
+
+_SUBLAYER_NAMES = {
+    ("encoder", "0"): "self-attention",
+    ("encoder", "1"): "feed-forward",
+    ("decoder", "0"): "masked self-attention",
+    ("decoder", "1"): "cross-attention",
+    ("decoder", "2"): "feed-forward",
+}
+_MODULE_SUBLAYER = {
+    "self_attn": "self-attention",
+    "src_attn": "cross-attention",
+    "feed_forward": "feed-forward",
+}
+
+
+def _ops(cfg: TransformerConfig) -> dict[str, str]:
+    pre = cfg.norm_placement == "pre"
+    return {
+        "embed.hook_out": "lut(ids) × √d_model" if cfg.scale_embedding else "lut(ids) (no scaling)",
+        "pe.hook_pe": "pe[:, :seq]  (fixed sines and cosines)",
+        "pe.hook_out": "dropout(embedding + PE)",
+        "hook_in": "x entering the sublayer",
+        "hook_normed": "LayerNorm(x)" if pre else "LayerNorm(x + dropout(sublayer(x)))",
+        "hook_sublayer_out": "sublayer(LayerNorm(x))" if pre else "sublayer(x)",
+        "hook_resid": "x + dropout(sublayer(LayerNorm(x)))" if pre else "x + dropout(sublayer(x))",
+        "hook_q": "linears[0](query).view(batch, -1, h, d_k).transpose(1, 2)",
+        "hook_k": "linears[1](key).view(batch, -1, h, d_k).transpose(1, 2)",
+        "hook_v": "linears[2](value).view(batch, -1, h, d_k).transpose(1, 2)",
+        "hook_scores": "Q @ K.transpose(-2, -1) / √d_k",
+        "hook_masked_scores": "scores.masked_fill(mask == 0, -1e9)",
+        "hook_pattern": "softmax(scores, dim=-1)",
+        "hook_z": "dropout(p_attn) @ V",
+        "hook_concat": "x.transpose(1, 2).contiguous().view(batch, -1, h * d_k)",
+        "attn.hook_out": "linears[3](concat)  (W^O)",
+        "hook_hidden": "relu(w_1(x))",
+        "ff.hook_out": "w_2(dropout(hidden))",
+        "encoder.hook_out": "memory = norm(x)" if pre else "memory (post-norm: no final norm)",
+        "decoder.hook_out": "norm(x)" if pre else "x (post-norm: no final norm)",
+        "hook_logits": "proj(x)",
+        "hook_log_probs": "log_softmax(logits, dim=-1)",
+    }
+
+
+def _dims(name: str, shape: tuple[int, ...], cfg: TransformerConfig) -> str:
+    parts = name.split(".")
+    hook = parts[-1]
+    in_decoder = parts[0] in ("decoder", "tgt_embed", "generator")
+    seq = "tgt_len" if in_decoder else "src_len"
+    key_seq = "src_len" if "src_attn" in parts else seq
+    if hook in ("hook_q", "hook_z"):
+        names = ("batch", "h", seq, "d_k")
+    elif hook in ("hook_k", "hook_v"):
+        names = ("batch", "h", key_seq, "d_k")
+    elif hook in ("hook_scores", "hook_masked_scores", "hook_pattern"):
+        names = ("batch", "h", f"q:{seq}", f"k:{key_seq}")
+    elif hook == "hook_hidden":
+        names = ("batch", seq, "d_ff")
+    elif hook == "hook_pe":
+        names = ("1", seq, "d_model")
+    elif hook in ("hook_logits", "hook_log_probs"):
+        names = ("batch", "tgt_len", "vocab")
+    else:
+        names = ("batch", seq, "d_model")
+    if len(names) != len(shape):
+        return str(shape)
+    return "(" + ", ".join(f"{n}={s}" for n, s in zip(names, shape, strict=True)) + ")"
+
+
+def _op_key(parts: list[str]) -> str:
+    hook = parts[-1]
+    if parts[0] in ("src_embed", "tgt_embed"):
+        return ("embed." if parts[1] == "0" else "pe.") + hook
+    if parts[0] in ("encoder", "decoder") and len(parts) == 2:
+        return f"{parts[0]}.{hook}"
+    if hook == "hook_out" and len(parts) > 3:
+        return ("ff." if parts[3] == "feed_forward" else "attn.") + hook
+    return hook
+
+
+def shape_rows(cache: Mapping[str, np.ndarray], cfg: TransformerConfig) -> list[ShapeRow]:
+    """Every captured tensor, in the order it was produced, with dims and operation."""
+    ops = _ops(cfg)
+    rows = []
+    for step, (name, value) in enumerate(cache.items()):
+        parts = name.split(".")
+        if parts[0] in ("src_embed", "tgt_embed"):
+            stack, layer, sub = "Embeddings", "source" if parts[0] == "src_embed" else "target", ""
+        elif parts[0] == "generator":
+            stack, layer, sub = "Output", "", "generator"
+        elif len(parts) == 2:
+            stack, layer, sub = parts[0].capitalize(), "", "final norm"
+        else:
+            stack, layer = parts[0].capitalize(), f"layer {parts[2]}"
+            if parts[3] == "sublayer":
+                sub = _SUBLAYER_NAMES[(parts[0], parts[4])]
+            else:
+                sub = _MODULE_SUBLAYER[parts[3]]
+                if parts[0] == "decoder" and sub == "self-attention":
+                    sub = "masked self-attention"
+        shape = tuple(int(s) for s in np.shape(value))
+        rows.append(
+            ShapeRow(
+                step=step,
+                name=name,
+                stack=stack,
+                layer=layer,
+                sublayer=sub,
+                shape=shape,
+                dims=_dims(name, shape, cfg),
+                op=ops.get(_op_key(parts), ""),
+            )
+        )
+    return rows
+
+
+def model_summary(model: EncoderDecoder) -> dict[str, int]:
+    """Total distinct parameters and how many of them are in each stack."""
+    groups = parameter_groups(model)
+    return {"total": sum(groups.values()), **groups}

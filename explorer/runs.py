@@ -1,0 +1,169 @@
+"""Build the learner's model and run their sentence through it. Pure torch, no streamlit.
+
+Two ideas keep pages fast and shared objects safe:
+- The encoder/decoder stacks ("body") depend only on the architecture and the seed, not on
+  the text. `assemble()` puts a body together with embedding tables for the current
+  vocabulary, whose row for a token is seeded by the token's text: "cat" keeps its vector
+  when other words change, and a new sentence costs no rebuild of the stacks.
+- A `Run` holds every captured tensor as a read-only numpy array, so a result shared
+  between users through a cache cannot be changed by any of them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import threading
+from dataclasses import dataclass, replace
+
+import numpy as np
+import torch
+from torch import nn
+
+from transformer.model import (
+    Embeddings,
+    EncoderDecoder,
+    Generator,
+    PositionalEncoding,
+    TransformerConfig,
+    build_model,
+    subsequent_mask,
+)
+from transformer.tokenize import BOS, EOS, Vocab, tokenize
+
+BODY_VOCAB = 4  # placeholder vocabulary for a body: only the stacks are kept from it
+_DROPOUT_LOCK = threading.Lock()  # train-mode runs use torch's global RNG: one at a time
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """The learner's text as the model sees it."""
+
+    src_tokens: tuple[str, ...]  # source tokens, no specials
+    tgt_tokens: tuple[str, ...]  # target tokens, no specials
+    vocab: Vocab  # one vocabulary shared by source and target
+
+    @property
+    def src_ids(self) -> list[int]:
+        return self.vocab.encode(self.src_tokens)
+
+    @property
+    def tgt_in_tokens(self) -> tuple[str, ...]:
+        """Decoder input (teacher forcing): <s> y1 .. ym."""
+        return ("<s>", *self.tgt_tokens)
+
+    @property
+    def tgt_out_tokens(self) -> tuple[str, ...]:
+        """What each decoder position must predict: y1 .. ym </s>."""
+        return (*self.tgt_tokens, "</s>")
+
+    @property
+    def tgt_in_ids(self) -> list[int]:
+        return [BOS, *self.vocab.encode(self.tgt_tokens)]
+
+    @property
+    def tgt_out_ids(self) -> list[int]:
+        return [*self.vocab.encode(self.tgt_tokens), EOS]
+
+
+def make_tokens(source: str, target: str, mode: str) -> Tokens:
+    """Tokenize source and target (empty target: copy the source); raises TokenizeError."""
+    src = tuple(tokenize(source, mode))
+    tgt = tuple(tokenize(target, mode)) if target.strip() else src
+    return Tokens(src, tgt, Vocab([*src, *tgt]))
+
+
+def body_config(cfg: TransformerConfig) -> TransformerConfig:
+    """The same architecture with a placeholder vocabulary: the cache key of a body."""
+    return replace(cfg, src_vocab=BODY_VOCAB, tgt_vocab=BODY_VOCAB, tie_weights="none")
+
+
+def build_body(cfg: TransformerConfig, seed: int, train_mode: bool) -> EncoderDecoder:
+    """Encoder and decoder stacks for `cfg` from `seed`, in train or eval mode; never changed."""
+    model = build_model(body_config(cfg), seed=seed)
+    model.train(train_mode)
+    for p in model.parameters():
+        p.requires_grad_(False)
+    return model
+
+
+def _token_row(seed: int, salt: str, token: str, width: int, bound: float) -> torch.Tensor:
+    digest = hashlib.sha256(f"{seed}\x1f{salt}\x1f{token}".encode()).digest()
+    gen = torch.Generator().manual_seed(int.from_bytes(digest[:8], "little") & (2**63 - 1))
+    return (torch.rand(width, generator=gen) * 2 - 1) * bound
+
+
+def token_table(seed: int, salt: str, itos: tuple[str, ...], d_model: int) -> torch.Tensor:
+    """(len(itos), d_model) rows in Glorot's range, each seeded by its token's text."""
+    bound = math.sqrt(3.0 / d_model)  # xavier_uniform for a d_model x d_model table
+    return torch.stack([_token_row(seed, salt, tok, d_model, bound) for tok in itos])
+
+
+def assemble(
+    body: EncoderDecoder, cfg: TransformerConfig, seed: int, vocab: Vocab
+) -> EncoderDecoder:
+    """A full model: the shared `body` stacks plus embeddings and generator for `vocab`."""
+    V, d = len(vocab), cfg.d_model
+    src_embed = nn.Sequential(
+        Embeddings(d, V, cfg.scale_embedding), PositionalEncoding(d, cfg.dropout, cfg.max_len)
+    )
+    tgt_embed = nn.Sequential(
+        Embeddings(d, V, cfg.scale_embedding), PositionalEncoding(d, cfg.dropout, cfg.max_len)
+    )
+    generator = Generator(d, V)
+    with torch.no_grad():
+        src_embed[0].lut.weight.copy_(token_table(seed, "src", vocab.itos, d))
+        tgt_embed[0].lut.weight.copy_(token_table(seed, "tgt", vocab.itos, d))
+        generator.proj.weight.copy_(token_table(seed, "gen", vocab.itos, d))
+        generator.proj.bias.copy_(token_table(seed, "bias", vocab.itos, 1)[:, 0] / math.sqrt(d))
+    if cfg.tie_weights in ("decoder", "all"):
+        generator.proj.weight = tgt_embed[0].lut.weight
+    if cfg.tie_weights == "all":
+        src_embed[0].lut.weight = tgt_embed[0].lut.weight
+    for fresh in (src_embed, tgt_embed, generator):  # the shared body is left untouched
+        fresh.train(body.training)
+        fresh.requires_grad_(False)
+    model = EncoderDecoder(body.encoder, body.decoder, src_embed, tgt_embed, generator, cfg)
+    model.training = body.training
+    return model
+
+
+def _readonly(t: torch.Tensor) -> np.ndarray:
+    a = t.detach().to(torch.float32).numpy().copy()
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True)
+class Run:
+    """One forward pass of the learner's sentence: every captured tensor, read-only."""
+
+    tokens: Tokens
+    cache: dict[str, np.ndarray]  # hook name -> array; batch dimension kept (size 1)
+    src_mask: np.ndarray  # (1, 1, src_len) bool
+    tgt_mask: np.ndarray  # (1, tgt_len, tgt_len) bool
+    predicted: tuple[str, ...]  # argmax token at each decoder position
+    train_mode: bool
+
+
+def forward(model: EncoderDecoder, tokens: Tokens, seed: int) -> Run:
+    """Run the sentence through `model` once, capturing every hook point."""
+    src = torch.tensor([tokens.src_ids])
+    tgt = torch.tensor([tokens.tgt_in_ids])
+    src_mask = torch.ones(1, 1, src.size(1), dtype=torch.bool)
+    tgt_mask = subsequent_mask(tgt.size(1))
+    if model.training:  # dropout: make the pattern reproducible for this seed
+        with _DROPOUT_LOCK, torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            log_probs, cache = model.run_with_cache(src, tgt, src_mask, tgt_mask)
+    else:
+        log_probs, cache = model.run_with_cache(src, tgt, src_mask, tgt_mask)
+    predicted = tuple(tokens.vocab.decode(log_probs[0].argmax(-1).tolist()))
+    return Run(
+        tokens=tokens,
+        cache={k: _readonly(v) for k, v in cache.items()},
+        src_mask=src_mask.numpy(),
+        tgt_mask=tgt_mask.numpy(),
+        predicted=predicted,
+        train_mode=model.training,
+    )

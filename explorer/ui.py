@@ -1,0 +1,257 @@
+"""The shared sidebar, the cached compute behind every page, and the per-run page context.
+
+Caching rules: objects returned from `st.cache_resource` are shared by every user and are
+never changed (bodies and models have requires_grad off and fixed train/eval mode; a `Run`
+holds read-only arrays). Per-user things (a trained model) live in `st.session_state`.
+Caches are split by model size so that a few paper-base models cannot fill the memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import streamlit as st
+
+from transformer.model import EncoderDecoder, TransformerConfig
+from transformer.tokenize import MAX_TEXT_CHARS, TokenizeError, Vocab
+
+from .runs import Run, Tokens, assemble, body_config, build_body, forward, make_tokens
+from .settings import (
+    LAYER_NORMS,
+    LIMITS,
+    MAX_DROPOUT,
+    NORM_PLACEMENTS,
+    PRESETS,
+    TIE_WEIGHTS,
+    TOKEN_MODES,
+    Settings,
+    architecture_problem,
+    estimate_params,
+    parse_settings,
+)
+
+EXPLORER_MAX_LEN = 256  # positions precomputed by the live model (sentences are short)
+LARGE_PARAMS = 5_000_000  # models above this go to the small caches
+
+
+def _is_large(cfg: TransformerConfig) -> bool:
+    return estimate_params(cfg.N, cfg.d_model, cfg.d_ff, 0) > LARGE_PARAMS
+
+
+# ---- Cached compute -----------------------------------------------------------------
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _body_small(cfg: TransformerConfig, seed: int, train_mode: bool) -> EncoderDecoder:
+    return build_body(cfg, seed, train_mode)
+
+
+@st.cache_resource(max_entries=2, show_spinner="Building the model's encoder and decoder…")
+def _body_large(cfg: TransformerConfig, seed: int, train_mode: bool) -> EncoderDecoder:
+    return build_body(cfg, seed, train_mode)
+
+
+def _model(cfg: TransformerConfig, seed: int, train_mode: bool, itos: tuple[str, ...]):
+    body_fn = _body_large if _is_large(cfg) else _body_small
+    body = body_fn(body_config(cfg), seed, train_mode)
+    return assemble(body, cfg, seed, Vocab(list(itos)))
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _model_small(cfg: TransformerConfig, seed: int, train_mode: bool, itos: tuple[str, ...]):
+    return _model(cfg, seed, train_mode, itos)
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _model_large(cfg: TransformerConfig, seed: int, train_mode: bool, itos: tuple[str, ...]):
+    return _model(cfg, seed, train_mode, itos)
+
+
+def get_model(cfg: TransformerConfig, seed: int, train_mode: bool, vocab: Vocab) -> EncoderDecoder:
+    """The shared, read-only model for this architecture, seed, mode and vocabulary."""
+    fn = _model_large if _is_large(cfg) else _model_small
+    return fn(cfg, seed, train_mode, tuple(vocab.itos))
+
+
+def _run(cfg: TransformerConfig, seed: int, train_mode: bool, tokens: Tokens) -> Run:
+    return forward(get_model(cfg, seed, train_mode, tokens.vocab), tokens, seed)
+
+
+@st.cache_resource(max_entries=128, show_spinner=False)
+def _run_small(cfg: TransformerConfig, seed: int, train_mode: bool, tokens: Tokens) -> Run:
+    return _run(cfg, seed, train_mode, tokens)
+
+
+@st.cache_resource(max_entries=8, show_spinner="Running your sentence through the model…")
+def _run_large(cfg: TransformerConfig, seed: int, train_mode: bool, tokens: Tokens) -> Run:
+    return _run(cfg, seed, train_mode, tokens)
+
+
+def get_run(cfg: TransformerConfig, seed: int, train_mode: bool, tokens: Tokens) -> Run:
+    """The shared, read-only forward pass of `tokens` through the model."""
+    fn = _run_large if _is_large(cfg) else _run_small
+    return fn(cfg, seed, train_mode, tokens)
+
+
+# ---- Page context -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every page gets: validated settings, the tokens, and why anything is missing."""
+
+    settings: Settings
+    tokens: Tokens | None  # None when the text cannot be tokenized
+    text_error: str | None  # friendly reason the text was refused
+    cfg: TransformerConfig | None  # None when no model can be built
+    arch_error: str | None  # friendly reason the architecture was refused
+
+    @property
+    def ok(self) -> bool:
+        return self.tokens is not None and self.cfg is not None
+
+    def model(self) -> EncoderDecoder:
+        """The live model (cached, shared: read it, never change it)."""
+        assert self.tokens is not None and self.cfg is not None  # guarded by .ok
+        return get_model(self.cfg, self.settings.seed, self.settings.train_mode, self.tokens.vocab)
+
+    def run(self) -> Run:
+        """The learner's sentence through the live model (cached, shared, read-only)."""
+        assert self.tokens is not None and self.cfg is not None  # guarded by .ok
+        return get_run(self.cfg, self.settings.seed, self.settings.train_mode, self.tokens)
+
+
+def build_context(settings: Settings) -> Context:
+    """Tokenize and check the architecture; never raises."""
+    try:
+        tokens: Tokens | None = make_tokens(settings.source, settings.target, settings.token_mode)
+        text_error = None
+    except TokenizeError as exc:
+        tokens, text_error = None, str(exc)
+    vocab_size = len(tokens.vocab) if tokens is not None else 8
+    arch_error = architecture_problem(settings, vocab_size)
+    cfg = None
+    if arch_error is None:
+        cfg = replace(settings.model_config(vocab_size), max_len=EXPLORER_MAX_LEN)
+    return Context(settings, tokens, text_error, cfg, arch_error)
+
+
+def context() -> Context:
+    """The context the entry script built for this run (pages call this)."""
+    ctx = st.session_state.get("_ctx")
+    if ctx is None:  # a page run on its own (tests): build from defaults
+        ctx = build_context(parse_settings({}))
+    return ctx
+
+
+def show_problems(ctx: Context, need_text: bool = True, need_model: bool = True) -> bool:
+    """Show friendly errors for what this page needs; True if the page can go on."""
+    ok = True
+    if need_text and ctx.text_error:
+        st.error(f"**Your text could not be used.** {ctx.text_error}", icon="✍️")
+        ok = False
+    if need_model and ctx.arch_error:
+        st.error(f"**No model can be built with these settings.** {ctx.arch_error}", icon="🧱")
+        ok = False
+    return ok
+
+
+# ---- The shared sidebar ---------------------------------------------------------------
+
+_MODEL_KEYS = ("N", "d_model", "h", "d_ff", "dropout")
+
+
+def _apply_preset() -> None:
+    preset = PRESETS.get(st.session_state.get("preset", ""))
+    if preset is not None:
+        for key in _MODEL_KEYS:
+            st.session_state[key] = getattr(preset, key)
+
+
+def _mark_custom() -> None:
+    values = tuple(st.session_state.get(k) for k in _MODEL_KEYS)
+    for name, p in PRESETS.items():
+        if values == tuple(getattr(p, k) for k in _MODEL_KEYS):
+            st.session_state["preset"] = name
+            return
+    st.session_state["preset"] = "custom"
+
+
+def _init_state() -> None:
+    defaults = Settings()
+    for key in ("source", "target", "token_mode", "seed", "norm_placement", "layer_norm",
+                "scale_embedding", "tie_weights", "train_mode", *_MODEL_KEYS):
+        st.session_state.setdefault(key, getattr(defaults, key))
+    st.session_state.setdefault("preset", "tiny")
+
+
+def render_sidebar() -> Context:
+    """Draw the shared controls, validate them again in Python, and return the context."""
+    _init_state()
+    sb = st.sidebar
+    sb.text_input(
+        "Source sentence", key="source", max_chars=MAX_TEXT_CHARS,
+        help="What the encoder reads. Press Enter to apply.",
+    )
+    sb.text_input(
+        "Target sentence (optional)", key="target", max_chars=MAX_TEXT_CHARS,
+        placeholder="empty: the source itself (copy task)",
+        help="What the decoder is fed, after <s> (teacher forcing).",
+    )
+    sb.radio("Tokens", TOKEN_MODES, key="token_mode", horizontal=True,
+             format_func={"word": "words", "char": "characters"}.get)
+    sb.selectbox("Model size", (*PRESETS, "custom"), key="preset", on_change=_apply_preset,
+                 help="tiny trains in seconds; paper base is the paper's N=6, d_model=512.")
+    c1, c2 = sb.columns(2)
+    lo, hi = LIMITS["N"]
+    c1.number_input("N (layers)", lo, hi, step=1, key="N", on_change=_mark_custom)
+    lo, hi = LIMITS["h"]
+    c2.number_input("h (heads)", lo, hi, step=1, key="h", on_change=_mark_custom)
+    lo, hi = LIMITS["d_model"]
+    c1.number_input("d_model", lo, hi, step=2, key="d_model", on_change=_mark_custom)
+    lo, hi = LIMITS["d_ff"]
+    c2.number_input("d_ff", lo, hi, step=16, key="d_ff", on_change=_mark_custom)
+    sb.slider("dropout", 0.0, MAX_DROPOUT, step=0.05, key="dropout", on_change=_mark_custom)
+    lo, hi = LIMITS["seed"]
+    sb.number_input("seed (initial weights)", lo, hi, step=1, key="seed")
+    with sb.expander("Teaching options"):
+        st.radio("LayerNorm placement", NORM_PLACEMENTS, key="norm_placement", horizontal=True,
+                 format_func={"pre": "pre (Annotated)", "post": "post (paper)"}.get)
+        st.radio("LayerNorm formula", LAYER_NORMS, key="layer_norm", horizontal=True,
+                 format_func={"annotated": "std + 1e-6", "standard": "nn.LayerNorm"}.get)
+        st.checkbox("Scale embeddings by √d_model", key="scale_embedding")
+        st.selectbox("Weight tying", TIE_WEIGHTS, key="tie_weights",
+                     format_func={"none": "none", "decoder": "decoder embedding = output layer",
+                                  "all": "all three tables"}.get)
+        st.toggle("Train mode (dropout on)", key="train_mode")
+    raw = {k: st.session_state.get(k) for k in (
+        "source", "target", "token_mode", "seed", "norm_placement", "layer_norm",
+        "scale_embedding", "tie_weights", "train_mode", *_MODEL_KEYS)}
+    settings = parse_settings(raw)
+    for message in settings.errors:
+        sb.error(message)
+    ctx = build_context(settings)
+    _summary(ctx)
+    return ctx
+
+
+def _summary(ctx: Context) -> None:
+    sb = st.sidebar
+    if ctx.cfg is not None and ctx.tokens is not None:
+        n = estimate_params(ctx.cfg.N, ctx.cfg.d_model, ctx.cfg.d_ff, len(ctx.tokens.vocab),
+                            ctx.cfg.tie_weights)
+        sb.metric("Parameters", f"{n:,}")
+    elif ctx.arch_error:
+        sb.error(ctx.arch_error, icon="🧱")
+    if ctx.tokens is not None:
+        with sb.expander(f"Tokens as the model sees them ({len(ctx.tokens.src_tokens)} source)"):
+            st.dataframe(
+                {"source token": list(ctx.tokens.src_tokens), "id": ctx.tokens.src_ids},
+                hide_index=True, width="stretch",
+            )
+            st.dataframe(
+                {"decoder input": list(ctx.tokens.tgt_in_tokens), "id": ctx.tokens.tgt_in_ids},
+                hide_index=True, width="stretch",
+            )
+    elif ctx.text_error:
+        sb.error(ctx.text_error, icon="✍️")

@@ -1,0 +1,45 @@
+"""Helpers for AppTest-based page tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAPER_BASE = {"preset": "paper base", "N": 6, "d_model": 512, "h": 8, "d_ff": 2048,
+              "dropout": 0.1}
+
+
+def app(page: str | None = None, timeout: float = 120, **state: object) -> AppTest:
+    """Run the whole app (sidebar + navigation) on `page` with session state preset."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
+    for key, value in state.items():
+        at.session_state[key] = value
+    if page is not None:
+        at.switch_page(f"pages/{page}.py")
+    at.run()
+    return at
+
+
+def figures(at: AppTest) -> dict[str, dict]:
+    """The plotly figures on the page as dicts, by element key when it has one."""
+    out = {}
+    for i, el in enumerate(at.get("plotly_chart")):
+        spec = json.loads(el.proto.spec)
+        out[el.proto.id or str(i)] = spec
+    return out
+
+
+def figure_list(at: AppTest) -> list[dict]:
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.error]
+
+
+def all_text(fig: dict) -> str:
+    """Every string in a figure spec (labels, titles, hover text), for escaping checks."""
+    return json.dumps(fig, ensure_ascii=False)

@@ -1,0 +1,121 @@
+"""AppTest: the Embeddings, Masks, Attention and Shapes pages render and show the right things."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from apptest_helpers import PAPER_BASE, all_text, app, errors, figure_list
+
+HERE = Path(__file__).resolve().parent
+OWN_BAD = [
+    "", "     ", "\t\n\r\n", "\u200b\u200b\ufeff", "<b>bold</b> and <i>it</i>",
+    '<a href="https://example.com">click me</a>', '<span style="font-size:999px">huge</span>',
+    "<script>alert(1)</script>", "[click](javascript:alert(1))", "&lt;b&gt; &amp;",
+    "$\\alpha$ and $$x^2$$", "the cat the cat the", "我爱自然语言处理",
+    "👨\u200d👩\u200d👧\u200d👦 🇨🇳", "\u202eevil text", "a" * 5000, "word " * 300, "a",
+]
+
+
+def bad_inputs() -> list[str]:
+    shared = HERE.parent.parent / "shared" / "bad_inputs.json"
+    texts = list(OWN_BAD)
+    if shared.exists():
+        texts += [item["text"] for item in json.loads(shared.read_text(encoding="utf-8"))]
+    return texts
+
+
+def _heatmaps(fig: dict) -> list[dict]:
+    return [t for t in fig["data"] if t["type"] == "heatmap"]
+
+
+def test_attention_grid_has_layers_times_heads_panels_with_token_labels():
+    at = app("attention", source="the cat sat on the mat")
+    assert not at.exception
+    figs = figure_list(at)
+    grid = figs[0]
+    assert len(_heatmaps(grid)) == 2 * 4  # tiny preset: N=2, h=4
+    ticks = grid["layout"]["yaxis"]["ticktext"]
+    assert ticks == ["0:the", "1:cat", "2:sat", "3:on", "4:the", "5:mat"]  # repeats distinct
+    # the focus view: Q, K, V, scores, masked scores, weights, weighted sum
+    assert len(figs) == 1 + 7
+
+
+def test_attention_average_and_cross_kind():
+    at = app("attention", attn_average=True, attn_kind="cross", target="le chat")
+    assert not at.exception
+    grid = figure_list(at)[0]
+    assert len(_heatmaps(grid)) == 2  # one averaged panel per layer
+    assert grid["layout"]["yaxis"]["ticktext"] == ["0:<s>", "1:le", "2:chat"]
+    first = _heatmaps(grid)[0]
+    assert len(first["z"]) == 3 and len(first["z"][0]) == 6  # tgt_in x src
+
+
+def test_decoder_self_attention_is_causal():
+    at = app("attention", attn_kind="dec")
+    z = _heatmaps(figure_list(at)[0])[0]["z"]
+    for i, row in enumerate(z):
+        assert all(v < 1e-6 for v in row[i + 1:])
+        assert abs(sum(row) - 1) < 1e-4
+
+
+def test_paper_base_renders_every_page():
+    for page in ("attention", "embeddings", "masks", "shapes"):
+        at = app(page, **PAPER_BASE)
+        assert not at.exception, page
+        assert not errors(at), (page, errors(at))
+    at = app("attention", **PAPER_BASE)
+    assert len(_heatmaps(figure_list(at)[0])) == 6 * 8
+
+
+def test_masks_page_shows_target_length_and_seed_example():
+    at = app("masks", source="a b c d e")
+    assert not at.exception
+    figs = figure_list(at)
+    sub = _heatmaps(figs[0])[0]
+    assert len(sub["z"]) == 6  # <s> + 5 tokens
+    pad = _heatmaps(figs[1])[0]["z"]
+    assert pad == [[1, 1, 1, 0], [1, 1, 1, 1]]  # lengths 3 and 4, as in the walk-through
+    tgt = [t["z"] for t in _heatmaps(figs[2])]
+    assert tgt[0][-1] == [1, 1, 1, 1, 0] and tgt[1][-1] == [1, 1, 1, 1, 1]
+
+
+def test_embeddings_page_defaults_reproduce_annotated_figure():
+    at = app("embeddings")
+    assert not at.exception
+    curves = figure_list(at)[0]
+    assert [t["name"] for t in curves["data"]] == [
+        "dim 4 (sin)", "dim 5 (cos)", "dim 6 (sin)", "dim 7 (cos)"]
+    assert len(curves["data"][0]["x"]) == 100 or "bdata" in str(curves["data"][0]["x"])
+    assert any("e-" in m.value or m.value.startswith("0") for m in at.metric)
+
+
+def test_shapes_table_has_one_row_per_tensor():
+    at = app("shapes")
+    assert not at.exception
+    df = at.dataframe[0].value
+    # tiny preset N=2: 3 embedding hooks x2, encoder 2x(2 sublayers x4 + 9 attn + 2 ffn) + 1,
+    # decoder 2x(3x4 + 18 + 2) + 1, generator 2
+    assert len(df) == 6 + 2 * (8 + 9 + 2) + 1 + 2 * (12 + 18 + 2) + 1 + 2
+    assert "(batch=1, h=4, src_len=6, d_k=8)" in set(df["shape (named)"])
+    assert at.get("download_button")
+
+
+def test_chinese_sentence_is_split_per_character():
+    at = app("attention", source="我爱自然语言处理")
+    assert not at.exception
+    ticks = figure_list(at)[0]["layout"]["yaxis"]["ticktext"]
+    assert ticks[:3] == ["0:我", "1:爱", "2:自"] and len(ticks) == 8
+
+
+@pytest.mark.parametrize("text", bad_inputs())
+def test_hostile_text_never_breaks_a_page_or_becomes_markup(text):
+    for field in ("source", "target"):
+        at = app("attention", **{field: text})
+        assert not at.exception, (field, text)
+        for fig in figure_list(at):
+            dumped = all_text(fig)
+            for tag in ("<b>", "<a ", "<span", "<script", "<i>"):
+                assert tag not in dumped, (field, text, tag)
+        if errors(at):
+            assert all(len(e) > 20 for e in errors(at))  # a sentence, not a code

@@ -1,0 +1,77 @@
+"""Hook points: capture any intermediate tensor of a forward pass with one line in the model.
+
+A `HookPoint` is an identity module placed where a tensor is worth looking at
+(`p = self.hook_pattern(p)`). Outside `capture()` it does nothing. Inside
+`with capture(model) as cache:` each hook point of *that* model stores what passes through
+it in `cache`, under its module path (`"encoder.layers.0.self_attn.hook_pattern"`).
+
+Design choices, each for a reason:
+- No `register_forward_hook`: nothing is attached to the model, so nothing can be left
+  behind, and a model shared between users (cached by Streamlit) is never mutated.
+- The active recording lives in a `ContextVar`: every thread has its own, so two threads
+  running two models (or the same model) at the same time never see each other's tensors.
+- Names are computed from `model.named_modules()` when the capture starts, so they always
+  follow the module path, and only hook points inside the captured model record.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+
+@dataclass
+class _Recording:
+    """The state of one active capture."""
+
+    names: dict[int, str]  # id(HookPoint) -> its module path in the captured model
+    cache: dict[str, object]  # name -> tensor, or name -> list of tensors with history
+    history: bool  # keep every call (a decoder run step by step), not just the last
+
+
+_ACTIVE: contextvars.ContextVar[_Recording | None] = contextvars.ContextVar(
+    "transformer_capture", default=None
+)
+
+
+class HookPoint(nn.Module):
+    """Identity module that records its input while a `capture()` of its model is active."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        rec = _ACTIVE.get()
+        if rec is not None:
+            name = rec.names.get(id(self))
+            if name is not None:
+                t = x.detach()
+                if rec.history:
+                    rec.cache.setdefault(name, []).append(t)  # type: ignore[union-attr]
+                else:
+                    rec.cache[name] = t
+        return x
+
+
+def hook_names(model: nn.Module) -> list[str]:
+    """Module paths of every hook point in `model`, in registration order."""
+    return [name for name, m in model.named_modules() if isinstance(m, HookPoint)]
+
+
+@contextmanager
+def capture(model: nn.Module, *, history: bool = False) -> Iterator[dict]:
+    """Record every hook point of `model` run inside the block into the yielded dict.
+
+    Keys are module paths; values are detached tensors in the order they were produced
+    (with `history=True`, a list per key with one tensor per call). Nothing is registered
+    on the model and nothing outlives the block.
+    """
+    names = {id(m): name for name, m in model.named_modules() if isinstance(m, HookPoint)}
+    cache: dict = {}
+    token = _ACTIVE.set(_Recording(names=names, cache=cache, history=history))
+    try:
+        yield cache
+    finally:
+        _ACTIVE.reset(token)

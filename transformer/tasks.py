@@ -1,0 +1,80 @@
+"""Toy sequence-to-sequence tasks: copy, reverse and sort, on digits or on a learner's words.
+
+Framing, the same for every task: the source is the symbols alone, `x1 .. xn`; the target
+is `<s> y1 .. ym </s>`. `Batch` turns the target into the decoder input `<s> y1 .. ym`
+and the labels `y1 .. ym </s>` (teacher forcing). Shorter sequences are padded with `<pad>`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import torch
+
+from .tokenize import BOS, EOS, PAD, SPECIALS, Vocab
+
+TASKS: tuple[str, ...] = ("copy", "reverse", "sort")
+DIGITS: tuple[str, ...] = tuple("0123456789")
+
+
+@dataclass(frozen=True)
+class Task:
+    """A toy task: which rule maps a source sequence to its target, over which symbols."""
+
+    name: str  # "copy", "reverse" or "sort"
+    symbols: tuple[str, ...]  # the task's tokens besides the specials
+    min_len: int = 1  # shortest source sequence sampled
+    max_len: int = 9  # longest source sequence sampled
+
+    def __post_init__(self) -> None:
+        if self.name not in TASKS:
+            raise ValueError(f"Unknown task {self.name!r}: choose one of {', '.join(TASKS)}.")
+        if not self.symbols:
+            raise ValueError("A task needs at least one symbol.")
+        if len(set(self.symbols)) != len(self.symbols) or set(self.symbols) & set(SPECIALS):
+            raise ValueError("Task symbols must be distinct and must not be special tokens.")
+        if not 1 <= self.min_len <= self.max_len:
+            raise ValueError(
+                f"Need 1 <= min_len <= max_len, got min_len={self.min_len}, "
+                f"max_len={self.max_len}."
+            )
+
+    @property
+    def vocab(self) -> Vocab:
+        """Specials followed by the symbols, shared by source and target."""
+        return Vocab(list(self.symbols))
+
+    def target_ids(self, src_ids: Sequence[int]) -> list[int]:
+        """The answer to `src_ids` (ids without specials)."""
+        if self.name == "copy":
+            return list(src_ids)
+        if self.name == "reverse":
+            return list(reversed(src_ids))
+        return sorted(src_ids)  # symbol order = id order
+
+    def sample(
+        self, batch_size: int, generator: torch.Generator
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """A padded random batch: src (batch, max_len), tgt (batch, max_len + 2)."""
+        first = len(SPECIALS)
+        lengths = torch.randint(
+            self.min_len, self.max_len + 1, (batch_size,), generator=generator
+        ).tolist()
+        symbols = torch.randint(
+            first, first + len(self.symbols), (batch_size, self.max_len), generator=generator
+        )
+        src = torch.full((batch_size, self.max_len), PAD, dtype=torch.long)
+        tgt = torch.full((batch_size, self.max_len + 2), PAD, dtype=torch.long)
+        for i, n in enumerate(lengths):
+            seq = symbols[i, :n].tolist()
+            src[i, :n] = torch.tensor(seq)
+            tgt[i, : n + 2] = torch.tensor([BOS, *self.target_ids(seq), EOS])
+        return src, tgt
+
+
+def make_task(name: str, symbols: Sequence[str] | None = None, max_len: int = 9) -> Task:
+    """A task over `symbols` (default: the ten digits); words are de-duplicated and sorted."""
+    syms = tuple(sorted(dict.fromkeys(symbols))) if symbols else DIGITS
+    syms = tuple(s for s in syms if s not in SPECIALS) or DIGITS
+    return Task(name=name, symbols=syms, min_len=1, max_len=max_len)

@@ -1,0 +1,288 @@
+"""Training and decoding: Batch, the Noam rate, label smoothing, greedy decoding, a trainer.
+
+The trainer knows nothing about any user interface: it reports every step through a
+callback, which may ask it to stop by returning True.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+import torch
+from torch import nn
+
+from .hooks import capture
+from .model import EncoderDecoder, subsequent_mask
+from .tasks import Task
+from .tokenize import BOS, EOS, PAD
+
+# ---------------------------------------------------------------------------------------
+# Batches and masks
+# ---------------------------------------------------------------------------------------
+
+
+class Batch:
+    """A batch with its masks; the target is split for teacher forcing.
+
+    src_mask (batch, 1, src_len): True on real tokens, False on padding.
+    tgt (batch, T) = target[:, :-1] is the decoder input (starts with <s>);
+    tgt_y (batch, T) = target[:, 1:] is what each position must predict;
+    tgt_mask (batch, T, T) = not padding AND not a later position; ntokens = real labels.
+    """
+
+    def __init__(self, src: torch.Tensor, tgt: torch.Tensor | None = None, pad: int = PAD):
+        self.src = src
+        self.src_mask = (src != pad).unsqueeze(-2)  # (batch, 1, src_len)
+        if tgt is not None:
+            self.tgt = tgt[:, :-1]
+            self.tgt_y = tgt[:, 1:]
+            self.tgt_mask = self.make_std_mask(self.tgt, pad)
+            self.ntokens = int((self.tgt_y != pad).sum())
+
+    @staticmethod
+    def make_std_mask(tgt: torch.Tensor, pad: int) -> torch.Tensor:
+        """Hide padding and future words: (batch, 1, T) & (1, T, T) -> (batch, T, T)."""
+        tgt_mask = (tgt != pad).unsqueeze(-2)
+        return tgt_mask & subsequent_mask(tgt.size(-1))
+
+
+# ---------------------------------------------------------------------------------------
+# Optimiser schedule and regularisation (paper, section 5.3 and 5.4)
+# ---------------------------------------------------------------------------------------
+
+
+def rate(step: int, model_size: int, factor: float, warmup: int) -> float:
+    """Noam schedule: factor * d_model^-0.5 * min(step^-0.5, step * warmup^-1.5)."""
+    step = max(step, 1)  # step 0 would divide by zero
+    return factor * (model_size ** (-0.5) * min(step ** (-0.5), step * warmup ** (-1.5)))
+
+
+class LabelSmoothing(nn.Module):
+    """KL divergence to a smoothed target: confidence 1 - eps on the label, eps spread elsewhere.
+
+    The eps mass is shared by the size - 2 tokens that are neither the label nor <pad>;
+    <pad> columns get 0, and rows whose label is <pad> are ignored.
+    """
+
+    def __init__(self, size: int, padding_idx: int = PAD, smoothing: float = 0.0) -> None:
+        super().__init__()
+        if not 0.0 <= smoothing < 1.0:
+            raise ValueError(f"smoothing must be in [0, 1), got {smoothing}.")
+        self.criterion = nn.KLDivLoss(reduction="sum")
+        self.padding_idx = padding_idx
+        self.confidence = 1.0 - smoothing
+        self.smoothing = smoothing
+        self.size = size
+
+    def true_dist(self, target: torch.Tensor) -> torch.Tensor:
+        """The smoothed distribution the model is trained towards: (n, size)."""
+        dist = torch.full((target.size(0), self.size), self.smoothing / max(self.size - 2, 1))
+        dist.scatter_(1, target.unsqueeze(1), self.confidence)
+        dist[:, self.padding_idx] = 0
+        dist[target == self.padding_idx] = 0
+        return dist
+
+    def forward(self, x: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+        """x: log-probabilities (n, size); target: ids (n,). Returns the summed loss."""
+        if x.size(1) != self.size:
+            raise ValueError(f"Expected {self.size} classes, got {x.size(1)}.")
+        return self.criterion(x, self.true_dist(target).to(x.dtype))
+
+
+# ---------------------------------------------------------------------------------------
+# Decoding
+# ---------------------------------------------------------------------------------------
+
+
+@torch.no_grad()
+def greedy_decode(
+    model: EncoderDecoder,
+    src: torch.Tensor,
+    src_mask: torch.Tensor,
+    max_len: int,
+    start_symbol: int = BOS,
+    end_symbol: int | None = EOS,
+) -> torch.Tensor:
+    """Pick the most likely next token, one step at a time: (batch, <= max_len) ids."""
+    memory = model.encode(src, src_mask)
+    ys = torch.full((src.size(0), 1), start_symbol, dtype=torch.long)
+    done = torch.zeros(src.size(0), dtype=torch.bool)
+    for _ in range(max_len - 1):
+        out = model.decode(memory, src_mask, ys, subsequent_mask(ys.size(1)))
+        next_word = model.generator(out[:, -1]).argmax(dim=-1)  # (batch,)
+        if end_symbol is not None:
+            next_word = next_word.masked_fill(done, PAD)  # finished rows only pad
+            done |= next_word == end_symbol
+        ys = torch.cat([ys, next_word.unsqueeze(1)], dim=1)
+        if end_symbol is not None and bool(done.all()):
+            break
+    return ys
+
+
+@dataclass
+class DecodeStep:
+    """One step of greedy decoding of a single sequence, with everything the model computed."""
+
+    ys: list[int]  # decoder input at this step, starting with <s>
+    log_probs: torch.Tensor  # (tgt_vocab,) log-probabilities of the next token
+    next_id: int  # the argmax, appended for the next step
+    cache: dict[str, torch.Tensor]  # every hook point of this step's decoder pass
+
+
+@torch.no_grad()
+def decode_steps(
+    model: EncoderDecoder,
+    src: torch.Tensor,
+    src_mask: torch.Tensor,
+    max_len: int,
+    start_symbol: int = BOS,
+    end_symbol: int | None = EOS,
+) -> tuple[dict[str, torch.Tensor], list[DecodeStep]]:
+    """Greedy-decode one sequence (batch 1) step by step: (encoder cache, steps)."""
+    if src.size(0) != 1:
+        raise ValueError(f"decode_steps takes one sequence (batch 1), got batch {src.size(0)}.")
+    with capture(model) as enc_cache:
+        memory = model.encode(src, src_mask)
+    ys = [start_symbol]
+    steps: list[DecodeStep] = []
+    for _ in range(max_len - 1):
+        tgt = torch.tensor([ys])
+        with capture(model) as cache:
+            out = model.decode(memory, src_mask, tgt, subsequent_mask(len(ys)))
+            log_probs = model.generator(out[:, -1])[0]
+        next_id = int(log_probs.argmax())
+        steps.append(DecodeStep(list(ys), log_probs, next_id, cache))
+        ys.append(next_id)
+        if next_id == end_symbol:
+            break
+    return enc_cache, steps
+
+
+# ---------------------------------------------------------------------------------------
+# Training
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """How to train on a toy task."""
+
+    steps: int = 400  # optimiser steps (one batch each)
+    batch_size: int = 64  # sequences per batch
+    schedule: Literal["constant", "noam"] = "constant"  # learning-rate schedule
+    lr: float = 3e-3  # constant learning rate (schedule="constant")
+    factor: float = 1.0  # Noam factor (schedule="noam")
+    warmup: int = 400  # Noam warm-up steps (schedule="noam")
+    smoothing: float = 0.0  # label smoothing epsilon
+    betas: tuple[float, float] = (0.9, 0.98)  # Adam betas (paper: 0.9, 0.98)
+    eps: float = 1e-9  # Adam epsilon (paper: 1e-9)
+    seed: int = 0  # seeds the batches (the model's weights come from its own seed)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.steps, bool) or not isinstance(self.steps, int) or self.steps < 1:
+            raise ValueError(f"steps must be a whole number >= 1, got {self.steps!r}.")
+        if not isinstance(self.batch_size, int) or self.batch_size < 1:
+            raise ValueError(f"batch_size must be a whole number >= 1, got {self.batch_size!r}.")
+        if self.schedule not in ("constant", "noam"):
+            raise ValueError(f"schedule must be 'constant' or 'noam', got {self.schedule!r}.")
+        if not (0 < self.lr <= 1) or not math.isfinite(self.lr):
+            raise ValueError(f"lr must be in (0, 1], got {self.lr}.")
+        if not 0.0 <= self.smoothing < 1.0:
+            raise ValueError(f"smoothing must be in [0, 1), got {self.smoothing}.")
+        if self.warmup < 1 or self.factor <= 0:
+            raise ValueError("warmup must be >= 1 and factor > 0.")
+
+
+@dataclass(frozen=True)
+class StepInfo:
+    """What the trainer reports after each optimiser step."""
+
+    step: int  # 1-based step number
+    steps: int  # total steps planned
+    loss: float  # loss per target token of this batch
+    token_accuracy: float  # share of target tokens predicted right (teacher forcing)
+    lr: float  # learning rate used for this step
+    elapsed: float  # seconds since training started
+
+
+def lr_at(cfg: TrainConfig, step: int, d_model: int) -> float:
+    """The learning rate of optimiser step `step` (1-based)."""
+    if cfg.schedule == "noam":
+        return rate(step, d_model, cfg.factor, cfg.warmup)
+    return cfg.lr
+
+
+def train(
+    model: EncoderDecoder,
+    task: Task,
+    cfg: TrainConfig,
+    callback: Callable[[StepInfo], bool | None] | None = None,
+) -> list[StepInfo]:
+    """Train `model` in place on `task`; `callback(info)` runs after each step, True stops."""
+    if model.config is None:
+        raise ValueError("train() needs a model built by make_model/build_model.")
+    vocab = len(task.vocab)
+    if model.config.src_vocab < vocab or model.config.tgt_vocab < vocab:
+        raise ValueError(
+            f"The model's vocabularies ({model.config.src_vocab}, {model.config.tgt_vocab}) "
+            f"are smaller than the task's ({vocab})."
+        )
+    gen = torch.Generator().manual_seed(cfg.seed)
+    criterion = LabelSmoothing(model.config.tgt_vocab, PAD, cfg.smoothing)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1.0, betas=cfg.betas, eps=cfg.eps)
+    history: list[StepInfo] = []
+    start = time.perf_counter()
+    model.train()
+    try:
+        for step in range(1, cfg.steps + 1):
+            lr = lr_at(cfg, step, model.config.d_model)
+            for group in optimizer.param_groups:
+                group["lr"] = lr
+            batch = Batch(*task.sample(cfg.batch_size, gen))
+            log_probs = model.generator(
+                model(batch.src, batch.tgt, batch.src_mask, batch.tgt_mask)
+            )  # (batch, T, vocab)
+            flat = log_probs.reshape(-1, log_probs.size(-1))
+            labels = batch.tgt_y.reshape(-1)
+            loss = criterion(flat, labels) / batch.ntokens
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            optimizer.step()
+            real = labels != PAD
+            acc = float((flat.argmax(-1)[real] == labels[real]).float().mean())
+            info = StepInfo(step, cfg.steps, float(loss), acc, lr, time.perf_counter() - start)
+            history.append(info)
+            if callback is not None and callback(info):
+                break
+    finally:
+        model.eval()
+    return history
+
+
+@torch.no_grad()
+def sequence_accuracy(
+    model: EncoderDecoder, task: Task, n: int = 500, seed: int = 1234, batch_size: int = 250
+) -> float:
+    """Share of `n` fresh random sequences that greedy decoding gets exactly right."""
+    was_training = model.training
+    model.eval()
+    gen = torch.Generator().manual_seed(seed)
+    right = 0
+    done = 0
+    while done < n:
+        size = min(batch_size, n - done)
+        src, tgt = task.sample(size, gen)
+        batch = Batch(src, tgt)
+        out = greedy_decode(model, batch.src, batch.src_mask, max_len=tgt.size(1))
+        # compare up to and including </s>; positions after it in `tgt` are padding
+        width = min(out.size(1), tgt.size(1))
+        pred = torch.full_like(tgt, PAD)
+        pred[:, :width] = out[:, :width]
+        right += int((pred == tgt).all(dim=1).sum())
+        done += size
+    model.train(was_training)
+    return right / n
