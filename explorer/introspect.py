@@ -192,7 +192,8 @@ def _dims(name: str, shape: tuple[int, ...], cfg: TransformerConfig) -> str:
         names = ("batch", seq, "d_model")
     if len(names) != len(shape):
         return str(shape)
-    return "(" + ", ".join(f"{n}={s}" for n, s in zip(names, shape, strict=True)) + ")"
+    return "(" + ", ".join(n if n == "1" else f"{n}={s}"
+                           for n, s in zip(names, shape, strict=True)) + ")"
 
 
 def _op_key(parts: list[str]) -> str:

@@ -99,6 +99,18 @@ def estimate_params(N: int, d_model: int, d_ff: int, vocab: int, tie: str = "non
     return enc + dec + tables * vocab * d_model + vocab  # + the generator's bias
 
 
+def _describe(value: Any) -> str:
+    """A safe description of a refused value: numbers as numbers, anything else by type.
+
+    Raw text from a client is never echoed (messages are shown as Markdown).
+    """
+    if isinstance(value, bool) or value is None:
+        return str(value)
+    if isinstance(value, (int, float)):
+        return f"{value:.6g}" if isinstance(value, float) else str(value)[:24]
+    return f"a value of type {type(value).__name__}"
+
+
 def _as_int(name: str, value: Any, errors: list[str]) -> int | None:
     low, high = LIMITS[name]
     if isinstance(value, bool):
@@ -108,7 +120,9 @@ def _as_int(name: str, value: Any, errors: list[str]) -> int | None:
     except (TypeError, ValueError):
         number = math.nan
     if not math.isfinite(number) or number != int(number):
-        errors.append(f"{name} must be a whole number between {low} and {high}; got {value!r}.")
+        errors.append(
+            f"{name} must be a whole number between {low} and {high}; got {_describe(value)}."
+        )
         return None
     number_i = int(number)
     if not low <= number_i <= high:
@@ -120,14 +134,14 @@ def _as_int(name: str, value: Any, errors: list[str]) -> int | None:
 def _as_choice(name: str, value: Any, allowed: tuple[str, ...], errors: list[str]) -> str | None:
     if value in allowed:
         return str(value)
-    errors.append(f"{name} must be one of {', '.join(allowed)}; got {value!r}.")
+    errors.append(f"{name} must be one of {', '.join(allowed)}; got {_describe(value)}.")
     return None
 
 
 def _as_bool(name: str, value: Any, errors: list[str]) -> bool | None:
     if isinstance(value, bool):
         return value
-    errors.append(f"{name} must be on or off; got {value!r}.")
+    errors.append(f"{name} must be on or off; got {_describe(value)}.")
     return None
 
 
@@ -154,7 +168,9 @@ def parse_settings(raw: dict[str, Any]) -> Settings:
     if math.isfinite(dropout_f) and 0.0 <= dropout_f <= MAX_DROPOUT:
         values["dropout"] = dropout_f
     else:
-        errors.append(f"dropout must be a number from 0 to {MAX_DROPOUT}; got {dropout!r}.")
+        errors.append(
+            f"dropout must be a number from 0 to {MAX_DROPOUT}; got {_describe(dropout)}."
+        )
     for name, allowed in (
         ("token_mode", TOKEN_MODES),
         ("norm_placement", NORM_PLACEMENTS),

@@ -8,6 +8,9 @@ Caches are split by model size so that a few paper-base models cannot fill the m
 
 from __future__ import annotations
 
+import contextvars
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 import streamlit as st
@@ -77,20 +80,24 @@ def _run(cfg: TransformerConfig, seed: int, train_mode: bool, tokens: Tokens) ->
     return forward(get_model(cfg, seed, train_mode, tokens.vocab), tokens, seed)
 
 
+# The cache key is (cfg, seed, train_mode, source tokens, target tokens); `_tokens` (not
+# hashed) is the same text as an object.
 @st.cache_resource(max_entries=128, show_spinner=False)
-def _run_small(cfg: TransformerConfig, seed: int, train_mode: bool, tokens: Tokens) -> Run:
-    return _run(cfg, seed, train_mode, tokens)
+def _run_small(cfg: TransformerConfig, seed: int, train_mode: bool, src: tuple[str, ...],
+               tgt: tuple[str, ...], _tokens: Tokens) -> Run:
+    return _run(cfg, seed, train_mode, _tokens)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Running your sentence through the model…")
-def _run_large(cfg: TransformerConfig, seed: int, train_mode: bool, tokens: Tokens) -> Run:
-    return _run(cfg, seed, train_mode, tokens)
+def _run_large(cfg: TransformerConfig, seed: int, train_mode: bool, src: tuple[str, ...],
+               tgt: tuple[str, ...], _tokens: Tokens) -> Run:
+    return _run(cfg, seed, train_mode, _tokens)
 
 
 def get_run(cfg: TransformerConfig, seed: int, train_mode: bool, tokens: Tokens) -> Run:
     """The shared, read-only forward pass of `tokens` through the model."""
     fn = _run_large if _is_large(cfg) else _run_small
-    return fn(cfg, seed, train_mode, tokens)
+    return fn(cfg, seed, train_mode, tokens.src_tokens, tokens.tgt_tokens, tokens)
 
 
 # ---- Page context -------------------------------------------------------------------
@@ -136,22 +143,36 @@ def build_context(settings: Settings) -> Context:
     return Context(settings, tokens, text_error, cfg, arch_error)
 
 
+_CURRENT: contextvars.ContextVar[Context | None] = contextvars.ContextVar("page_context",
+                                                                          default=None)
+
+
+@contextmanager
+def page_context(ctx: Context) -> Iterator[Context]:
+    """Make `ctx` what `context()` returns while the page runs (the entry script uses this)."""
+    token = _CURRENT.set(ctx)
+    try:
+        yield ctx
+    finally:
+        _CURRENT.reset(token)
+
+
 def context() -> Context:
-    """The context the entry script built for this run (pages call this)."""
-    ctx = st.session_state.get("_ctx")
-    if ctx is None:  # a page run on its own (tests): build from defaults
-        ctx = build_context(parse_settings({}))
-    return ctx
+    """The context of this run: the entry script's, or (a page run on its own) a fresh one."""
+    ctx = _CURRENT.get()
+    return ctx if ctx is not None else render_sidebar()
 
 
 def show_problems(ctx: Context, need_text: bool = True, need_model: bool = True) -> bool:
     """Show friendly errors for what this page needs; True if the page can go on."""
     ok = True
     if need_text and ctx.text_error:
-        st.error(f"**Your text could not be used.** {ctx.text_error}", icon="✍️")
+        st.error(f"**Your text could not be used.** {ctx.text_error}",
+                 icon=":material/edit_note:")
         ok = False
     if need_model and ctx.arch_error:
-        st.error(f"**No model can be built with these settings.** {ctx.arch_error}", icon="🧱")
+        st.error(f"**No model can be built with these settings.** {ctx.arch_error}",
+                 icon=":material/construction:")
         ok = False
     return ok
 
@@ -242,7 +263,7 @@ def _summary(ctx: Context) -> None:
                             ctx.cfg.tie_weights)
         sb.metric("Parameters", f"{n:,}")
     elif ctx.arch_error:
-        sb.error(ctx.arch_error, icon="🧱")
+        sb.error(ctx.arch_error, icon=":material/construction:")
     if ctx.tokens is not None:
         with sb.expander(f"Tokens as the model sees them ({len(ctx.tokens.src_tokens)} source)"):
             st.dataframe(
@@ -254,4 +275,4 @@ def _summary(ctx: Context) -> None:
                 hide_index=True, width="stretch",
             )
     elif ctx.text_error:
-        sb.error(ctx.text_error, icon="✍️")
+        sb.error(ctx.text_error, icon=":material/edit_note:")

@@ -7,7 +7,7 @@ import torch
 from explorer.figures.masks import batch_masks_figure, mask_figure, masking_effect_figure
 from explorer.ui import context, show_problems
 from transformer.model import attention, subsequent_mask
-from transformer.tokenize import PAD, Vocab
+from transformer.tokenize import BOS, PAD, Vocab
 from transformer.train import Batch
 
 st.title("Masks")
@@ -39,7 +39,7 @@ with m2:
     )
     st.code(
         "def subsequent_mask(size):\n"
-        "    # (1, size, size): True on and below the diagonal\n"
+        "    # True on and below the diagonal\n"
         "    return torch.tril(torch.ones(1, size, size, dtype=torch.bool))",
         language="python",
     )
@@ -63,12 +63,15 @@ len_b = int(p2.number_input("length of sentence B", 1, 12, value=4, key="mask_le
 len_a, len_b = max(1, min(len_a, 12)), max(1, min(len_b, 12))
 width = max(len_a, len_b)
 vocab = Vocab(words)
-rows = []
+src_rows, tgt_rows = [], []
 for n in (len_a, len_b):
     ids = vocab.encode([words[i % len(words)] for i in range(n)])
-    rows.append(ids + [PAD] * (width - n))
-src = torch.tensor(rows)
-batch = Batch(src, torch.cat([torch.full((2, 1), 1), src], dim=1))  # tgt = <s> + sentence
+    src_rows.append(ids + [PAD] * (width - n))
+    tgt_rows.append([BOS, *ids[: n - 1]] + [PAD] * (width - n))  # decoder input: n tokens
+src = torch.tensor(src_rows)
+labels = torch.full((2, 1), PAD)  # Batch splits off the last column as labels
+batch = Batch(src, torch.cat([torch.tensor(tgt_rows), labels], dim=1))
+rows = src_rows
 sentence_tokens = [vocab.decode(r) for r in rows]
 src_mask = batch.src_mask.numpy()  # (2, 1, width)
 b1, b2 = st.columns([2, 3])
@@ -84,8 +87,8 @@ with b2:
     tgt_tokens = [vocab.decode(r.tolist()) for r in batch.tgt]
     st.plotly_chart(
         batch_masks_figure(batch.tgt_mask.numpy(), tgt_tokens,
-                           [f"tgt_mask[0]: sentence A (length {len_a})",
-                            f"tgt_mask[1]: sentence B (length {len_b})"]),
+                           [f"tgt_mask[0]: A, length {len_a}",
+                            f"tgt_mask[1]: B, length {len_b}"]),
         width="stretch", key="mask_tgt",
     )
     st.caption(f"tgt_mask has shape {tuple(batch.tgt_mask.shape)}. In the shorter sentence "

@@ -70,7 +70,7 @@ if selected and 0 <= selected[0] < len(shown):
 
 st.header("Splitting into heads and concatenating them back")
 kind = KINDS["enc"]
-q = run.cache[hook(kind, 0, "hook_q")][0]  # (h, src_len, d_k)
+z_heads = run.cache[hook(kind, 0, "hook_z")][0]  # (h, src_len, d_k)
 concat = run.cache[hook(kind, 0, "hook_concat")][0]  # (src_len, d_model)
 st.markdown(
     f"`linears[0](x)` gives (batch, seq, d_model = {cfg.d_model}). "
@@ -80,9 +80,12 @@ st.markdown(
     "h * d_k)` undoes it: head *j*'s output fills columns *j*·d_k to (*j*+1)·d_k."
 )
 if cfg.h <= 16:
-    st.plotly_chart(head_split_figure(q, concat, list(ctx.tokens.src_tokens)),
+    st.plotly_chart(head_split_figure(z_heads, concat, list(ctx.tokens.src_tokens)),
                     width="stretch", key="shape_split")
-    st.caption("Left: Q of each head in encoder layer 0. Right: the concatenated head outputs "
-               "of the same layer (before W^O); black lines mark where one head ends.")
+    st.caption("Encoder layer 0. Left: each head's output p_attn @ V, (seq, d_k) per head. "
+               "Right: the same numbers after transpose + view, (seq, d_model), before W^O; "
+               "black lines mark where one head's columns end. The blocks are identical: "
+               "concatenation only moves numbers, and the split before attention is the same "
+               "move backwards.")
 else:
     st.info(f"{cfg.h} heads are too many to draw side by side; pick h ≤ 16 to see the split.")

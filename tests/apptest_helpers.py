@@ -43,3 +43,18 @@ def errors(at: AppTest) -> list[str]:
 def all_text(fig: dict) -> str:
     """Every string in a figure spec (labels, titles, hover text), for escaping checks."""
     return json.dumps(fig, ensure_ascii=False)
+
+
+def array(value: object):
+    """A trace's data as numpy, whether plain lists or plotly's base64 typed arrays."""
+    import base64
+
+    import numpy as np
+
+    if isinstance(value, dict) and "bdata" in value:
+        a = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        shape = value.get("shape")
+        if shape:
+            a = a.reshape([int(s) for s in str(shape).split(",")])
+        return a
+    return np.asarray(value, dtype=float)

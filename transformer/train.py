@@ -253,8 +253,8 @@ def train(
             loss.backward()
             optimizer.step()
             real = labels != PAD
-            acc = float((flat.argmax(-1)[real] == labels[real]).float().mean())
-            info = StepInfo(step, cfg.steps, float(loss), acc, lr, time.perf_counter() - start)
+            acc = (flat.detach().argmax(-1)[real] == labels[real]).float().mean().item()
+            info = StepInfo(step, cfg.steps, loss.item(), acc, lr, time.perf_counter() - start)
             history.append(info)
             if callback is not None and callback(info):
                 break

@@ -121,5 +121,6 @@ def head_matrix(
     limit = float(np.abs(z).max()) or 1.0
     return heatmap(
         z, None, row_tokens, title, x_title="feature (d_k)", zmin=-limit, zmax=limit,
-        colorscale="RdBu", value_format=value_format, show_values=z.size <= 96,
+        colorscale="RdBu", value_format=value_format,
+        show_values=z.shape[1] <= 6 and z.size <= 60,
     )

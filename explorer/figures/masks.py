@@ -49,7 +49,8 @@ def mask_figure(
     )
     fig.update_traces(textfont_color="black")
     fig.update_layout(
-        title=dict(text=esc(title)) if title else None,
+        title=dict(text=esc(title), y=0.01, yanchor="bottom", x=0.5, xanchor="center")
+        if title else None,
         xaxis=dict(tickmode="array", tickvals=list(range(mask.shape[1])),
                    ticktext=axis_labels(col_tokens), side="top", tickangle=-45,
                    title=dict(text="key (attended to)")),
@@ -57,8 +58,8 @@ def mask_figure(
                    ticktext=axis_labels(row_tokens), autorange="reversed",
                    title=dict(text="query (attending)")),
         font=FONT,
-        height=max(240, 120 + 34 * mask.shape[0]),
-        margin=dict(l=10, r=10, t=110 if title else 80, b=10),
+        height=max(240, 140 + 34 * mask.shape[0]),
+        margin=dict(l=10, r=10, t=90, b=50 if title else 10),
     )
     return fig
 

@@ -32,8 +32,8 @@ def pe_curves(table: np.ndarray, dims: Sequence[int], title: str = "") -> go.Fig
         yaxis_range=[-1.1, 1.1],
         font=FONT,
         height=380,
-        margin=dict(l=10, r=10, t=50, b=10),
-        legend=dict(orientation="h", y=1.02, yanchor="bottom"),
+        margin=dict(l=10, r=10, t=80, b=10),
+        legend=dict(orientation="h", y=1.02, yanchor="bottom", x=1, xanchor="right"),
     )
     return fig
 

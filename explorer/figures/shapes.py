@@ -37,7 +37,7 @@ def values_figure(z: np.ndarray, row_tokens: Sequence[str] | None, title: str) -
 
 def head_split_figure(q_heads: np.ndarray, concat: np.ndarray,
                       tokens: Sequence[str]) -> go.Figure:
-    """Left: each head's Q (seq x d_k) side by side; right: the concatenated (seq x d_model).
+    """Left: each head's (seq x d_k) matrix side by side; right: the concatenated (seq x d_model).
 
     Columns h*d_k .. (h+1)*d_k of the concatenation come from head h: the split is a
     view + transpose, the concatenation the inverse transpose + view.
@@ -48,8 +48,8 @@ def head_split_figure(q_heads: np.ndarray, concat: np.ndarray,
         subplot_titles=[f"head {j}" for j in range(h)] + ["concat: (seq, h·d_k = d_model)"],
         horizontal_spacing=0.01 if h > 4 else 0.03,
     )
-    lim_q = float(np.abs(q_heads).max()) or 1.0
-    lim_c = float(np.abs(concat).max()) or 1.0
+    lim_q = float(max(np.abs(q_heads).max(), np.abs(concat).max())) or 1.0
+    lim_c = lim_q  # one colour scale, so equal numbers look equal
     labels = axis_labels(tokens)
     for j in range(h):
         fig.add_trace(go.Heatmap(z=q_heads[j], zmin=-lim_q, zmax=lim_q, colorscale="RdBu",

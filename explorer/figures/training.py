@@ -1,0 +1,111 @@
+"""Training and decoding figures: loss curve, next-token bars, Noam schedule, label smoothing.
+
+Pure functions: data in, `go.Figure` out; every label passes through `esc()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from transformer.train import StepInfo, rate
+
+from .common import FONT, esc, heatmap
+
+NOAM_REFERENCES: tuple[tuple[int, float, int], ...] = ((512, 1.0, 4000), (512, 1.0, 8000),
+                                                       (256, 1.0, 4000))
+
+
+def loss_figure(history: Sequence[StepInfo], total_steps: int | None = None) -> go.Figure:
+    """Loss per target token (left axis) and token accuracy (right axis) over the steps."""
+    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    steps = [h.step for h in history]
+    fig.add_trace(
+        go.Scatter(x=steps, y=[h.loss for h in history], mode="lines", name="loss per token",
+                   line=dict(color="#1f77b4", width=2),
+                   hovertemplate="step %{x}<br>loss %{y:.4f}<extra></extra>"),
+        secondary_y=False,
+    )
+    fig.add_trace(
+        go.Scatter(x=steps, y=[h.token_accuracy for h in history], mode="lines",
+                   name="token accuracy (teacher forcing)",
+                   line=dict(color="#2ca02c", width=1.5),
+                   hovertemplate="step %{x}<br>token accuracy %{y:.1%}<extra></extra>"),
+        secondary_y=True,
+    )
+    last = steps[-1] if steps else 1
+    fig.update_xaxes(title_text="training step",
+                     range=[0, max(total_steps or last, last, 1)])
+    fig.update_yaxes(title_text="loss (log scale)", type="log", secondary_y=False)
+    fig.update_yaxes(title_text="token accuracy", range=[0, 1.02], tickformat=".0%",
+                     secondary_y=True, showgrid=False)
+    fig.update_layout(
+        font=FONT, height=340, margin=dict(l=10, r=10, t=40, b=10),
+        legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0),
+        hovermode="x unified",
+    )
+    return fig
+
+
+def next_token_figure(top: Sequence[tuple[str, float]], chosen: str | None = None) -> go.Figure:
+    """Bar chart of the most likely next tokens; the greedy choice is highlighted."""
+    labels = [esc(tok) for tok, _ in top]
+    probs = [p for _, p in top]
+    colors = ["#d62728" if tok == chosen else "#1f77b4" for tok, _ in top]
+    fig = go.Figure(
+        go.Bar(
+            x=list(range(len(top))), y=probs, marker_color=colors,
+            customdata=labels,
+            text=[f"{p:.2f}" for p in probs], textposition="outside",
+            hovertemplate="token %{customdata}<br>probability %{y:.4f}<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        xaxis=dict(tickmode="array", tickvals=list(range(len(top))), ticktext=labels,
+                   title=dict(text="next token (red: the greedy choice)")),
+        yaxis=dict(title=dict(text="probability"), range=[0, 1.1]),
+        font=FONT, height=320, margin=dict(l=10, r=10, t=30, b=10),
+    )
+    return fig
+
+
+def noam_figure(d_model: int, factor: float, warmup: int, steps: int = 20000) -> go.Figure:
+    """The Noam learning rate over `steps`: the learner's curve and three references."""
+    curves = [(d_model, factor, warmup, True)] + [(*r, False) for r in NOAM_REFERENCES]
+    peaks = [w for _, _, w, _ in curves if w <= steps]  # sample each peak exactly
+    x = np.unique(np.concatenate([np.linspace(1, steps, 400).astype(int), peaks]))
+    fig = go.Figure()
+    for d, f, w, mine in curves:
+        y = [rate(int(s), d, f, w) for s in x]
+        name = f"d_model={d}, factor={f:g}, warmup={w}" + (" (yours)" if mine else "")
+        fig.add_trace(go.Scatter(
+            x=x, y=y, mode="lines", name=esc(name),
+            line=dict(width=3 if mine else 1.5, dash=None if mine else "dot"),
+            hovertemplate=esc(name) + "<br>step %{x}<br>lr %{y:.2e}<extra></extra>",
+        ))
+    fig.update_layout(
+        xaxis=dict(title=dict(text="step")),
+        yaxis=dict(title=dict(text="learning rate"), exponentformat="e"),
+        font=FONT, height=360, margin=dict(l=10, r=10, t=30, b=10),
+        legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0),
+    )
+    return fig
+
+
+def smoothing_figure(dist: np.ndarray, rows: Sequence[str], columns: Sequence[str],
+                     epsilon: float) -> go.Figure:
+    """The smoothed target distributions (rows: labels, columns: vocabulary)."""
+    return heatmap(
+        dist, columns, rows, f"smoothed targets, epsilon = {epsilon:g}",
+        x_title="vocabulary token", zmin=0, zmax=1, value_format=".3f", show_values=True,
+    )
+
+
+def attention_figure(weights: np.ndarray, q_tokens: Sequence[str], k_tokens: Sequence[str],
+                     title: str, *, q_title: str, k_title: str) -> go.Figure:
+    """One attention matrix (queries x keys) on a 0-1 scale, token labels on both axes."""
+    return heatmap(weights, k_tokens, q_tokens, title, x_title=k_title, y_title=q_title,
+                   zmin=0, zmax=1, value_format=".2f", height=max(280, 110 + 30 * len(q_tokens)))

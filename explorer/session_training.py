@@ -1,0 +1,446 @@
+"""Train a model on a toy task for one learner, then decode with it step by step.
+
+Pure Python and torch: nothing here calls streamlit, so every function can be unit-tested.
+The page keeps what these functions return in the learner's `st.session_state` (never in a
+cache shared by users): a trained model belongs to the session that trained it.
+
+- `parse_train_settings(raw)` validates the training widgets again in Python.
+- `task_for(...)` picks the task's symbols: the digits, or the distinct words of the text.
+- `ModelKey` is everything that fixes a model's architecture, task and initial weights;
+  `build_model_for(key)` makes the fresh, untrained model (the same weights every time).
+- `TrainedState` holds one learner's trained model and its history; `start_training` and
+  `record_step` update it during training so an interrupted run keeps what it learned.
+- `parse_sequence`, `decode_input`, `attention_before_after`: decoding and attention.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import torch
+
+from transformer.model import EncoderDecoder, make_model, subsequent_mask
+from transformer.tasks import TASKS, Task, make_task
+from transformer.tokenize import BOS, EOS, MAX_TEXT_CHARS, PAD, SPECIALS, TokenizeError, tokenize
+from transformer.train import (
+    LabelSmoothing,
+    StepInfo,
+    TrainConfig,
+    decode_steps,
+    sequence_accuracy,
+    train,
+)
+
+from .settings import Settings
+
+# ---- Limits of the training widgets, validated again here -------------------------------
+SYMBOL_MODES = ("digits", "words")
+SCHEDULES = ("constant", "noam")
+BATCH_SIZES = (16, 32, 64, 128)
+STEPS_RANGE = (50, 2000)
+LR_RANGE = (1e-4, 1e-2)
+LR_CHOICES = (1e-4, 3e-4, 1e-3, 2e-3, 3e-3, 5e-3, 1e-2)  # the page's slider stops
+WARMUP_RANGE = (1, 4000)
+FACTOR_RANGE = (0.1, 5.0)
+SMOOTHING_RANGE = (0.0, 0.5)
+TIME_LIMIT = 120.0  # seconds: one learner's run must not hold a shared core for longer
+EVAL_SEQUENCES = 200  # fresh sequences for the exact-sequence accuracy
+DIGIT_MAX_LEN = 9  # longest digit sequence of the tasks
+MAX_WORDS = 20  # distinct words of the learner's text used as symbols
+WORD_MIN_LEN, WORD_MAX_LEN = 6, 12  # the words task covers the sentence's length, capped
+DEFAULT_DIGITS = "3 1 4 1 5 9 2"
+MAX_INPUT_CHARS = 200
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """The training widgets after validation. Defaults: the tiny preset learns copy."""
+
+    task: str = "copy"
+    symbols: str = "digits"
+    steps: int = 300
+    batch_size: int = 64
+    schedule: str = "constant"
+    lr: float = 3e-3
+    warmup: int = 100
+    factor: float = 1.0
+    smoothing: float = 0.0
+    errors: tuple[str, ...] = field(default=(), compare=False)
+
+    def train_config(self, seed: int) -> TrainConfig:
+        return TrainConfig(
+            steps=self.steps, batch_size=self.batch_size, schedule=self.schedule,  # type: ignore[arg-type]
+            lr=self.lr, factor=self.factor, warmup=self.warmup, smoothing=self.smoothing,
+            seed=seed,
+        )
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool):
+        return math.nan
+    try:
+        return float(value)
+    except (TypeError, ValueError, OverflowError):
+        return math.nan
+
+
+def parse_train_settings(raw: dict[str, Any]) -> TrainSettings:
+    """Validate raw widget values: a bad value falls back to its default, with a message."""
+    base = TrainSettings()
+    errors: list[str] = []
+    values: dict[str, Any] = {}
+    for name, allowed in (("task", TASKS), ("symbols", SYMBOL_MODES), ("schedule", SCHEDULES)):
+        value = raw.get(name, getattr(base, name))
+        if value in allowed:
+            values[name] = str(value)
+        else:
+            errors.append(f"The {name} must be one of {', '.join(allowed)}; using "
+                          f"{getattr(base, name)}.")
+    ints = {"steps": STEPS_RANGE, "warmup": WARMUP_RANGE}
+    floats = {"lr": LR_RANGE, "factor": FACTOR_RANGE, "smoothing": SMOOTHING_RANGE}
+    for name, (low, high) in {**ints, **floats}.items():
+        number = _number(raw.get(name, getattr(base, name)))
+        whole = name not in ints or (math.isfinite(number) and number == int(number))
+        if math.isfinite(number) and whole and low <= number <= high:
+            values[name] = int(number) if name in ints else number
+        else:
+            errors.append(f"{name} must be {'a whole number ' if name in ints else ''}from "
+                          f"{low:g} to {high:g}; using {getattr(base, name):g}.")
+    batch = _number(raw.get("batch_size", base.batch_size))
+    if batch in BATCH_SIZES:
+        values["batch_size"] = int(batch)
+    else:
+        errors.append(f"The batch size must be one of {', '.join(map(str, BATCH_SIZES))}; "
+                      f"using {base.batch_size}.")
+    return replace(base, **values, errors=tuple(errors))
+
+
+# ---- The task -----------------------------------------------------------------------
+
+
+def sentence_words(text: str) -> list[str]:
+    """The word tokens of the learner's text (no specials); empty if it cannot be split."""
+    try:
+        tokens = tokenize(text, "word", max_tokens=MAX_TEXT_CHARS)
+    except TokenizeError:
+        return []
+    return [t for t in tokens if t not in SPECIALS]
+
+
+def task_for(name: str, symbols: str, text: str) -> tuple[Task, str | None]:
+    """The task over digits or over the text's distinct words, and a note if it fell back."""
+    if symbols != "words":
+        return make_task(name, None, max_len=DIGIT_MAX_LEN), None
+    words = sentence_words(text)
+    distinct = list(dict.fromkeys(words))
+    if len(distinct) < 2:
+        why = ("has fewer than 2 different words, which is not enough symbols for a task"
+               if words else "could not be split into words")
+        return make_task(name, None, max_len=DIGIT_MAX_LEN), (
+            f"Your sentence {why}, so the digits are used instead."
+        )
+    note = None
+    if len(distinct) > MAX_WORDS:
+        note = (f"Your sentence has {len(distinct)} different words; the task uses the first "
+                f"{MAX_WORDS} so that it stays learnable in a few hundred steps.")
+        distinct = distinct[:MAX_WORDS]
+    max_len = min(max(len(words), WORD_MIN_LEN), WORD_MAX_LEN)
+    return make_task(name, distinct, max_len=max_len), note
+
+
+def sentence_input(task: Task, text: str) -> list[str]:
+    """The learner's sentence as an input of the words task: its first max_len known words."""
+    known = set(task.symbols)
+    return [w for w in sentence_words(text) if w in known][: task.max_len]
+
+
+def answer(task: Task, tokens: Sequence[str]) -> list[str]:
+    """What the task expects for `tokens`."""
+    vocab = task.vocab
+    return vocab.decode(task.target_ids(vocab.encode(list(tokens))))
+
+
+def parse_sequence(text: Any, task: Task) -> tuple[list[str] | None, str | None]:
+    """The learner's input as task symbols, or (None, a friendly reason).
+
+    Symbols are separated by spaces; a digit task also takes "31415" without spaces. The
+    reason never repeats the learner's text, so it is safe to show as Markdown.
+    """
+    if not isinstance(text, str):
+        return None, "The input must be text."
+    if len(text) > MAX_INPUT_CHARS:
+        return None, f"The input is too long: at most {task.max_len} symbols."
+    parts = text.split()
+    if task.symbols == tuple("0123456789") and len(parts) == 1 and parts[0].isdecimal():
+        parts = list(parts[0])
+    if not parts:
+        return None, "Type at least one symbol, for example 3 1 4 1 5."
+    bad = [i + 1 for i, p in enumerate(parts) if p not in task.symbols]
+    if bad:
+        which = ", ".join(map(str, bad[:5])) + (" …" if len(bad) > 5 else "")
+        allowed = "the digits 0 to 9" if task.symbols == tuple("0123456789") else (
+            "the task's symbols")
+        return None, (f"Only {allowed}, separated by spaces, can be used; symbol number "
+                      f"{which} is not one of them.")
+    if len(parts) > task.max_len:
+        return None, (f"The model was trained on sequences of at most {task.max_len} symbols; "
+                      f"this input has {len(parts)}.")
+    return parts, None
+
+
+# ---- The model and the learner's trained state ----------------------------------------
+
+
+@dataclass(frozen=True)
+class ModelKey:
+    """Everything that fixes a model's architecture, its task and its initial weights."""
+
+    task: str
+    symbols: tuple[str, ...]
+    max_len: int
+    N: int
+    d_model: int
+    d_ff: int
+    h: int
+    dropout: float
+    seed: int
+    norm_placement: str
+    layer_norm: str
+    scale_embedding: bool
+    tie_weights: str
+
+    @classmethod
+    def of(cls, settings: Settings, task: Task) -> ModelKey:
+        return cls(
+            task.name, task.symbols, task.max_len, settings.N, settings.d_model, settings.d_ff,
+            settings.h, settings.dropout, settings.seed, settings.norm_placement,
+            settings.layer_norm, settings.scale_embedding, settings.tie_weights,
+        )
+
+    @property
+    def task_obj(self) -> Task:
+        return Task(self.task, self.symbols, 1, self.max_len)
+
+    def describe(self) -> str:
+        syms = "digits" if self.symbols == tuple("0123456789") else f"{len(self.symbols)} words"
+        return (f"{self.task} on {syms}, N={self.N}, d_model={self.d_model}, h={self.h}, "
+                f"d_ff={self.d_ff}, dropout={self.dropout:g}, seed={self.seed}")
+
+
+def build_model_for(key: ModelKey) -> EncoderDecoder:
+    """The fresh model for `key`: always the same initial weights (from key.seed)."""
+    V = len(key.task_obj.vocab)
+    model = make_model(
+        V, V, key.N, key.d_model, key.d_ff, key.h, key.dropout, seed=key.seed,
+        norm_placement=key.norm_placement, layer_norm=key.layer_norm,
+        scale_embedding=key.scale_embedding, tie_weights=key.tie_weights,
+    )
+    return model.eval()
+
+
+def freeze(model: EncoderDecoder) -> EncoderDecoder:
+    """Eval mode and no gradients: for a model that will only be read (e.g. shared)."""
+    model.eval()
+    for p in model.parameters():
+        p.requires_grad_(False)
+    return model
+
+
+@dataclass
+class TrainedState:
+    """One learner's trained model and what happened while training it."""
+
+    key: ModelKey
+    model: EncoderDecoder
+    task: Task
+    config: TrainConfig
+    history: list[StepInfo] = field(default_factory=list)
+    running: bool = True  # True while a script run trains it
+    stopped: bool = False  # ended before config.steps (Stop, another click, time limit)
+    stop_reason: str = ""
+    accuracy: float | None = None  # exact-sequence accuracy on fresh sequences
+    version: int = 0  # bumped on every change, for memoised decodings
+
+    @property
+    def step(self) -> int:
+        return self.history[-1].step if self.history else 0
+
+    @property
+    def seconds(self) -> float:
+        return self.history[-1].elapsed if self.history else 0.0
+
+
+def start_training(key: ModelKey, config: TrainConfig) -> TrainedState:
+    """A fresh model for `key`, ready to train with `config` (nothing trained yet)."""
+    return TrainedState(key, build_model_for(key), key.task_obj, config)
+
+
+def record_step(state: TrainedState, info: StepInfo) -> bool:
+    """Keep `info` in the state; True if training must stop for the time limit."""
+    state.history.append(info)
+    state.version += 1
+    if info.elapsed > TIME_LIMIT and info.step < info.steps:
+        state.stopped = True
+        state.stop_reason = f"the time limit of {TIME_LIMIT:.0f} s"
+        return True
+    return False
+
+
+def run_training(
+    state: TrainedState, on_step: Callable[[StepInfo], bool | None] | None = None
+) -> TrainedState:
+    """Train `state.model` in place; `on_step(info)` runs after each step, True stops.
+
+    Progress is written into `state` before `on_step` runs, so if `on_step` raises (as
+    Streamlit does when the learner clicks during a run) the state keeps every step done.
+    """
+
+    def callback(info: StepInfo) -> bool:
+        stop = record_step(state, info)
+        if on_step is not None and on_step(info):
+            state.stopped = True
+            state.stop_reason = state.stop_reason or "a stop request"
+            stop = True
+        return stop
+
+    state.running = True
+    train(state.model, state.task, state.config, callback)
+    finish(state)
+    return state
+
+
+def finish(state: TrainedState, reason: str = "") -> TrainedState:
+    """Mark training over (after a normal end or an interruption) and evaluate the model."""
+    state.model.eval()
+    if state.running and state.step < state.config.steps and not state.stopped:
+        state.stopped = True
+        state.stop_reason = reason or "a click during training"
+    state.running = False
+    if state.accuracy is None and state.step > 0:
+        state.accuracy = evaluate(state.model, state.task)
+    state.version += 1
+    return state
+
+
+def evaluate(model: EncoderDecoder, task: Task, n: int = EVAL_SEQUENCES) -> float:
+    """Exact-sequence accuracy of greedy decoding on `n` fresh random sequences."""
+    return sequence_accuracy(model, task, n=n, seed=4321)
+
+
+# ---- Decoding and attention ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DecodeView:
+    """One decoder step: what it read, what it predicts, and its attention weights."""
+
+    prefix: tuple[str, ...]  # decoder input: <s> y1 .. y(k-1)
+    probs: np.ndarray  # (V,) next-token probabilities
+    next_token: str
+    self_attn: np.ndarray  # (N, h, k, k) decoder self-attention of the prefix
+    cross_attn: np.ndarray  # (N, h, k, src_len)
+
+
+@dataclass(frozen=True)
+class Decoding:
+    """Greedy decoding of one input, step by step."""
+
+    src: tuple[str, ...]
+    itos: tuple[str, ...]
+    steps: tuple[DecodeView, ...]
+    enc_attn: np.ndarray  # (N, h, src_len, src_len)
+
+    @property
+    def output(self) -> tuple[str, ...]:
+        """Every token produced, up to and including </s> if it came."""
+        return tuple(s.next_token for s in self.steps)
+
+
+def _encode_src(task: Task, tokens: Sequence[str]) -> tuple[torch.Tensor, torch.Tensor]:
+    src = torch.tensor([task.vocab.encode(list(tokens))])
+    return src, (src != PAD).unsqueeze(-2)
+
+
+def _layers(cache: dict, stack: str, module: str, n: int) -> np.ndarray:
+    return np.stack([
+        cache[f"{stack}.layers.{i}.{module}.hook_pattern"][0].float().numpy() for i in range(n)
+    ])
+
+
+def decode_input(model: EncoderDecoder, task: Task, tokens: Sequence[str]) -> Decoding:
+    """Greedy-decode `tokens` (task symbols) with `model`, keeping every step's attention."""
+    model.eval()
+    n = model.config.N if model.config is not None else len(model.encoder.layers)
+    src, src_mask = _encode_src(task, tokens)
+    enc_cache, steps = decode_steps(model, src, src_mask, max_len=task.max_len + 2)
+    itos = tuple(task.vocab.itos)
+    views = tuple(
+        DecodeView(
+            prefix=tuple(itos[i] for i in s.ys),
+            probs=s.log_probs.exp().float().numpy(),
+            next_token=itos[s.next_id],
+            self_attn=_layers(s.cache, "decoder", "self_attn", n),
+            cross_attn=_layers(s.cache, "decoder", "src_attn", n),
+        )
+        for s in steps
+    )
+    return Decoding(tuple(tokens), itos, views, _layers(enc_cache, "encoder", "self_attn", n))
+
+
+def top_tokens(probs: np.ndarray, itos: Sequence[str], k: int = 10) -> list[tuple[str, float]]:
+    """The k most likely next tokens, most likely first."""
+    order = np.argsort(-probs, kind="stable")[:k]
+    return [(itos[i], float(probs[i])) for i in order]
+
+
+def attention_pattern(
+    model: EncoderDecoder, task: Task, tokens: Sequence[str], kind: str
+) -> tuple[np.ndarray, list[str], list[str]]:
+    """Last layer's attention, averaged over heads, with the correct answer fed in.
+
+    kind "cross": rows are the decoder input `<s> y1 .. ym` (teacher forcing with the
+    task's answer), columns the source; kind "enc": the source against itself.
+    """
+    model.eval()
+    n = model.config.N if model.config is not None else len(model.encoder.layers)
+    src, src_mask = _encode_src(task, tokens)
+    tgt_tokens = ["<s>", *answer(task, tokens)]
+    tgt = torch.tensor([[BOS, *task.vocab.encode(tgt_tokens[1:])]])
+    _, cache = model.run_with_cache(src, tgt, src_mask, subsequent_mask(tgt.size(1)))
+    last = n - 1
+    if kind == "enc":
+        w = cache[f"encoder.layers.{last}.self_attn.hook_pattern"][0]
+        return w.mean(0).float().numpy(), list(tokens), list(tokens)
+    w = cache[f"decoder.layers.{last}.src_attn.hook_pattern"][0]
+    return w.mean(0).float().numpy(), tgt_tokens, list(tokens)
+
+
+def teacher_forcing_rows(task: Task, tokens: Sequence[str]) -> dict[str, list[str]]:
+    """The decoder input and the labels for `tokens`, as `Batch` builds tgt and tgt_y."""
+    target = ["<s>", *answer(task, tokens), "</s>"]
+    return {"position": [str(i) for i in range(len(target) - 1)],
+            "decoder input (tgt)": target[:-1], "label to predict (tgt_y)": target[1:]}
+
+
+# ---- Teaching plots' data ----------------------------------------------------------------
+
+
+def smoothing_example(epsilon: float, size: int = 6) -> tuple[np.ndarray, list[str], list[str]]:
+    """LabelSmoothing.true_dist for a few labels over a small vocabulary (<pad> row last).
+
+    Returns (dist (rows, size), row names, column tokens). The <pad> column is 0, and a
+    row whose label is <pad> is all 0 (it is not a real target and adds no loss).
+    """
+    epsilon = min(max(float(epsilon), 0.0), 0.99) if math.isfinite(epsilon) else 0.0
+    size = max(len(SPECIALS) + 1, size)
+    crit = LabelSmoothing(size, PAD, epsilon)
+    columns = list(SPECIALS) + [f"w{i}" for i in range(size - len(SPECIALS))]
+    columns = columns[:size]
+    labels = [size - 1, len(SPECIALS), EOS, PAD]
+    dist = crit.true_dist(torch.tensor(labels)).numpy()
+    rows = [f"label {columns[i]}" for i in labels]
+    return dist, rows, columns

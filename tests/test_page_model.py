@@ -1,0 +1,168 @@
+"""The Model page renders for every kind of setting, and its figures are drawn from the config."""
+
+import json
+import re
+
+import plotly.graph_objects as go
+import pytest
+from apptest_helpers import PAPER_BASE, ROOT
+from streamlit.testing.v1 import AppTest
+
+from explorer.figures.architecture import architecture_figure, parameter_chart
+from transformer.model import TransformerConfig
+
+ALLOWED_MARKUP = re.compile(r"</?b>|<br>|<span style='font-size:\d+px'>|</span>")
+
+
+def run_app(**state: object) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.run()  # the Model page is the default page
+    return at
+
+
+def specs(at: AppTest) -> list[dict]:
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def texts(fig: dict | go.Figure) -> list[str]:
+    if isinstance(fig, go.Figure):
+        fig = fig.to_plotly_json()
+    return [a.get("text", "") for a in fig["layout"].get("annotations", [])]
+
+
+def shape_names(fig: dict | go.Figure) -> set[str]:
+    if isinstance(fig, go.Figure):
+        fig = fig.to_plotly_json()
+    return {s.get("name") for s in fig["layout"].get("shapes", []) if s.get("name")}
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def check_page(at: AppTest) -> dict:
+    assert not at.exception
+    assert not [e.value for e in at.main.error]
+    total = metric(at, "Parameters (distinct tensors)")
+    assert int(total.replace(",", "")) > 0
+    assert any(c.value.startswith("EncoderDecoder(") for c in at.code)
+    assert "HookPoint" not in next(c.value for c in at.code if c.value.startswith("Encoder"))
+    figs = specs(at)
+    arch = next(f for f in figs if any("Encoder layer" in t for t in texts(f)))
+    assert at.dataframe  # parameter table, every parameter, live shapes
+    return arch
+
+
+@pytest.mark.parametrize(
+    "state",
+    [{}, {"norm_placement": "post", "tie_weights": "decoder"}],
+    ids=["default", "post-norm-tied"],
+)
+def test_model_page_renders(state):
+    at = run_app(**state)
+    arch = check_page(at)
+    assert any("× 2" in t for t in texts(arch))
+    post = state.get("norm_placement") == "post"
+    assert ("box:encoder.norm" in shape_names(arch)) is not post
+    assert ("tie:decoder" in shape_names(arch)) is post
+    if post:
+        assert any("generator.proj.weight" in i.value for i in at.info)
+    # groups add up to the total, and the sidebar's estimate agrees for pre-norm
+    table = at.dataframe[0].value
+    total = int(metric(at, "Parameters (distinct tensors)").replace(",", ""))
+    assert int(table["parameters"].sum()) == total
+    if not post:
+        assert metric(at, "Parameters") == metric(at, "Parameters (distinct tensors)")
+
+
+def test_model_page_paper_base():
+    at = run_app(**PAPER_BASE)
+    arch = check_page(at)
+    assert any("× 6" in t for t in texts(arch))
+    assert any("d_model=512" in t for t in texts(arch))
+    enc = int(metric(at, "Encoder stack").replace(",", ""))
+    dec = int(metric(at, "Decoder stack").replace(",", ""))
+    assert 44_000_000 < enc + dec < 44_200_000  # the stacks of the paper's base model
+    assert any("paper's base model" in m.value for m in at.markdown)
+
+
+def test_read_the_code_shows_live_shapes_for_each_component():
+    # AppTest re-sends a text_input seeded only by the script's setdefault as "", so the
+    # sentence is put in the session state explicitly for these reruns.
+    at = run_app(source="the cat sat on the mat", target="")
+    for name, expect in [("MultiHeadedAttention", "encoder.layers.0.self_attn.hook_q"),
+                         ("Embeddings", "src_embed.0.hook_out"),
+                         ("subsequent_mask", "tgt_mask"),
+                         ("Decoder", "decoder.hook_out")]:
+        at.selectbox(key="model_component").set_value(name).run()
+        assert not at.exception, name
+        assert not at.main.error, name
+        assert any(f"def {name}" in c.value or f"class {name}" in c.value for c in at.code)
+        shapes = at.main.dataframe[-1].value
+        assert list(shapes.columns) == ["tensor", "dims", "operation"]
+        assert expect in set(shapes["tensor"]), name
+
+
+def test_bad_text_still_draws_the_architecture_and_bad_architecture_stops():
+    at = run_app(source="   ")
+    assert not at.exception
+    assert at.main.error  # the friendly reason
+    arch = specs(at)[0]
+    assert any("src_len" in t and "src_len=" not in t for t in texts(arch))
+    at = run_app(d_model=30)  # h=4 does not divide 30
+    assert not at.exception
+    assert at.main.error and not at.get("plotly_chart")
+
+
+# ---- Pure figure functions ----------------------------------------------------------------
+
+
+def cfg(**options) -> TransformerConfig:
+    return TransformerConfig(10, 10, N=2, d_model=32, d_ff=64, h=4, **options)
+
+
+def test_architecture_figure_follows_the_config():
+    fig = architecture_figure(cfg(), 6, 7)
+    assert isinstance(fig, go.Figure)
+    labels = " ".join(texts(fig))
+    assert "Encoder layer × 2" in labels and "Decoder layer × 2" in labels
+    assert "(1, src_len=6, d_model=32)" in labels and "vocab=10" in labels
+    assert "(1, 1, tgt_len=7, tgt_len=7)" in labels  # the decoder self-attention mask
+    assert {"box:encoder.norm", "box:decoder.norm"} <= shape_names(fig)
+    assert not any(n.startswith("tie:") for n in shape_names(fig))
+    assert fig.layout.dragmode is False
+    assert "√d_model" in labels
+
+    post = architecture_figure(cfg(norm_placement="post", tie_weights="all",
+                                   scale_embedding=False), 6, 7)
+    names = shape_names(post)
+    assert "box:encoder.norm" not in names and "box:decoder.norm" not in names
+    assert {"tie:decoder", "tie:all"} <= names
+    assert "shared weights" in " ".join(texts(post))
+    assert "not scaled" in " ".join(texts(post))
+    big = architecture_figure(TransformerConfig(10, 10, N=6), 3, 4)
+    assert "Encoder layer × 6" in " ".join(texts(big))
+
+
+def test_architecture_labels_are_escaped():
+    fig = architecture_figure(cfg(), 0, 0)  # unknown lengths: symbols only
+    labels = texts(fig)
+    joined = " ".join(labels)
+    assert "&lt;s&gt;" in joined  # "<s> y1 y2 ..." is shown as text, not as a tag
+    for text in labels:
+        assert "<" not in ALLOWED_MARKUP.sub("", text), text
+    assert "src_len=" not in joined and "(1, 1, 1, src_len)" in joined
+
+
+def test_parameter_chart():
+    groups = {"Encoder self-attention": 4224, "<b>odd</b> group": 10, "Generator": 330}
+    fig = parameter_chart(groups)
+    assert isinstance(fig, go.Figure)
+    bar = fig.data[0]
+    assert bar.orientation == "h"
+    assert list(bar.x) == [330, 10, 4224]  # first group at the top
+    assert "&lt;b&gt;odd&lt;/b&gt; group" in bar.y
+    assert any("4,224" in t for t in bar.text)
+    assert parameter_chart({}).data[0].x == ()

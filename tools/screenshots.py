@@ -1,0 +1,120 @@
+"""Take full-page screenshots of every page in headless Chromium (for README and review).
+
+Usage: .venv/bin/python tools/screenshots.py OUT_DIR [--text "sentence"] [--preset "paper base"]
+Starts `streamlit run app.py` on a free 127.0.0.1 port and stops it afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = ["model", "embeddings", "masks", "attention", "shapes", "train"]
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve(port: int, env: dict | None = None):
+    """Run the app on 127.0.0.1:port until the block ends."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+         "--server.port", str(port), "--server.address", "127.0.0.1",
+         "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, **(env or {})},
+    )
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            raise RuntimeError("the app did not start within 60 s")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def wait_idle(page, settle: float = 1.5) -> None:
+    """Wait until Streamlit finished the run and plotly had time to draw."""
+    page.wait_for_selector("[data-test-script-state='notRunning']", timeout=120_000)
+    page.wait_for_timeout(int(settle * 1000))
+
+
+def full_screenshot(page, path: Path, width: int, max_height: int = 14000) -> None:
+    """Grow the viewport to the page's content (Streamlit scrolls inside its main area)."""
+    height = page.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('[data-testid=\"stMain\"], "
+        "[data-testid=\"stMainBlockContainer\"]')].map(e => e.scrollHeight), 800)"
+    )
+    page.set_viewport_size({"width": width, "height": min(int(height) + 120, max_height)})
+    page.wait_for_timeout(1500)
+    page.screenshot(path=str(path), full_page=True)
+    page.set_viewport_size({"width": width, "height": 1000})
+
+
+def set_text(page, label: str, text: str) -> None:
+    box = page.get_by_label(label)
+    box.fill(text)
+    box.press("Enter")
+    page.wait_for_timeout(300)
+    wait_idle(page)
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--text", default=None)
+    ap.add_argument("--preset", default=None)
+    ap.add_argument("--pages", default=",".join(PAGES))
+    ap.add_argument("--prefix", default="")
+    ap.add_argument("--width", type=int, default=1400)
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    with serve(free_port()) as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": args.width, "height": 1000})
+        page.goto(url)
+        wait_idle(page)
+        if args.text is not None:
+            set_text(page, "Source sentence", args.text)
+        if args.preset:
+            page.get_by_label("Model size").click()
+            page.get_by_role("option", name=args.preset).click()
+            wait_idle(page, 3)
+        for name in args.pages.split(","):
+            page.locator(f"[data-testid='stSidebarNav'] a[href$='/{name}']").first.click() \
+                if name != "model" else page.locator("[data-testid='stSidebarNav'] a").first.click()
+            wait_idle(page, 2.5)
+            path = args.out / f"{args.prefix}{name}.png"
+            full_screenshot(page, path, args.width)
+            print(path)
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
