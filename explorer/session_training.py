@@ -242,6 +242,16 @@ def build_model_for(key: ModelKey) -> EncoderDecoder:
     return model.eval()
 
 
+def is_current(model: object) -> bool:
+    """Whether `model` was built by the code loaded now.
+
+    A development server that sees a source file change unloads the project's modules and
+    imports them again; a model built before (kept in a cache or a session) then has hook
+    points that the new `capture()` cannot see, and must be built again.
+    """
+    return isinstance(model, EncoderDecoder)
+
+
 def freeze(model: EncoderDecoder) -> EncoderDecoder:
     """Eval mode and no gradients: for a model that will only be read (e.g. shared)."""
     model.eval()

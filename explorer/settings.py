@@ -88,13 +88,16 @@ class Settings:
         )
 
 
-def estimate_params(N: int, d_model: int, d_ff: int, vocab: int, tie: str = "none") -> int:
+def estimate_params(
+    N: int, d_model: int, d_ff: int, vocab: int, tie: str = "none", norm_placement: str = "pre"
+) -> int:
     """Parameter count of make_model's architecture, without building it."""
     attn = 4 * (d_model * d_model + d_model)
     ffn = d_model * d_ff + d_ff + d_ff * d_model + d_model
     norm = 2 * d_model
-    enc = N * (attn + ffn + 2 * norm) + norm
-    dec = N * (2 * attn + ffn + 3 * norm) + norm
+    final = norm if norm_placement == "pre" else 0  # post-norm stacks have no final LayerNorm
+    enc = N * (attn + ffn + 2 * norm) + final
+    dec = N * (2 * attn + ffn + 3 * norm) + final
     tables = {"none": 3, "decoder": 2, "all": 1}.get(tie, 3)
     return enc + dec + tables * vocab * d_model + vocab  # + the generator's bias
 
@@ -193,7 +196,7 @@ def architecture_problem(s: Settings, vocab_size: int) -> str | None:
         s.model_config(vocab_size)
     except ValueError as exc:
         return str(exc)
-    params = estimate_params(s.N, s.d_model, s.d_ff, vocab_size, s.tie_weights)
+    params = estimate_params(s.N, s.d_model, s.d_ff, vocab_size, s.tie_weights, s.norm_placement)
     if params > MAX_PARAMS:
         return (
             f"This model would have {params / 1e6:.0f}M parameters; the limit is "
@@ -205,7 +208,7 @@ def architecture_problem(s: Settings, vocab_size: int) -> str | None:
 
 def training_problem(s: Settings, vocab_size: int) -> str | None:
     """Why this model is too large to train live, or None."""
-    params = estimate_params(s.N, s.d_model, s.d_ff, vocab_size, s.tie_weights)
+    params = estimate_params(s.N, s.d_model, s.d_ff, vocab_size, s.tie_weights, s.norm_placement)
     if params > MAX_TRAIN_PARAMS:
         return (
             f"Training is limited to models of up to {MAX_TRAIN_PARAMS / 1e6:.0f}M parameters "

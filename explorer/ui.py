@@ -260,7 +260,7 @@ def _summary(ctx: Context) -> None:
     sb = st.sidebar
     if ctx.cfg is not None and ctx.tokens is not None:
         n = estimate_params(ctx.cfg.N, ctx.cfg.d_model, ctx.cfg.d_ff, len(ctx.tokens.vocab),
-                            ctx.cfg.tie_weights)
+                            ctx.cfg.tie_weights, ctx.cfg.norm_placement)
         sb.metric("Parameters", f"{n:,}")
     elif ctx.arch_error:
         sb.error(ctx.arch_error, icon=":material/construction:")

@@ -42,7 +42,8 @@ tgt_len = len(ctx.tokens.tgt_in_tokens) if ctx.tokens is not None else 0
 
 # ---- 1. The architecture ----------------------------------------------------------------
 st.header("The architecture, from your settings")
-st.plotly_chart(architecture_figure(cfg, src_len, tgt_len), width="stretch", theme=None,
+st.plotly_chart(architecture_figure(cfg, src_len, tgt_len, show_vocab=text_ok),
+                width="stretch", theme=None,
                 key="model_architecture", config={"displayModeBar": False})
 lengths = (
     f"src_len = {src_len} source tokens and tgt_len = {tgt_len} decoder inputs (`<s>` + the "
@@ -120,7 +121,8 @@ ties = tied_names(model)
 if ties:
     st.info(
         "Weight tying: " + "; ".join(f"`{b}` is the same tensor as `{a}`" for a, b in ties)
-        + f". Each shared table is counted once, under its first name ({cfg.tie_weights!r}).",
+        + f" (tie_weights = {cfg.tie_weights!r}). Each shared table is counted once, under "
+        "its first name.",
         icon="🔗",
     )
 
@@ -220,7 +222,7 @@ component = st.selectbox(
 )
 if component not in COMPONENTS:  # a tampered client
     component = "EncoderDecoder"
-left, right = st.columns([3, 2])
+left, right = st.columns([5, 4])
 left.code(component_source(component), language="python")
 
 with right:
@@ -236,8 +238,8 @@ with right:
     else:
         run = ctx.run()
         shown = relevant_rows(component, shape_rows(run.cache, cfg))
-        table = {
-            "tensor": [r.name for r in shown],
+        table = {  # the hook first: it is what tells the rows apart in a narrow column
+            "tensor": [" · ".join(reversed(r.name.rsplit(".", 1))) for r in shown],
             "dims": [r.dims for r in shown],
             "operation": [r.op for r in shown],
         }
@@ -248,11 +250,14 @@ with right:
             table["operation"].insert(0, f"subsequent_mask({t}): tril(ones(1, {t}, {t}))")
         st.caption(
             f"batch = 1, src_len = {src_len}, tgt_len = {tgt_len}, d_model = {cfg.d_model}, "
-            f"h = {cfg.h}, d_k = {cfg.d_k}, d_ff = {cfg.d_ff}. Where a component repeats in "
-            "every layer, layer 0 is shown; the Shapes page lists every tensor."
+            f"h = {cfg.h}, d_k = {cfg.d_k}, d_ff = {cfg.d_ff}. Tensors are named hook · "
+            "module path (their key in `run_with_cache`'s cache is `path.hook`). Where a "
+            "component repeats in every layer, layer 0 is shown; the Shapes page lists every "
+            "tensor."
         )
         text_column = st.column_config.TextColumn
         st.dataframe(table, hide_index=True, width="stretch", key="model_shapes",
+                     height=min(38 + 35 * len(table["tensor"]), 640),
                      column_config={"tensor": text_column(width="medium", pinned=True),
                                     "dims": text_column(width="medium"),
                                     "operation": text_column(width="large")})

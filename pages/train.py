@@ -34,6 +34,7 @@ from explorer.session_training import (
     decode_input,
     finish,
     freeze,
+    is_current,
     parse_sequence,
     parse_train_settings,
     run_training,
@@ -66,7 +67,12 @@ def _untrained_large(key: ModelKey):
 def untrained(key: ModelKey):
     """The untrained model (shared, read-only): the trained one's starting point."""
     large = estimate_params(key.N, key.d_model, key.d_ff, 0) > LARGE_PARAMS
-    return (_untrained_large if large else _untrained_small)(key)
+    cached = _untrained_large if large else _untrained_small
+    model = cached(key)
+    if not is_current(model):  # built before the app's code was reloaded: build again
+        cached.clear()
+        model = cached(key)
+    return model
 
 
 def memo(name: tuple, compute):
@@ -201,10 +207,16 @@ problem = arch_problem or train_problem
 b1, b2, _ = st.columns([1, 1, 4])
 train_clicked = b1.button("Train", type="primary", disabled=bool(problem), key="tr_train",
                           help="Build a fresh model from the seed and train it.")
-stop_clicked = b2.button("Stop", key="tr_stop",
+stop_clicked = b2.button("Stop", key="tr_stop", disabled=not train_clicked,
                          help="Stop training; the model keeps what it has learned so far.")
 
 state: TrainedState | None = st.session_state.get(STATE_KEY)
+if state is not None and not (isinstance(state, TrainedState) and is_current(state.model)):
+    st.session_state.pop(STATE_KEY, None)  # trained before the app's code was updated
+    st.session_state.pop(MEMO_KEY, None)
+    st.info("The app was updated since you trained your model: please train it again.",
+            icon="🔁")
+    state = None
 if state is not None and state.running and not train_clicked:
     # the run that was training was interrupted by a click (Stop or any other widget):
     # the model and its history were saved at every step, so keep them
@@ -321,14 +333,14 @@ if key is not None:
         o1, o2 = st.columns(2)
         o1.markdown("Expected answer")
         o1.code(" ".join(expected), language=None)
-        o2.markdown("Model's answer " + ("✅" if right else "❌"))
+        o2.markdown("Model's answer: " + (":green[**right**]" if right else ":red[**wrong**]"))
         o2.code(" ".join(decoding.output), language=None)
 
         n_steps = len(decoding.steps)
         if n_steps > 1:
             if st.session_state.get("tr_step", 1) > n_steps:
                 st.session_state["tr_step"] = n_steps
-            set_default("tr_step", 1)
+            set_default("tr_step", n_steps)  # the whole answer first; slide back to step 1
             k = st.slider("Step", 1, n_steps, key="tr_step",
                           help="Step k reads <s> and the k−1 tokens produced so far.")
         else:
@@ -389,7 +401,8 @@ if key is not None:
                       lambda: attention_pattern(base, task, tokens, kind))
         q_title = "query: decoder input" if kind == "cross" else "query: source"
         p1, p2 = st.columns(2)
-        p1.plotly_chart(attention_figure(before[0], before[1], before[2], "untrained",
+        p1.plotly_chart(attention_figure(before[0], before[1], before[2],
+                                         f"untrained (seed {key.seed})",
                                          q_title=q_title, k_title="key: source"),
                         width="stretch", key="tr_before")
         if trained is not None:

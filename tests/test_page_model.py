@@ -92,10 +92,10 @@ def test_read_the_code_shows_live_shapes_for_each_component():
     # AppTest re-sends a text_input seeded only by the script's setdefault as "", so the
     # sentence is put in the session state explicitly for these reruns.
     at = run_app(source="the cat sat on the mat", target="")
-    for name, expect in [("MultiHeadedAttention", "encoder.layers.0.self_attn.hook_q"),
-                         ("Embeddings", "src_embed.0.hook_out"),
+    for name, expect in [("MultiHeadedAttention", "hook_q · encoder.layers.0.self_attn"),
+                         ("Embeddings", "hook_out · src_embed.0"),
                          ("subsequent_mask", "tgt_mask"),
-                         ("Decoder", "decoder.hook_out")]:
+                         ("Decoder", "hook_out · decoder")]:
         at.selectbox(key="model_component").set_value(name).run()
         assert not at.exception, name
         assert not at.main.error, name
@@ -111,6 +111,7 @@ def test_bad_text_still_draws_the_architecture_and_bad_architecture_stops():
     assert at.main.error  # the friendly reason
     arch = specs(at)[0]
     assert any("src_len" in t and "src_len=" not in t for t in texts(arch))
+    assert not any("vocab=" in t for t in texts(arch))  # the placeholder vocabulary is hidden
     at = run_app(d_model=30)  # h=4 does not divide 30
     assert not at.exception
     assert at.main.error and not at.get("plotly_chart")

@@ -8,8 +8,8 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 import torch
-
 from apptest_helpers import PAPER_BASE, all_text, app, errors, figure_list
+
 from explorer.figures.training import (
     attention_figure,
     loss_figure,
@@ -137,16 +137,16 @@ def test_callback_can_stop_training():
 def test_interrupted_training_keeps_what_it_learned():
     """Streamlit interrupts a run by raising from an st.* call inside the callback."""
 
-    class Interrupt(Exception):
+    class FakeRerunError(Exception):
         pass
 
     def on_step(info: StepInfo) -> bool:
         if info.step == 7:
-            raise Interrupt
+            raise FakeRerunError
         return False
 
     state = start_training(_key(), TrainConfig(steps=50, batch_size=16))
-    with pytest.raises(Interrupt):
+    with pytest.raises(FakeRerunError):
         run_training(state, on_step)
     assert state.running and state.step == 7 and len(state.history) == 7
     finish(state, "the Stop button")  # what the next script run does

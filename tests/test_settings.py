@@ -69,9 +69,11 @@ def test_param_cap_names_the_limit_and_paper_base_fits():
     assert training_problem(parse_settings({}), 20) is None
 
 
+@pytest.mark.parametrize("norm", ["pre", "post"])
 @pytest.mark.parametrize("tie", ["none", "decoder", "all"])
 @pytest.mark.parametrize("N,d_model,d_ff,vocab", [(1, 8, 16, 7), (2, 32, 64, 20), (3, 48, 10, 5)])
-def test_estimate_params_matches_the_real_model(N, d_model, d_ff, vocab, tie):
-    model = make_model(vocab, vocab, N=N, d_model=d_model, d_ff=d_ff, h=2, tie_weights=tie)
+def test_estimate_params_matches_the_real_model(N, d_model, d_ff, vocab, tie, norm):
+    model = make_model(vocab, vocab, N=N, d_model=d_model, d_ff=d_ff, h=2, tie_weights=tie,
+                       norm_placement=norm)
     real = sum(p.numel() for p in model.parameters())  # parameters() skips tied duplicates
-    assert estimate_params(N, d_model, d_ff, vocab, tie) == real
+    assert estimate_params(N, d_model, d_ff, vocab, tie, norm) == real

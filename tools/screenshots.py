@@ -75,6 +75,14 @@ def full_screenshot(page, path: Path, width: int, max_height: int = 14000) -> No
     page.set_viewport_size({"width": width, "height": 1000})
 
 
+def choose(page, key: str, option: str) -> None:
+    """Pick `option` in the Streamlit selectbox whose widget key is `key`."""
+    page.locator(f".st-key-{key} [role='combobox']").first.click()
+    page.get_by_role("option", name=option, exact=True).click()
+    page.wait_for_timeout(300)
+    wait_idle(page, 2)
+
+
 def set_text(page, label: str, text: str) -> None:
     box = page.get_by_label(label)
     box.fill(text)
@@ -103,9 +111,7 @@ def main() -> None:
         if args.text is not None:
             set_text(page, "Source sentence", args.text)
         if args.preset:
-            page.get_by_label("Model size").click()
-            page.get_by_role("option", name=args.preset).click()
-            wait_idle(page, 3)
+            choose(page, "preset", args.preset)
         for name in args.pages.split(","):
             page.locator(f"[data-testid='stSidebarNav'] a[href$='/{name}']").first.click() \
                 if name != "model" else page.locator("[data-testid='stSidebarNav'] a").first.click()

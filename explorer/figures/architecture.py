@@ -224,7 +224,7 @@ def _mask_tag(c: _Canvas, y: float, lines: list[str], side: str, box_edge: float
         c.arrow(RIGHT_TAGS - 4, y, box_edge, y, color=MASK, width=1.2)
 
 
-def _inputs(c: _Canvas, cx: float, cfg: TransformerConfig, side: str, seq: str, vocab: int,
+def _inputs(c: _Canvas, cx: float, cfg: TransformerConfig, side: str, seq: str, vocab: str,
             tokens: tuple[str, str], prefix: str) -> None:
     """Token ids -> Embeddings -> + positional encoding, below one stack."""
     c.box(f"{prefix}.tokens", cx, *TOKENS, "tokens", *tokens)
@@ -261,16 +261,25 @@ def _stack_outline(c: _Canvas, cx: float, lane: float, top: float, title: str,
             anchor="left", size=13)
 
 
-def architecture_figure(cfg: TransformerConfig, src_len: int, tgt_len: int) -> go.Figure:
-    """Figure 1 of the paper for this config; lengths <= 0 are shown as symbols only."""
+def architecture_figure(
+    cfg: TransformerConfig, src_len: int, tgt_len: int, *, show_vocab: bool = True
+) -> go.Figure:
+    """Figure 1 of the paper for this config.
+
+    Lengths <= 0 are shown as symbols only (src_len, tgt_len), and so are the vocabulary
+    sizes with `show_vocab=False` (when the config's vocabulary is only a placeholder).
+    """
     c = _Canvas()
+    src_v = str(cfg.src_vocab) if show_vocab else "vocab"
+    tgt_v = str(cfg.tgt_vocab) if show_vocab else "vocab"
+    vocab_dim = f"vocab={cfg.tgt_vocab}" if show_vocab else "vocab"
     pre = cfg.norm_placement == "pre"
     d = cfg.d_model
     src, tgt = _dim("src_len", src_len), _dim("tgt_len", tgt_len)
     heads = f"h={cfg.h} heads of d_k={cfg.d_k}"
 
     # ---- Encoder (left) ------------------------------------------------------------
-    _inputs(c, ENC_X, cfg, "left", src, cfg.src_vocab, ("Source tokens (src)", "ids x₁ … xₙ"),
+    _inputs(c, ENC_X, cfg, "left", src, src_v, ("Source tokens (src)", "ids x₁ … xₙ"),
             "src_embed")
     y = STACK_BOTTOM
     y, attn_y = _sublayer(c, ENC_X, ENC_LANE, y, pre, "attn", "Self-attention",
@@ -295,7 +304,7 @@ def architecture_figure(cfg: TransformerConfig, src_len: int, tgt_len: int) -> g
     mem_y = enc_top + 70
 
     # ---- Decoder (right) ----------------------------------------------------------
-    _inputs(c, DEC_X, cfg, "right", tgt, cfg.tgt_vocab,
+    _inputs(c, DEC_X, cfg, "right", tgt, tgt_v,
             ("Decoder input (tgt)", "<s> y₁ y₂ … (shifted right)"), "tgt_embed")
     y = STACK_BOTTOM
     y, self_y = _sublayer(c, DEC_X, DEC_LANE, y, pre, "attn", "Masked self-attention",
@@ -330,13 +339,13 @@ def architecture_figure(cfg: TransformerConfig, src_len: int, tgt_len: int) -> g
     c.label(DEC_X + 8, (y + linear[0]) / 2, f"(1, {tgt}, d_model={d})", anchor="left",
             size=SUB_SIZE)
     c.box("generator.proj", DEC_X, *linear, "linear", "Linear (generator.proj)",
-          f"d_model={d} → vocab={cfg.tgt_vocab}")
+          f"d_model={d} → {vocab_dim}")
     soft = (linear[1] + 16, linear[1] + 42)
     c.arrow(DEC_X, linear[1], DEC_X, soft[0])
     c.box("generator.log_softmax", DEC_X, *soft, "softmax", "log_softmax (generator)")
     out_y = soft[1] + 44
     c.arrow(DEC_X, soft[1], DEC_X, out_y - 8)
-    c.label(DEC_X + 8, (soft[1] + out_y - 8) / 2, f"(1, {tgt}, vocab={cfg.tgt_vocab})",
+    c.label(DEC_X + 8, (soft[1] + out_y - 8) / 2, f"(1, {tgt}, {vocab_dim})",
             anchor="left", size=SUB_SIZE)
     c.label(DEC_X, out_y + 4, "<b>Output probabilities</b> (log) for the next token at each "
             "position", markup=True, size=TITLE_SIZE)
@@ -353,7 +362,7 @@ def architecture_figure(cfg: TransformerConfig, src_len: int, tgt_len: int) -> g
            width=2)
     c.arrow(MEMORY_LANE, cross_y, DEC_X - BOX_W / 2, cross_y, color=MEMORY, width=2)
     c.label((ENC_X + MEMORY_LANE) / 2 + 10, mem_y + 22,
-            f"<b>memory</b><br>(1, {src}, d_model={d})", markup=True, size=SUB_SIZE,
+            "<b>memory</b><br>" + esc(f"(1, {src}, d_model={d})"), markup=True, size=SUB_SIZE,
             color=MEMORY)
     c.label(MEMORY_LANE - 12, (mem_y + cross_y) / 2, "to every decoder layer",
             size=SUB_SIZE, color=MEMORY, angle=-90, anchor="center")
@@ -426,7 +435,7 @@ def parameter_chart(groups: dict[str, int]) -> go.Figure:
         font=FONT,
         height=max(220, 60 + 34 * len(names)),
         margin=dict(l=16 + 7 * longest, r=20, t=10, b=40),  # room for the group names
-        xaxis=dict(title=dict(text="parameters"), range=[0, top * 1.35], fixedrange=True),
+        xaxis=dict(title=dict(text="parameters"), range=[0, top * 1.6], fixedrange=True),
         yaxis=dict(fixedrange=True, automargin=True, ticksuffix=" "),
         dragmode=False,
         showlegend=False,
