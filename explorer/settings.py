@@ -190,13 +190,18 @@ def parse_settings(raw: dict[str, Any]) -> Settings:
     return replace(base, **values, errors=tuple(errors))
 
 
+def settings_params(s: Settings, vocab_size: int) -> int:
+    """Parameter count of the model these settings describe."""
+    return estimate_params(s.N, s.d_model, s.d_ff, vocab_size, s.tie_weights, s.norm_placement)
+
+
 def architecture_problem(s: Settings, vocab_size: int) -> str | None:
     """Why no model can be built from `s` (a friendly sentence), or None if it can."""
     try:
         s.model_config(vocab_size)
     except ValueError as exc:
         return str(exc)
-    params = estimate_params(s.N, s.d_model, s.d_ff, vocab_size, s.tie_weights, s.norm_placement)
+    params = settings_params(s, vocab_size)
     if params > MAX_PARAMS:
         return (
             f"This model would have {params / 1e6:.0f}M parameters; the limit is "
@@ -208,7 +213,7 @@ def architecture_problem(s: Settings, vocab_size: int) -> str | None:
 
 def training_problem(s: Settings, vocab_size: int) -> str | None:
     """Why this model is too large to train live, or None."""
-    params = estimate_params(s.N, s.d_model, s.d_ff, vocab_size, s.tie_weights, s.norm_placement)
+    params = settings_params(s, vocab_size)
     if params > MAX_TRAIN_PARAMS:
         return (
             f"Training is limited to models of up to {MAX_TRAIN_PARAMS / 1e6:.0f}M parameters "

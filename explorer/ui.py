@@ -117,15 +117,20 @@ class Context:
     def ok(self) -> bool:
         return self.tokens is not None and self.cfg is not None
 
+    def _require(self) -> tuple[TransformerConfig, Tokens]:
+        if self.tokens is None or self.cfg is None:
+            raise RuntimeError("No model for these settings: check ctx.ok / show_problems first.")
+        return self.cfg, self.tokens
+
     def model(self) -> EncoderDecoder:
         """The live model (cached, shared: read it, never change it)."""
-        assert self.tokens is not None and self.cfg is not None  # guarded by .ok
-        return get_model(self.cfg, self.settings.seed, self.settings.train_mode, self.tokens.vocab)
+        cfg, tokens = self._require()
+        return get_model(cfg, self.settings.seed, self.settings.train_mode, tokens.vocab)
 
     def run(self) -> Run:
         """The learner's sentence through the live model (cached, shared, read-only)."""
-        assert self.tokens is not None and self.cfg is not None  # guarded by .ok
-        return get_run(self.cfg, self.settings.seed, self.settings.train_mode, self.tokens)
+        cfg, tokens = self._require()
+        return get_run(cfg, self.settings.seed, self.settings.train_mode, tokens)
 
 
 def build_context(settings: Settings) -> Context:

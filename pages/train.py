@@ -204,10 +204,11 @@ elif train_problem:
     st.error(f"**This model is too big to train here.** {train_problem}", icon="🏋️")
 problem = arch_problem or train_problem
 
+stop_requested = st.session_state.get("tr_stop") is True  # read before it is drawn disabled
 b1, b2, _ = st.columns([1, 1, 4])
 train_clicked = b1.button("Train", type="primary", disabled=bool(problem), key="tr_train",
                           help="Build a fresh model from the seed and train it.")
-stop_clicked = b2.button("Stop", key="tr_stop", disabled=not train_clicked,
+b2.button("Stop", key="tr_stop", disabled=not train_clicked,
                          help="Stop training; the model keeps what it has learned so far.")
 
 state: TrainedState | None = st.session_state.get(STATE_KEY)
@@ -221,7 +222,7 @@ if state is not None and state.running and not train_clicked:
     # the run that was training was interrupted by a click (Stop or any other widget):
     # the model and its history were saved at every step, so keep them
     with st.spinner("Evaluating the partly trained model…"):
-        finish(state, "the Stop button" if stop_clicked else "a click during training")
+        finish(state, "the Stop button" if stop_requested else "a click during training")
 if state is not None and state.step == 0 and not state.running:
     st.session_state.pop(STATE_KEY, None)  # stopped before its first step: nothing learned
     state = None

@@ -240,3 +240,20 @@ def test_decode_steps_caches_grow_step_by_step():
         torch.testing.assert_close(step.log_probs, full[0, -1], atol=1e-6, rtol=0)
     with pytest.raises(ValueError, match="batch 1"):
         decode_steps(model, src.repeat(2, 1), src_mask.repeat(2, 1, 1), max_len=3)
+
+
+def test_nested_captures_each_record_their_own_model():
+    """Regression: an inner capture used to replace the outer one."""
+    a = make_model(7, 7, N=1, d_model=8, d_ff=8, h=2, seed=0).eval()
+    b = make_model(7, 7, N=1, d_model=8, d_ff=8, h=2, seed=1).eval()
+    src = torch.tensor([[4, 5, 6]])
+    mask = torch.ones(1, 1, 3, dtype=torch.bool)
+    with capture(a) as outer:
+        with capture(b) as inner:
+            a.encode(src, mask)
+            b.encode(src, mask)
+        with capture(a.encoder) as sub:
+            a.encode(src, mask)
+    assert set(outer) and set(outer) == set(inner)  # same names, different models
+    assert not torch.equal(outer["encoder.hook_out"], inner["encoder.hook_out"])
+    assert "hook_out" in sub and "layers.0.self_attn.hook_pattern" in sub

@@ -39,7 +39,6 @@ from explorer.session_training import (
 from explorer.settings import Settings
 from transformer.train import StepInfo, TrainConfig, greedy_decode, rate
 
-torch.set_num_threads(1)  # as app.py does: 2 threads on a busy 2-core box only fight
 
 TAGS = ("<b>", "<a ", "<span", "<script", "<i>")
 

@@ -34,8 +34,9 @@ class _Recording:
     history: bool  # keep every call (a decoder run step by step), not just the last
 
 
-_ACTIVE: contextvars.ContextVar[_Recording | None] = contextvars.ContextVar(
-    "transformer_capture", default=None
+# The active recordings of this thread, innermost last (captures may be nested).
+_ACTIVE: contextvars.ContextVar[tuple[_Recording, ...]] = contextvars.ContextVar(
+    "transformer_capture", default=()
 )
 
 
@@ -43,8 +44,7 @@ class HookPoint(nn.Module):
     """Identity module that records its input while a `capture()` of its model is active."""
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        rec = _ACTIVE.get()
-        if rec is not None:
+        for rec in _ACTIVE.get():
             name = rec.names.get(id(self))
             if name is not None:
                 t = x.detach()
@@ -65,12 +65,13 @@ def capture(model: nn.Module, *, history: bool = False) -> Iterator[dict]:
     """Record every hook point of `model` run inside the block into the yielded dict.
 
     Keys are module paths; values are detached tensors in the order they were produced
-    (with `history=True`, a list per key with one tensor per call). Nothing is registered
-    on the model and nothing outlives the block.
+    (with `history=True`, a list per key with one tensor per call). Captures may be nested:
+    each records its own model's hook points. Nothing is registered on the model and
+    nothing outlives the block.
     """
     names = {id(m): name for name, m in model.named_modules() if isinstance(m, HookPoint)}
     cache: dict = {}
-    token = _ACTIVE.set(_Recording(names=names, cache=cache, history=history))
+    token = _ACTIVE.set((*_ACTIVE.get(), _Recording(names=names, cache=cache, history=history)))
     try:
         yield cache
     finally:

@@ -280,7 +280,9 @@ class SublayerConnection(nn.Module):
         self.hook_sublayer_out = HookPoint()
         self.hook_resid = HookPoint()
 
-    def forward(self, x: torch.Tensor, sublayer: Callable[[torch.Tensor], torch.Tensor]):
+    def forward(
+        self, x: torch.Tensor, sublayer: Callable[[torch.Tensor], torch.Tensor]
+    ) -> torch.Tensor:
         x = self.hook_in(x)  # (batch, seq, d_model)
         if self.norm_placement == "pre":
             out = self.hook_sublayer_out(sublayer(self.hook_normed(self.norm(x))))

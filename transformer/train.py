@@ -72,7 +72,6 @@ class LabelSmoothing(nn.Module):
         super().__init__()
         if not 0.0 <= smoothing < 1.0:
             raise ValueError(f"smoothing must be in [0, 1), got {smoothing}.")
-        self.criterion = nn.KLDivLoss(reduction="sum")
         self.padding_idx = padding_idx
         self.confidence = 1.0 - smoothing
         self.smoothing = smoothing
@@ -87,10 +86,16 @@ class LabelSmoothing(nn.Module):
         return dist
 
     def forward(self, x: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
-        """x: log-probabilities (n, size); target: ids (n,). Returns the summed loss."""
+        """KL(true_dist || exp(x)) summed: x are log-probabilities (n, size), target ids (n,).
+
+        Entries where the smoothed target is 0 contribute nothing (0 * log 0 = 0), even where
+        x is -inf; `nn.KLDivLoss` would give NaN there.
+        """
         if x.size(1) != self.size:
             raise ValueError(f"Expected {self.size} classes, got {x.size(1)}.")
-        return self.criterion(x, self.true_dist(target).to(x.dtype))
+        dist = self.true_dist(target).to(x.dtype)
+        keep = dist > 0
+        return (dist[keep] * (dist[keep].log() - x[keep])).sum()
 
 
 # ---------------------------------------------------------------------------------------

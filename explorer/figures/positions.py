@@ -38,47 +38,34 @@ def pe_curves(table: np.ndarray, dims: Sequence[int], title: str = "") -> go.Fig
     return fig
 
 
-def pe_table_heatmap(table: np.ndarray) -> go.Figure:
-    """The whole table: positions (rows) by dimensions (columns)."""
-    fig = go.Figure(
-        go.Heatmap(
-            z=table,
-            colorscale="RdBu",
-            zmin=-1,
-            zmax=1,
-            colorbar=dict(thickness=12),
-            hovertemplate="position %{y}<br>dim %{x}<br>value %{z:.3f}<extra></extra>",
-        )
-    )
+def _position_matrix(z: np.ndarray, x_title: str, colorscale: str, hover: str,
+                     zmin: float | None = None, zmax: float | None = None) -> go.Figure:
+    fig = go.Figure(go.Heatmap(z=z, colorscale=colorscale, zmin=zmin, zmax=zmax,
+                               colorbar=dict(thickness=12), hovertemplate=hover))
     fig.update_layout(
-        xaxis_title="dimension (even: sin, odd: cos)",
+        xaxis_title=x_title,
         yaxis=dict(title="position", autorange="reversed"),
         font=FONT,
         height=420,
         margin=dict(l=10, r=10, t=30, b=10),
     )
     return fig
+
+
+def pe_table_heatmap(table: np.ndarray) -> go.Figure:
+    """The whole table: positions (rows) by dimensions (columns)."""
+    return _position_matrix(
+        table, "dimension (even: sin, odd: cos)", "RdBu",
+        "position %{y}<br>dim %{x}<br>value %{z:.3f}<extra></extra>", zmin=-1, zmax=1,
+    )
 
 
 def pe_similarity(table: np.ndarray) -> go.Figure:
     """Dot products PE(p) · PE(q): large near the diagonal, depends only on |p - q|."""
-    sim = table @ table.T
-    fig = go.Figure(
-        go.Heatmap(
-            z=sim,
-            colorscale="Viridis",
-            colorbar=dict(thickness=12),
-            hovertemplate="position %{y} · position %{x}<br>dot product %{z:.2f}<extra></extra>",
-        )
+    return _position_matrix(
+        table @ table.T, "position", "Viridis",
+        "position %{y} · position %{x}<br>dot product %{z:.2f}<extra></extra>",
     )
-    fig.update_layout(
-        xaxis_title="position",
-        yaxis=dict(title="position", autorange="reversed"),
-        font=FONT,
-        height=420,
-        margin=dict(l=10, r=10, t=30, b=10),
-    )
-    return fig
 
 
 def shift_matrix(d_model: int, k: int) -> np.ndarray:

@@ -20,32 +20,32 @@ NOAM_REFERENCES: tuple[tuple[int, float, int], ...] = ((512, 1.0, 4000), (512, 1
 
 
 def loss_figure(history: Sequence[StepInfo], total_steps: int | None = None) -> go.Figure:
-    """Loss per target token (left axis) and token accuracy (right axis) over the steps."""
-    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    """Loss per target token (top, log scale) and token accuracy (bottom) over the steps."""
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.62, 0.38],
+                        vertical_spacing=0.06)
     steps = [h.step for h in history]
     fig.add_trace(
         go.Scatter(x=steps, y=[h.loss for h in history], mode="lines", name="loss per token",
                    line=dict(color="#1f77b4", width=2),
                    hovertemplate="step %{x}<br>loss %{y:.4f}<extra></extra>"),
-        secondary_y=False,
+        row=1, col=1,
     )
     fig.add_trace(
         go.Scatter(x=steps, y=[h.token_accuracy for h in history], mode="lines",
                    name="token accuracy (teacher forcing)",
                    line=dict(color="#2ca02c", width=1.5),
                    hovertemplate="step %{x}<br>token accuracy %{y:.1%}<extra></extra>"),
-        secondary_y=True,
+        row=2, col=1,
     )
     last = steps[-1] if steps else 1
-    fig.update_xaxes(title_text="training step",
-                     range=[0, max(total_steps or last, last, 1)])
-    fig.update_yaxes(title_text="loss (log scale)", type="log", secondary_y=False)
-    fig.update_yaxes(title_text="token accuracy", range=[0, 1.02], tickformat=".0%",
-                     secondary_y=True, showgrid=False)
+    fig.update_xaxes(range=[0, max(total_steps or last, last, 1)])
+    fig.update_xaxes(title_text="training step", row=2, col=1)
+    fig.update_yaxes(title_text="loss (log)", type="log", row=1, col=1)
+    fig.update_yaxes(title_text="token acc.", range=[0, 1.02], tickformat=".0%",
+                     tickvals=[0, 0.25, 0.5, 0.75, 1.0], row=2, col=1)
     fig.update_layout(
-        font=FONT, height=340, margin=dict(l=10, r=10, t=40, b=10),
+        font=FONT, height=400, margin=dict(l=10, r=10, t=40, b=10),
         legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0),
-        hovermode="x unified",
     )
     return fig
 
