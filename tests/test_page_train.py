@@ -39,7 +39,6 @@ from explorer.session_training import (
 from explorer.settings import Settings
 from transformer.train import StepInfo, TrainConfig, greedy_decode, rate
 
-
 TAGS = ("<b>", "<a ", "<span", "<script", "<i>")
 
 
