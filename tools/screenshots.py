@@ -83,8 +83,9 @@ def choose(page, key: str, option: str) -> None:
     wait_idle(page, 2)
 
 
-def set_text(page, label: str, text: str) -> None:
-    box = page.get_by_label(label)
+def set_text(page, key: str, text: str) -> None:
+    """Type `text` into the Streamlit text input whose widget key is `key`, then Enter."""
+    box = page.locator(f".st-key-{key} input").first
     box.fill(text)
     box.press("Enter")
     page.wait_for_timeout(300)
@@ -109,7 +110,7 @@ def main() -> None:
         page.goto(url)
         wait_idle(page)
         if args.text is not None:
-            set_text(page, "Source sentence", args.text)
+            set_text(page, "source", args.text)
         if args.preset:
             choose(page, "preset", args.preset)
         for name in args.pages.split(","):
