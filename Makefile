@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8501
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +25,15 @@ run: $(VENV)/.run-deps
 lint: $(VENV)/.dev-deps
 	$(BIN)/ruff check .
 
-test: $(VENV)/.dev-deps
+# The browser tests drive Debian's Chromium (never a downloaded browser). Install it when it
+# is missing and we are root with apt (as in CI); otherwise those tests say how to get it.
+browser:
+	@if ! command -v chromium >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing Debian's chromium for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+test: $(VENV)/.dev-deps browser
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 

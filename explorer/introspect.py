@@ -14,7 +14,7 @@ import numpy as np
 from torch import nn
 
 from transformer import model as model_module
-from transformer.model import EncoderDecoder, TransformerConfig
+from transformer.model import TransformerConfig
 
 _HOOK_LINE = re.compile(r"^\s*\(hook_\w+\): HookPoint\(\)\s*$")
 
@@ -126,6 +126,8 @@ class ShapeRow:
     shape: tuple[int, ...]
     dims: str  # named dimensions, e.g. "(batch=1, h=4, src_len=6, d_k=8)"
     op: str  # the operation that produced it, in the code's terms
+    row_seq: str  # which tokens index the rows of a 2-D view: "src", "tgt" or ""
+    col_seq: str  # which tokens index its columns: "src", "tgt" or "" (features)
 
 
 _SUBLAYER_NAMES = {
@@ -168,6 +170,19 @@ def _ops(cfg: TransformerConfig) -> dict[str, str]:
         "hook_logits": "proj(x)",
         "hook_log_probs": "log_softmax(logits, dim=-1)",
     }
+
+
+def _axes(name: str) -> tuple[str, str]:
+    """The sequences along the last two axes of a captured tensor ("" for features)."""
+    parts = name.split(".")
+    hook = parts[-1]
+    seq = "tgt" if parts[0] in ("decoder", "tgt_embed", "generator") else "src"
+    key_seq = "src" if "src_attn" in parts else seq
+    if hook in ("hook_k", "hook_v"):
+        return key_seq, ""
+    if hook in ("hook_scores", "hook_masked_scores", "hook_pattern"):
+        return seq, key_seq
+    return seq, ""
 
 
 def _dims(name: str, shape: tuple[int, ...], cfg: TransformerConfig) -> str:
@@ -238,12 +253,8 @@ def shape_rows(cache: Mapping[str, np.ndarray], cfg: TransformerConfig) -> list[
                 shape=shape,
                 dims=_dims(name, shape, cfg),
                 op=ops.get(_op_key(parts), ""),
+                row_seq=_axes(name)[0],
+                col_seq=_axes(name)[1],
             )
         )
     return rows
-
-
-def model_summary(model: EncoderDecoder) -> dict[str, int]:
-    """Total distinct parameters and how many of them are in each stack."""
-    groups = parameter_groups(model)
-    return {"total": sum(groups.values()), **groups}

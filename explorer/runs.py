@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import math
-import threading
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 import numpy as np
 import torch
@@ -29,10 +29,16 @@ from transformer.model import (
     build_model,
     subsequent_mask,
 )
-from transformer.tokenize import BOS, EOS, Vocab, tokenize
+from transformer.tokenize import (
+    BOS,
+    MAX_TEXT_CHARS,
+    TokenizeError,
+    Vocab,
+    normalize,
+    tokenize,
+)
 
 BODY_VOCAB = 4  # placeholder vocabulary for a body: only the stacks are kept from it
-_DROPOUT_LOCK = threading.Lock()  # train-mode runs use torch's global RNG: one at a time
 
 
 @dataclass(frozen=True)
@@ -53,23 +59,25 @@ class Tokens:
         return ("<s>", *self.tgt_tokens)
 
     @property
-    def tgt_out_tokens(self) -> tuple[str, ...]:
-        """What each decoder position must predict: y1 .. ym </s>."""
-        return (*self.tgt_tokens, "</s>")
-
-    @property
     def tgt_in_ids(self) -> list[int]:
         return [BOS, *self.vocab.encode(self.tgt_tokens)]
 
-    @property
-    def tgt_out_ids(self) -> list[int]:
-        return [*self.vocab.encode(self.tgt_tokens), EOS]
-
 
 def make_tokens(source: str, target: str, mode: str) -> Tokens:
-    """Tokenize source and target (empty target: copy the source); raises TokenizeError."""
-    src = tuple(tokenize(source, mode))
-    tgt = tuple(tokenize(target, mode)) if target.strip() else src
+    """Tokenize source and target (a blank target copies the source).
+
+    Raises TokenizeError whose message says which of the two texts was refused.
+    """
+    try:
+        src = tuple(tokenize(source, mode))
+    except TokenizeError as exc:
+        raise TokenizeError(f"Source sentence: {exc}") from exc
+    if isinstance(target, str) and len(target) <= MAX_TEXT_CHARS and not normalize(target):
+        return Tokens(src, src, Vocab(list(src)))  # blank (even invisible-only): copy
+    try:
+        tgt = tuple(tokenize(target, mode))
+    except TokenizeError as exc:
+        raise TokenizeError(f"Target sentence: {exc}") from exc
     return Tokens(src, tgt, Vocab([*src, *tgt]))
 
 
@@ -128,10 +136,14 @@ def assemble(
     return model
 
 
-def _readonly(t: torch.Tensor) -> np.ndarray:
-    a = t.detach().to(torch.float32).numpy().copy()
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a = a.copy()
     a.flags.writeable = False
     return a
+
+
+def _readonly_tensor(t: torch.Tensor) -> np.ndarray:
+    return _readonly(t.detach().to(torch.float32).numpy())
 
 
 @dataclass(frozen=True)
@@ -139,31 +151,35 @@ class Run:
     """One forward pass of the learner's sentence: every captured tensor, read-only."""
 
     tokens: Tokens
-    cache: dict[str, np.ndarray]  # hook name -> array; batch dimension kept (size 1)
+    cache: MappingProxyType[str, np.ndarray]  # hook name -> array; batch dimension kept (1)
     src_mask: np.ndarray  # (1, 1, src_len) bool
     tgt_mask: np.ndarray  # (1, tgt_len, tgt_len) bool
-    predicted: tuple[str, ...]  # argmax token at each decoder position
     train_mode: bool
 
 
-def forward(model: EncoderDecoder, tokens: Tokens, seed: int) -> Run:
-    """Run the sentence through `model` once, capturing every hook point."""
+def run_bytes(cfg: TransformerConfig, src_len: int, tgt_len: int) -> int:
+    """Roughly how many bytes a Run holds: the attention maps dominate for long texts."""
+    S, T, d = src_len, tgt_len, cfg.d_model
+    attention = cfg.N * cfg.h * (S * S + T * T + T * S) * 3  # scores, masked, pattern
+    vectors = cfg.N * (S * (12 * d + cfg.d_ff) + T * (18 * d + cfg.d_ff))
+    return 4 * (attention + vectors + 2 * T * cfg.tgt_vocab)
+
+
+def forward(model: EncoderDecoder, tokens: Tokens) -> Run:
+    """Run the sentence through `model` once, capturing every hook point.
+
+    In train mode dropout is active and draws from torch's random generator, so every
+    call gives a different pattern (that is what dropout does); callers do not cache those.
+    """
     src = torch.tensor([tokens.src_ids])
     tgt = torch.tensor([tokens.tgt_in_ids])
     src_mask = torch.ones(1, 1, src.size(1), dtype=torch.bool)
     tgt_mask = subsequent_mask(tgt.size(1))
-    if model.training:  # dropout: make the pattern reproducible for this seed
-        with _DROPOUT_LOCK, torch.random.fork_rng(devices=[]):
-            torch.manual_seed(seed)
-            log_probs, cache = model.run_with_cache(src, tgt, src_mask, tgt_mask)
-    else:
-        log_probs, cache = model.run_with_cache(src, tgt, src_mask, tgt_mask)
-    predicted = tuple(tokens.vocab.decode(log_probs[0].argmax(-1).tolist()))
+    _, cache = model.run_with_cache(src, tgt, src_mask, tgt_mask)
     return Run(
         tokens=tokens,
-        cache={k: _readonly(v) for k, v in cache.items()},
-        src_mask=src_mask.numpy(),
-        tgt_mask=tgt_mask.numpy(),
-        predicted=predicted,
+        cache=MappingProxyType({k: _readonly_tensor(v) for k, v in cache.items()}),
+        src_mask=_readonly(src_mask.numpy()),
+        tgt_mask=_readonly(tgt_mask.numpy()),
         train_mode=model.training,
     )

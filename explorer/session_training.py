@@ -381,9 +381,15 @@ def _layers(cache: dict, stack: str, module: str, n: int) -> np.ndarray:
     ])
 
 
+def _check_readable(model: EncoderDecoder) -> None:
+    """Models handed to the read-only helpers may be shared: never switch their mode here."""
+    if model.training:
+        raise ValueError("Expected a model in eval mode (call .eval() on your own copy first).")
+
+
 def decode_input(model: EncoderDecoder, task: Task, tokens: Sequence[str]) -> Decoding:
-    """Greedy-decode `tokens` (task symbols) with `model`, keeping every step's attention."""
-    model.eval()
+    """Greedy-decode `tokens` (task symbols) with an eval-mode `model` (it is only read)."""
+    _check_readable(model)
     n = model.config.N if model.config is not None else len(model.encoder.layers)
     src, src_mask = _encode_src(task, tokens)
     enc_cache, steps = decode_steps(model, src, src_mask, max_len=task.max_len + 2)
@@ -415,7 +421,7 @@ def attention_pattern(
     kind "cross": rows are the decoder input `<s> y1 .. ym` (teacher forcing with the
     task's answer), columns the source; kind "enc": the source against itself.
     """
-    model.eval()
+    _check_readable(model)
     n = model.config.N if model.config is not None else len(model.encoder.layers)
     src, src_mask = _encode_src(task, tokens)
     tgt_tokens = ["<s>", *answer(task, tokens)]

@@ -14,11 +14,23 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 import streamlit as st
+from streamlit import runtime
+from streamlit.runtime import Runtime
+from streamlit.runtime.pages_manager import PagesManager
 
 from transformer.model import EncoderDecoder, TransformerConfig
 from transformer.tokenize import MAX_TEXT_CHARS, TokenizeError, Vocab
 
-from .runs import Run, Tokens, assemble, body_config, build_body, forward, make_tokens
+from .runs import (
+    Run,
+    Tokens,
+    assemble,
+    body_config,
+    build_body,
+    forward,
+    make_tokens,
+    run_bytes,
+)
 from .settings import (
     LAYER_NORMS,
     LIMITS,
@@ -34,7 +46,8 @@ from .settings import (
 )
 
 EXPLORER_MAX_LEN = 256  # positions precomputed by the live model (sentences are short)
-LARGE_PARAMS = 5_000_000  # models above this go to the small caches
+LARGE_PARAMS = 5_000_000  # models above this go to the caches with few entries
+LARGE_RUN_BYTES = 2_000_000  # runs above this go to the run cache with few entries
 
 
 def _is_large(cfg: TransformerConfig) -> bool:
@@ -77,27 +90,30 @@ def get_model(cfg: TransformerConfig, seed: int, train_mode: bool, vocab: Vocab)
 
 
 def _run(cfg: TransformerConfig, seed: int, train_mode: bool, tokens: Tokens) -> Run:
-    return forward(get_model(cfg, seed, train_mode, tokens.vocab), tokens, seed)
+    return forward(get_model(cfg, seed, train_mode, tokens.vocab), tokens)
 
 
-# The cache key is (cfg, seed, train_mode, source tokens, target tokens); `_tokens` (not
-# hashed) is the same text as an object.
+# The cache key is (cfg, seed, source tokens, target tokens); `_tokens` (not hashed) is the
+# same text as an object. Only eval-mode runs are cached: with dropout on, every run differs.
 @st.cache_resource(max_entries=128, show_spinner=False)
-def _run_small(cfg: TransformerConfig, seed: int, train_mode: bool, src: tuple[str, ...],
-               tgt: tuple[str, ...], _tokens: Tokens) -> Run:
-    return _run(cfg, seed, train_mode, _tokens)
+def _run_small(cfg: TransformerConfig, seed: int, src: tuple[str, ...], tgt: tuple[str, ...],
+               _tokens: Tokens) -> Run:
+    return _run(cfg, seed, False, _tokens)
 
 
-@st.cache_resource(max_entries=8, show_spinner="Running your sentence through the model…")
-def _run_large(cfg: TransformerConfig, seed: int, train_mode: bool, src: tuple[str, ...],
-               tgt: tuple[str, ...], _tokens: Tokens) -> Run:
-    return _run(cfg, seed, train_mode, _tokens)
+@st.cache_resource(max_entries=6, show_spinner="Running your sentence through the model…")
+def _run_large(cfg: TransformerConfig, seed: int, src: tuple[str, ...], tgt: tuple[str, ...],
+               _tokens: Tokens) -> Run:
+    return _run(cfg, seed, False, _tokens)
 
 
 def get_run(cfg: TransformerConfig, seed: int, train_mode: bool, tokens: Tokens) -> Run:
-    """The shared, read-only forward pass of `tokens` through the model."""
-    fn = _run_large if _is_large(cfg) else _run_small
-    return fn(cfg, seed, train_mode, tokens.src_tokens, tokens.tgt_tokens, tokens)
+    """The read-only forward pass of `tokens` (eval mode: cached and shared)."""
+    if train_mode:
+        return _run(cfg, seed, True, tokens)  # dropout: a fresh random pattern each time
+    size = run_bytes(cfg, len(tokens.src_tokens), len(tokens.tgt_in_tokens))
+    fn = _run_large if size > LARGE_RUN_BYTES or _is_large(cfg) else _run_small
+    return fn(cfg, seed, tokens.src_tokens, tokens.tgt_tokens, tokens)
 
 
 # ---- Page context -------------------------------------------------------------------
@@ -162,10 +178,24 @@ def page_context(ctx: Context) -> Iterator[Context]:
         _CURRENT.reset(token)
 
 
+def _real_server() -> bool:
+    """True under `streamlit run`; False under AppTest, which has its own page routing."""
+    return runtime.exists() and type(runtime.get_instance()) is Runtime
+
+
 def context() -> Context:
     """The context of this run: the entry script's, or (a page run on its own) a fresh one."""
     ctx = _CURRENT.get()
-    return ctx if ctx is not None else render_sidebar()
+    if ctx is not None:
+        return ctx
+    if PagesManager.uses_pages_directory and _real_server():
+        # Streamlit starts in its legacy multipage mode because a pages/ folder exists, and
+        # stays in it until the entry script calls st.navigation. A first visit straight to
+        # a page URL (a shared link to /attention on a server that just woke up) would run
+        # this page alone, without app.py. Leave legacy mode and run again through app.py.
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+    return render_sidebar()
 
 
 def show_problems(ctx: Context, need_text: bool = True, need_model: bool = True) -> bool:

@@ -3,7 +3,14 @@
 import numpy as np
 import streamlit as st
 
-from explorer.figures.attention import KINDS, attention_grid, head_matrix, hook, patterns
+from explorer.figures.attention import (
+    GRID_CELL_BUDGET,
+    KINDS,
+    attention_grid,
+    head_matrix,
+    hook,
+    patterns,
+)
 from explorer.figures.common import heatmap
 from explorer.ui import context, show_problems
 
@@ -24,25 +31,28 @@ cfg = ctx.cfg
 tokens = {"src": list(ctx.tokens.src_tokens), "tgt": list(ctx.tokens.tgt_in_tokens)}
 
 c1, c2 = st.columns([3, 2])
-kind = KINDS[
+kind = KINDS.get(
     c1.radio("Which attention", list(KINDS), format_func=lambda k: KINDS[k].label,
-             horizontal=True, key="attn_kind")
-]
-average = c2.toggle("Average the heads", key="attn_average",
-                    help="Show the mean of the h heads' weights in each layer.")
+             horizontal=True, key="attn_kind"),
+    KINDS["enc"],
+)
+average = bool(c2.toggle("Average the heads", key="attn_average",
+                         help="Show the mean of the h heads' weights in each layer."))
 st.caption(
     f"Queries: {'source' if kind.queries == 'src' else 'decoder input'} tokens (rows) · "
     f"keys: {'source' if kind.keys == 'src' else 'decoder input'} tokens (columns) · "
     f"mask: {kind.mask}"
-    + (" · **train mode: dropout is on**, the weights shown are before dropout" if run.train_mode
-       else "")
+    + (" · **train mode: dropout is on**: the weights shown are before dropout, and each rerun "
+       "draws a new random dropout pattern for everything after them" if run.train_mode else "")
 )
-if ctx.settings.N * ctx.settings.h > 64 and not average:
-    st.info("Many layers × heads: the grid shows token labels on hover only. Use the focus "
-            "view below, or average the heads, for a closer look.")
 
 weights = patterns(run.cache, kind, cfg.N)  # (N, h, q_len, k_len)
 q_tok, k_tok = tokens[kind.queries], tokens[kind.keys]
+if not average and weights.size > GRID_CELL_BUDGET:
+    average = True
+    st.info(f"{cfg.N} layers × {cfg.h} heads × {len(q_tok)} × {len(k_tok)} tokens is too many "
+            "cells to draw one heatmap per head, so the grid shows the mean of the heads. "
+            "The focus view below shows any single head.")
 st.plotly_chart(
     attention_grid(weights, q_tok, k_tok, average_heads=average, title=kind.label),
     width="stretch", key="attn_grid",
@@ -55,8 +65,8 @@ st.header("One head, step by step")
 f1, f2 = st.columns(2)
 layer = f1.selectbox("Layer", range(cfg.N), key="attn_layer", format_func=lambda i: f"layer {i}")
 head = f2.selectbox("Head", range(cfg.h), key="attn_head", format_func=lambda j: f"head {j}")
-layer = min(int(layer), cfg.N - 1)
-head = min(int(head), cfg.h - 1)
+layer = layer if isinstance(layer, int) and 0 <= layer < cfg.N else 0
+head = head if isinstance(head, int) and 0 <= head < cfg.h else 0
 
 Q = run.cache[hook(kind, layer, "hook_q")][0, head]
 K = run.cache[hook(kind, layer, "hook_k")][0, head]

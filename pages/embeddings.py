@@ -76,9 +76,9 @@ st.markdown(
     "rotation for every sine/cosine pair, moves *any* position k steps forward. This makes "
     "relative offsets easy for a linear layer (like the attention projections) to use."
 )
-k = int(st.slider("offset k", 1, 50, value=3, key="pe_k"))
+k = max(1, min(int(st.slider("offset k", 1, 50, value=3, key="pe_k")), 50))
 m = shift_matrix(d_model, k)
-full = sinusoid_table(positions + k, d_model).double().numpy()
+full = pe_table(positions + 50, d_model).astype(np.float64)  # one cached table for every k
 err = float(np.abs(full[:positions] @ m.T - full[k: k + positions]).max())
 l1, l2 = st.columns([3, 2])
 l1.plotly_chart(shift_matrix_figure(m, k), width="stretch", key="pe_shift")

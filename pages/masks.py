@@ -78,7 +78,8 @@ b1, b2 = st.columns([2, 3])
 with b1:
     st.plotly_chart(
         mask_figure(src_mask[:, 0, :], ["A", "B"], sentence_tokens[1] if len_b >= len_a
-                    else sentence_tokens[0], f"src_mask, shape {tuple(src_mask.shape)}"),
+                    else sentence_tokens[0], f"src_mask, shape {tuple(src_mask.shape)}",
+                    row_noun="sentence", col_noun="position (token)"),
         width="stretch", key="mask_pad",
     )
     st.caption("Each row is one sentence: 1 = real token, 0 = padding. With lengths 3 and 4 "

@@ -59,11 +59,12 @@ if selected and 0 <= selected[0] < len(shown):
     value = run.cache[row.name]
     head = 0
     if value.ndim == 4:
-        head = int(st.number_input("head", 0, value.shape[1] - 1, 0, key="shape_head"))
+        raw_head = st.number_input("head", 0, value.shape[1] - 1, 0, key="shape_head")
+        head = min(max(int(raw_head), 0), value.shape[1] - 1)
     z, where = tensor_slice(value, head)
-    in_decoder = row.name.startswith(("decoder", "tgt_embed", "generator"))
-    tok = list(ctx.tokens.tgt_in_tokens if in_decoder else ctx.tokens.src_tokens)
-    st.plotly_chart(values_figure(z, tok, f"{row.name}{where}  {z.shape[0]} × {z.shape[1]}"),
+    seqs = {"src": list(ctx.tokens.src_tokens), "tgt": list(ctx.tokens.tgt_in_tokens)}
+    st.plotly_chart(values_figure(z, seqs.get(row.row_seq), seqs.get(row.col_seq),
+                                  f"{row.name}{where}  {z.shape[0]} × {z.shape[1]}"),
                     width="stretch", key="shape_values")
     if row.name.endswith("hook_masked_scores"):
         st.caption("Blank cells were filled with −1e9 by the mask.")

@@ -195,7 +195,8 @@ else:
 st.caption(
     f"Adam with β = (0.9, 0.98), ε = 1e-9 as in the paper. Dropout {s.dropout:g} and the "
     "architecture come from the sidebar (the tiny preset learns copy in about 300 steps, "
-    "a few seconds). Batches are drawn from the sidebar's seed, so a run is reproducible."
+    "a few seconds). Weights and batches come from the sidebar's seed; with dropout 0 a run "
+    "is reproducible, with dropout > 0 the dropped units are random each time."
 )
 
 if arch_problem:
@@ -366,7 +367,7 @@ if key is not None:
             head = a2.selectbox("Heads", ["mean", *range(n_heads)], key="tr_head",
                                 format_func=lambda j: "mean of heads" if j == "mean"
                                 else f"head {j}")
-            layer = min(max(int(layer), 0), n_layers - 1)
+            layer = layer if isinstance(layer, int) and 0 <= layer < n_layers else n_layers - 1
             if head == "mean" or not isinstance(head, int) or not 0 <= head < n_heads:
                 self_w, cross_w, which = (view.self_attn[layer].mean(0),
                                           view.cross_attn[layer].mean(0), "mean of heads")
@@ -454,8 +455,9 @@ with st.expander("Label smoothing"):
         "smoothing keeps 1 − ε on the label and spreads ε over the other tokens, except "
         "`<pad>`, which always gets 0. The model is discouraged from becoming certain; "
         "the paper (ε = 0.1) reports worse perplexity but better BLEU. The loss is the KL "
-        "divergence to this distribution, so with ε > 0 it can no longer reach 0. A row "
-        "whose label is `<pad>` is all zeros: padding adds no loss."
+        "divergence to this distribution: it is 0 only when the model predicts exactly that "
+        "smoothed distribution, so a fully confident (one-hot) prediction now costs loss. A "
+        "row whose label is `<pad>` is all zeros: padding adds no loss."
     )
     set_default("tr_eps_demo", 0.1)
     eps = st.slider("ε", 0.0, 0.9, step=0.05, key="tr_eps_demo")

@@ -117,3 +117,28 @@ def test_hostile_text_never_breaks_a_page_or_becomes_markup(text):
                 assert tag not in dumped, (field, text, tag)
         if errors(at):
             assert all(len(e) > 20 for e in errors(at))  # a sentence, not a code
+
+
+def test_huge_grids_fall_back_to_head_averages_with_a_message():
+    text = " ".join(f"w{i}" for i in range(40))
+    at = app("attention", source=text, preset="custom", N=12, d_model=64, h=32, d_ff=64)
+    assert not at.exception
+    grid = figure_list(at)[0]
+    assert len(_heatmaps(grid)) == 12  # one averaged panel per layer, not 12 x 32
+    assert any("mean of the heads" in i.value for i in at.info)
+
+
+NASTY = ["<b>bold</b>", '<a href="https://example.com">x</a>', "[click](javascript:alert(1))",
+         '<span style="font-size:999px">huge</span>', "<script>alert(1)</script>",
+         "$\\alpha$", "\u202eevil", "我爱自然语言处理", "the cat the cat", ""]
+
+
+@pytest.mark.parametrize("page", ["model", "embeddings", "masks", "shapes", "train"])
+def test_hostile_text_on_every_other_page(page):
+    for text in NASTY:
+        at = app(page, source=text)
+        assert not at.exception, (page, text)
+        for fig in figure_list(at):
+            dumped = all_text(fig)
+            if "<" in text:
+                assert text not in dumped, (page, text)  # the user's markup only ever escaped

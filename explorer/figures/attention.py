@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .common import FONT, axis_labels, esc, heatmap
+from .common import FONT, axis_labels, cell_labels, esc, heatmap
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,9 @@ KINDS: dict[str, AttentionKind] = {
     "cross": AttentionKind("cross", "Cross-attention (decoder → encoder)", "decoder", "src_attn",
                            "tgt", "src", "src_mask: padding of the source"),
 }
+
+
+GRID_CELL_BUDGET = 60_000  # weights drawn one heatmap per head; beyond this, average the heads
 
 
 def hook(kind: AttentionKind, layer: int, point: str) -> str:
@@ -67,10 +70,7 @@ def attention_grid(
         vertical_spacing=0.02 if n_layers > 3 else 0.05,
     )
     qlab, klab = axis_labels(q_tokens), axis_labels(k_tokens)
-    custom = np.empty((q_len, k_len, 2), dtype=object)
-    for i in range(q_len):
-        for j in range(k_len):
-            custom[i, j] = (qlab[i], klab[j])
+    custom = cell_labels(qlab, klab)
     for layer in range(n_layers):
         for head in range(n_heads):
             fig.add_trace(

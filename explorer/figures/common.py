@@ -21,6 +21,13 @@ def axis_labels(tokens: Sequence[str]) -> list[str]:
     return [esc(f"{i}:{tok}") for i, tok in enumerate(tokens)]
 
 
+def cell_labels(row_labels: Sequence[str], col_labels: Sequence[str]) -> np.ndarray:
+    """(rows, cols, 2) array of (row label, column label) for hover text."""
+    rows = np.array(list(row_labels), dtype=object)[:, None]
+    cols = np.array(list(col_labels), dtype=object)[None, :]
+    return np.stack(np.broadcast_arrays(rows, cols), axis=-1)
+
+
 def token_axis(tokens: Sequence[str], title: str | None = None, **extra: object) -> dict:
     """An axis over integer positions, labelled with the tokens."""
     return dict(
@@ -52,10 +59,7 @@ def heatmap(
     rows, cols = z.shape
     ylab = axis_labels(y_tokens) if y_tokens is not None else [str(i) for i in range(rows)]
     xlab = axis_labels(x_tokens) if x_tokens is not None else [str(i) for i in range(cols)]
-    custom = np.empty((rows, cols, 2), dtype=object)
-    for i in range(rows):
-        for j in range(cols):
-            custom[i, j] = (ylab[i], xlab[j])
+    custom = cell_labels(ylab, xlab)
     if show_values is None:
         show_values = rows * cols <= 144
     trace = go.Heatmap(

@@ -21,6 +21,8 @@ def mask_figure(
     title: str = "",
     *,
     blocked_is_one: bool = False,
+    row_noun: str = "query (attending)",
+    col_noun: str = "key (attended to)",
 ) -> go.Figure:
     """A boolean mask (True = may attend) drawn as 1/0 cells with token axes.
 
@@ -42,7 +44,8 @@ def mask_figure(
             texttemplate="%{text}",
             textfont=dict(size=14),
             customdata=np.where(mask, "may attend", "blocked"),
-            hovertemplate="query %{y} → key %{x}: %{customdata}<extra></extra>",
+            hovertemplate=f"{esc(row_noun.split()[0])} %{{y}} → {esc(col_noun.split()[0])} "
+            "%{x}: %{customdata}<extra></extra>",
             xgap=2,
             ygap=2,
         )
@@ -53,10 +56,10 @@ def mask_figure(
         if title else None,
         xaxis=dict(tickmode="array", tickvals=list(range(mask.shape[1])),
                    ticktext=axis_labels(col_tokens), side="top", tickangle=-45,
-                   title=dict(text="key (attended to)")),
+                   title=dict(text=esc(col_noun))),
         yaxis=dict(tickmode="array", tickvals=list(range(mask.shape[0])),
                    ticktext=axis_labels(row_tokens), autorange="reversed",
-                   title=dict(text="query (attending)")),
+                   title=dict(text=esc(row_noun))),
         font=FONT,
         height=max(240, 140 + 34 * mask.shape[0]),
         margin=dict(l=10, r=10, t=90, b=50 if title else 10),

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .common import FONT, axis_labels, esc, heatmap
+from ..introspect import ShapeRow
+from .common import FONT, axis_labels, heatmap
 
 
 def tensor_slice(value: np.ndarray, head: int = 0) -> tuple[np.ndarray, str]:
@@ -24,15 +27,17 @@ def tensor_slice(value: np.ndarray, head: int = 0) -> tuple[np.ndarray, str]:
     return a.reshape(1, -1), ""
 
 
-def values_figure(z: np.ndarray, row_tokens: Sequence[str] | None, title: str) -> go.Figure:
+def values_figure(z: np.ndarray, row_tokens: Sequence[str] | None,
+                  col_tokens: Sequence[str] | None, title: str) -> go.Figure:
     """A small heatmap of one tensor's values (diverging colours, symmetric range)."""
     finite = z[np.isfinite(z) & (z > -1e8)]
     lim = float(np.abs(finite).max()) if finite.size else 1.0
     shown = np.where(z <= -1e8, np.nan, z)  # -1e9 fills would flatten the colour scale
     rows = row_tokens if row_tokens is not None and len(row_tokens) == z.shape[0] else None
-    return heatmap(shown, None, rows, title, zmin=-lim or -1, zmax=lim or 1, colorscale="RdBu",
-                   value_format=".2f", show_values=z.size <= 80, height=min(520, 90 + 26 *
-                                                                             z.shape[0]))
+    cols = col_tokens if col_tokens is not None and len(col_tokens) == z.shape[1] else None
+    return heatmap(shown, cols, rows, title, zmin=-lim or -1, zmax=lim or 1, colorscale="RdBu",
+                   value_format=".2f", show_values=z.size <= 80,
+                   height=min(520, 90 + 26 * z.shape[0]))
 
 
 def head_split_figure(q_heads: np.ndarray, concat: np.ndarray,
@@ -74,18 +79,12 @@ def head_split_figure(q_heads: np.ndarray, concat: np.ndarray,
     return fig
 
 
-def shape_csv(rows: Sequence[object]) -> str:
-    """The shape table as CSV text (rows are explorer.introspect.ShapeRow)."""
-    import csv
-    import io
-
+def shape_csv(rows: Sequence[ShapeRow]) -> str:
+    """The shape table as CSV text."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["step", "tensor", "stack", "layer", "sublayer", "shape", "dims", "operation"])
     for r in rows:
-        writer.writerow([r.step, r.name, r.stack, r.layer, r.sublayer,  # type: ignore[attr-defined]
-                         "x".join(map(str, r.shape)), r.dims, r.op])  # type: ignore[attr-defined]
+        writer.writerow([r.step, r.name, r.stack, r.layer, r.sublayer,
+                         "x".join(map(str, r.shape)), r.dims, r.op])
     return out.getvalue()
-
-
-__all__ = ["esc", "head_split_figure", "shape_csv", "tensor_slice", "values_figure"]

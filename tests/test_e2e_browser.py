@@ -1,0 +1,179 @@
+"""End-to-end: the real app in headless Chromium, as a learner uses it.
+
+A module fixture starts `streamlit run app.py` on a free 127.0.0.1 port and stops it after
+the tests. Screenshots land in test-artifacts/. Without a browser the tests are skipped
+with a message, except under CI (CI=true), where a missing browser is a failure:
+`make test` installs Debian's Chromium when it is missing and the user is root.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tools.screenshots import CHROMIUM_ARGS, free_port, serve, set_text, wait_idle
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+PAGES = ["model", "embeddings", "masks", "attention", "shapes", "train"]
+
+# Elements a hostile text would create if it were rendered as markup anywhere on the page.
+INJECTED = """() => {
+  const q = s => document.querySelectorAll(s).length;
+  const main = '[data-testid="stMain"]';
+  const inMain = [...document.querySelectorAll(main + ' b, ' + main + ' i')]
+    .filter(e => /bold|italic|it$/.test(e.textContent)).length;
+  return q('a[href*="example.com"]') + q('a[href^="javascript:"]') + q('span[style*="999px"]')
+    + [...document.querySelectorAll('script')].filter(s => s.textContent.includes('alert(1)'))
+      .length + inMain;
+}"""
+
+
+def _need_browser() -> None:
+    if Path(CHROMIUM).exists():
+        return
+    message = ("No Chromium: browser tests need Debian's chromium (`apt-get install -y "
+               "chromium`, which `make test` does when run as root).")
+    if os.environ.get("CI"):
+        pytest.fail("CI must run the browser tests. " + message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    _need_browser()
+    with serve(free_port()) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser(app_url):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, request):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    p = context.new_page()
+    yield p
+    ARTIFACTS.mkdir(exist_ok=True)
+    p.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"))
+    context.close()
+
+
+def open_page(page, url: str, name: str) -> None:
+    page.goto(url if name == "model" else f"{url}/{name}")
+    wait_idle(page, 1.0)
+
+
+def set_number(page, key: str, value: int) -> None:
+    box = page.locator(f".st-key-{key} input").first
+    box.fill(str(value))
+    box.press("Enter")
+    page.wait_for_timeout(300)
+    wait_idle(page, 1.0)
+
+
+def no_exception(page) -> None:
+    assert page.locator("[data-testid='stException']").count() == 0
+
+
+def chart_ticks(page, index: int = 0, axis: str = "ytick") -> list[str]:
+    chart = page.locator(".js-plotly-plot").nth(index)
+    return [t.text_content() for t in chart.locator(f"g.{axis} text").all()]
+
+
+def heatmap_count(page, index: int = 0) -> int:
+    return page.locator(".js-plotly-plot").nth(index).locator("g.hm").count()
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_every_page_follows_new_text_and_hyperparameters(page, app_url, name):
+    open_page(page, app_url, name)
+    no_exception(page)
+    set_text(page, "source", "a dog saw a cat")
+    set_number(page, "h", 2)
+    wait_idle(page, 1.5)
+    no_exception(page)
+    alerts = page.locator("[data-testid='stAlert']").all()
+    assert not [a for a in alerts if "could not" in a.inner_text()]  # no error, infos are fine
+    assert page.locator(".js-plotly-plot").count() >= 1
+    if name == "attention":
+        assert heatmap_count(page, 0) == 2 * 2  # N=2 layers x h=2 heads
+        assert chart_ticks(page, 0)[:5] == ["0:a", "1:dog", "2:saw", "3:a", "4:cat"]
+    if name == "masks":
+        assert chart_ticks(page, 0) == ["0:<s>", "1:a", "2:dog", "3:saw", "4:a", "5:cat"]
+    if name == "shapes":
+        assert "112 of 112 tensors" in page.inner_text("[data-testid='stMain']")
+    if name == "model":
+        assert "EncoderDecoder(" in page.inner_text("[data-testid='stMain']")
+
+
+def test_first_visit_to_a_page_url_on_a_fresh_server_runs_the_whole_app(browser):
+    """Regression: Streamlit's legacy pages/ mode ran the page without app.py (no sidebar
+    navigation titles, no page config) when a fresh server's first visit was a page URL."""
+    with serve(free_port()) as url:
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        p = context.new_page()
+        p.goto(f"{url}/attention")
+        wait_idle(p, 1.0)
+        nav = [a.inner_text() for a in p.locator("[data-testid='stSidebarNav'] a").all()]
+        assert p.title() == "Transformer Explorer"
+        assert any(item.endswith("Attention") for item in nav) and not any(
+            item == "app" for item in nav)
+        assert p.locator("h1").first.inner_text() == "Attention"
+        assert heatmap_count(p, 0) == 2 * 4
+        context.close()
+
+
+def test_repeated_tokens_and_chinese_in_the_attention_grid(page, app_url):
+    open_page(page, app_url, "attention")
+    set_text(page, "source", "我爱自然语言处理")
+    assert chart_ticks(page, 0)[:3] == ["0:我", "1:爱", "2:自"]
+    assert heatmap_count(page, 0) == 2 * 4
+
+
+def _bad_texts() -> list[str]:
+    texts = ["<b>bold</b> and <i>italic</i>", '<a href="https://example.com">click me</a>',
+             '<span style="font-size:999px">huge</span>', "<script>alert(1)</script>",
+             "[click](javascript:alert(1))", "", "\u200b\u200b", "a" * 1200]
+    shared = ROOT.parent / "shared" / "bad_inputs.json"
+    if shared.exists():
+        texts += [t["text"] for t in json.loads(shared.read_text(encoding="utf-8"))]
+    return list(dict.fromkeys(texts))
+
+
+@pytest.mark.parametrize("field", ["source", "target"])
+def test_hostile_text_renders_or_explains_and_never_becomes_markup(page, app_url, field):
+    open_page(page, app_url, "attention")
+    for text in _bad_texts():
+        set_text(page, field, text)
+        no_exception(page)
+        assert page.evaluate(INJECTED) == 0, text
+        main = page.inner_text("[data-testid='stMain']")
+        assert "Attention" in main  # the page is still there
+        charts = page.locator(".js-plotly-plot").count()
+        errors = page.locator("[data-testid='stAlert']").count()
+        assert charts > 0 or errors > 0, text  # drawn, or a message says why not
+
+
+def test_train_from_the_browser(page, app_url):
+    open_page(page, app_url, "train")
+    page.locator(".st-key-tr_train button").first.click()
+    page.wait_for_timeout(500)
+    wait_idle(page, 2.0)
+    no_exception(page)
+    text = page.inner_text("[data-testid='stMain']")
+    assert "Exact sequence accuracy" in text
+    assert "Model's answer" in text
+    assert page.locator(".js-plotly-plot").count() >= 3  # loss curve, decoding, before/after
