@@ -238,6 +238,7 @@ def build_model_for(key: ModelKey) -> EncoderDecoder:
         V, V, key.N, key.d_model, key.d_ff, key.h, key.dropout, seed=key.seed,
         norm_placement=key.norm_placement, layer_norm=key.layer_norm,
         scale_embedding=key.scale_embedding, tie_weights=key.tie_weights,
+        max_len=key.task_obj.max_len + 2,  # positions a task sequence can reach (with <s>, </s>)
     )
     return model.eval()
 

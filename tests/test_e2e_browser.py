@@ -174,6 +174,6 @@ def test_train_from_the_browser(page, app_url):
     wait_idle(page, 2.0)
     no_exception(page)
     text = page.inner_text("[data-testid='stMain']")
-    assert "Exact sequence accuracy" in text
+    assert "Exact-sequence accuracy" in text
     assert "Model's answer" in text
     assert page.locator(".js-plotly-plot").count() >= 3  # loss curve, decoding, before/after
