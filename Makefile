@@ -37,5 +37,9 @@ test: $(VENV)/.dev-deps browser
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
+# Benchmarks (minutes; run on an idle machine): writes bench/results.md.
+bench: $(VENV)/.dev-deps browser
+	$(BIN)/python -m bench.run_all
+
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

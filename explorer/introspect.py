@@ -1,6 +1,10 @@
 """Describe a model and a forward pass in words: module tree, parameters, shape table.
 
 Pure python/torch, no streamlit: the Model and Shapes pages turn these into widgets.
+Names that code compares (parameter groups, `ShapeRow.stack`/`layer`/`sublayer`) stay
+English identifiers; `group_label`, `stack_label`, `layer_label` and `sublayer_label` give
+the learner's wording in the run's language. Operation descriptions and component summaries
+are written in the run's language directly.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from torch import nn
 
 from transformer import model as model_module
 from transformer.model import TransformerConfig
+
+from .i18n import t
 
 _HOOK_LINE = re.compile(r"^\s*\(hook_\w+\): HookPoint\(\)\s*$")
 
@@ -43,6 +49,26 @@ def _group(name: str) -> str:
         "feed_forward": f"{stack} feed-forward",
         "sublayer": f"{stack} LayerNorms",
     }[part]
+
+
+GROUP_KEYS: dict[str, str] = {  # parameter group (an identifier) -> its label's text key
+    "Source embedding": "intro.group.src_embed",
+    "Target embedding": "intro.group.tgt_embed",
+    "Generator (output layer)": "intro.group.generator",
+    "Encoder self-attention": "intro.group.enc_self_attn",
+    "Encoder feed-forward": "intro.group.enc_ff",
+    "Encoder LayerNorms": "intro.group.enc_norms",
+    "Decoder self-attention": "intro.group.dec_self_attn",
+    "Decoder cross-attention": "intro.group.dec_cross_attn",
+    "Decoder feed-forward": "intro.group.dec_ff",
+    "Decoder LayerNorms": "intro.group.dec_norms",
+}
+
+
+def group_label(group: str) -> str:
+    """A parameter group's name in the run's language (unknown names are returned as given)."""
+    key = GROUP_KEYS.get(group)
+    return t(key) if key is not None else group
 
 
 @dataclass(frozen=True)
@@ -85,23 +111,31 @@ def tied_names(model: nn.Module) -> list[tuple[str, str]]:
 
 # ---- Source code ---------------------------------------------------------------------
 
+# The components of transformer/model.py a learner can read, in the order of the code;
+# each maps to the text key of its one-line summary (see `component_summary`).
 COMPONENTS: dict[str, str] = {
-    "Embeddings": "Token ids to vectors, times √d_model",
-    "PositionalEncoding": "Adds the fixed sine/cosine position signal",
-    "attention": "Scaled dot-product attention",
-    "MultiHeadedAttention": "h heads in parallel, then W^O",
-    "PositionwiseFeedForward": "Two linear layers with ReLU",
-    "LayerNorm": "Normalise each vector, then scale and shift",
-    "SublayerConnection": "Residual connection + LayerNorm (pre or post)",
-    "EncoderLayer": "Self-attention + feed-forward",
-    "DecoderLayer": "Masked self-attention + cross-attention + feed-forward",
-    "Encoder": "N encoder layers + final norm",
-    "Decoder": "N decoder layers + final norm",
-    "Generator": "Linear + log_softmax",
-    "EncoderDecoder": "The whole model",
-    "subsequent_mask": "The look-ahead mask",
-    "make_model": "Build the model from hyperparameters",
+    "Embeddings": "intro.comp.Embeddings",
+    "PositionalEncoding": "intro.comp.PositionalEncoding",
+    "attention": "intro.comp.attention",
+    "MultiHeadedAttention": "intro.comp.MultiHeadedAttention",
+    "PositionwiseFeedForward": "intro.comp.PositionwiseFeedForward",
+    "LayerNorm": "intro.comp.LayerNorm",
+    "SublayerConnection": "intro.comp.SublayerConnection",
+    "EncoderLayer": "intro.comp.EncoderLayer",
+    "DecoderLayer": "intro.comp.DecoderLayer",
+    "Encoder": "intro.comp.Encoder",
+    "Decoder": "intro.comp.Decoder",
+    "Generator": "intro.comp.Generator",
+    "EncoderDecoder": "intro.comp.EncoderDecoder",
+    "subsequent_mask": "intro.comp.subsequent_mask",
+    "make_model": "intro.comp.make_model",
 }
+
+
+def component_summary(name: str) -> str:
+    """What `name` does, in one line and the run's language ("" for an unknown name)."""
+    key = COMPONENTS.get(name)
+    return t(key) if key is not None else ""
 
 
 def component_source(name: str) -> str:
@@ -120,12 +154,12 @@ class ShapeRow:
 
     step: int  # order in which the tensor was produced
     name: str  # hook point's module path
-    stack: str  # "Embeddings", "Encoder", "Decoder" or "Output"
-    layer: str  # "layer 0", ..., or "" outside the layers
-    sublayer: str  # "self-attention", "cross-attention", "feed-forward", ""
+    stack: str  # "Embeddings", "Encoder", "Decoder" or "Output" (see stack_label)
+    layer: str  # "layer 0", ..., "source"/"target" (embeddings), or "" (see layer_label)
+    sublayer: str  # "self-attention", "cross-attention", "feed-forward", ... (sublayer_label)
     shape: tuple[int, ...]
     dims: str  # named dimensions, e.g. "(batch=1, h=4, src_len=6, d_k=8)"
-    op: str  # the operation that produced it, in the code's terms
+    op: str  # the operation that produced it, in the code's terms (words: run's language)
     row_seq: str  # which tokens index the rows of a 2-D view: "src", "tgt" or ""
     col_seq: str  # which tokens index its columns: "src", "tgt" or "" (features)
 
@@ -142,15 +176,48 @@ _MODULE_SUBLAYER = {
     "src_attn": "cross-attention",
     "feed_forward": "feed-forward",
 }
+_STACK_KEYS = {"Embeddings": "intro.stack.embeddings", "Encoder": "intro.stack.encoder",
+               "Decoder": "intro.stack.decoder", "Output": "intro.stack.output"}
+_SUBLAYER_KEYS = {"self-attention": "intro.sub.self_attn",
+                  "masked self-attention": "intro.sub.masked_self_attn",
+                  "cross-attention": "intro.sub.cross_attn",
+                  "feed-forward": "intro.sub.feed_forward",
+                  "generator": "intro.sub.generator",
+                  "final norm": "intro.sub.final_norm"}
+_LAYER_RE = re.compile(r"layer ([0-9]+)", re.ASCII)
+
+
+def stack_label(stack: str) -> str:
+    """`ShapeRow.stack` ("Encoder", ...) in the run's language."""
+    key = _STACK_KEYS.get(stack)
+    return t(key) if key is not None else stack
+
+
+def layer_label(layer: str) -> str:
+    """`ShapeRow.layer` ("layer 0", "source", "target" or "") in the run's language."""
+    match = _LAYER_RE.fullmatch(layer)
+    if match:
+        return t("intro.layer_n", n=match.group(1))
+    if layer in ("source", "target"):
+        return t(f"intro.layer_{layer}")
+    return layer
+
+
+def sublayer_label(sublayer: str) -> str:
+    """`ShapeRow.sublayer` ("self-attention", ...) in the run's language."""
+    key = _SUBLAYER_KEYS.get(sublayer)
+    return t(key) if key is not None else sublayer
 
 
 def _ops(cfg: TransformerConfig) -> dict[str, str]:
+    """What produced each captured tensor: the code's expression, words in the run's language."""
     pre = cfg.norm_placement == "pre"
     return {
-        "embed.hook_out": "lut(ids) × √d_model" if cfg.scale_embedding else "lut(ids) (no scaling)",
-        "pe.hook_pe": "pe[:, :seq]  (fixed sines and cosines)",
+        "embed.hook_out": "lut(ids) × √d_model" if cfg.scale_embedding
+        else "lut(ids) " + t("intro.op.no_scaling"),
+        "pe.hook_pe": "pe[:, :seq]  " + t("intro.op.fixed_sincos"),
         "pe.hook_out": "dropout(embedding + PE)",
-        "hook_in": "x entering the sublayer",
+        "hook_in": t("intro.op.x_entering"),
         "hook_normed": "LayerNorm(x)" if pre else "LayerNorm(x + dropout(sublayer(x)))",
         "hook_sublayer_out": "sublayer(LayerNorm(x))" if pre else "sublayer(x)",
         "hook_resid": "x + dropout(sublayer(LayerNorm(x)))" if pre else "x + dropout(sublayer(x))",
@@ -165,8 +232,9 @@ def _ops(cfg: TransformerConfig) -> dict[str, str]:
         "attn.hook_out": "linears[3](concat)  (W^O)",
         "hook_hidden": "relu(w_1(x))",
         "ff.hook_out": "w_2(dropout(hidden))",
-        "encoder.hook_out": "memory = norm(x)" if pre else "memory (post-norm: no final norm)",
-        "decoder.hook_out": "norm(x)" if pre else "x (post-norm: no final norm)",
+        "encoder.hook_out": "memory = norm(x)" if pre
+        else "memory " + t("intro.op.post_no_final_norm"),
+        "decoder.hook_out": "norm(x)" if pre else "x " + t("intro.op.post_no_final_norm"),
         "hook_logits": "proj(x)",
         "hook_log_probs": "log_softmax(logits, dim=-1)",
     }

@@ -63,6 +63,43 @@ class Tokens:
         return [BOS, *self.vocab.encode(self.tgt_tokens)]
 
 
+@dataclass(frozen=True)
+class ImportedTokens(Tokens):
+    """The learner's text in an imported model's own vocabularies (unknown words: <unk>)."""
+
+    src_itos: tuple[str, ...] = ()  # id -> token of the model's source vocabulary
+    tgt_itos: tuple[str, ...] = ()  # id -> token of its target vocabulary
+    bos: int = BOS  # id of the start token in the target vocabulary
+    src_unk: int = 0  # id used for a source token the vocabulary lacks
+    tgt_unk: int = 0  # id used for a target token the vocabulary lacks
+
+    @property
+    def src_ids(self) -> list[int]:
+        stoi = {tok: i for i, tok in reversed(list(enumerate(self.src_itos)))}
+        return [stoi.get(tok, self.src_unk) for tok in self.src_tokens]
+
+    @property
+    def tgt_in_tokens(self) -> tuple[str, ...]:
+        return (self.tgt_itos[self.bos], *self.tgt_tokens)
+
+    @property
+    def tgt_in_ids(self) -> list[int]:
+        stoi = {tok: i for i, tok in reversed(list(enumerate(self.tgt_itos)))}
+        return [self.bos, *(stoi.get(tok, self.tgt_unk) for tok in self.tgt_tokens)]
+
+
+def imported_tokens(tokens: Tokens, src_itos: tuple[str, ...], tgt_itos: tuple[str, ...],
+                    specials: dict[str, int], src_unk: int | None) -> ImportedTokens:
+    """`tokens` mapped into an imported model's vocabularies; unknown ones shown as it sees them."""
+    tgt_unk = specials.get("unk", 0)
+    s_unk = src_unk if src_unk is not None else 0
+    src_known, tgt_known = set(src_itos), set(tgt_itos)
+    src = tuple(tok if tok in src_known else src_itos[s_unk] for tok in tokens.src_tokens)
+    tgt = tuple(tok if tok in tgt_known else tgt_itos[tgt_unk] for tok in tokens.tgt_tokens)
+    return ImportedTokens(src, tgt, Vocab(list(dict.fromkeys([*src, *tgt]))), src_itos,
+                          tgt_itos, specials.get("bos", 0), s_unk, tgt_unk)
+
+
 def make_tokens(source: str, target: str, mode: str) -> Tokens:
     """Tokenize source and target (a blank target copies the source).
 

@@ -24,9 +24,11 @@ import numpy as np
 import torch
 
 from transformer.model import EncoderDecoder, make_model, subsequent_mask
+from transformer.recipes import FAST
 from transformer.tasks import TASKS, Task, make_task
 from transformer.tokenize import BOS, EOS, MAX_TEXT_CHARS, PAD, SPECIALS, TokenizeError, tokenize
 from transformer.train import (
+    SCHEDULES,
     LabelSmoothing,
     StepInfo,
     TrainConfig,
@@ -39,12 +41,14 @@ from .settings import Settings
 
 # ---- Limits of the training widgets, validated again here -------------------------------
 SYMBOL_MODES = ("digits", "words")
-SCHEDULES = ("constant", "noam")
+MODEL_CHOICES = ("recipe", "sidebar")  # the fast recipe's size, or the sidebar's model
 BATCH_SIZES = (16, 32, 64, 128)
 STEPS_RANGE = (50, 2000)
 LR_RANGE = (1e-4, 1e-2)
-LR_CHOICES = (1e-4, 3e-4, 1e-3, 2e-3, 3e-3, 5e-3, 1e-2)  # the page's slider stops
+LR_CHOICES = (1e-4, 3e-4, 1e-3, 2e-3, 3e-3, 5e-3, 7e-3, 1e-2)  # the page's slider stops
 WARMUP_RANGE = (1, 4000)
+CHECK_EVERY = 25  # steps between the early-stop checks
+CHECK_SEQUENCES = 200  # fresh sequences per early-stop check; all must be right
 FACTOR_RANGE = (0.1, 5.0)
 SMOOTHING_RANGE = (0.0, 0.5)
 TIME_LIMIT = 120.0  # seconds: one learner's run must not hold a shared core for longer
@@ -58,18 +62,27 @@ MAX_INPUT_CHARS = 200
 
 @dataclass(frozen=True)
 class TrainSettings:
-    """The training widgets after validation. Defaults: the tiny preset learns copy."""
+    """The training widgets after validation. Defaults: the fast recipe (recipes.FAST)."""
 
     task: str = "copy"
     symbols: str = "digits"
-    steps: int = 300
-    batch_size: int = 64
-    schedule: str = "constant"
-    lr: float = 3e-3
-    warmup: int = 100
-    factor: float = 1.0
-    smoothing: float = 0.0
+    model: str = "recipe"  # train the fast recipe's size, or the sidebar's model
+    steps: int = FAST.train.steps
+    batch_size: int = FAST.train.batch_size
+    schedule: str = FAST.train.schedule
+    lr: float = FAST.train.lr
+    warmup: int = FAST.train.warmup
+    factor: float = FAST.train.factor
+    smoothing: float = FAST.train.smoothing
+    early_stop: bool = True  # stop once every sequence of a check is right
     errors: tuple[str, ...] = field(default=(), compare=False)
+
+    def model_settings(self, settings: Settings) -> Settings:
+        """The sidebar's settings with the size of the model to train."""
+        if self.model == "sidebar":
+            return settings
+        return replace(settings, N=FAST.N, d_model=FAST.d_model, h=FAST.h, d_ff=FAST.d_ff,
+                       dropout=FAST.dropout)
 
     def train_config(self, seed: int) -> TrainConfig:
         return TrainConfig(
@@ -93,7 +106,8 @@ def parse_train_settings(raw: dict[str, Any]) -> TrainSettings:
     base = TrainSettings()
     errors: list[str] = []
     values: dict[str, Any] = {}
-    for name, allowed in (("task", TASKS), ("symbols", SYMBOL_MODES), ("schedule", SCHEDULES)):
+    for name, allowed in (("task", TASKS), ("symbols", SYMBOL_MODES), ("schedule", SCHEDULES),
+                          ("model", MODEL_CHOICES)):
         value = raw.get(name, getattr(base, name))
         if value in allowed:
             values[name] = str(value)
@@ -116,6 +130,11 @@ def parse_train_settings(raw: dict[str, Any]) -> TrainSettings:
     else:
         errors.append(f"The batch size must be one of {', '.join(map(str, BATCH_SIZES))}; "
                       f"using {base.batch_size}.")
+    early = raw.get("early_stop", base.early_stop)
+    if isinstance(early, bool):
+        values["early_stop"] = early
+    else:
+        errors.append("The early-stop switch must be on or off; using on.")
     return replace(base, **values, errors=tuple(errors))
 
 
@@ -274,6 +293,8 @@ class TrainedState:
     stopped: bool = False  # ended before config.steps (Stop, another click, time limit)
     stop_reason: str = ""
     accuracy: float | None = None  # exact-sequence accuracy on fresh sequences
+    early_stop: bool = False  # check every CHECK_EVERY steps; stop when all are right
+    learned: bool = False  # stopped early because a check got every sequence right
     version: int = 0  # bumped on every change, for memoised decodings
 
     @property
@@ -285,9 +306,9 @@ class TrainedState:
         return self.history[-1].elapsed if self.history else 0.0
 
 
-def start_training(key: ModelKey, config: TrainConfig) -> TrainedState:
+def start_training(key: ModelKey, config: TrainConfig, early_stop: bool = False) -> TrainedState:
     """A fresh model for `key`, ready to train with `config` (nothing trained yet)."""
-    return TrainedState(key, build_model_for(key), key.task_obj, config)
+    return TrainedState(key, build_model_for(key), key.task_obj, config, early_stop=early_stop)
 
 
 def record_step(state: TrainedState, info: StepInfo) -> bool:
@@ -312,6 +333,10 @@ def run_training(
 
     def callback(info: StepInfo) -> bool:
         stop = record_step(state, info)
+        if (state.early_stop and not stop and info.step % CHECK_EVERY == 0
+                and info.step < info.steps and learned(state.model, state.task, info.step)):
+            state.learned = True
+            stop = True
         if on_step is not None and on_step(info):
             state.stopped = True
             state.stop_reason = state.stop_reason or "a stop request"
@@ -324,10 +349,16 @@ def run_training(
     return state
 
 
+def learned(model: EncoderDecoder, task: Task, step: int) -> bool:
+    """Whether greedy decoding gets every one of CHECK_SEQUENCES fresh sequences right."""
+    return sequence_accuracy(model, task, n=CHECK_SEQUENCES, seed=10_000 + step) == 1.0
+
+
 def finish(state: TrainedState, reason: str = "") -> TrainedState:
     """Mark training over (after a normal end or an interruption) and evaluate the model."""
     state.model.eval()
-    if state.running and state.step < state.config.steps and not state.stopped:
+    if (state.running and state.step < state.config.steps and not state.stopped
+            and not state.learned):
         state.stopped = True
         state.stop_reason = reason or "a click during training"
     state.running = False
@@ -360,7 +391,7 @@ class DecodeView:
 class Decoding:
     """Greedy decoding of one input, step by step."""
 
-    src: tuple[str, ...]
+    src: tuple[str, ...]  # what the encoder read: the input, then </s>
     itos: tuple[str, ...]
     steps: tuple[DecodeView, ...]
     enc_attn: np.ndarray  # (N, h, src_len, src_len)
@@ -371,8 +402,13 @@ class Decoding:
         return tuple(s.next_token for s in self.steps)
 
 
+def source_tokens(tokens: Sequence[str]) -> list[str]:
+    """What the encoder reads for an input of the task: the symbols, then </s>."""
+    return [*tokens, "</s>"]
+
+
 def _encode_src(task: Task, tokens: Sequence[str]) -> tuple[torch.Tensor, torch.Tensor]:
-    src = torch.tensor([task.vocab.encode(list(tokens))])
+    src = torch.tensor([task.source_ids(task.vocab.encode(list(tokens)))])
     return src, (src != PAD).unsqueeze(-2)
 
 
@@ -405,7 +441,8 @@ def decode_input(model: EncoderDecoder, task: Task, tokens: Sequence[str]) -> De
         )
         for s in steps
     )
-    return Decoding(tuple(tokens), itos, views, _layers(enc_cache, "encoder", "self_attn", n))
+    return Decoding(tuple(source_tokens(tokens)), itos, views,
+                    _layers(enc_cache, "encoder", "self_attn", n))
 
 
 def top_tokens(probs: np.ndarray, itos: Sequence[str], k: int = 10) -> list[tuple[str, float]]:
@@ -431,9 +468,9 @@ def attention_pattern(
     last = n - 1
     if kind == "enc":
         w = cache[f"encoder.layers.{last}.self_attn.hook_pattern"][0]
-        return w.mean(0).float().numpy(), list(tokens), list(tokens)
+        return w.mean(0).float().numpy(), source_tokens(tokens), source_tokens(tokens)
     w = cache[f"decoder.layers.{last}.src_attn.hook_pattern"][0]
-    return w.mean(0).float().numpy(), tgt_tokens, list(tokens)
+    return w.mean(0).float().numpy(), tgt_tokens, source_tokens(tokens)
 
 
 def teacher_forcing_rows(task: Task, tokens: Sequence[str]) -> dict[str, list[str]]:

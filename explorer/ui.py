@@ -17,10 +17,13 @@ import streamlit as st
 from streamlit import runtime
 from streamlit.runtime import Runtime
 from streamlit.runtime.pages_manager import PagesManager
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from transformer.model import EncoderDecoder, TransformerConfig
 from transformer.tokenize import MAX_TEXT_CHARS, TokenizeError, Vocab
 
+from .checkpoint import MAX_CHECKPOINT_BYTES, CheckpointError, LoadedCheckpoint, load_checkpoint
+from .i18n import LANG_NAMES, LANGS, set_lang, t
 from .runs import (
     Run,
     Tokens,
@@ -28,6 +31,7 @@ from .runs import (
     body_config,
     build_body,
     forward,
+    imported_tokens,
     make_tokens,
     run_bytes,
 )
@@ -44,6 +48,7 @@ from .settings import (
     estimate_params,
     parse_settings,
 )
+from .urlstate import EXTRAS, params_to_state, settings_to_params
 
 EXPLORER_MAX_LEN = 256  # positions precomputed by the live model (sentences are short)
 LARGE_PARAMS = 5_000_000  # models above this go to the caches with few entries
@@ -128,6 +133,7 @@ class Context:
     text_error: str | None  # friendly reason the text was refused
     cfg: TransformerConfig | None  # None when no model can be built
     arch_error: str | None  # friendly reason the architecture was refused
+    imported: LoadedCheckpoint | None = None  # this session's uploaded model, if any
 
     @property
     def ok(self) -> bool:
@@ -141,21 +147,45 @@ class Context:
     def model(self) -> EncoderDecoder:
         """The live model (cached, shared: read it, never change it)."""
         cfg, tokens = self._require()
+        if self.imported is not None:
+            return self.imported.model
         return get_model(cfg, self.settings.seed, self.settings.train_mode, tokens.vocab)
 
     def run(self) -> Run:
         """The learner's sentence through the live model (cached, shared, read-only)."""
         cfg, tokens = self._require()
+        if self.imported is not None:
+            return _imported_run(self.imported, tokens)
         return get_run(cfg, self.settings.seed, self.settings.train_mode, tokens)
 
 
-def build_context(settings: Settings) -> Context:
+_IMPORTED_RUNS = "_imported_runs"  # this session's recent runs of its imported model
+
+
+def _imported_run(imported: LoadedCheckpoint, tokens: Tokens) -> Run:
+    """A run of the session's own imported model, remembered in the session (never shared)."""
+    key = (id(imported.model), tokens.src_tokens, tokens.tgt_tokens)
+    store = st.session_state.setdefault(_IMPORTED_RUNS, {})
+    if key not in store:
+        if len(store) >= 4:
+            store.pop(next(iter(store)))
+        store[key] = forward(imported.model, tokens)
+    return store[key]
+
+
+def build_context(settings: Settings, imported: LoadedCheckpoint | None = None) -> Context:
     """Tokenize and check the architecture; never raises."""
     try:
         tokens: Tokens | None = make_tokens(settings.source, settings.target, settings.token_mode)
         text_error = None
     except TokenizeError as exc:
         tokens, text_error = None, str(exc)
+    if imported is not None:
+        if tokens is not None:
+            specials = imported.special_ids("tgt")
+            tokens = imported_tokens(tokens, imported.src_vocab, imported.tgt_vocab, specials,
+                                     imported.special_ids("src").get("unk"))
+        return Context(settings, tokens, text_error, imported.config, None, imported)
     vocab_size = len(tokens.vocab) if tokens is not None else 8
     arch_error = architecture_problem(settings, vocab_size)
     cfg = None
@@ -178,6 +208,25 @@ def page_context(ctx: Context) -> Iterator[Context]:
         _CURRENT.reset(token)
 
 
+def current_settings() -> Settings | None:
+    """The settings of this run's page context, if the entry script set one."""
+    ctx = _CURRENT.get()
+    return ctx.settings if ctx is not None else None
+
+
+def session_disconnected() -> bool:
+    """True when this run's browser tab has gone (closed, or lost its connection).
+
+    Streamlit keeps running a script whose client left; a long loop (training) asks this
+    to stop early instead of holding a shared core for nobody. Cheap: a dict lookup.
+    """
+    if not _real_server():
+        return False
+    run_ctx = get_script_run_ctx()
+    return run_ctx is not None and not runtime.get_instance().is_active_session(
+        run_ctx.session_id)
+
+
 def _real_server() -> bool:
     """True under `streamlit run`; False under AppTest, which has its own page routing."""
     return runtime.exists() and type(runtime.get_instance()) is Runtime
@@ -195,6 +244,7 @@ def context() -> Context:
         # this page alone, without app.py. Leave legacy mode and run again through app.py.
         PagesManager.uses_pages_directory = False
         st.rerun()
+    set_lang(st.session_state.get("lang"))  # a page run without app.py (AppTest)
     return render_sidebar()
 
 
@@ -202,14 +252,60 @@ def show_problems(ctx: Context, need_text: bool = True, need_model: bool = True)
     """Show friendly errors for what this page needs; True if the page can go on."""
     ok = True
     if need_text and ctx.text_error:
-        st.error(f"**Your text could not be used.** {ctx.text_error}",
+        st.error(t("problems.text", reason=ctx.text_error),
                  icon=":material/edit_note:")
         ok = False
     if need_model and ctx.arch_error:
-        st.error(f"**No model can be built with these settings.** {ctx.arch_error}",
+        st.error(t("problems.arch", reason=ctx.arch_error),
                  icon=":material/construction:")
         ok = False
     return ok
+
+
+# ---- Shareable links: the URL's query parameters <-> session state ----------------------
+
+_URL_LOADED = "_url_loaded"  # set once the link's parameters were read, on the first run
+_URL_NOTICES = "_url_notices"  # what the link asked for that was refused
+
+
+def load_url_state() -> None:
+    """On a session's first run, set the widgets to what the link says (never raises)."""
+    if st.session_state.get(_URL_LOADED):
+        return
+    st.session_state[_URL_LOADED] = True
+    try:
+        params = {k: st.query_params.get_all(k) for k in st.query_params}
+    except Exception:  # a malformed query string: ignore it, keep the defaults
+        params = {}
+    if not params:
+        return
+    state, notices = params_to_state(params)
+    for key, value in state.items():
+        st.session_state[key] = value
+    st.session_state[_URL_NOTICES] = list(notices)
+
+
+def sync_url(settings: Settings) -> None:
+    """Write the current view into the URL, so a copied link opens the same view."""
+    extras = {}
+    for name, (key, _default) in EXTRAS.items():
+        value = st.session_state.get(key)
+        if isinstance(value, (str, int, float, list, tuple)) and not isinstance(value, bool):
+            extras[name] = list(value) if isinstance(value, tuple) else value
+    try:
+        params = settings_to_params(settings, extras)
+    except (ValueError, TypeError):
+        params = settings_to_params(settings, {})
+    current = {k: st.query_params.get(k) for k in st.query_params}
+    if current != params:
+        st.query_params.from_dict(params)
+
+
+PRESENTER_CSS = """<style>
+html { font-size: 21px; }
+[data-testid="stMainBlockContainer"] { max-width: 100%; padding-left: 2rem; padding-right: 2rem; }
+[data-testid="stCode"] code, [data-testid="stDataFrame"] { font-size: 1.05rem; }
+</style>"""
 
 
 # ---- The shared sidebar ---------------------------------------------------------------
@@ -239,12 +335,23 @@ def _init_state() -> None:
                 "scale_embedding", "tie_weights", "train_mode", *_MODEL_KEYS):
         st.session_state.setdefault(key, getattr(defaults, key))
     st.session_state.setdefault("preset", "tiny")
+    if st.session_state.get("lang") not in LANGS:  # unset, or tampered with
+        st.session_state["lang"] = LANGS[0]
+    if not isinstance(st.session_state.get("presenter"), bool):
+        st.session_state["presenter"] = False
 
 
 def render_sidebar() -> Context:
     """Draw the shared controls, validate them again in Python, and return the context."""
     _init_state()
     sb = st.sidebar
+    l1, l2 = sb.columns([3, 2], vertical_alignment="bottom")
+    l1.selectbox(t("sidebar.language"), LANGS, key="lang", format_func=LANG_NAMES.get)
+    l2.toggle(t("sidebar.presenter"), key="presenter", help=t("sidebar.presenter_help"))
+    if st.session_state.get("presenter") is True:
+        st.markdown(PRESENTER_CSS, unsafe_allow_html=True)  # a constant: no user text
+    for notice in st.session_state.pop(_URL_NOTICES, []):
+        sb.warning(notice, icon=":material/link_off:")
     sb.text_input(
         "Source sentence", key="source", max_chars=MAX_TEXT_CHARS,
         help="What the encoder reads. Press Enter to apply.",
@@ -286,14 +393,70 @@ def render_sidebar() -> Context:
     settings = parse_settings(raw)
     for message in settings.errors:
         sb.error(message)
-    ctx = build_context(settings)
+    imported = _checkpoint_panel()
+    ctx = build_context(settings, imported)
     _summary(ctx)
     return ctx
 
 
+IMPORT_KEY = "imported_checkpoint"  # this session's LoadedCheckpoint (never shared)
+_MAX_VOCAB_BYTES = 5_000_000
+
+
+def _checkpoint_panel() -> LoadedCheckpoint | None:
+    """Upload a checkpoint (The Annotated Transformer's state_dict, or this app's export)."""
+    loaded = st.session_state.get(IMPORT_KEY)
+    if loaded is not None and not isinstance(loaded, LoadedCheckpoint):
+        st.session_state.pop(IMPORT_KEY, None)
+        loaded = None
+    with st.sidebar.expander(t("ckpt.title"), expanded=loaded is not None,
+                             icon=":material/upload_file:"):
+        if loaded is not None:
+            cfg = loaded.config
+            st.success(t("ckpt.using", N=cfg.N, d_model=cfg.d_model, h=cfg.h, d_ff=cfg.d_ff,
+                         src=cfg.src_vocab, tgt=cfg.tgt_vocab), icon=":material/check_circle:")
+            for note in loaded.notes:
+                st.caption(note)
+            if st.button(t("ckpt.forget"), key="ckpt_forget"):
+                st.session_state.pop(IMPORT_KEY, None)
+                st.session_state.pop(_IMPORTED_RUNS, None)
+                st.rerun()
+            return loaded
+        st.caption(t("ckpt.explain", mb=MAX_CHECKPOINT_BYTES // 2**20))
+        upload = st.file_uploader(t("ckpt.file"), type=["pt", "pth", "bin", "ckpt"],
+                                  key="ckpt_file",
+                                  max_upload_size=MAX_CHECKPOINT_BYTES // 2**20)
+        h = st.number_input(t("ckpt.h"), 1, LIMITS["h"][1], value=8, step=1, key="ckpt_h",
+                            help=t("ckpt.h_help"))
+        vocab_file = st.file_uploader(t("ckpt.vocab"), type=["txt"], key="ckpt_vocab",
+                                      help=t("ckpt.vocab_help"), max_upload_size=5)
+        if st.button(t("ckpt.load"), key="ckpt_load", disabled=upload is None, type="primary"):
+            try:
+                vocab_text = None
+                if vocab_file is not None:
+                    raw = vocab_file.getvalue()
+                    if len(raw) > _MAX_VOCAB_BYTES:
+                        raise CheckpointError(t("ckpt.vocab_too_big"))
+                    vocab_text = raw.decode("utf-8", errors="strict")
+                h_value = h if isinstance(h, int) and not isinstance(h, bool) else None
+                with st.spinner(t("ckpt.loading")):
+                    result = load_checkpoint(upload.getvalue(), h_value, vocab_text)
+            except UnicodeDecodeError:
+                st.error(t("ckpt.vocab_not_utf8"), icon=":material/error:")
+            except CheckpointError as exc:
+                st.error(str(exc), icon=":material/error:")
+            else:
+                st.session_state[IMPORT_KEY] = result
+                st.rerun()
+    return None
+
+
 def _summary(ctx: Context) -> None:
     sb = st.sidebar
-    if ctx.cfg is not None and ctx.tokens is not None:
+    if ctx.imported is not None:
+        n = sum(p.numel() for p in ctx.imported.model.parameters())
+        sb.metric(t("sidebar.params_imported"), f"{n:,}")
+    elif ctx.cfg is not None and ctx.tokens is not None:
         n = estimate_params(ctx.cfg.N, ctx.cfg.d_model, ctx.cfg.d_ff, len(ctx.tokens.vocab),
                             ctx.cfg.tie_weights, ctx.cfg.norm_placement)
         sb.metric("Parameters", f"{n:,}")

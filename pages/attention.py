@@ -3,6 +3,8 @@
 import numpy as np
 import streamlit as st
 
+from explorer.charts import show_chart
+from explorer.exports import download_name, run_to_npz
 from explorer.figures.attention import (
     GRID_CELL_BUDGET,
     KINDS,
@@ -53,10 +55,8 @@ if not average and weights.size > GRID_CELL_BUDGET:
     st.info(f"{cfg.N} layers × {cfg.h} heads × {len(q_tok)} × {len(k_tok)} tokens is too many "
             "cells to draw one heatmap per head, so the grid shows the mean of the heads. "
             "The focus view below shows any single head.")
-st.plotly_chart(
-    attention_grid(weights, q_tok, k_tok, average_heads=average, title=kind.label),
-    width="stretch", key="attn_grid",
-)
+show_chart(attention_grid(weights, q_tok, k_tok, average_heads=average, title=kind.label),
+           f"attention_{kind.key}_grid", key="attn_grid")
 if kind.key == "dec":
     st.caption("The upper triangle is empty: the subsequent mask stops each position from "
                "looking at later ones, so the decoder cannot peek at the word it must predict.")
@@ -87,32 +87,44 @@ st.markdown(
     f"(d_model → d_model) and is cut into {cfg.h} heads of d_k = {d_k}. This head's slice:"
 )
 q1, q2, q3 = st.columns(3)
-q1.plotly_chart(head_matrix(Q, q_tok, f"Q  ({shape(Q)})"), width="stretch", key="attn_q")
-q2.plotly_chart(head_matrix(K, k_tok, f"K  ({shape(K)})"), width="stretch", key="attn_k")
-q3.plotly_chart(head_matrix(V, k_tok, f"V  ({shape(V)})"), width="stretch", key="attn_v")
+name = f"attention_{kind.key}_L{layer}_H{head}"
+show_chart(head_matrix(Q, q_tok, f"Q  ({shape(Q)})"), f"{name}_Q", key="attn_q", where=q1)
+show_chart(head_matrix(K, k_tok, f"K  ({shape(K)})"), f"{name}_K", key="attn_k", where=q2)
+show_chart(head_matrix(V, k_tok, f"V  ({shape(V)})"), f"{name}_V", key="attn_v", where=q3)
 
 st.markdown(f"**2. Scores** `Q @ Kᵀ / √d_k`, with √d_k = {np.sqrt(d_k):.3g}. Dividing keeps "
             "the scores from growing with d_k, which would make the softmax saturate.")
 s1, s2 = st.columns(2)
 lim = float(np.abs(scores).max()) or 1.0
-s1.plotly_chart(heatmap(scores, k_tok, q_tok, f"scores ({shape(scores)})", zmin=-lim, zmax=lim,
-                        colorscale="RdBu", value_format=".2f"), width="stretch", key="attn_s")
+show_chart(heatmap(scores, k_tok, q_tok, f"scores ({shape(scores)})", zmin=-lim, zmax=lim,
+                   colorscale="RdBu", value_format=".2f"), f"{name}_scores", key="attn_s",
+           where=s1)
 blocked = masked <= -1e8
 shown = np.where(blocked, np.nan, masked)
-s2.plotly_chart(heatmap(shown, k_tok, q_tok,
-                        f"masked scores: blank = -1e9 ({int(blocked.sum())} blocked)",
-                        zmin=-lim, zmax=lim, colorscale="RdBu", value_format=".2f"),
-                width="stretch", key="attn_m")
+show_chart(heatmap(shown, k_tok, q_tok,
+                   f"masked scores: blank = -1e9 ({int(blocked.sum())} blocked)",
+                   zmin=-lim, zmax=lim, colorscale="RdBu", value_format=".2f"),
+           f"{name}_masked", key="attn_m", where=s2)
 
 st.markdown("**3. Softmax** over each row turns scores into weights that sum to 1; a blocked "
             "position gets exp(-1e9) ≈ 0.")
 w1, w2 = st.columns(2)
-w1.plotly_chart(heatmap(pattern, k_tok, q_tok, f"weights p_attn ({shape(pattern)})", zmin=0,
-                        zmax=1), width="stretch", key="attn_p")
-w2.plotly_chart(head_matrix(z, q_tok, f"4. weighted sum p_attn @ V ({shape(z)})"),
-                width="stretch", key="attn_z")
+show_chart(heatmap(pattern, k_tok, q_tok, f"weights p_attn ({shape(pattern)})", zmin=0,
+                   zmax=1), f"{name}_weights", key="attn_p", where=w1)
+show_chart(head_matrix(z, q_tok, f"4. weighted sum p_attn @ V ({shape(z)})"), f"{name}_z",
+           key="attn_z", where=w2)
 st.markdown(
     f"**5. Concatenate and mix.** The {cfg.h} heads' outputs (each {len(q_tok)} × {d_k}) are "
     f"put side by side into {len(q_tok)} × {cfg.d_model} and multiplied by W^O "
     f"(`linears[3]`). See the Shapes page for every tensor of this pass."
+)
+
+st.download_button(
+    "Download every captured tensor of this run (.npz)",
+    data=lambda: run_to_npz(run), file_name=download_name("run", ctx.settings, "npz"),
+    mime="application/octet-stream", key="attn_npz", on_click="ignore",
+    icon=":material/download:",
+    help="One array per hook point (names as on the Shapes page), plus the tokens; open "
+         "with numpy.load(path). Every chart has its own PNG download: the camera icon in "
+         "its toolbar.",
 )

@@ -4,62 +4,45 @@ import numpy as np
 import streamlit as st
 import torch
 
+from explorer.charts import show_chart
 from explorer.figures.masks import batch_masks_figure, mask_figure, masking_effect_figure
+from explorer.i18n import t
 from explorer.ui import context, show_problems
 from transformer.model import attention, subsequent_mask
 from transformer.tokenize import BOS, PAD, Vocab
 from transformer.train import Batch
 
-st.title("Masks")
-st.markdown(
-    "A mask says, for every query position, which key positions it may attend to. In this "
-    "app's code (as in the Annotated Transformer) **True / 1 means *may attend*** and the "
-    "attention does `scores.masked_fill(mask == 0, -1e9)` before the softmax, so blocked "
-    "positions get a weight of about exp(−1e9) ≈ 0. Two masks exist: the **padding mask** "
-    "hides `<pad>` tokens that only fill a batch to equal length, and the **subsequent mask** "
-    "stops the decoder from looking at later positions."
-)
+st.title(t("mask.title"))
+st.markdown(t("mask.intro"))
 
 ctx = context()
 text_ok = show_problems(ctx, need_model=False)
 tokens = list(ctx.tokens.tgt_in_tokens) if text_ok else ["<s>", "a", "b", "c"]
 
-st.header("The subsequent (look-ahead) mask")
+st.header(t("mask.sub_header"))
 size = len(tokens)
 sub = subsequent_mask(size)[0].numpy()
 m1, m2 = st.columns([3, 2])
-m1.plotly_chart(mask_figure(sub, tokens, tokens, f"subsequent_mask({size})[0]"),
-                width="stretch", key="mask_sub")
+show_chart(mask_figure(sub, tokens, tokens, f"subsequent_mask({size})[0]"),
+           "mask_subsequent", key="mask_sub", where=m1)
 with m2:
-    st.markdown(
-        "Row *i* is the decoder position that predicts the next token; it may attend to "
-        "positions 0..*i* only. During training the whole target is fed at once (teacher "
-        "forcing), so without this mask position *i* could simply read the word it must "
-        "predict at position *i*+1."
-    )
+    st.markdown(t("mask.sub_text"))
     st.code(
         "def subsequent_mask(size):\n"
         "    # True on and below the diagonal\n"
         "    return torch.tril(torch.ones(1, size, size, dtype=torch.bool))",
         language="python",
     )
-    st.caption(f"Shape (1, {size}, {size}). The Annotated Transformer builds the same matrix "
-               "as `triu(ones, k=1) == 0`.")
+    st.caption(t("mask.sub_caption", size=size))
 
-st.header("Padding, and the combined target mask")
-st.markdown(
-    "Sentences in a batch have different lengths, so shorter ones are padded with `<pad>` "
-    "(id 0). `Batch` builds `src_mask = (src != pad).unsqueeze(-2)`, shape (batch, 1, "
-    "src_len): one row per sentence, broadcast over every query and every head. For the "
-    "target it combines padding with the subsequent mask: `tgt_mask = (tgt != pad)"
-    ".unsqueeze(-2) & subsequent_mask(T)`, shape (batch, T, T)."
-)
-words = [t for t in tokens[1:]] or ["a", "b", "c", "d"]
+st.header(t("mask.pad_header"))
+st.markdown(t("mask.pad_text"))
+words = list(tokens[1:]) or ["a", "b", "c", "d"]
 while len(words) < 4:
     words = words + words
 p1, p2 = st.columns(2)
-len_a = int(p1.number_input("length of sentence A", 1, 12, value=3, key="mask_len_a"))
-len_b = int(p2.number_input("length of sentence B", 1, 12, value=4, key="mask_len_b"))
+len_a = int(p1.number_input(t("mask.len_label", name="A"), 1, 12, value=3, key="mask_len_a"))
+len_b = int(p2.number_input(t("mask.len_label", name="B"), 1, 12, value=4, key="mask_len_b"))
 len_a, len_b = max(1, min(len_a, 12)), max(1, min(len_b, 12))
 width = max(len_a, len_b)
 vocab = Vocab(words)
@@ -76,70 +59,53 @@ sentence_tokens = [vocab.decode(r) for r in rows]
 src_mask = batch.src_mask.numpy()  # (2, 1, width)
 b1, b2 = st.columns([2, 3])
 with b1:
-    st.plotly_chart(
+    show_chart(
         mask_figure(src_mask[:, 0, :], ["A", "B"], sentence_tokens[1] if len_b >= len_a
-                    else sentence_tokens[0], f"src_mask, shape {tuple(src_mask.shape)}",
-                    row_noun="sentence", col_noun="position (token)"),
-        width="stretch", key="mask_pad",
+                    else sentence_tokens[0],
+                    t("mask.src_mask_title", shape=tuple(src_mask.shape)),
+                    row_noun=t("mask.row_sentence"), col_noun=t("mask.col_position")),
+        "mask_padding", key="mask_pad",
     )
-    st.caption("Each row is one sentence: 1 = real token, 0 = padding. With lengths 3 and 4 "
-               "this is the walk-through's example: [1 1 1 0] and [1 1 1 1].")
+    st.caption(t("mask.pad_caption"))
 with b2:
     tgt_tokens = [vocab.decode(r.tolist()) for r in batch.tgt]
-    st.plotly_chart(
+    show_chart(
         batch_masks_figure(batch.tgt_mask.numpy(), tgt_tokens,
-                           [f"tgt_mask[0]: A, length {len_a}",
-                            f"tgt_mask[1]: B, length {len_b}"]),
-        width="stretch", key="mask_tgt",
+                           [t("mask.tgt_title", i=0, name="A", n=len_a),
+                            t("mask.tgt_title", i=1, name="B", n=len_b)]),
+        "mask_target", key="mask_tgt",
     )
-    st.caption(f"tgt_mask has shape {tuple(batch.tgt_mask.shape)}. In the shorter sentence "
-               "the padded columns are 0 in every row; the padded rows still attend to the "
-               "real tokens, and their predictions are simply ignored by the loss.")
-st.markdown(
-    "Inside `MultiHeadedAttention`, `mask.unsqueeze(1)` adds a head axis: the encoder's mask "
-    "becomes (batch, 1, 1, src_len) and the decoder's (batch, 1, T, T). The 1s broadcast: "
-    "every head, and for the encoder every query row, uses the same mask."
-)
+    st.caption(t("mask.tgt_caption", shape=tuple(batch.tgt_mask.shape)))
+st.markdown(t("mask.heads_text"))
 
-st.header("What masking does to the scores and the softmax")
+st.header(t("mask.effect_header"))
 if text_ok and ctx.cfg is not None:
     run = ctx.run()
     scores = run.cache["decoder.layers.0.self_attn.hook_scores"][0, 0]  # (T, T)
-    st.caption("Decoder self-attention, layer 0, head 0, for your target:")
+    st.caption(t("mask.effect_yours"))
 else:
     rng = np.random.default_rng(0)
     scores = rng.normal(size=(size, size))
-    st.caption("Random scores (fix the settings above to see your own sentence's):")
-st.plotly_chart(masking_effect_figure(scores, sub, tokens), width="stretch", key="mask_fx")
-st.markdown(
-    "Without the mask every row spreads its weight over all positions, the future included. "
-    "With it, the blocked scores become −1e9, the softmax gives them (almost exactly) 0, and "
-    "the remaining weights of each row are renormalised to sum to 1. A large negative number "
-    "is used rather than −∞ so that a row whose keys are *all* blocked does not produce NaN:"
-)
+    st.caption(t("mask.effect_random"))
+show_chart(masking_effect_figure(scores, sub, tokens), "mask_softmax_effect", key="mask_fx")
+st.markdown(t("mask.effect_text"))
 q = torch.randn(1, 1, 4, 8, generator=torch.Generator().manual_seed(0))
 _, p_all = attention(q, q, q, mask=torch.zeros(1, 1, 4, 4, dtype=torch.bool))
 a1, a2 = st.columns(2)
-a1.plotly_chart(
-    mask_figure(np.zeros((4, 4), dtype=bool), list("abcd"), list("abcd"),
-                "every key blocked"), width="stretch", key="mask_all")
+show_chart(mask_figure(np.zeros((4, 4), dtype=bool), list("abcd"), list("abcd"),
+                       t("mask.all_blocked")), "mask_all_blocked", key="mask_all", where=a1)
 a2.dataframe(
-    {f"key {j}": p_all[0, 0, :, j].numpy().round(4) for j in range(4)},
+    {t("mask.key_col", j=j): p_all[0, 0, :, j].numpy().round(4) for j in range(4)},
     width="stretch",
 )
-a2.caption("…gives uniform weights, 0.25 for each of 4 keys: all scores are equally −1e9.")
+a2.caption(t("mask.all_caption"))
 
-st.header("Two conventions for the same mask")
-st.markdown(
-    "Some tutorials store the opposite: **1 = masked** (hide this position), and write "
-    "`scores.masked_fill(mask == 1, -1e9)`. Their subsequent mask has 1s *above* the diagonal. "
-    "Both describe the same rule; what matters is that the mask and the `masked_fill` "
-    "condition agree. PyTorch's own `nn.MultiheadAttention` also uses True = *not allowed*."
-)
+st.header(t("mask.conv_header"))
+st.markdown(t("mask.conv_text"))
 c1, c2 = st.columns(2)
 small = subsequent_mask(4)[0].numpy()
-c1.plotly_chart(mask_figure(small, list("abcd"), list("abcd"),
-                            "True/1 = may attend (this app)"), width="stretch", key="mask_c1")
-c2.plotly_chart(mask_figure(small, list("abcd"), list("abcd"), "1 = masked (the other way)",
-                            blocked_is_one=True), width="stretch", key="mask_c2")
-st.caption("Same colours (blue = may attend) in both; only the stored numbers differ.")
+show_chart(mask_figure(small, list("abcd"), list("abcd"), t("mask.conv_this_app")),
+           "mask_convention_may_attend", key="mask_c1", where=c1)
+show_chart(mask_figure(small, list("abcd"), list("abcd"), t("mask.conv_other"),
+                       blocked_is_one=True), "mask_convention_masked", key="mask_c2", where=c2)
+st.caption(t("mask.conv_caption"))

@@ -8,6 +8,8 @@ import time
 
 import streamlit as st
 
+from explorer.charts import show_chart
+from explorer.exports import checkpoint_bytes, download_name
 from explorer.figures.training import (
     attention_figure,
     loss_figure,
@@ -17,10 +19,13 @@ from explorer.figures.training import (
 )
 from explorer.session_training import (
     BATCH_SIZES,
+    CHECK_EVERY,
+    CHECK_SEQUENCES,
     DEFAULT_DIGITS,
     FACTOR_RANGE,
     LR_CHOICES,
     MAX_INPUT_CHARS,
+    MODEL_CHOICES,
     SMOOTHING_RANGE,
     STEPS_RANGE,
     SYMBOL_MODES,
@@ -28,6 +33,7 @@ from explorer.session_training import (
     WARMUP_RANGE,
     ModelKey,
     TrainedState,
+    TrainSettings,
     answer,
     attention_pattern,
     build_model_for,
@@ -47,8 +53,10 @@ from explorer.session_training import (
     top_tokens,
 )
 from explorer.settings import architecture_problem, estimate_params, training_problem
-from explorer.ui import LARGE_PARAMS, context
+from explorer.ui import LARGE_PARAMS, context, session_disconnected
+from transformer.recipes import FAST
 from transformer.tasks import TASKS
+from transformer.train import SCHEDULES
 
 STATE_KEY = "train_state"  # this learner's TrainedState
 MEMO_KEY = "train_memo"  # this learner's recent decodings, by (model version, input)
@@ -99,7 +107,7 @@ st.markdown(
 with st.expander("How training works: teacher forcing, the loss, and why attention changes",
                  expanded=False):
     st.markdown(
-        "**Teacher forcing.** Each training example is a source `x1 … xn` and a target "
+        "**Teacher forcing.** Each training example is a source `x1 … xn </s>` and a target "
         "`<s> y1 … ym </s>`. `Batch` cuts the target in two, shifted by one: the decoder "
         "*input* `tgt = <s> y1 … ym` and the *labels* `tgt_y = y1 … ym </s>`. Position *i* "
         "of the decoder reads the correct tokens up to *i* and must predict the token at "
@@ -135,16 +143,22 @@ c1.radio("Task", TASKS, key="tr_task", horizontal=True,
 c2.radio("Symbols", SYMBOL_MODES, key="tr_symbols", horizontal=True,
          format_func={"digits": "digits 0–9", "words": "the words of your sentence"}.get)
 
-TRAIN_DEFAULTS = {"tr_steps": 300, "tr_batch": 64, "tr_schedule": "constant", "tr_lr": 3e-3,
-                  "tr_warmup": 100, "tr_factor": 1.0, "tr_smoothing": 0.0}
+_defaults = TrainSettings()
+TRAIN_DEFAULTS = {"tr_model": _defaults.model, "tr_steps": _defaults.steps,
+                  "tr_batch": _defaults.batch_size, "tr_schedule": _defaults.schedule,
+                  "tr_lr": _defaults.lr, "tr_warmup": _defaults.warmup,
+                  "tr_factor": _defaults.factor, "tr_smoothing": _defaults.smoothing,
+                  "tr_early": _defaults.early_stop}
 for k, v in TRAIN_DEFAULTS.items():
     set_default(k, v)
 ts = parse_train_settings({
     "task": st.session_state.get("tr_task"), "symbols": st.session_state.get("tr_symbols"),
+    "model": st.session_state.get("tr_model"),
     "steps": st.session_state.get("tr_steps"), "batch_size": st.session_state.get("tr_batch"),
     "schedule": st.session_state.get("tr_schedule"), "lr": st.session_state.get("tr_lr"),
     "warmup": st.session_state.get("tr_warmup"), "factor": st.session_state.get("tr_factor"),
     "smoothing": st.session_state.get("tr_smoothing"),
+    "early_stop": st.session_state.get("tr_early"),
 })
 for message in ts.errors:
     st.warning(message, icon="🔧")
@@ -171,33 +185,55 @@ with st.expander("Teacher forcing for one example of this task"):
     st.caption("Each row is one decoder position: it reads the input token (and everything "
                "above it) and is trained to give high probability to the label on its row.")
 
-V = len(task.vocab)
-arch_problem = architecture_problem(s, V)
-train_problem = None if arch_problem else training_problem(s, V)
-key = ModelKey.of(s, task) if arch_problem is None else None
-
 # ---- 2. Training ---------------------------------------------------------------------------
 st.header("2. Train")
+MODEL_LABELS = {
+    "recipe": f"fast recipe: N={FAST.N}, d_model={FAST.d_model}, h={FAST.h}, "
+              f"d_ff={FAST.d_ff}, no dropout (learns copy in about 2 s)",
+    "sidebar": f"the sidebar's model: N={s.N}, d_model={s.d_model}, h={s.h}, d_ff={s.d_ff}, "
+               f"dropout {s.dropout:g} (slower; see the note below)",
+}
+st.radio("Model to train", MODEL_CHOICES, key="tr_model", format_func=MODEL_LABELS.get,
+         help="The fast recipe is small on purpose: one layer and two heads are all that "
+              "copy, reverse and sort need, and it trains in seconds. The sidebar's teaching "
+              "options (norm placement, LayerNorm, scaling, tying) and seed apply to both.")
+ms = ts.model_settings(s)  # the sidebar's settings with the size of the model to train
+V = len(task.vocab)
+arch_problem = architecture_problem(ms, V)
+train_problem = None if arch_problem else training_problem(ms, V)
+key = ModelKey.of(ms, task) if arch_problem is None else None
+
 t1, t2, t3 = st.columns(3)
 t1.slider("Training steps", *STEPS_RANGE, step=10, key="tr_steps",
           help="Optimiser steps, one random batch each.")
 t2.selectbox("Batch size (sequences per step)", BATCH_SIZES, key="tr_batch")
 t3.slider("Label smoothing ε", *SMOOTHING_RANGE, step=0.05, key="tr_smoothing",
           help="0 = plain cross-entropy; the paper uses 0.1. See the plot at the bottom.")
-t1.radio("Learning-rate schedule", ("constant", "noam"), key="tr_schedule", horizontal=True,
-         format_func={"constant": "constant", "noam": "Noam (warm-up, then 1/√step)"}.get)
-if ts.schedule == "constant":
+t1.radio("Learning-rate schedule", SCHEDULES, key="tr_schedule",
+         format_func={"constant": "constant", "warmup": "linear warm-up, then constant",
+                      "noam": "Noam (warm-up, then 1/√step)"}.get)
+if ts.schedule != "noam":
     t2.select_slider("Learning rate", LR_CHOICES, key="tr_lr",
                      format_func=lambda x: f"{x:g}")
-else:
-    t2.number_input("Warm-up steps", *WARMUP_RANGE, step=50, key="tr_warmup")
-    t3.number_input("Noam factor", *FACTOR_RANGE, step=0.1, key="tr_factor")
+if ts.schedule != "constant":
+    t3.number_input("Warm-up steps", *WARMUP_RANGE, step=10, key="tr_warmup")
+if ts.schedule == "noam":
+    t2.number_input("Noam factor", *FACTOR_RANGE, step=0.1, key="tr_factor")
+t1.toggle("Stop when learned", key="tr_early",
+          help=f"Every {CHECK_EVERY} steps, greedy-decode {CHECK_SEQUENCES} fresh sequences; "
+               "stop as soon as all of them are right.")
 st.caption(
-    f"Adam with β = (0.9, 0.98), ε = 1e-9 as in the paper. Dropout {s.dropout:g} and the "
-    "architecture come from the sidebar (the tiny preset learns copy in about 300 steps, "
-    "a few seconds). Weights and batches come from the sidebar's seed; with dropout 0 a run "
-    "is reproducible, with dropout > 0 the dropped units are random each time."
+    f"Adam with β = (0.9, 0.98), ε = 1e-9 as in the paper. The default is the app's fast "
+    f"recipe: {FAST.train.lr:g} after a {FAST.train.warmup}-step warm-up, batch "
+    f"{FAST.train.batch_size}, no label smoothing — about 100 times faster here than The "
+    "Annotated Transformer's copy recipe (N=2, d_model=512, Noam warm-up 400), which needs "
+    "minutes on two CPU cores. Weights and batches come from the sidebar's seed; with "
+    "dropout 0 a run is reproducible, with dropout > 0 the dropped units differ each time."
 )
+if ts.model == "sidebar":
+    st.caption("The sidebar's model is trained with the same settings. The small preset "
+               "(N=2, d_model=128) takes tens of seconds to learn copy here, the paper base "
+               "model is too big to train on a shared CPU.")
 
 if arch_problem:
     st.error(f"**No model can be built with these settings.** {arch_problem}", icon="🧱")
@@ -230,7 +266,7 @@ if state is not None and state.step == 0 and not state.running:
 
 if train_clicked and not problem and key is not None:
     config = ts.train_config(s.seed)
-    state = start_training(key, config)
+    state = start_training(key, config, early_stop=ts.early_stop)
     st.session_state[STATE_KEY] = state
     progress = st.progress(0.0, text="Starting…")
     live_chart = st.empty()
@@ -238,6 +274,9 @@ if train_clicked and not problem and key is not None:
     shown = {"step": 0, "time": time.perf_counter()}
 
     def on_step(info) -> bool:
+        if session_disconnected():  # the tab was closed: nobody is waiting for this run
+            state.stop_reason = "the browser tab was closed"
+            return True
         now = time.perf_counter()
         if info.step % every and info.step != info.steps and now - shown["time"] < 0.7:
             return False
@@ -271,19 +310,38 @@ if state is not None and state.step > 0:
         m2.metric("Final loss per token", f"{state.history[-1].loss:.3f}")
         m3.metric("Steps", f"{state.step} / {state.config.steps}")
         m4.metric("Training time", f"{state.seconds:.1f} s")
+        if state.learned:
+            st.success(f"Learned after {state.step} steps: a check decoded {CHECK_SEQUENCES} "
+                       "fresh sequences and got every one right, so training stopped there.",
+                       icon="✅")
         if state.stopped:
             st.warning(f"Training stopped at step {state.step} of {state.config.steps} "
                        f"({state.stop_reason}). The model keeps what it learned by then.",
                        icon="⏹️")
-        st.plotly_chart(loss_figure(state.history, state.config.steps), width="stretch",
-                        key="tr_loss")
+        show_chart(loss_figure(state.history, state.config.steps), f"loss_{key.task}",
+                   key="tr_loss")
         cfg = state.config
-        lr_text = (f"constant lr {cfg.lr:g}" if cfg.schedule == "constant"
-                   else f"Noam, warm-up {cfg.warmup}, factor {cfg.factor:g}")
+        lr_text = {"constant": f"constant lr {cfg.lr:g}",
+                   "warmup": f"lr {cfg.lr:g} after a {cfg.warmup}-step linear warm-up",
+                   "noam": f"Noam, warm-up {cfg.warmup}, factor {cfg.factor:g}"}[cfg.schedule]
         st.caption(f"Trained with batch {cfg.batch_size}, {lr_text}, label smoothing "
                    f"{cfg.smoothing:g}. Token accuracy is measured on the training batch with "
                    "teacher forcing; exact-sequence accuracy lets the model run on its own, "
                    "so one early mistake spoils the whole answer.")
+        trained_model, trained_task = state.model, state.task
+        st.download_button(
+            "Download the trained model (.pt checkpoint)",
+            data=lambda: checkpoint_bytes(
+                trained_model, list(trained_task.vocab.itos),
+                {"task": trained_task.name, "symbols": list(trained_task.symbols),
+                 "steps": state.step, "accuracy": state.accuracy}),
+            file_name=download_name(f"transformer_{key.task}", ms, "pt"),
+            mime="application/octet-stream", key="tr_ckpt", on_click="ignore",
+            icon=":material/download:",
+            help="A torch.save of {'state_dict', 'config', 'vocab'}: load it with "
+                 "torch.load(path, weights_only=True), or upload it in the sidebar "
+                 "(Explore your own checkpoint) to look inside it on every page.",
+        )
 elif not problem:
     st.caption(f"Not trained yet. Training stops by itself after {TIME_LIMIT:.0f} s.")
 
@@ -355,9 +413,9 @@ if key is not None:
             st.code(" ".join(view.prefix), language=None)
             st.markdown("and picks the most likely next token:")
             st.code(view.next_token, language=None)
-            st.plotly_chart(
+            show_chart(
                 next_token_figure(top_tokens(view.probs, decoding.itos, 10), view.next_token),
-                width="stretch", key="tr_next",
+                f"decode_step{k}_next_token", key="tr_next",
             )
         with d2:
             n_layers, n_heads = view.self_attn.shape[:2]
@@ -375,16 +433,16 @@ if key is not None:
                 self_w, cross_w, which = (view.self_attn[layer, head],
                                           view.cross_attn[layer, head], f"head {head}")
             prefix = list(view.prefix)
-            st.plotly_chart(attention_figure(
+            show_chart(attention_figure(
                 self_w, prefix, prefix,
                 f"decoder self-attention, layer {layer}, {which} ({k}×{k})",
                 q_title="query: decoder input", k_title="key: decoder input"),
-                width="stretch", key="tr_self")
-            st.plotly_chart(attention_figure(
-                cross_w, prefix, list(tokens),
-                f"cross-attention, layer {layer}, {which} ({k}×{len(tokens)})",
+                f"decode_step{k}_self_L{layer}", key="tr_self")
+            show_chart(attention_figure(
+                cross_w, prefix, list(decoding.src),
+                f"cross-attention, layer {layer}, {which} ({k}×{len(decoding.src)})",
                 q_title="query: decoder input", k_title="key: source"),
-                width="stretch", key="tr_cross")
+                f"decode_step{k}_cross_L{layer}", key="tr_cross")
             st.caption("There is no cache of earlier steps: every step runs the decoder on the "
                        "whole prefix again, so the rows above the last one repeat the previous "
                        "step's. The last row is the position that predicts the next token.")
@@ -403,17 +461,17 @@ if key is not None:
                       lambda: attention_pattern(base, task, tokens, kind))
         q_title = "query: decoder input" if kind == "cross" else "query: source"
         p1, p2 = st.columns(2)
-        p1.plotly_chart(attention_figure(before[0], before[1], before[2],
-                                         f"untrained (seed {key.seed})",
-                                         q_title=q_title, k_title="key: source"),
-                        width="stretch", key="tr_before")
+        show_chart(attention_figure(before[0], before[1], before[2],
+                                    f"untrained (seed {key.seed})",
+                                    q_title=q_title, k_title="key: source"),
+                   f"{kind}_attention_untrained", key="tr_before", where=p1)
         if trained is not None:
             after = memo(("after", id(trained), trained.version, kind, tuple(tokens)),
                          lambda: attention_pattern(trained.model, task, tokens, kind))
-            p2.plotly_chart(attention_figure(after[0], after[1], after[2],
-                                             f"trained ({trained.step} steps)",
-                                             q_title=q_title, k_title="key: source"),
-                            width="stretch", key="tr_after")
+            show_chart(attention_figure(after[0], after[1], after[2],
+                                        f"trained ({trained.step} steps)",
+                                        q_title=q_title, k_title="key: source"),
+                       f"{kind}_attention_trained", key="tr_after", where=p2)
             pattern = {"copy": "a diagonal", "reverse": "an anti-diagonal",
                        "sort": "each row finding the next symbol in order"}[task.name]
             p2.caption(f"For {task.name}, look for {pattern} in the cross-attention. "
@@ -445,7 +503,7 @@ with st.expander("The Noam learning-rate schedule"):
     except (TypeError, ValueError, OverflowError):
         valid = False
     if valid:
-        st.plotly_chart(noam_figure(nd, nf, nw), width="stretch", key="tr_noam")
+        show_chart(noam_figure(nd, nf, nw), "noam_schedule", key="tr_noam")
     else:
         st.error("Use d_model from 2 to 1024, warmup from 1 to 20000 and factor from 0.1 to 5.")
 
@@ -466,6 +524,6 @@ with st.expander("Label smoothing"):
     except (TypeError, ValueError):
         eps = 0.1
     dist, rows, cols = smoothing_example(eps, size=7)
-    st.plotly_chart(smoothing_figure(dist, rows, cols, eps), width="stretch", key="tr_smooth")
+    show_chart(smoothing_figure(dist, rows, cols, eps), "label_smoothing", key="tr_smooth")
     st.caption(f"Vocabulary of {len(cols)} tokens: ε/(size − 2) = {eps / (len(cols) - 2):.3f} "
                "goes to every token that is neither the label nor <pad>.")

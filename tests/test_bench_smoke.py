@@ -47,3 +47,35 @@ def test_memory_smoke(capsys):
     out = _run(memory, capsys)
     assert "| preset | phase | sessions | RSS MB | peak MB |" in out
     assert "| tiny | 1 session | 1 |" in out
+
+
+def test_time_to_learn_smoke(capsys):
+    from bench import time_to_learn
+
+    out = _run(time_to_learn, capsys)
+    assert "| run | reached | median train s | worst seed s |" in out
+    assert "| fast recipe → 99% |" in out and "| fast: reverse words |" in out
+    assert "Ratio (Annotated time to 90%)" in out
+
+
+def test_run_all_writes_every_section(tmp_path, monkeypatch, capsys):
+    from bench import run_all
+
+    calls = []
+    for name in run_all.SCRIPTS:
+        module = __import__(f"bench.{name}", fromlist=["main"])
+        monkeypatch.setattr(module, "main",
+                            lambda argv, n=name: calls.append(n) or print(f"| {n} |") or 0)
+    out = tmp_path / "results.md"
+    assert run_all.main(["--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert calls == list(run_all.SCRIPTS)
+    assert "nproc" in text and "torch" in text
+    assert all(f"| {n} |" in text for n in run_all.SCRIPTS)
+
+
+def test_threads_smoke(capsys):
+    from bench import threads
+
+    out = _run(threads, capsys)
+    assert "| model | 1 thread, idle | 2 threads, idle |" in out and "| tiny |" in out

@@ -55,9 +55,10 @@ def test_train_settings_defaults_and_hostile_values():
     bad = parse_train_settings({
         "task": "<b>x</b>", "symbols": None, "steps": 10**9, "batch_size": 7, "lr": float("nan"),
         "warmup": 2.5, "factor": "1e9", "smoothing": -1, "schedule": "adam",
+        "model": "<script>", "early_stop": "yes",
     })
     assert bad == TrainSettings()  # every field fell back to its default
-    assert len(bad.errors) == 9
+    assert len(bad.errors) == 11
     assert all("<b>" not in e for e in bad.errors)
     ok = parse_train_settings({"steps": 50.0, "lr": 1e-2, "smoothing": 0.5, "batch_size": 16,
                                "schedule": "noam", "warmup": 4000, "factor": 0.1})
@@ -163,14 +164,15 @@ def test_decode_steps_shapes_and_greedy_agreement():
     tokens = ["3", "1", "4"]
     dec = decode_input(model, task, tokens)
     assert 1 <= len(dec.steps) <= task.max_len + 1
-    assert dec.enc_attn.shape == (2, 4, 3, 3)
+    assert dec.src == ("3", "1", "4", "</s>")  # the encoder reads the input, then </s>
+    assert dec.enc_attn.shape == (2, 4, 4, 4)
     for k, view in enumerate(dec.steps, start=1):
         assert len(view.prefix) == k and view.prefix[0] == "<s>"
         assert view.self_attn.shape == (2, 4, k, k)
-        assert view.cross_attn.shape == (2, 4, k, 3)
+        assert view.cross_attn.shape == (2, 4, k, 4)
         assert view.probs.shape == (len(task.vocab),) and abs(view.probs.sum() - 1) < 1e-4
         assert np.allclose(np.triu(view.self_attn[0, 0], 1), 0, atol=1e-6)  # causal
-    src = torch.tensor([task.vocab.encode(tokens)])
+    src = torch.tensor([task.vocab.encode([*tokens, "</s>"])])
     ys = greedy_decode(model, src, src != 0, task.max_len + 2)[0, 1:].tolist()
     assert list(dec.output) == task.vocab.decode(ys)[: len(dec.output)]
     top = top_tokens(dec.steps[0].probs, dec.itos, 10)
@@ -183,10 +185,10 @@ def test_attention_pattern_before_after_shapes():
     model = build_model_for(key)
     tokens = ["1", "2", "3", "4"]
     cross, q, k = attention_pattern(model, key.task_obj, tokens, "cross")
-    assert cross.shape == (5, 4) and q == ["<s>", "4", "3", "2", "1"] and k == tokens
+    assert cross.shape == (5, 5) and q == ["<s>", "4", "3", "2", "1"] and k == [*tokens, "</s>"]
     assert np.allclose(cross.sum(-1), 1, atol=1e-5)
     enc, q, k = attention_pattern(model, key.task_obj, tokens, "enc")
-    assert enc.shape == (4, 4) and q == k == tokens
+    assert enc.shape == (5, 5) and q == k == [*tokens, "</s>"]
     assert answer(key.task_obj, tokens) == ["4", "3", "2", "1"]
     rows = teacher_forcing_rows(key.task_obj, tokens)
     assert rows["decoder input (tgt)"] == ["<s>", "4", "3", "2", "1"]
@@ -262,6 +264,9 @@ def test_page_renders_defaults_and_decodes_untrained():
 def test_page_refuses_to_train_paper_base():
     at = app("train", **PAPER_BASE)
     assert not at.exception
+    assert not at.button(key="tr_train").disabled  # the fast recipe's size is trained
+    at = app("train", tr_model="sidebar", **PAPER_BASE)
+    assert not at.exception
     assert at.button(key="tr_train").disabled
     msgs = " ".join(errors(at))
     assert "too big to train" in msgs and "3M" in msgs
@@ -279,6 +284,32 @@ def test_page_validates_the_digit_input_and_words():
     at = app("train", tr_symbols="words", source="same same")
     assert not at.exception
     assert any("digits are used instead" in i.value for i in at.info)
+
+
+def test_default_settings_are_the_fast_recipe():
+    from transformer.recipes import FAST
+
+    ts = TrainSettings()
+    cfg = ts.train_config(seed=0)
+    assert (cfg.schedule, cfg.lr, cfg.warmup, cfg.batch_size, cfg.smoothing) == (
+        FAST.train.schedule, FAST.train.lr, FAST.train.warmup, FAST.train.batch_size,
+        FAST.train.smoothing)
+    ms = ts.model_settings(Settings(N=6, d_model=512, h=8, d_ff=2048, dropout=0.1, seed=5,
+                                    norm_placement="post"))
+    assert (ms.N, ms.d_model, ms.h, ms.d_ff, ms.dropout) == (1, 32, 2, 64, 0.0)
+    assert ms.seed == 5 and ms.norm_placement == "post"  # teaching options are kept
+    sidebar = Settings(N=3)
+    assert TrainSettings(model="sidebar").model_settings(sidebar) is sidebar
+
+
+def test_early_stop_ends_training_once_learned():
+    task, _ = task_for("copy", "digits", "")
+    key = ModelKey.of(TrainSettings().model_settings(Settings()), task)
+    state = start_training(key, TrainSettings().train_config(seed=0), early_stop=True)
+    run_training(state)
+    assert state.learned and not state.stopped and not state.running
+    assert state.step < state.config.steps and state.step % 25 == 0
+    assert state.accuracy is not None and state.accuracy >= 0.97
 
 
 def test_train_button_trains_in_this_session_only():

@@ -171,12 +171,12 @@ def test_task_targets_are_right(name, symbols):
     task = make_task(name, symbols, max_len=7)
     assert task.vocab.itos[: len(SPECIALS)] == tuple(SPECIALS)
     src, tgt = task.sample(50, torch.Generator().manual_seed(3))
-    assert src.shape == (50, 7) and tgt.shape == (50, 9)
+    assert src.shape == (50, 8) and tgt.shape == (50, 9)  # source: symbols, then </s>
     lengths = set()
     for s_row, t_row in zip(src.tolist(), tgt.tolist(), strict=True):
-        n = sum(t != PAD for t in s_row)
+        n = sum(t != PAD for t in s_row) - 1
         lengths.add(n)
-        assert 1 <= n <= 7 and all(t == PAD for t in s_row[n:])
+        assert 1 <= n <= 7 and s_row[n] == EOS and all(t == PAD for t in s_row[n + 1:])
         assert t_row[0] == BOS and t_row[n + 1] == EOS and all(t == PAD for t in t_row[n + 2:])
         words = decode(task, s_row[:n])
         assert all(w in task.symbols for w in words)

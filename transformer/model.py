@@ -231,12 +231,16 @@ class LayerNorm(nn.Module):
         self.eps = eps if eps is not None else (1e-6 if kind == "annotated" else 1e-5)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        mean = x.mean(-1, keepdim=True)
+        # Written out rather than x.std(): the same numbers, and several times faster on CPU
+        # for short feature vectors (torch's std/var kernels pay a cost per row).
+        n = x.size(-1)
+        centred = x - x.mean(-1, keepdim=True)
+        squares = centred.pow(2).sum(-1, keepdim=True)
         if self.kind == "annotated":
-            std = x.std(-1, keepdim=True)  # unbiased: divides by (features - 1)
-            return self.a_2 * (x - mean) / (std + self.eps) + self.b_2
-        var = x.var(-1, keepdim=True, unbiased=False)  # biased: divides by features
-        return self.a_2 * (x - mean) / torch.sqrt(var + self.eps) + self.b_2
+            std = (squares / (n - 1)).sqrt()  # unbiased: divides by (features - 1)
+            return self.a_2 * centred / (std + self.eps) + self.b_2
+        var = squares / n  # biased: divides by features
+        return self.a_2 * centred / torch.sqrt(var + self.eps) + self.b_2
 
     def extra_repr(self) -> str:
         return f"{self.a_2.numel()}, kind={self.kind!r}, eps={self.eps:g}"

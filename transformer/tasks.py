@@ -1,8 +1,11 @@
 """Toy sequence-to-sequence tasks: copy, reverse and sort, on digits or on a learner's words.
 
-Framing, the same for every task: the source is the symbols alone, `x1 .. xn`; the target
-is `<s> y1 .. ym </s>`. `Batch` turns the target into the decoder input `<s> y1 .. ym`
-and the labels `y1 .. ym </s>` (teacher forcing). Shorter sequences are padded with `<pad>`.
+Framing, the same for every task: the source is the symbols and an end marker,
+`x1 .. xn </s>` (as The Annotated Transformer's translation data ends each source
+sentence: the marker tells the encoder where the sequence ends, which reversing needs and
+which halves the steps it takes to learn); the target is `<s> y1 .. ym </s>`. `Batch`
+turns the target into the decoder input `<s> y1 .. ym` and the labels `y1 .. ym </s>`
+(teacher forcing). Shorter sequences are padded with `<pad>`.
 """
 
 from __future__ import annotations
@@ -45,6 +48,15 @@ class Task:
         """Specials followed by the symbols, shared by source and target."""
         return Vocab(list(self.symbols))
 
+    @property
+    def vocab_size(self) -> int:
+        """Number of tokens: the specials and the symbols."""
+        return len(SPECIALS) + len(self.symbols)
+
+    def source_ids(self, symbol_ids: Sequence[int]) -> list[int]:
+        """The encoder's input for `symbol_ids`: the symbols, then </s>."""
+        return [*symbol_ids, EOS]
+
     def target_ids(self, src_ids: Sequence[int]) -> list[int]:
         """The answer to `src_ids` (ids without specials)."""
         if self.name == "copy":
@@ -56,7 +68,7 @@ class Task:
     def sample(
         self, batch_size: int, generator: torch.Generator
     ) -> tuple[torch.Tensor, torch.Tensor]:
-        """A padded random batch: src (batch, max_len), tgt (batch, max_len + 2)."""
+        """A padded random batch: src (batch, max_len + 1), tgt (batch, max_len + 2)."""
         first = len(SPECIALS)
         lengths = torch.randint(
             self.min_len, self.max_len + 1, (batch_size,), generator=generator
@@ -64,11 +76,11 @@ class Task:
         symbols = torch.randint(
             first, first + len(self.symbols), (batch_size, self.max_len), generator=generator
         )
-        src = torch.full((batch_size, self.max_len), PAD, dtype=torch.long)
+        src = torch.full((batch_size, self.max_len + 1), PAD, dtype=torch.long)
         tgt = torch.full((batch_size, self.max_len + 2), PAD, dtype=torch.long)
         for i, n in enumerate(lengths):
             seq = symbols[i, :n].tolist()
-            src[i, :n] = torch.tensor(seq)
+            src[i, : n + 1] = torch.tensor(self.source_ids(seq))
             tgt[i, : n + 2] = torch.tensor([BOS, *self.target_ids(seq), EOS])
         return src, tgt
 

@@ -16,6 +16,8 @@ import plotly.graph_objects as go
 
 from transformer.model import TransformerConfig
 
+from ..i18n import t
+from ..introspect import group_label
 from .common import FONT, esc
 
 # Colours close to the paper's Figure 1.
@@ -196,7 +198,7 @@ def _sublayer(
     ln_box = (y_in + 22, y_in + 46) if pre else (y_in + 106, y_in + 130)
     sub_box = (y_in + 62, y_in + 102) if pre else (y_in + 22, y_in + 62)
     plus_y = y_in + 120 if pre else y_in + 80
-    c.box(f"{name}.norm", cx, *ln_box, "norm", f"LayerNorm ({ln_name})")
+    c.box(f"{name}.norm", cx, *ln_box, "norm", t("fig.arch.layernorm", name=ln_name))
     c.box(name, cx, *sub_box, kind, title, sub)
     c.plus.append((cx, plus_y))
     if pre:
@@ -231,12 +233,12 @@ def _inputs(c: _Canvas, cx: float, cfg: TransformerConfig, side: str, seq: str, 
     c.arrow(cx, TOKENS[1], cx, EMBED[0])
     c.label(cx + 8, (TOKENS[1] + EMBED[0]) / 2, f"(1, {seq})", anchor="left", size=SUB_SIZE)
     scale = (f"× √d_model ≈ {math.sqrt(cfg.d_model):.3g}" if cfg.scale_embedding
-             else "not scaled by √d_model")
-    c.box(f"{prefix}[0]", cx, *EMBED, "embed", f"Embeddings ({prefix}[0])",
-          f"{vocab} × {cfg.d_model} table, {scale}")
+             else t("fig.arch.not_scaled"))
+    c.box(f"{prefix}[0]", cx, *EMBED, "embed", t("fig.arch.embeddings", name=f"{prefix}[0]"),
+          t("fig.arch.embed_table", vocab=vocab, d_model=cfg.d_model, scale=scale))
     c.plus.append((cx, PE_Y))
     c.arrow(cx, EMBED[1], cx, PE_Y, standoff=PLUS_R)
-    pe = ["+ positional encoding", "(fixed sin/cos)", f"{prefix}[1]"]
+    pe = [t("fig.arch.pe"), t("fig.arch.pe_fixed"), f"{prefix}[1]"]
     if side == "left":
         c.label(LEFT_TAGS, PE_Y, "<br>".join(esc(x) for x in pe), markup=True, anchor="right",
                 size=SUB_SIZE)
@@ -276,27 +278,30 @@ def architecture_figure(
     pre = cfg.norm_placement == "pre"
     d = cfg.d_model
     src, tgt = _dim("src_len", src_len), _dim("tgt_len", tgt_len)
-    heads = f"h={cfg.h} heads of d_k={cfg.d_k}"
+    heads = t("fig.arch.heads", h=cfg.h, d_k=cfg.d_k)
+    mask_tag = t("fig.arch.mask_tag", mask="src_mask")
 
     # ---- Encoder (left) ------------------------------------------------------------
-    _inputs(c, ENC_X, cfg, "left", src, src_v, ("Source tokens (src)", "ids x₁ … xₙ"),
-            "src_embed")
+    _inputs(c, ENC_X, cfg, "left", src, src_v,
+            (t("fig.arch.src_tokens"), t("fig.arch.src_ids")), "src_embed")
     y = STACK_BOTTOM
-    y, attn_y = _sublayer(c, ENC_X, ENC_LANE, y, pre, "attn", "Self-attention",
+    y, attn_y = _sublayer(c, ENC_X, ENC_LANE, y, pre, "attn", t("fig.arch.self_attn"),
                           f"self_attn: {heads}", "encoder.self_attn", "sublayer[0].norm")
-    _mask_tag(c, attn_y, ["mask: src_mask", f"(1, 1, 1, {src})", "hides padding"], "left",
+    _mask_tag(c, attn_y, [mask_tag, f"(1, 1, 1, {src})", t("fig.arch.hides_padding")], "left",
               ENC_X - BOX_W / 2)
-    y, _ = _sublayer(c, ENC_X, ENC_LANE, y, pre, "ff", "Feed-forward",
+    y, _ = _sublayer(c, ENC_X, ENC_LANE, y, pre, "ff", t("fig.arch.feed_forward"),
                      f"feed_forward: {d} → {cfg.d_ff} → {d}", "encoder.feed_forward",
                      "sublayer[1].norm")
     enc_top = y + 40
-    _stack_outline(c, ENC_X, ENC_LANE, enc_top, f"Encoder layer × {cfg.N}", "encoder")
+    _stack_outline(c, ENC_X, ENC_LANE, enc_top, t("fig.arch.encoder_stack", N=cfg.N),
+                   "encoder")
     c.label(ENC_LANE + STACK_PAD - 6, enc_top - 13, "encoder.layers", anchor="right",
             size=SUB_SIZE, color="#566573")
     if pre:
         norm = (enc_top + 18, enc_top + 42)
         c.arrow(ENC_X, enc_top, ENC_X, norm[0])
-        c.box("encoder.norm", ENC_X, *norm, "norm", "LayerNorm (encoder.norm)", width=BOX_W - 40)
+        c.box("encoder.norm", ENC_X, *norm, "norm", t("fig.arch.layernorm", name="encoder.norm"),
+              width=BOX_W - 40)
         out = norm[1]
     else:
         out = enc_top
@@ -305,40 +310,41 @@ def architecture_figure(
 
     # ---- Decoder (right) ----------------------------------------------------------
     _inputs(c, DEC_X, cfg, "right", tgt, tgt_v,
-            ("Decoder input (tgt)", "<s> y₁ y₂ … (shifted right)"), "tgt_embed")
+            (t("fig.arch.tgt_tokens"), t("fig.arch.tgt_ids")), "tgt_embed")
     y = STACK_BOTTOM
-    y, self_y = _sublayer(c, DEC_X, DEC_LANE, y, pre, "attn", "Masked self-attention",
+    y, self_y = _sublayer(c, DEC_X, DEC_LANE, y, pre, "attn", t("fig.arch.masked_self_attn"),
                           f"self_attn: {heads}", "decoder.self_attn", "sublayer[0].norm")
-    _mask_tag(c, self_y, ["mask: tgt_mask", f"(1, 1, {tgt}, {tgt})",
-                          "hides padding & later positions", "(subsequent_mask)"], "right",
+    _mask_tag(c, self_y, [t("fig.arch.mask_tag", mask="tgt_mask"), f"(1, 1, {tgt}, {tgt})",
+                          t("fig.arch.hides_later"), "(subsequent_mask)"], "right",
               DEC_X + BOX_W / 2)
-    y, cross_y = _sublayer(c, DEC_X, DEC_LANE, y, pre, "attn", "Cross-attention",
-                           "src_attn: Q from x; K, V from memory", "decoder.src_attn",
-                           "sublayer[1].norm")
-    _mask_tag(c, cross_y, ["mask: src_mask", f"(1, 1, 1, {src})", "hides source padding"],
+    y, cross_y = _sublayer(c, DEC_X, DEC_LANE, y, pre, "attn", t("fig.arch.cross_attn"),
+                           t("fig.arch.cross_sub"), "decoder.src_attn", "sublayer[1].norm")
+    _mask_tag(c, cross_y, [mask_tag, f"(1, 1, 1, {src})", t("fig.arch.hides_src_padding")],
               "right", DEC_X + BOX_W / 2)
-    y, _ = _sublayer(c, DEC_X, DEC_LANE, y, pre, "ff", "Feed-forward",
+    y, _ = _sublayer(c, DEC_X, DEC_LANE, y, pre, "ff", t("fig.arch.feed_forward"),
                      f"feed_forward: {d} → {cfg.d_ff} → {d}", "decoder.feed_forward",
                      "sublayer[2].norm")
     dec_top = y + 40
-    _stack_outline(c, DEC_X, DEC_LANE, dec_top, f"Decoder layer × {cfg.N}", "decoder")
+    _stack_outline(c, DEC_X, DEC_LANE, dec_top, t("fig.arch.decoder_stack", N=cfg.N),
+                   "decoder")
     c.label(DEC_LANE + STACK_PAD - 6, dec_top - 13, "decoder.layers", anchor="right",
             size=SUB_SIZE, color="#566573")
     if pre:
         norm = (dec_top + 18, dec_top + 42)
         c.arrow(DEC_X, dec_top, DEC_X, norm[0])
-        c.box("decoder.norm", DEC_X, *norm, "norm", "LayerNorm (decoder.norm)", width=BOX_W - 40)
+        c.box("decoder.norm", DEC_X, *norm, "norm", t("fig.arch.layernorm", name="decoder.norm"),
+              width=BOX_W - 40)
         y = norm[1]
     else:
         y = dec_top
-        c.label(RIGHT_TAGS, dec_top - 40, "post-norm: no final LayerNorm<br>(every layer "
-                "already ends with one)", markup=True, anchor="left", size=SUB_SIZE,
+        c.label(RIGHT_TAGS, dec_top - 40, esc(t("fig.arch.post_norm_1")) + "<br>"
+                + esc(t("fig.arch.post_norm_2")), markup=True, anchor="left", size=SUB_SIZE,
                 color="#566573")
     linear = (y + 36, y + 74)
     c.arrow(DEC_X, y, DEC_X, linear[0])
     c.label(DEC_X + 8, (y + linear[0]) / 2, f"(1, {tgt}, d_model={d})", anchor="left",
             size=SUB_SIZE)
-    c.box("generator.proj", DEC_X, *linear, "linear", "Linear (generator.proj)",
+    c.box("generator.proj", DEC_X, *linear, "linear", t("fig.arch.linear"),
           f"d_model={d} → {vocab_dim}")
     soft = (linear[1] + 16, linear[1] + 42)
     c.arrow(DEC_X, linear[1], DEC_X, soft[0])
@@ -347,13 +353,14 @@ def architecture_figure(
     c.arrow(DEC_X, soft[1], DEC_X, out_y - 8)
     c.label(DEC_X + 8, (soft[1] + out_y - 8) / 2, f"(1, {tgt}, {vocab_dim})",
             anchor="left", size=SUB_SIZE)
-    c.label(DEC_X, out_y + 4, "<b>Output probabilities</b> (log) for the next token at each "
-            "position", markup=True, size=TITLE_SIZE)
+    c.label(DEC_X, out_y + 4, f"<b>{esc(t('fig.arch.output'))}</b>"
+            + esc(t("fig.arch.output_detail")), markup=True, size=TITLE_SIZE)
     c.shapes.append(dict(type="rect", name="group:generator", x0=DEC_X - BOX_W / 2 - 8,
                          x1=DEC_X + BOX_W / 2 + 8, y0=linear[0] - 7, y1=soft[1] + 7,
                          line=dict(color="#7f8c8d", width=1, dash="dot")))
-    c.label(DEC_X + BOX_W / 2 + 14, (linear[0] + soft[1]) / 2, "<b>Generator</b><br>Linear + "
-            "log_softmax", markup=True, anchor="left", size=SUB_SIZE, color="#566573")
+    c.label(DEC_X + BOX_W / 2 + 14, (linear[0] + soft[1]) / 2,
+            f"<b>{esc(t('fig.arch.generator'))}</b><br>Linear + log_softmax", markup=True,
+            anchor="left", size=SUB_SIZE, color="#566573")
 
     # ---- memory: the encoder output into every decoder layer's cross-attention --------
     c.dots.append((ENC_X, mem_y))
@@ -364,7 +371,7 @@ def architecture_figure(
     c.label((ENC_X + MEMORY_LANE) / 2 + 10, mem_y + 22,
             "<b>memory</b><br>" + esc(f"(1, {src}, d_model={d})"), markup=True, size=SUB_SIZE,
             color=MEMORY)
-    c.label(MEMORY_LANE - 12, (mem_y + cross_y) / 2, "to every decoder layer",
+    c.label(MEMORY_LANE - 12, (mem_y + cross_y) / 2, t("fig.arch.to_every_layer"),
             size=SUB_SIZE, color=MEMORY, angle=-90, anchor="center")
 
     # ---- shared weights -----------------------------------------------------------------
@@ -374,12 +381,12 @@ def architecture_figure(
         c.path([(DEC_X - BOX_W / 2, embed_y), (TIE_LANE, embed_y), (TIE_LANE, lin_y),
                 (DEC_X - BOX_W / 2, lin_y)], color=TIE, dash="dash", width=2,
                name="tie:decoder")
-        c.label(TIE_LANE - 8, (embed_y + cross_y) / 2, "shared weights", angle=-90,
+        c.label(TIE_LANE - 8, (embed_y + cross_y) / 2, t("fig.arch.shared"), angle=-90,
                 size=SUB_SIZE, color=TIE)
     if cfg.tie_weights == "all":
         c.path([(ENC_X + BOX_W / 2, embed_y), (DEC_X - BOX_W / 2, embed_y)], color=TIE,
                dash="dash", width=2, name="tie:all")
-        c.label((ENC_X + BOX_W / 2 + TIE_LANE) / 2, embed_y - 22, "shared weights",
+        c.label((ENC_X + BOX_W / 2 + TIE_LANE) / 2, embed_y - 22, t("fig.arch.shared"),
                 size=SUB_SIZE, color=TIE)
     return c.figure(out_y + 20)
 
@@ -412,30 +419,41 @@ def share(part: int, total: int) -> str:
     return f"{pct:.1f}%"
 
 
+def _text_width(text: str) -> int:
+    """Width of `text` in Latin characters: CJK and other wide characters count twice."""
+    return sum(2 if ord(ch) >= 0x2E80 else 1 for ch in text)
+
+
 def parameter_chart(groups: dict[str, int]) -> go.Figure:
-    """Horizontal bars: parameters per component group, in model order from the top."""
+    """Horizontal bars: parameters per component group, in model order from the top.
+
+    `groups` is keyed by the group names of `explorer.introspect.parameter_groups`; they are
+    shown in the run's language (`group_label`) and coloured by the kind of component.
+    """
     names = list(groups)
+    labels = [group_label(n) for n in names]
     counts = [int(groups[n]) for n in names]
     total = sum(counts) or 1
     text = [f"{n:,} ({share(n, total)})" for n in counts]
     fig = go.Figure(go.Bar(
         x=counts[::-1],
-        y=[esc(n) for n in names][::-1],
+        y=[esc(label) for label in labels][::-1],
         orientation="h",
         marker=dict(color=[_group_colour(n) for n in names][::-1], line=dict(color=INK,
                                                                               width=1)),
-        text=[esc(t) for t in text][::-1],
+        text=[esc(label) for label in text][::-1],
         textposition="outside",
         cliponaxis=False,
-        hovertemplate="%{y}: %{x:,} parameters<extra></extra>",
+        hovertemplate=t("fig.arch.param_hover"),
     ))
     top = max(counts) if counts else 1
-    longest = max((len(n) for n in names), default=0)
+    longest = max((_text_width(label) for label in labels), default=0)
     fig.update_layout(
         font=FONT,
         height=max(220, 60 + 34 * len(names)),
         margin=dict(l=16 + 7 * longest, r=20, t=10, b=40),  # room for the group names
-        xaxis=dict(title=dict(text="parameters"), range=[0, top * 1.6], fixedrange=True),
+        xaxis=dict(title=dict(text=t("fig.arch.parameters")), range=[0, top * 1.6],
+                   fixedrange=True),
         yaxis=dict(fixedrange=True, automargin=True, ticksuffix=" "),
         dragmode=False,
         showlegend=False,

@@ -9,6 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..i18n import t
 from .common import FONT, axis_labels, cell_labels, esc, heatmap
 
 
@@ -17,21 +18,26 @@ class AttentionKind:
     """One of the three places attention is used."""
 
     key: str  # "enc", "dec", "cross"
-    label: str
     stack: str  # "encoder" or "decoder"
     module: str  # "self_attn" or "src_attn"
     queries: str  # "src" or "tgt": which tokens ask
     keys: str  # "src" or "tgt": which tokens are looked at
-    mask: str  # what mask this attention uses
+
+    @property
+    def label(self) -> str:
+        """Its name, in the run's language."""
+        return t(f"fig.attention.kind_{self.key}")
+
+    @property
+    def mask(self) -> str:
+        """What mask this attention uses, in the run's language."""
+        return t(f"fig.attention.mask_{self.key}")
 
 
 KINDS: dict[str, AttentionKind] = {
-    "enc": AttentionKind("enc", "Encoder self-attention", "encoder", "self_attn", "src", "src",
-                         "src_mask: padding only"),
-    "dec": AttentionKind("dec", "Decoder masked self-attention", "decoder", "self_attn", "tgt",
-                         "tgt", "tgt_mask: padding and future positions"),
-    "cross": AttentionKind("cross", "Cross-attention (decoder → encoder)", "decoder", "src_attn",
-                           "tgt", "src", "src_mask: padding of the source"),
+    "enc": AttentionKind("enc", "encoder", "self_attn", "src", "src"),
+    "dec": AttentionKind("dec", "decoder", "self_attn", "tgt", "tgt"),
+    "cross": AttentionKind("cross", "decoder", "src_attn", "tgt", "src"),
 }
 
 
@@ -60,12 +66,16 @@ def attention_grid(
     if average_heads:
         weights = weights.mean(axis=1, keepdims=True)
     n_layers, n_heads, q_len, k_len = weights.shape
-    col_titles = ["mean of heads"] if average_heads else [f"head {j}" for j in range(n_heads)]
+    col_titles = ([t("fig.attention.mean_of_heads")] if average_heads
+                  else [t("fig.attention.head", j=j) for j in range(n_heads)])
+    row_titles = [t("fig.attention.layer", i=i) for i in range(n_layers)]
+    query, key, weight = (t("fig.attention.query"), t("fig.attention.key"),
+                          t("fig.attention.weight"))
     fig = make_subplots(
         rows=n_layers,
         cols=n_heads,
         column_titles=col_titles,
-        row_titles=[f"layer {i}" for i in range(n_layers)],
+        row_titles=row_titles,
         horizontal_spacing=0.012 if n_heads > 4 else 0.03,
         vertical_spacing=0.02 if n_layers > 3 else 0.05,
     )
@@ -84,8 +94,9 @@ def attention_grid(
                     showscale=layer == 0 and head == 0,
                     colorbar=dict(thickness=10, len=0.5, y=1.0, yanchor="top"),
                     customdata=custom,
-                    hovertemplate=f"layer {layer} · {col_titles[head]}<br>query %{{customdata[0]}}"
-                    "<br>key %{customdata[1]}<br>weight %{z:.3f}<extra></extra>",
+                    hovertemplate=f"{row_titles[layer]} · {col_titles[head]}<br>{query} "
+                    f"%{{customdata[0]}}<br>{key} %{{customdata[1]}}<br>{weight} %{{z:.3f}}"
+                    "<extra></extra>",
                 ),
                 row=layer + 1,
                 col=head + 1,
@@ -120,7 +131,8 @@ def head_matrix(
     """A (tokens x features) matrix such as one head's Q, K or V, or its output."""
     limit = float(np.abs(z).max()) or 1.0
     return heatmap(
-        z, None, row_tokens, title, x_title="feature (d_k)", zmin=-limit, zmax=limit,
+        z, None, row_tokens, title, x_title=t("fig.attention.feature_axis"), zmin=-limit,
+        zmax=limit,
         colorscale="RdBu", value_format=value_format,
         show_values=z.shape[1] <= 6 and z.size <= 60,
     )

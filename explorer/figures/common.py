@@ -1,4 +1,8 @@
-"""Helpers shared by all figures: safe labels and a token-axis heatmap."""
+"""Helpers shared by all figures: safe labels and a token-axis heatmap.
+
+Figure functions are pure (no streamlit); their own words come from `t()`, in the language
+of the current run, so a page that caches a figure must make the language part of the key.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,8 @@ from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
+
+from ..i18n import t
 
 FONT = dict(family="Inter, 'Noto Sans CJK SC', 'Microsoft YaHei', sans-serif", size=13)
 
@@ -70,8 +76,8 @@ def heatmap(
         zmax=zmax,
         colorscale=colorscale,
         customdata=custom,
-        hovertemplate="row %{customdata[0]}<br>column %{customdata[1]}<br>"
-        f"value %{{z:{value_format}}}<extra></extra>",
+        hovertemplate=f"{t('fig.common.row')} %{{customdata[0]}}<br>{t('fig.common.column')} "
+        f"%{{customdata[1]}}<br>{t('fig.common.value')} %{{z:{value_format}}}<extra></extra>",
         texttemplate=f"%{{z:{value_format}}}" if show_values else None,
         textfont=dict(size=10),
         colorbar=dict(thickness=12),

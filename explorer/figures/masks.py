@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..i18n import t
 from .common import FONT, axis_labels, esc
 
 ALLOWED = "#2e86c1"
@@ -21,14 +22,17 @@ def mask_figure(
     title: str = "",
     *,
     blocked_is_one: bool = False,
-    row_noun: str = "query (attending)",
-    col_noun: str = "key (attended to)",
+    row_noun: str | None = None,
+    col_noun: str | None = None,
 ) -> go.Figure:
     """A boolean mask (True = may attend) drawn as 1/0 cells with token axes.
 
     With `blocked_is_one`, the numbers follow the opposite convention (1 = masked), but the
-    colours still show where attention is allowed.
+    colours still show where attention is allowed. The axis titles default to query (rows)
+    and key (columns); the hover text uses their first word ("query 2 → key 1").
     """
+    row_noun = row_noun if row_noun is not None else t("fig.masks.query_axis")
+    col_noun = col_noun if col_noun is not None else t("fig.masks.key_axis")
     mask = np.asarray(mask, dtype=bool)
     shown = (~mask if blocked_is_one else mask).astype(int)
     fig = go.Figure(
@@ -43,8 +47,8 @@ def mask_figure(
             text=shown,
             texttemplate="%{text}",
             textfont=dict(size=14),
-            customdata=np.where(mask, "may attend", "blocked"),
-            hovertemplate=f"{esc(row_noun.split()[0])} %{{y}} → {esc(col_noun.split()[0])} "
+            customdata=np.where(mask, t("fig.masks.may_attend"), t("fig.masks.blocked")),
+            hovertemplate=f"{esc(_short(row_noun))} %{{y}} → {esc(_short(col_noun))} "
             "%{x}: %{customdata}<extra></extra>",
             xgap=2,
             ygap=2,
@@ -67,12 +71,23 @@ def mask_figure(
     return fig
 
 
+def _short(noun: str) -> str:
+    """The head word of an axis title: "query (attending)" -> "query", "查询（…）" -> "查询"."""
+    return noun.split("（")[0].split(" (")[0].strip() or noun
+
+
+def _qk_hover(suffix: str = "") -> str:
+    """"query %{y} → key %{x}" in the run's language, then `suffix`."""
+    return (f"{t('fig.masks.query')} %{{y}} → {t('fig.masks.key')} %{{x}}{suffix}"
+            "<extra></extra>")
+
+
 def batch_masks_figure(
     masks: np.ndarray, tokens: Sequence[Sequence[str]], titles: Sequence[str]
 ) -> go.Figure:
     """Several (T, T) masks side by side, one per sentence of a batch."""
     n = len(masks)
-    fig = make_subplots(rows=1, cols=n, subplot_titles=[esc(t) for t in titles],
+    fig = make_subplots(rows=1, cols=n, subplot_titles=[esc(title) for title in titles],
                         horizontal_spacing=0.12)
     for i in range(n):
         m = np.asarray(masks[i], dtype=bool)
@@ -81,7 +96,7 @@ def batch_masks_figure(
                 z=m.astype(int), zmin=0, zmax=1, colorscale=[[0, BLOCKED], [1, ALLOWED]],
                 showscale=False, text=m.astype(int), texttemplate="%{text}", xgap=2, ygap=2,
                 x=list(range(m.shape[1])), y=list(range(m.shape[0])),
-                hovertemplate="query %{y} → key %{x}<extra></extra>",
+                hovertemplate=_qk_hover(),
             ),
             row=1, col=i + 1,
         )
@@ -108,12 +123,12 @@ def masking_effect_figure(
     """Four panels: scores, masked scores (-1e9), softmax without and with the mask."""
     masked = np.where(mask, scores, -1e9)
     panels = [
-        ("scores", scores),
+        (t("fig.masks.scores"), scores),
         ("masked_fill(mask == 0, -1e9)", masked),
-        ("softmax without mask", softmax_rows(scores)),
-        ("softmax with mask", softmax_rows(masked)),
+        (t("fig.masks.softmax_without"), softmax_rows(scores)),
+        (t("fig.masks.softmax_with"), softmax_rows(masked)),
     ]
-    fig = make_subplots(rows=1, cols=4, subplot_titles=[p[0] for p in panels],
+    fig = make_subplots(rows=1, cols=4, subplot_titles=[esc(p[0]) for p in panels],
                         horizontal_spacing=0.05)
     labels = axis_labels(tokens)
     lim = float(np.abs(scores).max()) or 1.0
@@ -132,7 +147,7 @@ def masking_effect_figure(
                 texttemplate="%{text}" if n <= 8 else None,
                 textfont=dict(size=9),
                 x=list(range(n)), y=list(range(n)),
-                hovertemplate="query %{y} → key %{x}: %{text}<extra></extra>",
+                hovertemplate=_qk_hover(": %{text}"),
             ),
             row=1, col=i + 1,
         )

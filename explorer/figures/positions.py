@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from ..i18n import t
 from .common import FONT, esc, heatmap
 
 
@@ -14,6 +15,7 @@ def pe_curves(table: np.ndarray, dims: Sequence[int], title: str = "") -> go.Fig
     """PE value over positions, one line per chosen dimension."""
     fig = go.Figure()
     positions = np.arange(table.shape[0])
+    dim, position, value = t("fig.pos.dim"), t("fig.pos.position"), t("fig.common.value")
     for d in dims:
         kind = "sin" if d % 2 == 0 else "cos"
         fig.add_trace(
@@ -21,14 +23,15 @@ def pe_curves(table: np.ndarray, dims: Sequence[int], title: str = "") -> go.Fig
                 x=positions,
                 y=table[:, d],
                 mode="lines",
-                name=f"dim {d} ({kind})",
-                hovertemplate=f"dim {d}<br>position %{{x}}<br>value %{{y:.3f}}<extra></extra>",
+                name=esc(t("fig.pos.curve_name", d=d, kind=kind)),
+                hovertemplate=f"{dim} {d}<br>{position} %{{x}}<br>{value} %{{y:.3f}}"
+                "<extra></extra>",
             )
         )
     fig.update_layout(
         title=dict(text=esc(title)) if title else None,
-        xaxis_title="position",
-        yaxis_title="PE value",
+        xaxis_title=t("fig.pos.position"),
+        yaxis_title=t("fig.pos.pe_value"),
         yaxis_range=[-1.1, 1.1],
         font=FONT,
         height=380,
@@ -44,7 +47,7 @@ def _position_matrix(z: np.ndarray, x_title: str, colorscale: str, hover: str,
                                colorbar=dict(thickness=12), hovertemplate=hover))
     fig.update_layout(
         xaxis_title=x_title,
-        yaxis=dict(title="position", autorange="reversed"),
+        yaxis=dict(title=t("fig.pos.position"), autorange="reversed"),
         font=FONT,
         height=420,
         margin=dict(l=10, r=10, t=30, b=10),
@@ -55,16 +58,19 @@ def _position_matrix(z: np.ndarray, x_title: str, colorscale: str, hover: str,
 def pe_table_heatmap(table: np.ndarray) -> go.Figure:
     """The whole table: positions (rows) by dimensions (columns)."""
     return _position_matrix(
-        table, "dimension (even: sin, odd: cos)", "RdBu",
-        "position %{y}<br>dim %{x}<br>value %{z:.3f}<extra></extra>", zmin=-1, zmax=1,
+        table, t("fig.pos.dimension_axis"), "RdBu",
+        f"{t('fig.pos.position')} %{{y}}<br>{t('fig.pos.dim')} %{{x}}<br>"
+        f"{t('fig.common.value')} %{{z:.3f}}<extra></extra>", zmin=-1, zmax=1,
     )
 
 
 def pe_similarity(table: np.ndarray) -> go.Figure:
     """Dot products PE(p) · PE(q): large near the diagonal, depends only on |p - q|."""
+    position = t("fig.pos.position")
     return _position_matrix(
-        table @ table.T, "position", "Viridis",
-        "position %{y} · position %{x}<br>dot product %{z:.2f}<extra></extra>",
+        table @ table.T, position, "Viridis",
+        f"{position} %{{y}} · {position} %{{x}}<br>{t('fig.pos.dot_product')} %{{z:.2f}}"
+        "<extra></extra>",
     )
 
 
@@ -86,7 +92,7 @@ def shift_matrix(d_model: int, k: int) -> np.ndarray:
 def shift_matrix_figure(m: np.ndarray, k: int) -> go.Figure:
     """M_k as a heatmap: 2x2 rotation blocks along the diagonal, zeros elsewhere."""
     return heatmap(
-        m, None, None, f"M_k for k = {k}: one 2×2 rotation per frequency",
+        m, None, None, t("fig.pos.shift_title", k=k),
         zmin=-1, zmax=1, colorscale="RdBu", value_format=".2f",
         show_values=m.shape[0] <= 12, height=420,
     )
@@ -95,7 +101,7 @@ def shift_matrix_figure(m: np.ndarray, k: int) -> go.Figure:
 def token_vectors(z: np.ndarray, tokens: Sequence[str], title: str, limit: float) -> go.Figure:
     """Rows are the learner's tokens, columns the d_model features."""
     return heatmap(
-        z, None, tokens, title, x_title="feature (d_model)", zmin=-limit, zmax=limit,
+        z, None, tokens, title, x_title=t("fig.pos.feature_axis"), zmin=-limit, zmax=limit,
         colorscale="RdBu", value_format=".2f", show_values=z.size <= 120,
     )
 
@@ -105,6 +111,7 @@ def magnitude_bars(names: Sequence[str], values: Sequence[float]) -> go.Figure:
     fig = go.Figure(go.Bar(x=[esc(n) for n in names], y=list(values),
                            text=[f"{v:.3f}" for v in values], textposition="outside"))
     fig.update_layout(
-        yaxis_title="mean |value|", font=FONT, height=300, margin=dict(l=10, r=10, t=30, b=10)
+        yaxis_title=t("fig.pos.mean_abs"), font=FONT, height=300,
+        margin=dict(l=10, r=10, t=30, b=10),
     )
     return fig

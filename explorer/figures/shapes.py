@@ -10,6 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..i18n import t
 from ..introspect import ShapeRow
 from .common import FONT, axis_labels, heatmap
 
@@ -19,7 +20,7 @@ def tensor_slice(value: np.ndarray, head: int = 0) -> tuple[np.ndarray, str]:
     a = np.asarray(value)
     if a.ndim == 4:  # (batch, h, rows, cols)
         head = max(0, min(head, a.shape[1] - 1))
-        return a[0, head], f"[0, head {head}]"
+        return a[0, head], t("fig.shapes.slice_head", head=head)
     if a.ndim == 3:
         return a[0], "[0]"
     if a.ndim == 2:
@@ -50,17 +51,19 @@ def head_split_figure(q_heads: np.ndarray, concat: np.ndarray,
     h, seq, d_k = q_heads.shape
     fig = make_subplots(
         rows=1, cols=h + 1, column_widths=[1.0] * h + [float(h)],
-        subplot_titles=[f"head {j}" for j in range(h)] + ["concat: (seq, h·d_k = d_model)"],
+        subplot_titles=[t("fig.shapes.head", j=j) for j in range(h)]
+        + [t("fig.shapes.concat_title")],
         horizontal_spacing=0.01 if h > 4 else 0.03,
     )
     lim_q = float(max(np.abs(q_heads).max(), np.abs(concat).max())) or 1.0
     lim_c = lim_q  # one colour scale, so equal numbers look equal
     labels = axis_labels(tokens)
+    token, feature = t("fig.shapes.token"), t("fig.shapes.feature")
     for j in range(h):
         fig.add_trace(go.Heatmap(z=q_heads[j], zmin=-lim_q, zmax=lim_q, colorscale="RdBu",
                                  showscale=False,
-                                 hovertemplate=f"head {j}<br>token %{{y}}<br>feature %{{x}}"
-                                 "<br>%{z:.3f}<extra></extra>"),
+                                 hovertemplate=f"{t('fig.shapes.head', j=j)}<br>{token} "
+                                 f"%{{y}}<br>{feature} %{{x}}<br>%{{z:.3f}}<extra></extra>"),
                       row=1, col=j + 1)
         fig.update_yaxes(tickmode="array", tickvals=list(range(seq)),
                          ticktext=labels if j == 0 else [""] * seq, autorange="reversed",
@@ -68,7 +71,8 @@ def head_split_figure(q_heads: np.ndarray, concat: np.ndarray,
         fig.update_xaxes(showticklabels=False, row=1, col=j + 1)
     fig.add_trace(go.Heatmap(z=concat, zmin=-lim_c, zmax=lim_c, colorscale="RdBu",
                              showscale=False,
-                             hovertemplate="token %{y}<br>feature %{x}<br>%{z:.3f}<extra></extra>"),
+                             hovertemplate=f"{token} %{{y}}<br>{feature} %{{x}}<br>%{{z:.3f}}"
+                             "<extra></extra>"),
                   row=1, col=h + 1)
     for j in range(1, h):
         fig.add_vline(x=j * d_k - 0.5, line=dict(color="black", width=1), row=1, col=h + 1)

@@ -13,6 +13,7 @@ from plotly.subplots import make_subplots
 
 from transformer.train import StepInfo, rate
 
+from ..i18n import t
 from .common import FONT, esc, heatmap
 
 NOAM_REFERENCES: tuple[tuple[int, float, int], ...] = ((512, 1.0, 4000), (512, 1.0, 8000),
@@ -24,24 +25,28 @@ def loss_figure(history: Sequence[StepInfo], total_steps: int | None = None) -> 
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.62, 0.38],
                         vertical_spacing=0.06)
     steps = [h.step for h in history]
+    step = t("fig.training.step")
     fig.add_trace(
-        go.Scatter(x=steps, y=[h.loss for h in history], mode="lines", name="loss per token",
-                   line=dict(color="#1f77b4", width=2),
-                   hovertemplate="step %{x}<br>loss %{y:.4f}<extra></extra>"),
+        go.Scatter(x=steps, y=[h.loss for h in history], mode="lines",
+                   name=t("fig.training.loss_name"), line=dict(color="#1f77b4", width=2),
+                   hovertemplate=f"{step} %{{x}}<br>{t('fig.training.loss')} %{{y:.4f}}"
+                   "<extra></extra>"),
         row=1, col=1,
     )
     fig.add_trace(
         go.Scatter(x=steps, y=[h.token_accuracy for h in history], mode="lines",
-                   name="token accuracy (teacher forcing)",
+                   name=t("fig.training.accuracy_name"),
                    line=dict(color="#2ca02c", width=1.5),
-                   hovertemplate="step %{x}<br>token accuracy %{y:.1%}<extra></extra>"),
+                   hovertemplate=f"{step} %{{x}}<br>{t('fig.training.accuracy')} %{{y:.1%}}"
+                   "<extra></extra>"),
         row=2, col=1,
     )
     last = steps[-1] if steps else 1
     fig.update_xaxes(range=[0, max(total_steps or last, last, 1)])
-    fig.update_xaxes(title_text="training step", row=2, col=1)
-    fig.update_yaxes(title_text="loss (log)", type="log", row=1, col=1)
-    fig.update_yaxes(title_text="token acc.", range=[0, 1.02], tickformat=".0%",
+    fig.update_xaxes(title_text=t("fig.training.step_axis"), row=2, col=1)
+    fig.update_yaxes(title_text=t("fig.training.loss_axis"), type="log", row=1, col=1)
+    fig.update_yaxes(title_text=t("fig.training.accuracy_axis"), range=[0, 1.02],
+                     tickformat=".0%",
                      tickvals=[0, 0.25, 0.5, 0.75, 1.0], row=2, col=1)
     fig.update_layout(
         font=FONT, height=400, margin=dict(l=10, r=10, t=40, b=10),
@@ -60,13 +65,14 @@ def next_token_figure(top: Sequence[tuple[str, float]], chosen: str | None = Non
             x=list(range(len(top))), y=probs, marker_color=colors,
             customdata=labels,
             text=[f"{p:.2f}" for p in probs], textposition="outside",
-            hovertemplate="token %{customdata}<br>probability %{y:.4f}<extra></extra>",
+            hovertemplate=f"{t('fig.training.token')} %{{customdata}}<br>"
+            f"{t('fig.training.probability')} %{{y:.4f}}<extra></extra>",
         )
     )
     fig.update_layout(
         xaxis=dict(tickmode="array", tickvals=list(range(len(top))), ticktext=labels,
-                   title=dict(text="next token (red: the greedy choice)")),
-        yaxis=dict(title=dict(text="probability"), range=[0, 1.1]),
+                   title=dict(text=t("fig.training.next_token_axis"))),
+        yaxis=dict(title=dict(text=t("fig.training.probability")), range=[0, 1.1]),
         font=FONT, height=320, margin=dict(l=10, r=10, t=30, b=10),
     )
     return fig
@@ -78,17 +84,19 @@ def noam_figure(d_model: int, factor: float, warmup: int, steps: int = 20000) ->
     peaks = [w for _, _, w, _ in curves if w <= steps]  # sample each peak exactly
     x = np.unique(np.concatenate([np.linspace(1, steps, 400).astype(int), peaks]))
     fig = go.Figure()
+    step = t("fig.training.step")
     for d, f, w, mine in curves:
         y = [rate(int(s), d, f, w) for s in x]
-        name = f"d_model={d}, factor={f:g}, warmup={w}" + (" (yours)" if mine else "")
+        name = f"d_model={d}, factor={f:g}, warmup={w}" + (t("fig.training.yours") if mine
+                                                            else "")
         fig.add_trace(go.Scatter(
             x=x, y=y, mode="lines", name=esc(name),
             line=dict(width=3 if mine else 1.5, dash=None if mine else "dot"),
-            hovertemplate=esc(name) + "<br>step %{x}<br>lr %{y:.2e}<extra></extra>",
+            hovertemplate=esc(name) + f"<br>{step} %{{x}}<br>lr %{{y:.2e}}<extra></extra>",
         ))
     fig.update_layout(
-        xaxis=dict(title=dict(text="step")),
-        yaxis=dict(title=dict(text="learning rate"), exponentformat="e"),
+        xaxis=dict(title=dict(text=step)),
+        yaxis=dict(title=dict(text=t("fig.training.learning_rate")), exponentformat="e"),
         font=FONT, height=360, margin=dict(l=10, r=10, t=30, b=10),
         legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0),
     )
@@ -99,8 +107,8 @@ def smoothing_figure(dist: np.ndarray, rows: Sequence[str], columns: Sequence[st
                      epsilon: float) -> go.Figure:
     """The smoothed target distributions (rows: labels, columns: vocabulary)."""
     return heatmap(
-        dist, columns, rows, f"smoothed targets, epsilon = {epsilon:g}",
-        x_title="vocabulary token", zmin=0, zmax=1, value_format=".3f", show_values=True,
+        dist, columns, rows, t("fig.training.smoothing_title", epsilon=f"{epsilon:g}"),
+        x_title=t("fig.training.vocab_axis"), zmin=0, zmax=1, value_format=".3f", show_values=True,
     )
 
 

@@ -1,0 +1,71 @@
+"""Run every benchmark and write their tables to bench/results.md (what `make bench` does).
+
+Rerun: `.venv/bin/python -m bench.run_all` (options: --only time_to_learn,memory; --out PATH).
+Each script's printed output goes into its own section, in order; the file is rewritten
+after every script, so an interrupted run keeps what it measured. Run it on an otherwise
+idle machine: the figures are wall-clock times on this machine's cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import io
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from bench.common import ROOT, machine_facts
+
+SCRIPTS: dict[str, str] = {
+    "time_to_learn": "1. Time to learn (toy tasks, the Train button's recipe)",
+    "page_response": "2. Page response (server-side rerun after a text change)",
+    "browser": "3. In the browser (typing to heatmaps; server start to first page)",
+    "figure_size": "4. Size (bytes of figure data sent)",
+    "threads": "4b. Threads (why torch runs with one thread per pass)",
+    "memory": "5. Memory (one session; 30 sessions)",
+    "load": "6. A class at once (30 concurrent sessions)",
+    "faults": "7. Faults (closing or reloading during training; the Stop button)",
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", default=",".join(SCRIPTS))
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results.md")
+    args = ap.parse_args(argv)
+    names = [n for n in args.only.split(",") if n]
+    unknown = sorted(set(names) - set(SCRIPTS))
+    if unknown:
+        ap.error(f"unknown benchmark: {', '.join(unknown)}")
+    sections = [
+        "# Benchmark results\n",
+        "Written by `make bench` (`python -m bench.run_all`); each section is the output of "
+        "one script under `bench/`, whose docstring says what it measures and how to rerun "
+        "it alone. Targets and whether they were met are in the tables' last columns.\n",
+        f"Machine: {machine_facts()}\n",
+    ]
+    status = 0
+    for name in names:
+        print(f"== {name}", file=sys.stderr, flush=True)
+        module = importlib.import_module(f"bench.{name}")
+        out = io.StringIO()
+        t0 = time.perf_counter()
+        try:
+            with contextlib.redirect_stdout(out):
+                rc = module.main([])
+        except Exception as exc:  # keep the other benchmarks' results
+            rc = 1
+            out.write(f"\nFAILED: {type(exc).__name__}: {exc}\n")
+        status = status or rc
+        sections.append(f"## {SCRIPTS[name]}\n\n`python -m bench.{name}` "
+                        f"({time.perf_counter() - t0:.0f} s)\n\n{out.getvalue().strip()}\n")
+        args.out.write_text("\n".join(sections), encoding="utf-8")
+        print(out.getvalue(), file=sys.stderr)
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,579 @@
+"""Import a checkpoint: weights from The Annotated Transformer, or this app's own export.
+
+Pure torch, no streamlit. `load_checkpoint(data, h, vocab_text)` returns a
+`LoadedCheckpoint` or raises `CheckpointError`, the only exception it lets out; its message
+says what is wrong and what is expected, and never repeats the file's contents (a key name
+from the file is shown only if it looks like a parameter name).
+
+Accepted (always read with `torch.load(weights_only=True)`, which runs no code from the file):
+(a) a raw `state_dict` of the Annotated `make_model` (`src_embed.0.lut.weight`, ...),
+(b) a dict holding one under "state_dict", "model_state_dict" or "model",
+(c) this app's export (`explorer.exports.checkpoint_bytes`, format "transformer-explorer/1").
+N, d_model, d_ff, the vocabulary sizes, max_len, pre/post norm and weight tying are read
+from the weights; the number of heads h cannot be (W^Q packs every head into one matrix)
+and must be given, except for (c), whose config records it with the other options.
+"""
+
+from __future__ import annotations
+
+import io
+import pickle
+import re
+import zipfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from transformer.model import EncoderDecoder, TransformerConfig, build_model, sinusoid_table
+
+from .exports import FORMAT
+from .settings import LIMITS, MAX_PARAMS, estimate_params
+
+# The Annotated Transformer's trained Multi30k model (N=6, d_model=512, 55M parameters with
+# its 8315/6384-word vocabularies, plus two 5000-position `pe` buffers) is ~230 MB: the cap
+# admits it, while bounding a load's peak memory (file bytes + loaded tensors + built model,
+# about 3x the file) to under 1 GB on the shared server.
+# The Annotated copy-task model (N=2, d_model=512) is ~80 MB. Keep equal to
+# .streamlit/config.toml's maxUploadSize (MB).
+MAX_CHECKPOINT_BYTES = 256 * 1024 * 1024
+MAX_VOCAB_TEXT_CHARS = 5_000_000  # a 100k-token list of long subwords fits
+MAX_TOKEN_CHARS = 200  # longest token accepted in an uploaded token list
+WRAPPER_KEYS = ("state_dict", "model_state_dict", "model")
+DEFAULT_DROPOUT = 0.1  # The Annotated make_model's; it does nothing in eval mode
+SPECIAL_NAMES: dict[str, tuple[str, ...]] = {  # names special tokens go by, per role
+    "pad": ("<pad>", "<blank>"), "bos": ("<s>", "<bos>"), "eos": ("</s>", "<eos>"),
+    "unk": ("<unk>",),
+}
+_SHOWN = 5  # problems listed per kind in one message
+_SAFE_KEY = re.compile(r"[A-Za-z0-9_.\-]{1,100}", re.ASCII)
+_LAYER = re.compile(r"(encoder|decoder)\.layers\.([0-9]{1,6})\.", re.ASCII)
+_SAVE_HINT = "Save it with torch.save(model.state_dict(), path)."
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be loaded; str(error) is a friendly, safe message."""
+
+
+@dataclass(frozen=True)
+class LoadedCheckpoint:
+    """A model rebuilt from a checkpoint, in eval mode, with its token names."""
+
+    model: EncoderDecoder
+    config: TransformerConfig
+    src_vocab: tuple[str, ...]  # id -> token of the source embedding
+    tgt_vocab: tuple[str, ...]  # id -> token of the target embedding and generator
+    kind: str  # "state_dict", "wrapped state_dict ('model')" or FORMAT
+    meta: dict[str, Any] = field(default_factory=dict)  # the export's meta, else empty
+    notes: tuple[str, ...] = ()  # what was assumed or adjusted, for the learner
+
+    def special_ids(self, side: str = "tgt") -> dict[str, int]:
+        """Ids of the special tokens found by name, e.g. {"bos": 0, "eos": 1, "pad": 2}.
+
+        An imported vocabulary need not put them where this app does: The Annotated
+        Transformer's is <s>, </s>, <blank>, <unk>, so decode with these ids, not BOS/EOS.
+        """
+        itos = self.tgt_vocab if side == "tgt" else self.src_vocab
+        stoi = {tok: i for i, tok in reversed(list(enumerate(itos)))}
+        found = {role: next((stoi[n] for n in names if n in stoi), None)
+                 for role, names in SPECIAL_NAMES.items()}
+        return {role: i for role, i in found.items() if i is not None}
+
+
+# ---- Small helpers ----------------------------------------------------------------------
+
+
+def _show(key: object) -> str:
+    """A key from the file, shown only if it looks like a parameter name."""
+    if isinstance(key, str) and _SAFE_KEY.fullmatch(key):
+        return key
+    return "(a key that is not a parameter name)"
+
+
+def _listing(items: list[str]) -> str:
+    """The first few items, comma separated, with how many more there are."""
+    shown = ", ".join(items[:_SHOWN])
+    return shown + (f" and {len(items) - _SHOWN} more" if len(items) > _SHOWN else "")
+
+
+def _count(n: int, noun: str) -> str:
+    """"1 layer", "2 layers"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _mb(n: int) -> str:
+    """Bytes as megabytes for a message."""
+    return f"{n / 1024 / 1024:.0f} MB" if n >= 1024 * 1024 else f"{n / 1024 / 1024:.2f} MB"
+
+
+def valid_heads(d_model: int) -> list[int]:
+    """The head counts h within the app's limits that divide d_model."""
+    low, high = LIMITS["h"]
+    return [k for k in range(low, min(high, d_model) + 1) if d_model % k == 0]
+
+
+def parse_token_list(text: str | bytes) -> list[str]:
+    """Tokens from an uploaded list: one per line if it has several lines, else by whitespace.
+
+    One token per line: blank lines are skipped, spaces around a token removed, spaces inside
+    kept. A single line (a final line break allowed) is split at whitespace.
+    """
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise CheckpointError("The token list is not UTF-8 text.") from None
+    if not isinstance(text, str):
+        raise CheckpointError("The token list must be text: one token per line.")
+    if len(text) > MAX_VOCAB_TEXT_CHARS:
+        raise CheckpointError(
+            f"The token list has {len(text):,} characters; the limit is "
+            f"{MAX_VOCAB_TEXT_CHARS:,}. It should hold one token per line."
+        )
+    text = text.lstrip("\ufeff")
+    by_line = "\n" in text.strip() or "\r" in text.strip()
+    if by_line:
+        lines = [(i, line.strip()) for i, line in enumerate(text.splitlines(), 1)]
+        numbered = [(i, tok) for i, tok in lines if tok]
+    else:
+        numbered = [(i, tok) for i, tok in enumerate(text.split(), 1)]
+    seen: dict[str, int] = {}
+    where = "line" if by_line else "token"
+    for i, tok in numbered:
+        if len(tok) > MAX_TOKEN_CHARS:
+            raise CheckpointError(
+                f"The token list's {where} {i} is {len(tok)} characters long; tokens may have "
+                f"at most {MAX_TOKEN_CHARS}. Is this the right file (one token per line)?"
+            )
+        if tok in seen:
+            raise CheckpointError(
+                f"The token list has the same token at {where}s {seen[tok]} and {i}: each id "
+                f"needs its own token."
+            )
+        seen[tok] = i
+    return [tok for _, tok in numbered]
+
+
+# ---- Reading the file -------------------------------------------------------------------
+
+
+def _as_bytes(data: object) -> bytes:
+    """The upload as bytes, refused if empty or over the size cap."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise CheckpointError("The checkpoint must be the bytes of a file saved with torch.save.")
+    size = memoryview(data).nbytes
+    if size == 0:
+        raise CheckpointError("The file is empty. Choose a checkpoint saved with torch.save.")
+    if size > MAX_CHECKPOINT_BYTES:
+        raise CheckpointError(
+            f"The file is {_mb(size)}; the limit is {_mb(MAX_CHECKPOINT_BYTES)} so that loading "
+            f"it cannot use up the shared server's memory."
+        )
+    return bytes(data)
+
+
+def _check_zip(data: bytes) -> None:
+    """Refuse a zip whose members would unpack to more than the size cap."""
+    if not zipfile.is_zipfile(io.BytesIO(data)):
+        return
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            total = sum(info.file_size for info in zf.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        return  # torch.load reports a damaged archive below
+    if total > MAX_CHECKPOINT_BYTES:
+        raise CheckpointError(
+            f"The file unpacks to {_mb(total)}; the limit is {_mb(MAX_CHECKPOINT_BYTES)}."
+        )
+
+
+def _torch_load(data: bytes) -> object:
+    """torch.load with weights_only=True, every failure turned into a CheckpointError."""
+    try:
+        return torch.load(io.BytesIO(data), weights_only=True, map_location="cpu")
+    except pickle.UnpicklingError as exc:
+        if "allowed global" in str(exc) or "Unsupported global" in str(exc):
+            raise CheckpointError(
+                "The file contains Python objects, not only weights (for example a whole model "
+                "saved with torch.save(model)). For safety only tensors and plain containers "
+                f"are read. {_SAVE_HINT}"
+            ) from None
+        problem = "is not a PyTorch checkpoint"
+    except (EOFError, RuntimeError) as exc:
+        damaged = "zip archive" in str(exc) or "EOF" in str(exc) or "corrupt" in str(exc)
+        problem = ("is damaged or incomplete (cut short while saving or uploading?)" if damaged
+                   else "is not a PyTorch checkpoint")
+    except MemoryError:
+        raise CheckpointError("The file asks for more memory than the server has.") from None
+    except Exception:  # any other way a non-checkpoint can fail to unpickle
+        problem = "is not a PyTorch checkpoint"
+    raise CheckpointError(
+        f"The file {problem}. Expected a file written by torch.save holding a state_dict. "
+        f"{_SAVE_HINT}"
+    )
+
+
+def _unwrap(obj: object) -> tuple[Mapping[Any, Any], str, dict[str, Any] | None]:
+    """(state_dict, kind, this app's payload or None) from whatever torch.load returned."""
+    if not isinstance(obj, Mapping):
+        raise CheckpointError(
+            f"The file holds a {type(obj).__name__}, not a dictionary of weights. {_SAVE_HINT}"
+        )
+    if "format" in obj:
+        if obj.get("format") != FORMAT:
+            raise CheckpointError(
+                f"The file says it has a format this app does not know; this app writes and "
+                f"reads {FORMAT!r} (and plain state_dicts)."
+            )
+        sd, config = obj.get("state_dict"), obj.get("config")
+        if not isinstance(sd, Mapping) or not isinstance(config, Mapping):
+            raise CheckpointError(
+                f"The file says it is a {FORMAT} checkpoint but lacks its 'state_dict' or "
+                f"'config' dictionary; it may be damaged. Export it again from the app."
+            )
+        return sd, FORMAT, dict(obj)
+    for key in WRAPPER_KEYS:
+        inner = obj.get(key)
+        if isinstance(inner, Mapping):
+            return inner, f"wrapped state_dict ({key!r})", None
+    if obj and all(isinstance(v, torch.Tensor) for v in obj.values()):
+        return obj, "state_dict", None
+    raise CheckpointError(
+        "No weights found in the file: expected a state_dict (parameter name -> tensor) or a "
+        f"dictionary holding one under {', '.join(repr(k) for k in WRAPPER_KEYS)}. {_SAVE_HINT}"
+    )
+
+
+def _clean(sd: Mapping[Any, Any], notes: list[str]) -> dict[str, torch.Tensor]:
+    """String keys to float tensors; a DataParallel "module." prefix is removed."""
+    bad = [k for k, v in sd.items() if not isinstance(k, str) or not isinstance(v, torch.Tensor)]
+    if bad:
+        raise CheckpointError(
+            f"{len(bad)} entries of the state_dict are not named tensors "
+            f"({_listing([_show(k) for k in bad])}). A state_dict maps parameter names to "
+            f"tensors. {_SAVE_HINT}"
+        )
+    out: dict[str, torch.Tensor] = dict(sd)
+    if out and all(k.startswith("module.") for k in out):
+        out = {k[len("module."):]: v for k, v in out.items()}
+        notes.append("Removed the 'module.' prefix that nn.DataParallel adds to every name.")
+    not_float = [k for k, v in out.items() if not v.is_floating_point()]
+    if not_float:
+        raise CheckpointError(
+            f"Weights must be floating-point tensors; {_listing([_show(k) for k in not_float])} "
+            f"{'is' if len(not_float) == 1 else 'are'} not."
+        )
+    return out
+
+
+# ---- Reading the architecture from the weights ------------------------------------------
+
+
+def _shape(sd: Mapping[str, torch.Tensor], key: str, ndim: int, what: str) -> tuple[int, ...]:
+    """The shape of a required tensor, or a CheckpointError naming it and what it is for."""
+    t = sd.get(key)
+    if t is None:
+        raise CheckpointError(
+            f"This is not a checkpoint of The Annotated Transformer's model: it has no {key} "
+            f"({what}). Expected names like src_embed.0.lut.weight, "
+            f"encoder.layers.0.self_attn.linears.0.weight, generator.proj.weight."
+        )
+    if t.dim() != ndim:
+        raise CheckpointError(f"{key} ({what}) should have {ndim} dimensions, not {t.dim()}.")
+    return tuple(t.shape)
+
+
+def _layers(sd: Mapping[str, torch.Tensor], stack: str) -> int:
+    """How many layers a stack has: 1 + the highest index in `<stack>.layers.<i>.` names."""
+    found = [int(m.group(2)) for k in sd if (m := _LAYER.match(k)) and m.group(1) == stack]
+    if not found:
+        raise CheckpointError(
+            f"The checkpoint has no {stack} layers (names like {stack}.layers.0.self_attn...)."
+        )
+    return max(found) + 1
+
+
+def _same_tensor(a: torch.Tensor | None, b: torch.Tensor | None) -> bool:
+    """Whether two loaded tensors share memory (torch.save keeps tied weights tied)."""
+    if a is None or b is None or a.shape != b.shape:
+        return False
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr() and (
+        a.storage_offset() == b.storage_offset()
+    )
+
+
+@dataclass(frozen=True)
+class Architecture:
+    """What the weights say about the architecture."""
+
+    N: int
+    d_model: int
+    d_ff: int
+    src_vocab: int
+    tgt_vocab: int
+    max_len: int | None  # None: no pe buffers in the file
+    norm_placement: str
+    tie_weights: str
+
+
+def infer_architecture(sd: Mapping[str, torch.Tensor]) -> Architecture:
+    """Read N, d_model, d_ff, vocabulary sizes, max_len, norm placement and tying."""
+    src_vocab, d_model = _shape(sd, "src_embed.0.lut.weight", 2, "the source embedding table")
+    tgt_vocab, _ = _shape(sd, "tgt_embed.0.lut.weight", 2, "the target embedding table")
+    d_ff = _shape(sd, "encoder.layers.0.feed_forward.w_1.weight", 2, "the first FFN layer")[0]
+    N, N_dec = _layers(sd, "encoder"), _layers(sd, "decoder")
+    if N != N_dec:
+        raise CheckpointError(
+            f"The encoder has {_count(N, 'layer')} but the decoder has {_count(N_dec, 'layer')}; "
+            f"this model has the same number N of layers in both stacks (is a layer missing?)."
+        )
+    max_len = None
+    if "src_embed.1.pe" in sd:
+        max_len = _shape(sd, "src_embed.1.pe", 3, "the positional-encoding table")[1]
+    enc_norm, dec_norm = "encoder.norm.a_2" in sd, "decoder.norm.a_2" in sd
+    if enc_norm != dec_norm:
+        have, lack = ("encoder", "decoder") if enc_norm else ("decoder", "encoder")
+        raise CheckpointError(
+            f"The {have} ends with a final LayerNorm ({have}.norm) but the {lack} does not; "
+            f"pre-norm models have both, post-norm models neither."
+        )
+    gen, tgt, src = (sd.get(k) for k in ("generator.proj.weight", "tgt_embed.0.lut.weight",
+                                         "src_embed.0.lut.weight"))
+    tie = "none"
+    if _same_tensor(gen, tgt):
+        tie = "all" if _same_tensor(src, tgt) else "decoder"
+    placement = "pre" if enc_norm else "post"
+    return Architecture(N, d_model, d_ff, src_vocab, tgt_vocab, max_len, placement, tie)
+
+
+def _check_size(arch: Architecture) -> None:
+    """Refuse architectures beyond the app's limits before anything is built."""
+    for name, value in (("N", arch.N), ("d_model", arch.d_model), ("d_ff", arch.d_ff)):
+        low, high = LIMITS[name]
+        if not low <= value <= high:
+            raise CheckpointError(
+                f"The checkpoint has {name} = {value}; this app works with {name} from {low} to "
+                f"{high}."
+            )
+    params = (
+        estimate_params(arch.N, arch.d_model, arch.d_ff, 0, "none", arch.norm_placement)
+        + (arch.src_vocab + 2 * arch.tgt_vocab) * arch.d_model + arch.tgt_vocab
+    )
+    if params > MAX_PARAMS:
+        raise CheckpointError(
+            f"This model would have {params / 1e6:.0f}M parameters; the limit is "
+            f"{MAX_PARAMS / 1e6:.0f}M so that one learner cannot use up the shared server's "
+            f"memory."
+        )
+
+
+def _heads(h: object, d_model: int, config: Mapping[str, Any] | None) -> int:
+    """The head count: given by the caller, or recorded in this app's export."""
+    stored = config.get("h") if config is not None else None
+    if h is None and stored is not None:
+        h = stored
+    elif h is not None and stored is not None and h != stored:
+        raise CheckpointError(
+            f"This checkpoint was exported with h = {_plain(stored)} heads; leave h empty to "
+            f"use it (h = {_plain(h)} was given)."
+        )
+    valid = ", ".join(map(str, valid_heads(d_model)))
+    if h is None:
+        raise CheckpointError(
+            f"Give the number of heads h: it cannot be read from the weights (W^Q holds all "
+            f"heads in one d_model x d_model matrix). With d_model = {d_model}, h can be "
+            f"{valid}; the Annotated Transformer uses 8."
+        )
+    if isinstance(h, bool) or not isinstance(h, int) or h < 1 or d_model % h:
+        raise CheckpointError(
+            f"h = {_plain(h)} does not work: h must divide d_model = {d_model} (each head gets "
+            f"d_model / h dimensions). Valid h: {valid}."
+        )
+    low, high = LIMITS["h"]
+    if not low <= h <= high:
+        raise CheckpointError(f"h = {h} is outside this app's range {low} to {high}. "
+                              f"Valid h: {valid}.")
+    return h
+
+
+def _plain(value: object) -> str:
+    """A number for a message; anything else only by its type."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**9:
+        return str(value)
+    return f"(a {type(value).__name__})"
+
+
+def _config(
+    arch: Architecture, h: int, saved: Mapping[str, Any] | None, max_len: int
+) -> TransformerConfig:
+    """The TransformerConfig for the weights, checked against an export's saved config."""
+    inferred = {"src_vocab": arch.src_vocab, "tgt_vocab": arch.tgt_vocab, "N": arch.N,
+                "d_model": arch.d_model, "d_ff": arch.d_ff, "h": h, "max_len": max_len,
+                "norm_placement": arch.norm_placement, "tie_weights": arch.tie_weights}
+    options: dict[str, Any] = {"dropout": DEFAULT_DROPOUT, "layer_norm": "annotated",
+                               "scale_embedding": True}
+    if saved is not None:
+        for name, value in inferred.items():
+            if name in saved and (type(saved[name]) is not type(value) or saved[name] != value):
+                raise CheckpointError(
+                    f"The file's config says {name} = {_plain(saved[name])} but its weights "
+                    f"have {name} = {_plain(value) if isinstance(value, int) else value}; the "
+                    f"file is inconsistent. Export it again from the app."
+                )
+        options.update({k: saved[k] for k in options if k in saved})
+    try:
+        return TransformerConfig(**inferred, **options)
+    except (ValueError, TypeError) as exc:
+        message = str(exc) if isinstance(exc, ValueError) and len(str(exc)) < 400 else ""
+        raise CheckpointError(f"These weights cannot make a model. {message}".strip()) from None
+
+
+def _compare(sd: Mapping[str, torch.Tensor], cfg: TransformerConfig) -> None:
+    """Refuse missing or extra names and wrong shapes, listing the first few of each."""
+    with torch.device("meta"):  # shapes only: no memory, no time
+        expected = {k: tuple(v.shape) for k, v in build_model(cfg).state_dict().items()}
+    missing = [k for k in expected if k not in sd]
+    extra = [_show(k) for k in sd if k not in expected]
+    wrong = [f"{k} is {tuple(sd[k].shape)}, expected {expected[k]}"
+             for k in expected if k in sd and tuple(sd[k].shape) != expected[k]]
+    problems = []
+    if missing:
+        problems.append(f"missing {len(missing)} tensor(s): {_listing(missing)}")
+    if extra:
+        problems.append(f"{len(extra)} unexpected tensor(s): {_listing(extra)}")
+    if wrong:
+        problems.append(f"{len(wrong)} tensor(s) of the wrong shape: {_listing(wrong)}")
+    if problems:
+        raise CheckpointError(
+            f"The weights do not fit the model they describe (N = {cfg.N}, d_model = "
+            f"{cfg.d_model}, d_ff = {cfg.d_ff}, vocabularies {cfg.src_vocab}/{cfg.tgt_vocab}): "
+            + "; ".join(problems) + "."
+        )
+
+
+# ---- Vocabularies -----------------------------------------------------------------------
+
+
+def _vocab_from_text(text: str, size: int, which: str, other: int | None) -> tuple[str, ...]:
+    """Token names from an uploaded list, which must have exactly `size` entries."""
+    tokens = parse_token_list(text)
+    if len(tokens) != size:
+        hint = ""
+        if other is not None and len(tokens) == other:
+            hint = " It has the size of the other vocabulary: did you swap the two lists?"
+        raise CheckpointError(
+            f"The {which} token list has {len(tokens)} tokens but the checkpoint's {which} "
+            f"vocabulary has {size} (one token per row of its embedding table, in id order)."
+            + hint
+        )
+    return tuple(tokens)
+
+
+def _vocabs(
+    arch: Architecture, vocab_text: str | None, tgt_vocab_text: str | None,
+    saved: Mapping[str, Any] | None, notes: list[str],
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(source, target) token names: uploaded lists, the export's own, or tok0, tok1, ..."""
+    S, T = arch.src_vocab, arch.tgt_vocab
+    if S == T and (vocab_text is None) != (tgt_vocab_text is None):
+        shared = _vocab_from_text(vocab_text or tgt_vocab_text or "", S, "shared", None)
+        return shared, shared
+    src = _vocab_from_text(vocab_text, S, "source", T) if vocab_text is not None else None
+    tgt = _vocab_from_text(tgt_vocab_text, T, "target", S) if tgt_vocab_text is not None else None
+    stored = saved.get("vocab") if saved is not None else None
+    if stored is not None and (src is None or tgt is None):
+        if not (isinstance(stored, list) and all(isinstance(t, str) for t in stored)
+                and len(stored) == S == T):
+            raise CheckpointError(
+                "The vocabulary stored in the file does not match its embedding tables; "
+                "upload a token list (one token per line) to name the tokens."
+            )
+        src, tgt = src or tuple(stored), tgt or tuple(stored)
+    if src is None or tgt is None:
+        notes.append("No token list given: tokens are named tok0, tok1, ... by their id.")
+    return (src or tuple(f"tok{i}" for i in range(S)),
+            tgt or tuple(f"tok{i}" for i in range(T)))
+
+
+# ---- The entry point --------------------------------------------------------------------
+
+
+def load_checkpoint(
+    data: bytes,
+    h: int | None,
+    vocab_text: str | None,
+    *,
+    tgt_vocab_text: str | None = None,
+) -> LoadedCheckpoint:
+    """Rebuild the model saved in `data`; raise CheckpointError with a friendly message if not.
+
+    `h`: the number of heads (None for this app's exports, which record it). `vocab_text`:
+    token names, one per line, for the shared vocabulary or (if the sizes differ) the
+    source; `tgt_vocab_text` for the target when it has its own.
+    """
+    try:
+        return _load(data, h, vocab_text, tgt_vocab_text)
+    except CheckpointError:
+        raise
+    except MemoryError:
+        raise CheckpointError("Loading this checkpoint needs more memory than the server "
+                              "has.") from None
+    except Exception as exc:  # never a traceback for the learner
+        raise CheckpointError(
+            f"The checkpoint could not be loaded ({type(exc).__name__}). Expected a state_dict "
+            f"of The Annotated Transformer's make_model. {_SAVE_HINT}"
+        ) from exc
+
+
+def _load(
+    data: bytes, h: int | None, vocab_text: str | None, tgt_vocab_text: str | None
+) -> LoadedCheckpoint:
+    """load_checkpoint without the last-resort exception handler."""
+    raw = _as_bytes(data)
+    _check_zip(raw)
+    sd_raw, kind, payload = _unwrap(_torch_load(raw))
+    del raw
+    notes: list[str] = []
+    sd = _clean(sd_raw, notes)
+    saved_cfg = payload.get("config") if payload is not None else None
+    arch = infer_architecture(sd)
+    _check_size(arch)
+    heads = _heads(h, arch.d_model, saved_cfg)
+    cfg = _config(arch, heads, saved_cfg, arch.max_len or 5000)
+    with torch.no_grad():
+        if arch.max_len is None and "tgt_embed.1.pe" not in sd:
+            notes.append("The file has no positional-encoding tables (they are fixed, not "
+                         "learned); they were computed from the formula for 5000 positions.")
+            pe = sinusoid_table(cfg.max_len, cfg.d_model).unsqueeze(0)  # as the model's buffer
+            sd = {**sd, "src_embed.1.pe": pe, "tgt_embed.1.pe": pe}
+        _compare(sd, cfg)
+        bad = [k for k, v in sd.items() if not bool(torch.isfinite(v).all())]
+        if bad:
+            raise CheckpointError(
+                f"Some weights are NaN or infinite ({_listing(bad)}): the model was broken "
+                f"when it was saved (training diverged?)."
+            )
+        src_vocab, tgt_vocab = _vocabs(arch, vocab_text, tgt_vocab_text, payload, notes)
+        model = build_model(cfg)
+        try:
+            model.load_state_dict(sd, strict=True)
+        except RuntimeError:
+            raise CheckpointError(
+                "The weights do not fit the model their shapes describe; the file may be "
+                "damaged."
+            ) from None
+    model.eval()
+    if payload is None:
+        notes.append("LayerNorm formula assumed to be the Annotated one (std + 1e-6) and "
+                     "embeddings scaled by sqrt(d_model): a state_dict cannot tell.")
+    if cfg.norm_placement == "post":
+        notes.append("No final LayerNorm in either stack: loaded as post-norm (the paper's "
+                     "LayerNorm(x + Sublayer(x))).")
+    if cfg.tie_weights != "none":
+        notes.append(f"Tied weights found: tie_weights = {cfg.tie_weights!r}.")
+    meta = payload.get("meta") if payload is not None else None
+    return LoadedCheckpoint(
+        model=model, config=cfg, src_vocab=src_vocab, tgt_vocab=tgt_vocab, kind=kind,
+        meta=dict(meta) if isinstance(meta, Mapping) else {}, notes=tuple(notes),
+    )

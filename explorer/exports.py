@@ -1,0 +1,142 @@
+"""Downloads: a run's tensors as .npz, a model as a checkpoint, and safe file names.
+
+Pure numpy/torch, no streamlit. Everything returned is bytes, ready for a download button.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import math
+import re
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import torch
+
+from transformer.model import EncoderDecoder, TransformerConfig
+
+from .runs import Run
+from .settings import Settings
+from .urlstate import preset_of
+
+FORMAT = "transformer-explorer/1"  # the `format` entry of this app's checkpoints
+MAX_META_DEPTH = 8  # nesting allowed in a checkpoint's `meta`
+MAX_NAME_CHARS = 80  # longest file name stem download_name returns
+
+# Names of the non-hook arrays in run_to_npz (hook names start with a module name).
+TOKEN_ARRAYS = ("tokens.src", "tokens.tgt", "tokens.tgt_in", "tokens.vocab")
+MASK_ARRAYS = ("mask.src", "mask.tgt")
+
+
+def run_to_npz(run: Run) -> bytes:
+    """Every captured tensor of `run` (hook name -> array) plus tokens and masks, as .npz bytes.
+
+    Token arrays are numpy unicode strings, so `np.load(..., allow_pickle=False)` reads all.
+    """
+    arrays: dict[str, np.ndarray] = {name: np.asarray(a) for name, a in run.cache.items()}
+    extra = {
+        "tokens.src": run.tokens.src_tokens,
+        "tokens.tgt": run.tokens.tgt_tokens,
+        "tokens.tgt_in": run.tokens.tgt_in_tokens,
+        "tokens.vocab": run.tokens.vocab.itos,
+    }
+    for name, toks in extra.items():
+        arrays[name] = np.array(list(toks), dtype=np.str_)
+    arrays["mask.src"] = np.asarray(run.src_mask)
+    arrays["mask.tgt"] = np.asarray(run.tgt_mask)
+    arrays["train_mode"] = np.array(run.train_mode)
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **arrays)
+    return buf.getvalue()
+
+
+def _check_meta(value: object, where: str = "meta", depth: int = 0) -> None:
+    """Raise ValueError unless `value` is plain data that torch.load(weights_only=True) reads."""
+    if depth > MAX_META_DEPTH:
+        raise ValueError(f"{where} is nested more than {MAX_META_DEPTH} levels deep.")
+    if value is None or isinstance(value, (bool, int, str)):
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{where} must be a finite number, got {value}.")
+        return
+    if isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            _check_meta(item, f"{where}[{i}]", depth + 1)
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise ValueError(f"{where} keys must be strings, got {type(key).__name__}.")
+            _check_meta(item, f"{where}[{key!r}]", depth + 1)
+        return
+    raise ValueError(
+        f"{where} must hold only None, bool, int, float, str, lists and dicts; "
+        f"got {type(value).__name__}."
+    )
+
+
+def checkpoint_bytes(
+    model: EncoderDecoder, vocab: Sequence[str] | None, meta: Mapping[str, object]
+) -> bytes:
+    """torch.save of {state_dict, config, vocab, meta, format} that loads with weights_only=True.
+
+    `vocab` (id -> token) is the one vocabulary shared by source and target, so its length
+    must equal both vocabulary sizes; None stores no token names. Raises ValueError if the
+    model has no config or `vocab` / `meta` do not fit.
+    """
+    cfg = model.config
+    if not isinstance(cfg, TransformerConfig):
+        raise ValueError("The model has no TransformerConfig; build it with build_model.")
+    tokens: list[str] | None = None
+    if vocab is not None:
+        if isinstance(vocab, str) or not all(isinstance(t, str) for t in vocab):
+            raise ValueError("vocab must be a sequence of token strings (id -> token).")
+        tokens = list(vocab)
+        if not len(tokens) == cfg.src_vocab == cfg.tgt_vocab:
+            raise ValueError(
+                f"vocab has {len(tokens)} tokens but the model's vocabularies have "
+                f"{cfg.src_vocab} (source) and {cfg.tgt_vocab} (target) entries."
+            )
+    meta_dict = dict(meta)
+    _check_meta(meta_dict)
+    payload = {
+        "format": FORMAT,
+        "config": dataclasses.asdict(cfg),
+        "state_dict": model.state_dict(),
+        "vocab": tokens,
+        "meta": meta_dict,
+    }
+    buf = io.BytesIO()
+    torch.save(payload, buf)
+    return buf.getvalue()
+
+
+def _safe(text: str, cap: int) -> str:
+    """ASCII letters, digits, '-' and '_' only; other runs become one '_'."""
+    cleaned = re.sub(r"[^A-Za-z0-9_-]+", "_", text, flags=re.ASCII)
+    cleaned = re.sub(r"_{2,}", "_", cleaned).strip("_-")
+    return cleaned[:cap].strip("_-")
+
+
+def size_tag(settings: Settings) -> str:
+    """The preset's name ("tiny", "paper-base") or the custom size ("N3-d64-h4-ff256")."""
+    name = preset_of(settings)
+    if name != "custom":
+        return _safe(name.replace(" ", "-"), 32)
+    return f"N{settings.N}-d{settings.d_model}-h{settings.h}-ff{settings.d_ff}"
+
+
+def download_name(kind: str, settings: Settings | None, ext: str) -> str:
+    """A safe file name "<kind>_<size>.<ext>", e.g. attention_enc_L0_H1_tiny.png.
+
+    ASCII only, no path separators, no leading dot; a bad `ext` becomes "bin".
+    """
+    stem = _safe(str(kind), MAX_NAME_CHARS) or "export"
+    if settings is not None:
+        stem = f"{stem}_{size_tag(settings)}"
+    suffix = str(ext).lstrip(".").lower()
+    if not re.fullmatch(r"[a-z0-9]{1,8}", suffix, flags=re.ASCII):
+        suffix = "bin"
+    return f"{stem}.{suffix}"

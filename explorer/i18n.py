@@ -1,0 +1,41 @@
+"""Interface text in English and Simplified Chinese: `t("key", **values)`.
+
+Every string a learner reads lives in one table per language (`explorer/locales/en.py`,
+`explorer/locales/zh.py`), under the same keys; tests/test_i18n.py fails when a key or a
+`{placeholder}` exists in one table but not the other. The language of the current script
+run is held in a ContextVar (each Streamlit session runs its script in its own thread), set
+once per run by app.py; pure code (figures) reads it through `t()` like the pages do.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+
+from explorer.locales import en, zh
+
+LANGS: tuple[str, ...] = ("en", "zh")
+LANG_NAMES: dict[str, str] = {"en": "English", "zh": "中文"}
+DEFAULT_LANG = "en"
+TABLES: dict[str, dict[str, str]] = {"en": en.TEXT, "zh": zh.TEXT}
+
+_lang: ContextVar[str] = ContextVar("lang", default=DEFAULT_LANG)
+
+
+def set_lang(lang: object) -> str:
+    """Use `lang` for this run (an unknown value falls back to English); returns the one used."""
+    chosen = lang if isinstance(lang, str) and lang in TABLES else DEFAULT_LANG
+    _lang.set(chosen)
+    return chosen
+
+
+def get_lang() -> str:
+    """The language of the current run."""
+    return _lang.get()
+
+
+def t(key: str, /, **values: object) -> str:
+    """The text for `key` in the current language, with `{name}` fields filled from `values`."""
+    text = TABLES[_lang.get()].get(key)
+    if text is None:
+        text = en.TEXT[key]  # a KeyError here is a programming error, caught by the tests
+    return text.format(**values) if values else text

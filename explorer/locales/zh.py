@@ -1,0 +1,396 @@
+"""简体中文界面文字。键与 en.py 相同；`{name}` 占位符由 t() 填入。"""
+
+TEXT: dict[str, str] = {
+    # ---- 应用与侧边栏 ----
+    "app.title": "Transformer 探索器",
+    "sidebar.language": "Language / 语言",
+    "sidebar.presenter": "演示模式",
+    "sidebar.presenter_help": "放大文字和图表，便于在教室后排看清投影。",
+
+    # ---- 检查点导入面板（explorer/ui.py）：先在此起草，供该面板作者审阅 ----
+    "sidebar.params_imported": "参数量（导入的模型）",
+    "ckpt.title": "导入检查点",
+    "ckpt.using": "正在使用导入的模型：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，源词表 {src} "
+                  "个 token，目标词表 {tgt} 个 token。",
+    "ckpt.forget": "移除导入的模型",
+    "ckpt.explain": "可以是用 The Annotated Transformer 的 `make_model` 保存的权重（一个 "
+                    "`state_dict`），也可以是本应用导出的检查点；最大 {mb} MB。文件只作为数据"
+                    "读取，其中的代码不会被执行。",
+    "ckpt.file": "检查点文件",
+    "ckpt.h": "h（头数）",
+    "ckpt.h_help": "头数无法从权重中读出（W^Q 把所有头放在同一个矩阵里）：请填写模型训练时使用"
+                   "的 h。本应用自己导出的检查点记录了它，因此对它们会忽略这个值。",
+    "ckpt.vocab": "词表（可选）",
+    "ckpt.vocab_help": "一个文本文件，每行一个 token，按 id 顺序排列，这样各页面就能显示词而"
+                       "不是 id。",
+    "ckpt.load": "加载",
+    "ckpt.vocab_too_big": "词表文件太大（最大 5 MB）。",
+    "ckpt.loading": "正在加载检查点……",
+    "ckpt.vocab_not_utf8": "词表文件不是 UTF-8 编码的文本。",
+    # show_problems（explorer/ui.py），供该文件作者应用补丁时使用
+    "problems.text": "**你的文本无法使用。** {reason}",
+    "problems.arch": "**无法用这些设置构建模型。** {reason}",
+
+    # ---- 导航（app.py） ----
+    "nav.model": "模型",
+    "nav.embeddings": "词嵌入与位置编码",
+    "nav.masks": "掩码",
+    "nav.attention": "注意力",
+    "nav.shapes": "张量形状",
+    "nav.train": "训练与解码",
+
+    # ---- 模型页（pages/model.py） ----
+    "model.title": "模型",
+    "model.intro": "Transformer 是一个**编码器-解码器**（encoder-decoder）结构。编码器一次读入整个"
+                   "源句子，把它变成 `memory`：每个源 token 对应一个宽度为 d_model 的向量。解码器"
+                   "随后逐个 token 地生成目标序列：它既关注自己已经生成的 token（掩码自注意力），"
+                   "也关注 `memory`（交叉注意力）；最后由 `generator` 把每个输出向量变成下一个 "
+                   "token 的对数概率。在代码里这只是一行："
+                   "`EncoderDecoder.forward = decode(encode(src, src_mask), src_mask, tgt, "
+                   "tgt_mask)`。本页的所有内容都读取自用侧边栏设置构建出的模型。",
+    "model.arch_header": "由你的设置画出的模型结构",
+    "model.lengths_known": "src_len = {src_len}（源 token 数）和 tgt_len = {tgt_len}（解码器输入"
+                           "数：`<s>` + 目标句）来自你的句子",
+    "model.lengths_unknown": "在你的文本可以使用之前，句子长度以符号表示",
+    "model.norm_pre": "**Pre-norm**（The Annotated Transformer 的写法）：每个子层计算 "
+                      "`x + dropout(sublayer(LayerNorm(x)))`，残差通路绕过层归一化，因此每个"
+                      "堆叠的最后还需要一个层归一化。",
+    "model.norm_post": "**Post-norm**（论文中的 \"Add & Norm\"）：每个子层计算 "
+                       "`LayerNorm(x + dropout(sublayer(x)))`，每一层的输出都已经归一化，所以"
+                       "堆叠的最后没有额外的层归一化。",
+    "model.arch_caption": "数据自下而上流动。形状写作 (batch, …)，batch = 1；{lengths}。每个 ⊕ "
+                          "都是一次残差相加：绕过子层的箭头把子层的输入直接送到它的后面。"
+                          "{norm_text}紫色：每个注意力接收的掩码（True = 可以关注）。图中没有"
+                          "画出 dropout：它跟在每个子层之后，以及词嵌入与位置编码相加之后。",
+    "model.need_text": "当源句和目标句的文本可以使用时，这里会显示模块树、参数量和实时形状。",
+    "model.tree_header": "模块树",
+    "model.tree_intro": "`print(model)` 显示的内容：`encoder.layers` 中 {N} 个 `EncoderLayer` "
+                        "的副本，`decoder.layers` 中 {N} 个 `DecoderLayer`，两个词嵌入 "
+                        "`Sequential`（先 `Embeddings` 后 `PositionalEncoding`），以及 "
+                        "`Generator`。",
+    "model.tree_expander": "print(model)：共 {lines} 行",
+    "model.tree_caption": "这里隐藏了钩子点：它们是恒等模块（`HookPoint`），本应用用它们捕获其他"
+                          "页面上展示的张量；它们没有参数，也不改变任何计算。",
+    "model.params_header": "参数",
+    "model.metric_total": "参数量（不重复计算的张量）",
+    "model.metric_total_help": "每个参数张量只计一次，即使两个模块共享它。",
+    "model.metric_enc": "编码器堆叠",
+    "model.metric_dec": "解码器堆叠",
+    "model.metric_embed": "词嵌入 + 生成器（词表大小 {vocab}）",
+    "model.col_component": "组件",
+    "model.col_parameters": "参数量",
+    "model.col_share": "占比",
+    "model.tie_pair": "`{b}` 与 `{a}` 是同一个张量",
+    "model.tie_sep": "；",
+    "model.ties": "权重共享：{pairs}（tie_weights = {tie}）。每个共享的表只计一次，记在它第一次"
+                  "出现的名字下。",
+    "model.paper_note": "两个堆叠共有 {stacks} 个参数（{share}）。词嵌入表和生成器随词表大小增长，"
+                        "而这里的词表只有你句子中的 {vocab} 个 token（含 4 个特殊 token）。如果"
+                        "使用论文中约 {paper_vocab} 个 token 的共享词表，并让两个词嵌入和输出层"
+                        "共用一张表（论文 3.4 节），这个结构大约有 {paper_total}M 个参数。",
+    "model.paper_base_note": "这就是论文的 base 模型：仅两个堆叠就有 {stacks}M 个参数，"
+                             "{paper_vocab} × {d_model} 的共享表再加 {table}M，总计 "
+                             "{paper_total}M，接近论文表 3 中报告的 {paper_params}。",
+    "model.every_param": "所有参数张量",
+    "model.col_name": "名称",
+    "model.col_shape": "形状",
+    "model.col_count": "数量",
+    "model.every_param_caption": "共 {n} 个不同的张量。`named_parameters()` 对共享的张量只列出"
+                                 "一次，使用它最先注册时的名字。",
+    "model.code_header": "阅读代码",
+    "model.code_intro": "从 `transformer/model.py` 中选一个组件：左边是它的源代码，右边是你的"
+                        "句子经过模型时它产生的张量。",
+    "model.component_label": "组件",
+    "model.live_shapes": "实时形状",
+    "model.make_model_caption": "`make_model` 负责构建各个模块；下面是调用它时用的参数值"
+                                "（`TransformerConfig`）。",
+    "model.col_argument": "参数",
+    "model.col_value": "值",
+    "model.shapes_caption": "batch = 1，src_len = {src_len}，tgt_len = {tgt_len}，d_model = "
+                            "{d_model}，h = {h}，d_k = {d_k}，d_ff = {d_ff}。张量名写作"
+                            "“钩子 · 模块路径”（在 `run_with_cache` 的缓存中，它的键是 "
+                            "`path.hook`）。对于每一层都重复出现的组件，这里只显示第 0 层；"
+                            "“张量形状”页列出了全部张量。",
+    "model.col_tensor": "张量",
+    "model.col_dims": "维度",
+    "model.col_operation": "运算",
+
+    # ---- 词嵌入与位置编码页（pages/embeddings.py） ----
+    "emb.title": "词嵌入与位置编码",
+    "emb.intro": "注意力本身把输入当作一个*集合*：打乱词的顺序，每个 token 得到的结果完全相同，"
+                 "只是顺序也跟着打乱。因此 Transformer 在每个 token 的词嵌入上加上一个"
+                 "**位置信号**。它不是学出来的：第 2i 维是位置的正弦，第 2i+1 维是位置的余弦，"
+                 "波长从 2π 到 10000·2π 按几何级数增长。",
+    "emb.curves_header": "位置编码曲线",
+    "emb.d_model_label": "绘图用的 d_model",
+    "emb.positions_label": "位置数",
+    "emb.odd_d_model": "d_model 必须是偶数，才能组成正弦/余弦对；改用 {d_model}。",
+    "emb.dims_label": "维度",
+    "emb.curves_title": "d_model = {d_model} 时的位置编码",
+    "emb.curves_caption": "使用默认值（d_model = 20，第 4–7 维，100 个位置）时，这就是 The "
+                          "Annotated Transformer 中的那张图：每两维对应一个频率，维度越高，"
+                          "波长越长。",
+    "emb.table_header": "完整的位置编码表",
+    "emb.table_caption": "左边的列随位置变化很快，右边的列变化很慢：就像计数器的各个数位，"
+                         "它们合在一起让每个位置都有独一无二的模式。",
+    "emb.sim_header": "哪些位置彼此相似",
+    "emb.sim_caption": "PE(p)·PE(q) 在对角线上最大，并且只取决于距离 |p − q|：相邻的位置编码"
+                       "相似，不论它们在句子的什么地方。",
+    "emb.shift_header": "为什么 PE(pos + k) 是 PE(pos) 的线性函数",
+    "emb.shift_text": "对某一个频率 w，由和角公式可得 "
+                      "sin(w(p+k)) = sin(wp)·cos(wk) + cos(wp)·sin(wk)，"
+                      "cos(w(p+k)) = cos(wp)·cos(wk) − sin(wp)·sin(wk)。系数 cos(wk) 和 "
+                      "sin(wk) 只与 k 有关，与 p 无关。所以一个矩阵 M_k（对每一对正弦/余弦做一次 "
+                      "2×2 旋转）就能把*任意*位置向前移动 k 步。这让线性层（例如注意力中的投影）"
+                      "很容易利用相对位置。",
+    "emb.k_label": "偏移量 k",
+    "emb.shift_metric": "所有位置上 |M_k·PE(pos) − PE(pos+k)| 的最大值",
+    "emb.shift_caption": "在数值上为零：同一个矩阵对每个位置都成立。",
+    "emb.tokens_header": "你的 token：词嵌入 + 位置编码",
+    "emb.not_scaled": "（未缩放）",
+    "emb.tokens_text": "源 token 先经过 `Embeddings`（查表，然后 {scale}：√{d_model} = "
+                       "{sqrt}），再由 `PositionalEncoding` 加上上表中的第 *pos* 行。随后是 "
+                       "dropout{dropout}",
+    "emb.dropout_train": "——**训练模式已打开，因此一部分值被置零，其余的值被放大**。",
+    "emb.dropout_eval": "（在评估模式下关闭）。",
+    "emb.embedding_scaled": "词嵌入 {scale}",
+    "emb.positional_encoding": "位置编码",
+    "emb.sum_title": "两者之和：编码器收到的输入",
+    "emb.embedding_raw": "词嵌入（原始值）",
+    "emb.why_scale": "为什么要乘以 √d_model？词嵌入表的初始值很小（这里大约是 ±√(3/d_model)）；"
+                     "缩放后它们与位置编码（取值在 [−1, 1] 之间）大小相当，位置信号就不会淹没"
+                     "词本身的信息。在侧边栏的教学选项中关闭缩放，可以看到两者的差别。重复出现的"
+                     "词有相同的词嵌入，但位置不同，所以它们的和也不同。",
+
+    # ---- 掩码页（pages/masks.py） ----
+    "mask.title": "掩码",
+    "mask.intro": "掩码规定了每个查询（query）位置可以关注哪些键（key）位置。在本应用的代码中"
+                  "（与 The Annotated Transformer 相同），**True / 1 表示*可以关注***，注意力在 "
+                  "softmax 之前执行 `scores.masked_fill(mask == 0, -1e9)`，于是被屏蔽的位置"
+                  "权重约为 exp(−1e9) ≈ 0。掩码有两种：**padding 掩码**遮住只用来把一个 batch "
+                  "补齐到相同长度的 `<pad>` token；**后续位置掩码**（subsequent mask）阻止"
+                  "解码器看到后面的位置。",
+    "mask.sub_header": "后续位置（look-ahead）掩码",
+    "mask.sub_text": "第 *i* 行是负责预测下一个 token 的解码器位置，它只能关注位置 0..*i*。"
+                     "训练时整个目标序列一次性输入（teacher forcing），如果没有这个掩码，位置 "
+                     "*i* 就能直接读到它要在位置 *i*+1 预测的那个词。",
+    "mask.sub_caption": "形状为 (1, {size}, {size})。The Annotated Transformer 用 "
+                        "`triu(ones, k=1) == 0` 构造出同样的矩阵。",
+    "mask.pad_header": "填充（padding）与组合后的目标掩码",
+    "mask.pad_text": "一个 batch 中的句子长度不同，较短的句子用 `<pad>`（id 0）补齐。`Batch` "
+                     "构造 `src_mask = (src != pad).unsqueeze(-2)`，形状为 (batch, 1, "
+                     "src_len)：每个句子一行，广播到每个查询和每个头。对目标序列，它把 padding "
+                     "和后续位置掩码结合起来：`tgt_mask = (tgt != pad).unsqueeze(-2) & "
+                     "subsequent_mask(T)`，形状为 (batch, T, T)。",
+    "mask.len_label": "句子 {name} 的长度",
+    "mask.src_mask_title": "src_mask，形状 {shape}",
+    "mask.row_sentence": "句子",
+    "mask.col_position": "位置（token）",
+    "mask.pad_caption": "每一行是一个句子：1 = 真实的 token，0 = padding。长度为 3 和 4 时，"
+                        "这正是教程中的例子：[1 1 1 0] 和 [1 1 1 1]。",
+    "mask.tgt_title": "tgt_mask[{i}]：{name}，长度 {n}",
+    "mask.tgt_caption": "tgt_mask 的形状为 {shape}。在较短的句子中，padding 对应的列在每一行都"
+                        "是 0；padding 对应的行仍然关注真实的 token，它们的预测会被损失函数直接"
+                        "忽略。",
+    "mask.heads_text": "在 `MultiHeadedAttention` 内部，`mask.unsqueeze(1)` 增加了一个头的维度："
+                       "编码器的掩码变为 (batch, 1, 1, src_len)，解码器的变为 (batch, 1, T, T)。"
+                       "这些 1 会被广播：每个头（对编码器来说还有每个查询行）使用同一个掩码。",
+    "mask.effect_header": "掩码对分数和 softmax 的作用",
+    "mask.effect_yours": "解码器自注意力，第 0 层，第 0 个头，使用你的目标句：",
+    "mask.effect_random": "随机分数（修正上面的设置后即可看到你自己句子的分数）：",
+    "mask.effect_text": "没有掩码时，每一行把权重分配到所有位置上，包括未来的位置。加上掩码后，"
+                        "被屏蔽的分数变为 −1e9，softmax 给它们的权重（几乎正好）是 0，每行剩下的"
+                        "权重重新归一化，和为 1。之所以用一个很大的负数而不是 −∞，是为了让*所有*"
+                        "键都被屏蔽的行不会产生 NaN：",
+    "mask.all_blocked": "所有键都被屏蔽",
+    "mask.key_col": "键 {j}",
+    "mask.all_caption": "……得到均匀的权重，4 个键各为 0.25：所有分数都同样是 −1e9。",
+    "mask.conv_header": "同一个掩码的两种约定",
+    "mask.conv_text": "有些教程存储的是相反的含义：**1 = 被屏蔽**（遮住这个位置），写作 "
+                      "`scores.masked_fill(mask == 1, -1e9)`。它们的后续位置掩码在对角线*上方*"
+                      "是 1。两者描述的是同一条规则；关键是掩码与 `masked_fill` 的条件要一致。"
+                      "PyTorch 自己的 `nn.MultiheadAttention` 也使用 True = *不允许*。",
+    "mask.conv_this_app": "True/1 = 可以关注（本应用）",
+    "mask.conv_other": "1 = 被屏蔽（另一种约定）",
+    "mask.conv_caption": "两张图颜色含义相同（蓝色 = 可以关注），只有存储的数字不同。",
+
+    # ---- 张量形状页（pages/shapes.py） ----
+    "shapes.title": "张量形状",
+    "shapes.intro": "模型为你的句子计算的每一个张量，按计算顺序排列。大多数张量的形状保持为 "
+                    "**(batch, seq, d_model)**：每个子层读写的向量宽度相同，残差连接才能把它们"
+                    "相加。在注意力内部，这个宽度被拆分成 **h 个宽度为 d_k 的头**，分数的形状是 "
+                    "**(batch, h, q_len, k_len)**。",
+    "shapes.part": "部分",
+    "shapes.layer": "层",
+    "shapes.all": "全部",
+    "shapes.attn_only": "只看注意力内部",
+    "shapes.caption": "显示 {shown} / {total} 个张量 · batch = 1，src_len = {src_len}，tgt_len = "
+                      "{tgt_len}，d_model = {d_model}，h = {h}，d_k = {d_k}，d_ff = {d_ff}。"
+                      "选中一行即可查看它的数值。",
+    "shapes.col_part": "部分",
+    "shapes.col_layer": "层",
+    "shapes.col_sublayer": "子层",
+    "shapes.col_tensor": "张量",
+    "shapes.col_shape": "形状（带维度名）",
+    "shapes.col_operation": "运算",
+    "shapes.col_full_name": "完整名称",
+    "shapes.download_csv": "把表格下载为 CSV",
+    "shapes.head": "头",
+    "shapes.masked_caption": "空白的格子被掩码填成了 −1e9。",
+    "shapes.split_header": "拆分成多个头，再拼接回去",
+    "shapes.split_text": "`linears[0](x)` 得到 (batch, seq, d_model = {d_model})。"
+                         "`.view(batch, -1, h, d_k)` 把每一行重新解释为 {h} 段、每段 {d_k} 个数，"
+                         "`.transpose(1, 2)` 把头的维度移到前面：(batch, h, seq, d_k)，这样每个"
+                         "头独立地计算注意力。注意力之后，"
+                         "`.transpose(1, 2).contiguous().view(batch, -1, h * d_k)` 把它还原："
+                         "第 *j* 个头的输出填入第 *j*·d_k 到 (*j*+1)·d_k 列。",
+    "shapes.split_caption": "编码器第 0 层。左：每个头的输出 p_attn @ V，每个头的形状为 (seq, "
+                            "d_k)。右：同样的数经过 transpose + view 之后，形状为 (seq, "
+                            "d_model)，还没有乘 W^O；黑线标出每个头的列在哪里结束。两边的块完全"
+                            "相同：拼接只是移动数字，注意力之前的拆分就是反方向的同一个移动。",
+    "shapes.too_many_heads": "{h} 个头太多，无法并排画出；把 h 设为 ≤ 16 即可看到拆分过程。",
+
+    # ---- 模型描述（explorer/introspect.py） ----
+    "intro.group.src_embed": "源语言词嵌入",
+    "intro.group.tgt_embed": "目标语言词嵌入",
+    "intro.group.generator": "生成器（输出层）",
+    "intro.group.enc_self_attn": "编码器自注意力",
+    "intro.group.enc_ff": "编码器前馈网络",
+    "intro.group.enc_norms": "编码器层归一化",
+    "intro.group.dec_self_attn": "解码器自注意力",
+    "intro.group.dec_cross_attn": "解码器交叉注意力",
+    "intro.group.dec_ff": "解码器前馈网络",
+    "intro.group.dec_norms": "解码器层归一化",
+    "intro.comp.Embeddings": "把 token id 变成向量，再乘以 √d_model",
+    "intro.comp.PositionalEncoding": "加上固定的正弦/余弦位置信号",
+    "intro.comp.attention": "缩放点积注意力",
+    "intro.comp.MultiHeadedAttention": "h 个头并行计算，再乘以 W^O",
+    "intro.comp.PositionwiseFeedForward": "两个线性层，中间是 ReLU",
+    "intro.comp.LayerNorm": "对每个向量做归一化，再缩放和平移",
+    "intro.comp.SublayerConnection": "残差连接 + 层归一化（pre 或 post）",
+    "intro.comp.EncoderLayer": "自注意力 + 前馈网络",
+    "intro.comp.DecoderLayer": "掩码自注意力 + 交叉注意力 + 前馈网络",
+    "intro.comp.Encoder": "N 个编码器层 + 最后的层归一化",
+    "intro.comp.Decoder": "N 个解码器层 + 最后的层归一化",
+    "intro.comp.Generator": "线性层 + log_softmax",
+    "intro.comp.EncoderDecoder": "整个模型",
+    "intro.comp.subsequent_mask": "后续位置（look-ahead）掩码",
+    "intro.comp.make_model": "根据超参数构建模型",
+    "intro.stack.embeddings": "词嵌入",
+    "intro.stack.encoder": "编码器",
+    "intro.stack.decoder": "解码器",
+    "intro.stack.output": "输出",
+    "intro.layer_n": "第 {n} 层",
+    "intro.layer_source": "源序列",
+    "intro.layer_target": "目标序列",
+    "intro.sub.self_attn": "自注意力",
+    "intro.sub.masked_self_attn": "掩码自注意力",
+    "intro.sub.cross_attn": "交叉注意力",
+    "intro.sub.feed_forward": "前馈网络",
+    "intro.sub.generator": "生成器",
+    "intro.sub.final_norm": "最后的层归一化",
+    "intro.op.no_scaling": "（未缩放）",
+    "intro.op.fixed_sincos": "（固定的正弦和余弦）",
+    "intro.op.x_entering": "进入子层的 x",
+    "intro.op.post_no_final_norm": "（post-norm：没有最后的归一化）",
+
+    # ---- 图表：通用（explorer/figures/common.py） ----
+    "fig.common.row": "行",
+    "fig.common.column": "列",
+    "fig.common.value": "值",
+
+    # ---- 图表：模型结构与参数（explorer/figures/architecture.py） ----
+    "fig.arch.src_tokens": "源序列 token (src)",
+    "fig.arch.src_ids": "id：x₁ … xₙ",
+    "fig.arch.tgt_tokens": "解码器输入 (tgt)",
+    "fig.arch.tgt_ids": "<s> y₁ y₂ …（右移一位）",
+    "fig.arch.embeddings": "词嵌入 ({name})",
+    "fig.arch.embed_table": "{vocab} × {d_model} 的查找表，{scale}",
+    "fig.arch.not_scaled": "未乘 √d_model",
+    "fig.arch.pe": "+ 位置编码",
+    "fig.arch.pe_fixed": "（固定的 sin/cos）",
+    "fig.arch.layernorm": "层归一化 ({name})",
+    "fig.arch.self_attn": "自注意力",
+    "fig.arch.masked_self_attn": "掩码自注意力",
+    "fig.arch.cross_attn": "交叉注意力",
+    "fig.arch.cross_sub": "src_attn：Q 来自 x；K、V 来自 memory",
+    "fig.arch.feed_forward": "前馈网络",
+    "fig.arch.heads": "h={h} 个头，每个 d_k={d_k}",
+    "fig.arch.mask_tag": "掩码：{mask}",
+    "fig.arch.hides_padding": "屏蔽 padding",
+    "fig.arch.hides_later": "屏蔽 padding 和后面的位置",
+    "fig.arch.hides_src_padding": "屏蔽源序列的 padding",
+    "fig.arch.encoder_stack": "编码器层 × {N}",
+    "fig.arch.decoder_stack": "解码器层 × {N}",
+    "fig.arch.post_norm_1": "post-norm：没有最后的层归一化",
+    "fig.arch.post_norm_2": "（每一层的末尾已经有一个）",
+    "fig.arch.linear": "线性层 (generator.proj)",
+    "fig.arch.output": "输出概率",
+    "fig.arch.output_detail": "（对数）：每个位置上下一个 token 的概率",
+    "fig.arch.generator": "生成器",
+    "fig.arch.to_every_layer": "送入每个解码器层",
+    "fig.arch.shared": "共享权重",
+    "fig.arch.parameters": "参数量",
+    "fig.arch.param_hover": "%{y}：%{x:,} 个参数<extra></extra>",
+
+    # ---- 图表：注意力（explorer/figures/attention.py） ----
+    "fig.attention.kind_enc": "编码器自注意力",
+    "fig.attention.kind_dec": "解码器掩码自注意力",
+    "fig.attention.kind_cross": "交叉注意力（解码器 → 编码器）",
+    "fig.attention.mask_enc": "src_mask：只屏蔽 padding",
+    "fig.attention.mask_dec": "tgt_mask：屏蔽 padding 和未来的位置",
+    "fig.attention.mask_cross": "src_mask：屏蔽源序列的 padding",
+    "fig.attention.mean_of_heads": "各头的平均",
+    "fig.attention.head": "头 {j}",
+    "fig.attention.layer": "第 {i} 层",
+    "fig.attention.query": "查询",
+    "fig.attention.key": "键",
+    "fig.attention.weight": "权重",
+    "fig.attention.feature_axis": "特征 (d_k)",
+
+    # ---- 图表：掩码（explorer/figures/masks.py） ----
+    "fig.masks.query_axis": "查询（发出关注的位置）",
+    "fig.masks.key_axis": "键（被关注的位置）",
+    "fig.masks.query": "查询",
+    "fig.masks.key": "键",
+    "fig.masks.may_attend": "可以关注",
+    "fig.masks.blocked": "被屏蔽",
+    "fig.masks.scores": "分数",
+    "fig.masks.softmax_without": "不加掩码的 softmax",
+    "fig.masks.softmax_with": "加掩码的 softmax",
+
+    # ---- 图表：位置编码（explorer/figures/positions.py） ----
+    "fig.pos.curve_name": "第 {d} 维 ({kind})",
+    "fig.pos.dim": "维度",
+    "fig.pos.position": "位置",
+    "fig.pos.pe_value": "位置编码的值",
+    "fig.pos.dimension_axis": "维度（偶数：sin，奇数：cos）",
+    "fig.pos.dot_product": "点积",
+    "fig.pos.shift_title": "k = {k} 时的 M_k：每个频率一个 2×2 旋转",
+    "fig.pos.feature_axis": "特征 (d_model)",
+    "fig.pos.mean_abs": "平均 |值|",
+
+    # ---- 图表：张量形状（explorer/figures/shapes.py） ----
+    "fig.shapes.slice_head": "[0, 头 {head}]",
+    "fig.shapes.head": "头 {j}",
+    "fig.shapes.concat_title": "拼接：(seq, h·d_k = d_model)",
+    "fig.shapes.token": "token",
+    "fig.shapes.feature": "特征",
+
+    # ---- 图表：训练（explorer/figures/training.py） ----
+    "fig.training.step": "步",
+    "fig.training.step_axis": "训练步数",
+    "fig.training.loss": "损失",
+    "fig.training.loss_name": "每个 token 的损失",
+    "fig.training.loss_axis": "损失（对数坐标）",
+    "fig.training.accuracy": "token 准确率",
+    "fig.training.accuracy_name": "token 准确率（teacher forcing）",
+    "fig.training.accuracy_axis": "准确率",
+    "fig.training.token": "token",
+    "fig.training.probability": "概率",
+    "fig.training.next_token_axis": "下一个 token（红色：贪心解码的选择）",
+    "fig.training.yours": "（你的设置）",
+    "fig.training.learning_rate": "学习率",
+    "fig.training.smoothing_title": "平滑后的目标分布，epsilon = {epsilon}",
+    "fig.training.vocab_axis": "词表中的 token",
+}

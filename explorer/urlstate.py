@@ -1,0 +1,363 @@
+"""Shareable state in URL query parameters: settings -> short params -> widget values.
+
+Pure Python: no streamlit. `settings_to_params` writes only what differs from the defaults,
+under short stable keys (a link to the default app is the bare address).
+`params_to_state` reads whatever a link (or a tampered client) sent and returns the
+session-state values of the widgets plus one friendly notice per refused parameter; it
+never raises, and a notice names the parameter and what is valid but never repeats the
+client's text. Unknown parameters are ignored.
+
+| key | session key | key | session key |
+|---|---|---|---|
+| src | source | norm | norm_placement |
+| tgt | target | ln | layer_norm |
+| tok | token_mode | scale | scale_embedding (1/0) |
+| preset | preset | tie | tie_weights |
+| N | N | train | train_mode (1/0) |
+| d | d_model | lang | lang |
+| h | h | layer, head, kind | attn_layer, attn_head, attn_kind |
+| ff | d_ff | ped, dims | pe_d_model, pe_dims ("4,5,6,7") |
+| drop | dropout | task | tr_task |
+| seed | seed | | |
+
+A model size that is a preset is written as `preset=small`; a custom size is written as
+the numbers that differ from the default (tiny) preset.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from transformer.tasks import TASKS
+from transformer.tokenize import MAX_TEXT_CHARS
+
+from .settings import (
+    DEFAULT_PRESET,
+    LAYER_NORMS,
+    LIMITS,
+    MAX_DROPOUT,
+    NORM_PLACEMENTS,
+    PRESETS,
+    TIE_WEIGHTS,
+    TOKEN_MODES,
+    Settings,
+)
+
+LANGS: tuple[str, ...] = ("en", "zh")  # interface languages a link may ask for
+ATTENTION_KINDS: tuple[str, ...] = ("enc", "dec", "cross")  # keys of figures.attention.KINDS
+PE_D_MODEL_RANGE = (2, 1024)  # the Embeddings page's d_model input
+MAX_PE_DIMS = 12  # the Embeddings page's multiselect max_selections
+MAX_PARAM_CHARS = 64  # longest value accepted for a non-text parameter
+
+_MODEL_FIELDS = ("N", "d_model", "h", "d_ff", "dropout")
+_SHORT = {"N": "N", "d_model": "d", "h": "h", "d_ff": "ff", "dropout": "drop"}
+_TEXTS = (("src", "source", "source sentence"), ("tgt", "target", "target sentence"))
+_INTS = (("N", "N", "N (layers)"), ("d", "d_model", "d_model"), ("h", "h", "h (heads)"),
+         ("ff", "d_ff", "d_ff"), ("seed", "seed", "seed"))
+_CHOICES = (("tok", "token_mode", "token mode", TOKEN_MODES),
+            ("norm", "norm_placement", "LayerNorm placement", NORM_PLACEMENTS),
+            ("ln", "layer_norm", "LayerNorm formula", LAYER_NORMS),
+            ("tie", "tie_weights", "weight tying", TIE_WEIGHTS))
+_BOOLS = (("scale", "scale_embedding", "embedding scaling"),
+          ("train", "train_mode", "train mode"))
+_TRUE, _FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
+
+# Page selections: URL key -> (session key, default). Written only when not the default.
+EXTRAS: dict[str, tuple[str, object]] = {
+    "lang": ("lang", LANGS[0]),
+    "layer": ("attn_layer", 0),
+    "head": ("attn_head", 0),
+    "kind": ("attn_kind", ATTENTION_KINDS[0]),
+    "ped": ("pe_d_model", 20),
+    "dims": ("pe_dims", (4, 5, 6, 7)),
+    "task": ("tr_task", TASKS[0]),
+}
+
+_INT_RE = re.compile(r"[0-9]{1,12}", re.ASCII)
+_FLOAT_RE = re.compile(r"[0-9]{0,4}(\.[0-9]{0,20})?([eE][+-]?[0-9]{1,3})?", re.ASCII)
+
+
+# ---- Settings -> params -----------------------------------------------------------------
+
+
+def preset_of(settings: Settings) -> str:
+    """The name of the preset whose model size `settings` has, or "custom"."""
+    values = tuple(getattr(settings, k) for k in _MODEL_FIELDS)
+    for name, preset in PRESETS.items():
+        if values == tuple(getattr(preset, k) for k in _MODEL_FIELDS):
+            return name
+    return "custom"
+
+
+def _text_fits(text: object) -> bool:
+    """Whether `text` can travel in a link and be read back (str, not too long, UTF-8)."""
+    if not isinstance(text, str) or len(text) > MAX_TEXT_CHARS:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates cannot be percent-encoded
+        return False
+    return True
+
+
+def _fmt(value: object) -> str:
+    """A parameter value as text: 1/0 for booleans, repr for floats, comma-joined lists."""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return ",".join(_fmt(v) for v in value)
+    return str(value)
+
+
+def _same(a: object, b: object) -> bool:
+    """Equality that treats lists and tuples alike."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return list(a) == list(b)
+    return a == b
+
+
+def settings_to_params(
+    settings: Settings, extras: Mapping[str, object] | None = None
+) -> dict[str, str]:
+    """Query parameters for `settings` and page selections, only where they differ from defaults.
+
+    `extras` uses the URL keys of `EXTRAS` (lang, layer, head, kind, ped, dims, task); a
+    value of None is skipped. An unknown extras key raises ValueError (a programming error).
+    Texts longer than MAX_TEXT_CHARS are left out (a link could not carry them back).
+    """
+    base = Settings()
+    out: dict[str, str] = {}
+    for key, name, _label in _TEXTS:
+        value = getattr(settings, name)
+        if value != getattr(base, name) and _text_fits(value):
+            out[key] = value
+    if settings.token_mode != base.token_mode:
+        out["tok"] = _fmt(settings.token_mode)
+    preset = preset_of(settings)
+    ref = PRESETS.get(preset, PRESETS[DEFAULT_PRESET])
+    if preset != DEFAULT_PRESET and preset in PRESETS:
+        out["preset"] = preset
+    for name in _MODEL_FIELDS:
+        if getattr(settings, name) != getattr(ref, name):
+            out[_SHORT[name]] = _fmt(getattr(settings, name))
+    if settings.seed != base.seed:
+        out["seed"] = _fmt(settings.seed)
+    for key, name, _label, _allowed in _CHOICES[1:]:
+        if getattr(settings, name) != getattr(base, name):
+            out[key] = _fmt(getattr(settings, name))
+    for key, name, _label in _BOOLS:
+        if getattr(settings, name) != getattr(base, name):
+            out[key] = _fmt(getattr(settings, name))
+    for key, value in (extras or {}).items():
+        if key not in EXTRAS:
+            raise ValueError(f"Unknown page selection {key!r}: use one of {', '.join(EXTRAS)}.")
+        if value is not None and not _same(value, EXTRAS[key][1]):
+            out[key] = _fmt(value)
+    return out
+
+
+# ---- Params -> session state ------------------------------------------------------------
+
+
+class _Bad:
+    """Marker for a parameter whose value is not a usable string."""
+
+
+_BAD = _Bad()
+
+
+def _raw(params: Mapping[str, Any], key: str, cap: int) -> str | _Bad | None:
+    """The last value sent for `key` (None if absent), or _BAD if it is not short text."""
+    value = params.get(key)
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return None
+        value = value[-1]  # as st.query_params[key]: the last of repeated values
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > cap:
+        return _BAD
+    return value
+
+
+def _parse_int(text: str, low: int, high: int) -> int | None:
+    """A whole number written in ASCII digits within [low, high], else None."""
+    text = text.strip()
+    if not _INT_RE.fullmatch(text):
+        return None
+    number = int(text)
+    return number if low <= number <= high else None
+
+
+def _parse_float(text: str, low: float, high: float) -> float | None:
+    """A finite decimal number within [low, high], else None (NaN, inf, 1e999 refused)."""
+    text = text.strip()
+    if not text or not _FLOAT_RE.fullmatch(text):
+        return None
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return number if math.isfinite(number) and low <= number <= high else None
+
+
+def _parse_bool(text: str) -> bool | None:
+    """1/true/on/yes or 0/false/off/no (any case), else None."""
+    word = text.strip().lower()
+    return True if word in _TRUE else False if word in _FALSE else None
+
+
+def _parse_dims(params: Mapping[str, Any], d_model: int) -> list[int] | _Bad | None:
+    """PE dimensions from `dims=4,5,6` or repeated `dims=4&dims=5`: distinct, in range."""
+    value = params.get("dims")
+    if value is None:
+        return None
+    items = list(value) if isinstance(value, (list, tuple)) else [value]
+    if not items:
+        return None
+    if not all(isinstance(v, str) for v in items) or sum(len(v) for v in items) > 200:
+        return _BAD
+    parts = [p for v in items for p in v.split(",")]
+    dims = [_parse_int(p, 0, d_model - 1) for p in parts]
+    if not 1 <= len(dims) <= MAX_PE_DIMS or None in dims or len(set(dims)) != len(dims):
+        return _BAD
+    return [d for d in dims if d is not None]
+
+
+def _describe_default(value: object) -> str:
+    """How a fallback value reads in a notice."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return _fmt(value)
+
+
+class _Reader:
+    """Reads one link: collects widget values and a notice for every refused parameter."""
+
+    def __init__(self, params: Mapping[str, Any]) -> None:
+        self.params = params
+        self.notices: list[str] = []
+
+    def refuse(self, label: str, expected: str, fallback: str) -> None:
+        """Record that `label` was refused, what is valid, and what is used instead."""
+        self.notices.append(f"The link's {label} was not used: {expected}. {fallback}")
+
+    def read(
+        self,
+        key: str,
+        label: str,
+        expected: str,
+        parse: Callable[[str], object | None],
+        default: object,
+        cap: int = MAX_PARAM_CHARS,
+        fallback: str | None = None,
+    ) -> object:
+        """The parsed value of `key`, or `default` (with a notice if a value was refused)."""
+        raw = _raw(self.params, key, cap)
+        if raw is None:
+            return default
+        got = parse(raw) if isinstance(raw, str) else None
+        if got is None:
+            if fallback is None:
+                fallback = "Using the page's default." if default is None else (
+                    f"Using {_describe_default(default)}.")
+            self.refuse(label, expected, fallback)
+            return default
+        return got
+
+
+def _choice(allowed: Sequence[str]) -> Callable[[str], str | None]:
+    """A parser accepting exactly one of `allowed`."""
+    return lambda text: text if text in allowed else None
+
+
+def params_to_state(
+    params: Mapping[str, str | list[str]],
+) -> tuple[dict[str, object], list[str]]:
+    """Widget values (session-state keys) described by a link, and notices for refused values.
+
+    The sidebar's keys are always all present (defaults where the link says nothing); `lang`
+    and the page selections only when the link sets them to a valid value. Never raises.
+    """
+    if not isinstance(params, Mapping):
+        params = {}
+    r = _Reader(params)
+    base = Settings()
+    state: dict[str, object] = {}
+    for key, name, label in _TEXTS:
+        state[name] = r.read(
+            key, label, f"it must be text of at most {MAX_TEXT_CHARS} characters",
+            lambda text: text, getattr(base, name), cap=MAX_TEXT_CHARS,
+            fallback=f"Using the default {label}.",
+        )
+    state["token_mode"] = r.read("tok", "token mode", f"it must be one of {', '.join(TOKEN_MODES)}",
+                                 _choice(TOKEN_MODES), base.token_mode)
+
+    names = (*PRESETS, "custom")
+    preset = r.read("preset", "model size", f"it must be one of {', '.join(names)}",
+                    _choice(names), DEFAULT_PRESET)
+    ref = PRESETS.get(str(preset), PRESETS[DEFAULT_PRESET])
+    for key, name, label in _INTS:
+        low, high = LIMITS[name]
+        default = getattr(ref, name) if name in _MODEL_FIELDS else getattr(base, name)
+        state[name] = r.read(key, label, f"it must be a whole number from {low} to {high}",
+                             lambda t, lo=low, hi=high: _parse_int(t, lo, hi), default)
+    state["dropout"] = r.read("drop", "dropout", f"it must be a number from 0 to {MAX_DROPOUT}",
+                              lambda t: _parse_float(t, 0.0, MAX_DROPOUT), ref.dropout)
+    values = tuple(state[k] for k in _MODEL_FIELDS)
+    state["preset"] = next(
+        (n for n, p in PRESETS.items() if values == tuple(getattr(p, k) for k in _MODEL_FIELDS)),
+        "custom",
+    )
+    for key, name, label, allowed in _CHOICES[1:]:
+        state[name] = r.read(key, label, f"it must be one of {', '.join(allowed)}",
+                             _choice(allowed), getattr(base, name))
+    for key, name, label in _BOOLS:
+        state[name] = r.read(key, label, "it must be 1 (on) or 0 (off)", _parse_bool,
+                             getattr(base, name))
+
+    _read_extras(r, state)
+    return state, r.notices
+
+
+def _read_extras(r: _Reader, state: dict[str, object]) -> None:
+    """Add the valid page selections of the link to `state` (layer/head within N and h)."""
+    N, h = int(state["N"]), int(state["h"])  # type: ignore[call-overload]
+    parsers: dict[str, tuple[str, str, Callable[[str], object | None]]] = {
+        "lang": ("language", f"it must be one of {', '.join(LANGS)}", _choice(LANGS)),
+        "layer": ("attention layer", f"it must be a layer from 0 to {N - 1} (N = {N})",
+                  lambda t: _parse_int(t, 0, N - 1)),
+        "head": ("attention head", f"it must be a head from 0 to {h - 1} (h = {h})",
+                 lambda t: _parse_int(t, 0, h - 1)),
+        "kind": ("attention kind", f"it must be one of {', '.join(ATTENTION_KINDS)}",
+                 _choice(ATTENTION_KINDS)),
+        "ped": ("positional-encoding d_model",
+                f"it must be an even number from {PE_D_MODEL_RANGE[0]} to {PE_D_MODEL_RANGE[1]}",
+                lambda t: _even(_parse_int(t, *PE_D_MODEL_RANGE))),
+        "task": ("training task", f"it must be one of {', '.join(TASKS)}", _choice(TASKS)),
+    }
+    for key, (label, expected, parse) in parsers.items():
+        got = r.read(key, label, expected, parse, None)
+        if got is not None:
+            state[EXTRAS[key][0]] = got
+    pe_d_model = state.get("pe_d_model", EXTRAS["ped"][1])
+    pe_d_model = pe_d_model if isinstance(pe_d_model, int) else 20
+    dims = _parse_dims(r.params, pe_d_model)
+    if isinstance(dims, list):
+        state["pe_dims"] = dims
+    elif dims is not None:
+        r.refuse("list of positional-encoding dimensions",
+                 f"they must be 1 to {MAX_PE_DIMS} distinct whole numbers from 0 to "
+                 f"{pe_d_model - 1}, separated by commas", "Using the page's default.")
+
+
+def _even(number: int | None) -> int | None:
+    """`number` if it is even, else None."""
+    return number if number is not None and number % 2 == 0 else None

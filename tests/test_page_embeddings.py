@@ -1,0 +1,50 @@
+"""The Embeddings page takes its PE settings from the session state (a shared link) cleanly."""
+
+from pathlib import Path
+from unittest import mock
+
+from apptest_helpers import app, figure_list
+from streamlit.elements.lib import policies
+from streamlit.testing.v1 import AppTest
+
+PAGE = Path(__file__).resolve().parents[1] / "pages" / "embeddings.py"
+# What app.py does before a page runs: read the link into the session state. (AppTest runs a
+# page other than the default one without app.py, so this script does that part itself.)
+_LINK_THEN_PAGE = f"""
+import runpy
+from explorer.ui import load_url_state
+load_url_state()
+runpy.run_path({str(PAGE)!r}, run_name="__main__")
+"""
+
+
+def _curves(at) -> list[str]:
+    return [trace["name"] for trace in figure_list(at)[0]["data"]]
+
+
+def test_link_state_is_used_without_the_duplicate_value_warning():
+    at = AppTest.from_string(_LINK_THEN_PAGE, default_timeout=120)
+    at.query_params["ped"] = "30"
+    at.query_params["dims"] = "1,2,9"
+    policies._shown_default_value_warning = False  # Streamlit logs it once per process
+    with mock.patch.object(policies._LOGGER, "warning") as warn:
+        at.run()
+    assert not at.exception
+    assert not [c for c in warn.call_args_list if "default value" in str(c)]
+    assert at.number_input(key="pe_d_model").value == 30
+    assert at.multiselect(key="pe_dims").value == [1, 2, 9]
+    assert _curves(at) == ["dim 1 (cos)", "dim 2 (sin)", "dim 9 (cos)"]
+    assert figure_list(at)[0]["layout"]["title"]["text"] == "PE for d_model = 30"
+
+
+def test_defaults_and_dimensions_beyond_a_smaller_d_model():
+    at = app("embeddings")
+    assert at.number_input(key="pe_d_model").value == 20
+    assert at.multiselect(key="pe_dims").value == [4, 5, 6, 7]
+    at.number_input(key="pe_d_model").set_value(6).run()  # dims 6 and 7 no longer exist
+    assert not at.exception
+    assert at.multiselect(key="pe_dims").value == [4, 5]
+    at.number_input(key="pe_d_model").set_value(4).run()  # none left: back to the default
+    assert not at.exception
+    assert at.multiselect(key="pe_dims").value == [0, 1]
+    assert _curves(at) == ["dim 0 (sin)", "dim 1 (cos)"]
