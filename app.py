@@ -8,7 +8,7 @@ import streamlit as st
 import torch
 
 from explorer.i18n import set_lang, t
-from explorer.ui import load_url_state, page_context, render_sidebar, sync_url
+from explorer.ui import load_url_state, page_context, render_sidebar
 
 # One intra-op thread per forward pass: on a 2-core server shared by a class, sessions run
 # in parallel threads, and more torch threads per pass only make them fight (README).
@@ -37,8 +37,5 @@ PAGES = [
 ]
 
 page = st.navigation(PAGES)
-with page_context(render_sidebar()) as ctx:
-    try:
-        page.run()
-    finally:  # also when the page stops early (st.stop) for a problem it explained
-        sync_url(ctx.settings)  # the view as a link: copy the address bar to share it
+with page_context(render_sidebar()):  # the sidebar also writes the view into the link
+    page.run()

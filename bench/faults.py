@@ -1,7 +1,8 @@
 """Faults during training: a learner closes the browser, reloads, or presses Stop.
 
 Rerun: `.venv/bin/python -m bench.faults` (options: --faults close,reload,stop, --max-wait S
-(150), --smoke). Needs Debian's Chromium at /usr/bin/chromium and the playwright package.
+(150), --stop-runs N (3), --smoke). Needs Debian's Chromium at /usr/bin/chromium and the
+playwright package.
 
 One `streamlit run app.py` (tools.screenshots.serve, 127.0.0.1, a free port) serves learner
 A and learner B (two browser contexts) and is measured through /proc: the server process's
@@ -24,12 +25,17 @@ for (c) when A's browser received the first message of the run that Stop started
 training loop was interrupted); "A rerun sent": when it received that run's last message
 (the server's share of the Stop time; the rest is the browser drawing the page).
 "process quiet": the whole server used less than 5 % of a core over 1 s (no orphan thread
-keeps a core busy). RSS is read just before Train is pressed and once the process is quiet.
+keeps a core busy; 0.5 s with --smoke). RSS is read just before Train is pressed and once
+the process is quiet.
+Finally Stop is timed again (--stop-runs, 3) by a protocol client (bench.load.Learner)
+sending the same clicks: the server's time alone, without Chromium drawing the page on the
+same two cores (a learner's browser runs on the learner's machine).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 import threading
 import time
@@ -42,12 +48,13 @@ from bench.common import (
     child_pid,
     have_chromium,
     machine_facts,
+    median,
     memory_mb,
     met,
     sentence,
     table,
 )
-from bench.load import cpu_seconds
+from bench.load import Learner, cpu_seconds
 from tools.screenshots import CHROMIUM_ARGS, free_port, serve, wait_idle
 
 STOP_TARGET_S = 1.0
@@ -236,7 +243,6 @@ class Outcome:
     b_during: float = float("nan")  # B types a sentence during training
     b_after: float = float("nan")  # B types a sentence right after the fault
     interrupted: float | None = None  # fault -> training ended (see the module docstring)
-    thread_idle: float | None = None  # fault -> the training thread stopped using CPU
     rerun_done: float | None = None  # (c) click -> the rerun's last message received
     page_idle: float | None = None  # (c) click -> page idle with the stopped message
     quiet: float | None = None  # fault -> whole process quiet
@@ -256,7 +262,7 @@ def scenario(browser, b, url: str, pid: int, fault: str, max_wait: float, salt: 
         a = a_ctx.new_page()
         events = RunEvents(a)
         out.steps = open_long_training(a, url)
-        time.sleep(0.5)
+        time.sleep(0.5 if full else 0.2)
         out.rss_before = memory_mb(pid)["VmRSS"]
         press_train(a)
         tid, out.train_share = busiest_thread(pid, 0.5)
@@ -285,9 +291,9 @@ def scenario(browser, b, url: str, pid: int, fault: str, max_wait: float, salt: 
             out.interrupted = events.first_after(events.starts, t_click)
             out.rerun_done = events.first_after(events.ends, t_click)
         out.b_after = type_and_time(b, sentence(1, salt))
-        out.thread_idle = watch.wait()
-        if fault != "click Stop":
-            out.interrupted = out.thread_idle
+        thread_quiet = watch.wait()
+        if fault != "click Stop":  # Stop's rerun may run on the same thread: timed above
+            out.interrupted = thread_quiet
         if fault == "reload the page":
             wait_idle(a, 0.2)
             text = a.inner_text("[data-testid='stMain']")
@@ -295,11 +301,52 @@ def scenario(browser, b, url: str, pid: int, fault: str, max_wait: float, salt: 
                 "the partly trained model was kept" if "Training stopped at step" in text
                 else "a fresh session (not trained yet)" if "Not trained yet" in text
                 else "neither a trained model nor 'Not trained yet'"))
-        quiet, out.quiet_share = process_quiet_after(pid, t_fault, max_wait)
+        quiet, out.quiet_share = process_quiet_after(pid, t_fault, max_wait,
+                                                     window=1.0 if full else 0.5)
         out.quiet = quiet
         out.rss_after = memory_mb(pid)["VmRSS"]
     finally:
         a_ctx.close()  # a no-op when the scenario closed it
+    return out
+
+
+async def stop_without_browser(url: str, run_for: float = 1.5) -> dict[str, float]:
+    """Stop timed by a protocol client (bench.load.Learner) instead of a browser: the same
+    clicks, but no Chromium drawing the page on the server's own two cores. Seconds from
+    the Stop click's message to the rerun's first message and to its last (script idle)."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    from explorer.session_training import STEPS_RANGE
+
+    s = Learner(url, page="train")
+    out: dict[str, float] = {}
+    try:
+        first = await s.open()
+        if first.error:
+            raise RuntimeError(f"the Train page failed: {first.error}")
+        await s.run(s.value("tr_steps", double_array_value=[STEPS_RANGE[1]]))
+        if "tr_early" in s.widgets:
+            await s.run(s.value("tr_early", bool_value=False))
+        t_train = await s.send(s.value("tr_train", trigger_value=True))
+        while True:  # let it train for a while, as a learner would before pressing Stop
+            msg = await s.receive()
+            if (msg.WhichOneof("type") == "delta" and "step" in msg.delta.new_element.progress.text
+                    and time.perf_counter() - t_train > run_for):
+                break
+        t_click = await s.send(s.value("tr_stop", trigger_value=True))
+        while True:
+            msg = await s.receive()
+            kind = msg.WhichOneof("type")
+            if kind == "new_session" and "interrupted" not in out:
+                out["interrupted"] = time.perf_counter() - t_click
+            elif kind == "delta" and "Training stopped" in msg.delta.new_element.alert.body:
+                out["message"] = time.perf_counter() - t_click
+            elif kind == "script_finished" and msg.script_finished == (
+                    ForwardMsg.FINISHED_SUCCESSFULLY):
+                out["idle"] = time.perf_counter() - t_click
+                break
+    finally:
+        await s.close()
     return out
 
 
@@ -315,13 +362,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="seconds to wait for training to stop (the app's time limit is 120)")
     ap.add_argument("--faults", default="close,reload,stop",
                     help="which scenarios, in order: close, reload, stop")
+    ap.add_argument("--stop-runs", type=int, default=3,
+                    help="Stop timed by a protocol client, without a browser (0: skip)")
     ap.add_argument("--smoke", action="store_true",
-                    help="close and stop only; B does nothing during training")
+                    help="close and stop only, B does nothing during training, shorter "
+                         "windows, one Stop without a browser")
     args = ap.parse_args(argv)
     names = {"close": "close the browser", "reload": "reload the page", "stop": "click Stop"}
     chosen = "close,stop" if args.smoke else args.faults
     faults = [names[f.strip()] for f in chosen.split(",") if f.strip()]
     max_wait = 15.0 if args.smoke else max(5.0, args.max_wait)
+    args.stop_runs = 1 if args.smoke else max(0, args.stop_runs)
     if not have_chromium():
         print(f"SKIP: no Chromium at {CHROMIUM} (apt-get install -y chromium)")
         return 0
@@ -331,26 +382,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(machine_facts() + "\n")
     port = free_port()
     outcomes: list[Outcome] = []
-    with serve(port) as url, sync_playwright() as pw:
+    with serve(port) as url:
         pid = child_pid(port)
         if pid is None:
             raise RuntimeError(f"no server process of ours on port {port}")
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            b_ctx = browser.new_context(viewport=VIEWPORT)  # learner B, for every scenario
-            b = b_ctx.new_page()
-            open_and_time(b, url)  # also the server's warm-up (imports, first models)
-            for i, fault in enumerate(faults):
-                o = scenario(browser, b, url, pid, fault, max_wait, salt=10 + i,
-                             full=not args.smoke)
-                outcomes.append(o)
-                print(f"  {fault}: training ended after {_secs(o.interrupted)} s, page idle "
-                      f"{_secs(o.page_idle)} s", file=sys.stderr, flush=True)
-        finally:
-            browser.close()
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                b_ctx = browser.new_context(viewport=VIEWPORT)  # learner B, every scenario
+                b = b_ctx.new_page()
+                open_and_time(b, url)  # also the server's warm-up (imports, first models)
+                for i, fault in enumerate(faults):
+                    o = scenario(browser, b, url, pid, fault, max_wait, salt=10 + i,
+                                 full=not args.smoke)
+                    outcomes.append(o)
+                    print(f"  {fault}: training ended after {_secs(o.interrupted)} s, page "
+                          f"idle {_secs(o.page_idle)} s", file=sys.stderr, flush=True)
+            finally:
+                browser.close()
+        stops = [asyncio.run(stop_without_browser(url, 0.5 if args.smoke else 1.5))
+                 for _ in range(args.stop_runs)]
         hwm = memory_mb(pid)["VmHWM"]
 
-    print("Faults during training (tiny preset, steps slider at its maximum; seconds)\n")
+    print("Faults during training (the Train page's default model, steps slider at its "
+          "maximum, 'Stop when learned' off; seconds)\n")
     rows = []
     for o in outcomes:
         if o.fault == "click Stop":
@@ -362,11 +417,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                   else met(o.interrupted, STOP_THREAD_TARGET_S))
         rows.append([o.fault, o.steps, f"{o.train_share:.0%}", _secs(o.b_load),
                      _secs(o.b_during), _secs(o.b_after), _secs(o.interrupted, max_wait),
-                     _secs(o.thread_idle, max_wait), _secs(o.rerun_done), _secs(o.page_idle),
+                     _secs(o.rerun_done), _secs(o.page_idle),
                      _secs(o.quiet, max_wait), target, ok])
     print(table(["fault", "steps set", "training CPU", "B loads page (during)",
                  "B types (during)", "B types (after fault)", "training ended",
-                 "thread idle", "A rerun sent", "A idle", "process quiet", "target", "met?"],
+                 "A rerun sent", "A idle", "process quiet", "target", "met?"],
                 rows))
     print("\n(seconds from the fault. training ended: the training thread's CPU stopped "
           "growing, or for Stop the rerun's first message arrived; A rerun sent: Stop's rerun's "
@@ -377,6 +432,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 [[o.fault, o.rss_before, o.rss_during, o.rss_after,
                   f"{o.rss_after - o.rss_before:+.1f}"] for o in outcomes]))
     print(f"\nVmHWM (peak since start): {hwm:.0f} MB")
+    if stops:
+        print(f"\nStop without a browser drawing on the server's cores (protocol client, "
+              f"{len(stops)} run(s); seconds from the click's message)\n")
+        rows = []
+        for name, key, target in (("training loop ended (rerun's first message)",
+                                   "interrupted", None),
+                                  ("'Training stopped' message sent", "message", None),
+                                  ("script idle (rerun's last message)", "idle", STOP_TARGET_S)):
+            xs = [r[key] for r in stops if key in r]
+            rows.append([name, f"{median(xs):.2f}", f"{max(xs, default=float('nan')):.2f}",
+                         f"≤ {target:g}" if target else "-",
+                         met(max(xs), target) if target and xs else "-"])
+        print(table(["measure", "median s", "max s", "target", "met? (max)"], rows))
     for o in outcomes:
         for note in o.notes:
             print(f"- {o.fault}: {note}")

@@ -147,6 +147,7 @@ class Learner:
         self.timeout = timeout
         self.ws = None
         self.widgets: dict[str, object] = {}  # key -> WidgetState as the browser would send
+        self.buttons: dict[str, str] = {}  # key -> widget id of the page's buttons
         self.page_hash = ""
         self.session_id = ""
 
@@ -164,14 +165,44 @@ class Learner:
             return RunResult(error=f"connect: {type(exc).__name__}")
         return await self._rerun({}, t0, page_name=self.page)
 
-    async def set_widget(self, key: str, value: str, must_show: str | None = None) -> RunResult:
-        """Change a text widget (as typing + Enter does) and wait for the page's rerun."""
+    def value(self, key: str, **field: object) -> dict[str, object]:
+        """A new value for widget `key`, e.g. value("source", string_value="a b"), or a
+        click: value("tr_train", trigger_value=True). KeyError if the page has no such widget.
+        """
         from streamlit.proto.WidgetStates_pb2 import WidgetState
 
+        widget_id = self.widgets[key].id if key in self.widgets else self.buttons[key]
+        state = WidgetState(id=widget_id)
+        for name, v in field.items():
+            if isinstance(v, list | tuple):
+                getattr(state, name).data.extend(v)
+            else:
+                setattr(state, name, v)
+        return {key: state}
+
+    async def run(self, changed: dict[str, object], must_show: str | None = None) -> RunResult:
+        """Send `changed` (from `value`) with every other widget's value; wait for the run."""
+        return await self._rerun(changed, time.perf_counter(), must_show=must_show)
+
+    async def set_widget(self, key: str, value: str, must_show: str | None = None) -> RunResult:
+        """Change a text widget (as typing + Enter does) and wait for the page's rerun."""
         if key not in self.widgets:
             return RunResult(error=f"no widget {key!r} on the page")
-        changed = WidgetState(id=self.widgets[key].id, string_value=value)
-        return await self._rerun({key: changed}, time.perf_counter(), must_show=must_show)
+        return await self.run(self.value(key, string_value=value), must_show=must_show)
+
+    async def send(self, changed: dict[str, object]) -> float:
+        """Send `changed` without waiting (e.g. a click during a run); the time it left."""
+        await self.ws.send(self._back_msg(changed, ""))
+        return time.perf_counter()
+
+    async def receive(self, timeout: float | None = None):
+        """The next ForwardMsg from the server."""
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        data = await asyncio.wait_for(self.ws.recv(), timeout or self.timeout)
+        msg = ForwardMsg()
+        msg.ParseFromString(data)
+        return msg
 
     async def close(self) -> None:
         if self.ws is not None:
@@ -234,6 +265,8 @@ class Learner:
                     ws = widget_state(el_kind, el, known.get(key)) if key else None
                     if ws is not None:
                         widgets[key] = ws
+                    elif el_kind == "button" and key:
+                        self.buttons[key] = el.id
                 elif kind == "script_finished":
                     status = msg.script_finished
                     if status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:

@@ -244,7 +244,8 @@ def context() -> Context:
         # this page alone, without app.py. Leave legacy mode and run again through app.py.
         PagesManager.uses_pages_directory = False
         st.rerun()
-    set_lang(st.session_state.get("lang"))  # a page run without app.py (AppTest)
+    load_url_state()  # a page run without app.py (AppTest): the link, then the language
+    set_lang(st.session_state.get("lang"))
     return render_sidebar()
 
 
@@ -345,9 +346,8 @@ def render_sidebar() -> Context:
     """Draw the shared controls, validate them again in Python, and return the context."""
     _init_state()
     sb = st.sidebar
-    l1, l2 = sb.columns([3, 2], vertical_alignment="bottom")
-    l1.selectbox(t("sidebar.language"), LANGS, key="lang", format_func=LANG_NAMES.get)
-    l2.toggle(t("sidebar.presenter"), key="presenter", help=t("sidebar.presenter_help"))
+    sb.selectbox(t("sidebar.language"), LANGS, key="lang", format_func=LANG_NAMES.get)
+    sb.toggle(t("sidebar.presenter"), key="presenter", help=t("sidebar.presenter_help"))
     if st.session_state.get("presenter") is True:
         st.markdown(PRESENTER_CSS, unsafe_allow_html=True)  # a constant: no user text
     for notice in st.session_state.pop(_URL_NOTICES, []):
@@ -396,6 +396,9 @@ def render_sidebar() -> Context:
     imported = _checkpoint_panel()
     ctx = build_context(settings, imported)
     _summary(ctx)
+    # The page's own selections (layer, head, ...) are already in session_state: widgets
+    # write a learner's change there before the rerun starts, so the link is complete now.
+    sync_url(settings)
     return ctx
 
 

@@ -69,19 +69,25 @@ class Task:
         self, batch_size: int, generator: torch.Generator
     ) -> tuple[torch.Tensor, torch.Tensor]:
         """A padded random batch: src (batch, max_len + 1), tgt (batch, max_len + 2)."""
-        first = len(SPECIALS)
-        lengths = torch.randint(
-            self.min_len, self.max_len + 1, (batch_size,), generator=generator
-        ).tolist()
-        symbols = torch.randint(
-            first, first + len(self.symbols), (batch_size, self.max_len), generator=generator
-        )
-        src = torch.full((batch_size, self.max_len + 1), PAD, dtype=torch.long)
-        tgt = torch.full((batch_size, self.max_len + 2), PAD, dtype=torch.long)
-        for i, n in enumerate(lengths):
-            seq = symbols[i, :n].tolist()
-            src[i, : n + 1] = torch.tensor(self.source_ids(seq))
-            tgt[i, : n + 2] = torch.tensor([BOS, *self.target_ids(seq), EOS])
+        first, B, L = len(SPECIALS), batch_size, self.max_len
+        lengths = torch.randint(self.min_len, L + 1, (B,), generator=generator)  # (batch,)
+        symbols = torch.randint(first, first + len(self.symbols), (B, L), generator=generator)
+        pos = torch.arange(L).unsqueeze(0)  # (1, max_len)
+        real = pos < lengths.unsqueeze(1)  # (batch, max_len): True inside each sequence
+        rows = torch.arange(B)
+        if self.name == "copy":
+            answer = symbols
+        elif self.name == "reverse":  # position i takes symbol n-1-i
+            answer = symbols.gather(1, (lengths.unsqueeze(1) - 1 - pos).clamp(min=0))
+        else:  # sort: padding sorts last (symbol order = id order)
+            answer = symbols.masked_fill(~real, first + len(self.symbols)).sort(dim=1).values
+        src = torch.full((B, L + 1), PAD, dtype=torch.long)  # x1 .. xn </s> <pad> ..
+        src[:, :L] = symbols.masked_fill(~real, PAD)
+        src[rows, lengths] = EOS
+        tgt = torch.full((B, L + 2), PAD, dtype=torch.long)  # <s> y1 .. yn </s> <pad> ..
+        tgt[:, 0] = BOS
+        tgt[:, 1 : L + 1] = answer.masked_fill(~real, PAD)
+        tgt[rows, lengths + 1] = EOS
         return src, tgt
 
 

@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import plotly.colors as pc
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from ..i18n import t
 from .common import FONT, axis_labels, cell_labels, esc, heatmap
@@ -54,6 +54,16 @@ def patterns(cache: Mapping[str, np.ndarray], kind: AttentionKind, n_layers: int
     return np.stack([cache[hook(kind, i, "hook_pattern")][0] for i in range(n_layers)])
 
 
+# plotly.js reads the name "Blues" reversed (dark = low) unless plotly.py expands it; the
+# grid skips plotly.py's validation, so it passes the scale itself: light = 0, dark = 1.
+BLUES = [[i / (len(pc.sequential.Blues) - 1), c] for i, c in enumerate(pc.sequential.Blues)]
+
+
+def _span(low: float, high: float) -> list[float]:
+    """A subplot's domain, kept inside [0, 1] despite floating-point rounding."""
+    return [min(max(round(low, 9), 0.0), 1.0), min(max(round(high, 9), 0.0), 1.0)]
+
+
 def attention_grid(
     weights: np.ndarray,
     q_tokens: Sequence[str],
@@ -71,58 +81,61 @@ def attention_grid(
     row_titles = [t("fig.attention.layer", i=i) for i in range(n_layers)]
     query, key, weight = (t("fig.attention.query"), t("fig.attention.key"),
                           t("fig.attention.weight"))
-    fig = make_subplots(
-        rows=n_layers,
-        cols=n_heads,
-        column_titles=col_titles,
-        row_titles=row_titles,
-        horizontal_spacing=0.012 if n_heads > 4 else 0.03,
-        vertical_spacing=0.02 if n_layers > 3 else 0.05,
-    )
     qlab, klab = axis_labels(q_tokens), axis_labels(k_tokens)
     custom = cell_labels(qlab, klab)
-    for layer in range(n_layers):
-        for head in range(n_heads):
-            fig.add_trace(
-                go.Heatmap(
-                    z=weights[layer, head],
-                    x=list(range(k_len)),
-                    y=list(range(q_len)),
-                    zmin=0.0,
-                    zmax=1.0,
-                    colorscale="Blues",
-                    showscale=layer == 0 and head == 0,
-                    colorbar=dict(thickness=10, len=0.5, y=1.0, yanchor="top"),
-                    customdata=custom,
-                    hovertemplate=f"{row_titles[layer]} · {col_titles[head]}<br>{query} "
-                    f"%{{customdata[0]}}<br>{key} %{{customdata[1]}}<br>{weight} %{{z:.3f}}"
-                    "<extra></extra>",
-                ),
-                row=layer + 1,
-                col=head + 1,
-            )
+    xs, ys = list(range(k_len)), list(range(q_len))
     small = n_heads * k_len > 60
+    # The grid is laid out by hand and the figure built from plain dicts without plotly's
+    # validation: with make_subplots and per-subplot updates, building this figure was most
+    # of the page's time (bench/page_response.py), and a class reruns it at once.
+    hs = 0.012 if n_heads > 4 else 0.03
+    vs = 0.02 if n_layers > 3 else 0.05
+    width = (1 - hs * (n_heads - 1)) / n_heads
+    height = (1 - vs * (n_layers - 1)) / n_layers
+    data: list[dict] = []
+    layout: dict = {"annotations": []}
     for layer in range(n_layers):
+        top = 1 - layer * (height + vs)
         for head in range(n_heads):
-            fig.update_xaxes(
-                tickmode="array", tickvals=list(range(k_len)),
+            n = layer * n_heads + head + 1
+            suffix = "" if n == 1 else str(n)
+            left = head * (width + hs)
+            data.append(dict(
+                type="heatmap", z=weights[layer, head], x=xs, y=ys, zmin=0.0, zmax=1.0,
+                colorscale=BLUES, showscale=layer == 0 and head == 0,
+                colorbar=dict(thickness=10, len=0.5, y=1.0, yanchor="top"),
+                customdata=custom, xaxis=f"x{suffix}", yaxis=f"y{suffix}",
+                hovertemplate=f"{row_titles[layer]} · {col_titles[head]}<br>{query} "
+                f"%{{customdata[0]}}<br>{key} %{{customdata[1]}}<br>{weight} %{{z:.3f}}"
+                "<extra></extra>",
+            ))
+            layout[f"xaxis{suffix}"] = dict(
+                domain=_span(left, left + width), anchor=f"y{suffix}", tickmode="array",
+                tickvals=xs, tickangle=-60,
                 ticktext=klab if layer == n_layers - 1 and not small else [""] * k_len,
-                tickangle=-60, row=layer + 1, col=head + 1,
             )
-            fig.update_yaxes(
-                tickmode="array", tickvals=list(range(q_len)),
-                ticktext=qlab if head == 0 else [""] * q_len,
-                autorange="reversed", row=layer + 1, col=head + 1,
+            layout[f"yaxis{suffix}"] = dict(
+                domain=_span(top - height, top), anchor=f"x{suffix}", tickmode="array",
+                tickvals=ys, ticktext=qlab if head == 0 else [""] * q_len,
+                autorange="reversed",
             )
+        layout["annotations"].append(dict(
+            text=row_titles[layer], x=1, y=top - height / 2, xref="paper", yref="paper",
+            xanchor="left", yanchor="middle", textangle=90, showarrow=False,
+            font=dict(size=12)))
+    for head in range(n_heads):
+        layout["annotations"].append(dict(
+            text=col_titles[head], x=head * (width + hs) + width / 2, y=1, xref="paper",
+            yref="paper", xanchor="center", yanchor="bottom", showarrow=False,
+            font=dict(size=12)))
     cell = 150 if n_heads <= 4 else 110
-    fig.update_layout(
+    layout.update(
         title=dict(text=esc(title)) if title else None,
         font=FONT,
         height=max(320, 90 + cell * n_layers + (60 if not small else 0)),
         margin=dict(l=10, r=10, t=70, b=10),
     )
-    fig.update_annotations(font_size=12)
-    return fig
+    return go.Figure(data=data, layout=layout, _validate=False)
 
 
 def head_matrix(
