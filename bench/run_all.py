@@ -2,8 +2,9 @@
 
 Rerun: `.venv/bin/python -m bench.run_all` (options: --only time_to_learn,memory; --out PATH).
 Each script's printed output goes into its own section, in order; the file is rewritten
-after every script, so an interrupted run keeps what it measured. Run it on an otherwise
-idle machine: the figures are wall-clock times on this machine's cores.
+after every script, so an interrupted run keeps what it measured. With --only, the other
+scripts' sections already in the file are kept (each section says when it was measured).
+Run it on an otherwise idle machine: the figures are wall-clock times on this machine's cores.
 """
 
 from __future__ import annotations
@@ -47,6 +48,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "it alone. Targets and whether they were met are in the tables' last columns.\n",
         f"Machine: {machine_facts()}\n",
     ]
+    kept = _sections(args.out) if set(names) != set(SCRIPTS) else {}
+    done: dict[str, str] = {}
+
+    def write() -> None:
+        body = [done.get(n) or kept.get(n) for n in SCRIPTS]
+        args.out.write_text("\n".join(sections + [b for b in body if b]), encoding="utf-8")
+
     status = 0
     for name in names:
         print(f"== {name}", file=sys.stderr, flush=True)
@@ -60,11 +68,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             rc = 1
             out.write(f"\nFAILED: {type(exc).__name__}: {exc}\n")
         status = status or rc
-        sections.append(f"## {SCRIPTS[name]}\n\n`python -m bench.{name}` "
-                        f"({time.perf_counter() - t0:.0f} s)\n\n{out.getvalue().strip()}\n")
-        args.out.write_text("\n".join(sections), encoding="utf-8")
+        done[name] = (f"## {SCRIPTS[name]}\n\n`python -m bench.{name}` "
+                      f"({time.perf_counter() - t0:.0f} s)\n\n{out.getvalue().strip()}\n")
+        write()
         print(out.getvalue(), file=sys.stderr)
     return status
+
+
+def _sections(path: Path) -> dict[str, str]:
+    """The sections of an existing results file, by script name."""
+    if not path.exists():
+        return {}
+    text = path.read_text(encoding="utf-8")
+    out = {}
+    for name, title in SCRIPTS.items():
+        start = text.find(f"## {title}\n")
+        if start < 0:
+            continue
+        end = text.find("\n## ", start + 1)
+        out[name] = text[start:] if end < 0 else text[start : end + 1]
+    return out
 
 
 if __name__ == "__main__":

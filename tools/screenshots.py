@@ -1,6 +1,7 @@
 """Take full-page screenshots of every page in headless Chromium (for README and review).
 
 Usage: .venv/bin/python tools/screenshots.py OUT_DIR [--text "sentence"] [--preset "paper base"]
+       [--query "lang=zh"] [--presenter] [--train] [--prefix zh_] [--pages attention,train]
 Starts `streamlit run app.py` on a free 127.0.0.1 port and stops it afterwards.
 """
 
@@ -102,13 +103,20 @@ def main() -> None:
     ap.add_argument("--pages", default=",".join(PAGES))
     ap.add_argument("--prefix", default="")
     ap.add_argument("--width", type=int, default=1400)
+    ap.add_argument("--query", default="", help='a link\'s query string, e.g. "lang=zh&h=2"')
+    ap.add_argument("--presenter", action="store_true", help="turn presenter mode on")
+    ap.add_argument("--train", action="store_true", help="press Train on the train page")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     with serve(free_port()) as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": args.width, "height": 1000})
-        page.goto(url)
+        page.goto(f"{url}/?{args.query}" if args.query else url)
         wait_idle(page)
+        if args.presenter:
+            page.locator(".st-key-presenter label").first.click()
+            page.wait_for_timeout(300)
+            wait_idle(page)
         if args.text is not None:
             set_text(page, "source", args.text)
         if args.preset:
@@ -117,6 +125,10 @@ def main() -> None:
             page.locator(f"[data-testid='stSidebarNav'] a[href$='/{name}']").first.click() \
                 if name != "model" else page.locator("[data-testid='stSidebarNav'] a").first.click()
             wait_idle(page, 2.5)
+            if args.train and name == "train":
+                page.locator(".st-key-tr_train button").first.click()
+                page.wait_for_timeout(500)
+                wait_idle(page, 2.5)
             path = args.out / f"{args.prefix}{name}.png"
             full_screenshot(page, path, args.width)
             print(path)

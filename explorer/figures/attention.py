@@ -6,11 +6,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import plotly.colors as pc
 import plotly.graph_objects as go
 
 from ..i18n import t
-from .common import FONT, axis_labels, cell_labels, esc, heatmap
+from .common import FONT, axis_labels, cell_labels, esc, fast_figure, heatmap
 
 
 @dataclass(frozen=True)
@@ -52,11 +51,6 @@ def hook(kind: AttentionKind, layer: int, point: str) -> str:
 def patterns(cache: Mapping[str, np.ndarray], kind: AttentionKind, n_layers: int) -> np.ndarray:
     """Attention weights of every layer: (N, h, q_len, k_len), batch item 0."""
     return np.stack([cache[hook(kind, i, "hook_pattern")][0] for i in range(n_layers)])
-
-
-# plotly.js reads the name "Blues" reversed (dark = low) unless plotly.py expands it; the
-# grid skips plotly.py's validation, so it passes the scale itself: light = 0, dark = 1.
-BLUES = [[i / (len(pc.sequential.Blues) - 1), c] for i, c in enumerate(pc.sequential.Blues)]
 
 
 def _span(low: float, high: float) -> list[float]:
@@ -102,7 +96,7 @@ def attention_grid(
             left = head * (width + hs)
             data.append(dict(
                 type="heatmap", z=weights[layer, head], x=xs, y=ys, zmin=0.0, zmax=1.0,
-                colorscale=BLUES, showscale=layer == 0 and head == 0,
+                colorscale="Blues", showscale=layer == 0 and head == 0,
                 colorbar=dict(thickness=10, len=0.5, y=1.0, yanchor="top"),
                 customdata=custom, xaxis=f"x{suffix}", yaxis=f"y{suffix}",
                 hovertemplate=f"{row_titles[layer]} · {col_titles[head]}<br>{query} "
@@ -135,7 +129,7 @@ def attention_grid(
         height=max(320, 90 + cell * n_layers + (60 if not small else 0)),
         margin=dict(l=10, r=10, t=70, b=10),
     )
-    return go.Figure(data=data, layout=layout, _validate=False)
+    return fast_figure(data, layout)
 
 
 def head_matrix(

@@ -10,11 +10,37 @@ import html
 from collections.abc import Sequence
 
 import numpy as np
+import plotly.colors as pc
 import plotly.graph_objects as go
 
 from ..i18n import t
 
 FONT = dict(family="Inter, 'Noto Sans CJK SC', 'Microsoft YaHei', sans-serif", size=13)
+
+
+def _drop_none(value: object) -> object:
+    """`value` without dict entries that are None (plotly leaves unset what is absent)."""
+    if isinstance(value, dict):
+        return {k: _drop_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_drop_none(v) for v in value]
+    return value
+
+
+def fast_figure(data: list[dict], layout: dict) -> go.Figure:
+    """A figure from plain dicts, without plotly.py's validation.
+
+    Validating every property was most of a page's time (bench/page_response.py), and a
+    class reruns the pages at once. The dicts here are written by this package, never by a
+    user; colorscale names are expanded as plotly.py would (plotly.js reads some reversed).
+    """
+    traces = []
+    for trace in data:
+        trace = _drop_none(trace)
+        if isinstance(trace.get("colorscale"), str):
+            trace["colorscale"] = pc.get_colorscale(trace["colorscale"])
+        traces.append(trace)
+    return go.Figure(data=traces, layout=_drop_none(layout), _validate=False)
 
 
 def esc(text: str) -> str:
@@ -68,7 +94,8 @@ def heatmap(
     custom = cell_labels(ylab, xlab)
     if show_values is None:
         show_values = rows * cols <= 144
-    trace = go.Heatmap(
+    trace = dict(
+        type="heatmap",
         z=z,
         x=list(range(cols)),
         y=list(range(rows)),
@@ -82,7 +109,6 @@ def heatmap(
         textfont=dict(size=10),
         colorbar=dict(thickness=12),
     )
-    fig = go.Figure(trace)
     xaxis = (
         token_axis(x_tokens, x_title, side="top", tickangle=-45)
         if x_tokens is not None
@@ -93,7 +119,7 @@ def heatmap(
         if y_tokens is not None
         else dict(title=dict(text=esc(y_title)) if y_title else None, autorange="reversed")
     )
-    fig.update_layout(
+    layout = dict(
         title=dict(text=esc(title), y=0.02, yanchor="bottom") if title else None,
         xaxis=xaxis,
         yaxis=yaxis,
@@ -101,4 +127,4 @@ def heatmap(
         margin=dict(l=10, r=10, t=60, b=40 if title else 10),
         height=height or max(260, 60 + 28 * rows),
     )
-    return fig
+    return fast_figure([trace], layout)

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..i18n import t
-from .common import FONT, axis_labels, esc
+from .common import FONT, axis_labels, esc, fast_figure
 
 ALLOWED = "#2e86c1"
 BLOCKED = "#ecf0f1"
@@ -35,8 +35,8 @@ def mask_figure(
     col_noun = col_noun if col_noun is not None else t("fig.masks.key_axis")
     mask = np.asarray(mask, dtype=bool)
     shown = (~mask if blocked_is_one else mask).astype(int)
-    fig = go.Figure(
-        go.Heatmap(
+    trace = dict(
+            type="heatmap",
             z=mask.astype(int),
             x=list(range(mask.shape[1])),
             y=list(range(mask.shape[0])),
@@ -46,16 +46,14 @@ def mask_figure(
             showscale=False,
             text=shown,
             texttemplate="%{text}",
-            textfont=dict(size=14),
+            textfont=dict(size=14, color="black"),
             customdata=np.where(mask, t("fig.masks.may_attend"), t("fig.masks.blocked")),
             hovertemplate=f"{esc(_short(row_noun))} %{{y}} → {esc(_short(col_noun))} "
             "%{x}: %{customdata}<extra></extra>",
             xgap=2,
             ygap=2,
-        )
     )
-    fig.update_traces(textfont_color="black")
-    fig.update_layout(
+    layout = dict(
         title=dict(text=esc(title), y=0.01, yanchor="bottom", x=0.5, xanchor="center")
         if title else None,
         xaxis=dict(tickmode="array", tickvals=list(range(mask.shape[1])),
@@ -68,7 +66,7 @@ def mask_figure(
         height=max(240, 140 + 34 * mask.shape[0]),
         margin=dict(l=10, r=10, t=90, b=50 if title else 10),
     )
-    return fig
+    return fast_figure([trace], layout)
 
 
 def _short(noun: str) -> str:
