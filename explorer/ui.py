@@ -353,40 +353,43 @@ def render_sidebar() -> Context:
     for notice in st.session_state.pop(_URL_NOTICES, []):
         sb.warning(notice, icon=":material/link_off:")
     sb.text_input(
-        "Source sentence", key="source", max_chars=MAX_TEXT_CHARS,
-        help="What the encoder reads. Press Enter to apply.",
+        t("sidebar.source"), key="source", max_chars=MAX_TEXT_CHARS,
+        help=t("sidebar.source_help"),
     )
     sb.text_input(
-        "Target sentence (optional)", key="target", max_chars=MAX_TEXT_CHARS,
-        placeholder="empty: the source itself (copy task)",
-        help="What the decoder is fed, after <s> (teacher forcing).",
+        t("sidebar.target"), key="target", max_chars=MAX_TEXT_CHARS,
+        placeholder=t("sidebar.target_placeholder"),
+        help=t("sidebar.target_help"),
     )
-    sb.radio("Tokens", TOKEN_MODES, key="token_mode", horizontal=True,
-             format_func={"word": "words", "char": "characters"}.get)
-    sb.selectbox("Model size", (*PRESETS, "custom"), key="preset", on_change=_apply_preset,
-                 help="tiny trains in seconds; paper base is the paper's N=6, d_model=512.")
+    sb.radio(t("sidebar.tokens"), TOKEN_MODES, key="token_mode", horizontal=True,
+             format_func={"word": t("sidebar.tokens_word"), "char": t("sidebar.tokens_char")}.get)
+    sb.selectbox(t("sidebar.preset"), (*PRESETS, "custom"), key="preset",
+                 on_change=_apply_preset, help=t("sidebar.preset_help"),
+                 format_func=lambda p: t("sidebar.preset_custom") if p == "custom" else p)
     c1, c2 = sb.columns(2)
     lo, hi = LIMITS["N"]
-    c1.number_input("N (layers)", lo, hi, step=1, key="N", on_change=_mark_custom)
+    c1.number_input(t("sidebar.N"), lo, hi, step=1, key="N", on_change=_mark_custom)
     lo, hi = LIMITS["h"]
-    c2.number_input("h (heads)", lo, hi, step=1, key="h", on_change=_mark_custom)
+    c2.number_input(t("sidebar.h"), lo, hi, step=1, key="h", on_change=_mark_custom)
     lo, hi = LIMITS["d_model"]
     c1.number_input("d_model", lo, hi, step=2, key="d_model", on_change=_mark_custom)
     lo, hi = LIMITS["d_ff"]
     c2.number_input("d_ff", lo, hi, step=16, key="d_ff", on_change=_mark_custom)
     sb.slider("dropout", 0.0, MAX_DROPOUT, step=0.05, key="dropout", on_change=_mark_custom)
     lo, hi = LIMITS["seed"]
-    sb.number_input("seed (initial weights)", lo, hi, step=1, key="seed")
-    with sb.expander("Teaching options"):
-        st.radio("LayerNorm placement", NORM_PLACEMENTS, key="norm_placement", horizontal=True,
-                 format_func={"pre": "pre (Annotated)", "post": "post (paper)"}.get)
-        st.radio("LayerNorm formula", LAYER_NORMS, key="layer_norm", horizontal=True,
+    sb.number_input(t("sidebar.seed"), lo, hi, step=1, key="seed")
+    with sb.expander(t("sidebar.teaching")):
+        st.radio(t("sidebar.norm_placement"), NORM_PLACEMENTS, key="norm_placement",
+                 horizontal=True, format_func={"pre": t("sidebar.norm_pre"),
+                                               "post": t("sidebar.norm_post")}.get)
+        st.radio(t("sidebar.layer_norm"), LAYER_NORMS, key="layer_norm", horizontal=True,
                  format_func={"annotated": "std + 1e-6", "standard": "nn.LayerNorm"}.get)
-        st.checkbox("Scale embeddings by √d_model", key="scale_embedding")
-        st.selectbox("Weight tying", TIE_WEIGHTS, key="tie_weights",
-                     format_func={"none": "none", "decoder": "decoder embedding = output layer",
-                                  "all": "all three tables"}.get)
-        st.toggle("Train mode (dropout on)", key="train_mode")
+        st.checkbox(t("sidebar.scale_embedding"), key="scale_embedding")
+        st.selectbox(t("sidebar.tie_weights"), TIE_WEIGHTS, key="tie_weights",
+                     format_func={"none": t("sidebar.tie_none"),
+                                  "decoder": t("sidebar.tie_decoder"),
+                                  "all": t("sidebar.tie_all")}.get)
+        st.toggle(t("sidebar.train_mode"), key="train_mode")
     raw = {k: st.session_state.get(k) for k in (
         "source", "target", "token_mode", "seed", "norm_placement", "layer_norm",
         "scale_embedding", "tie_weights", "train_mode", *_MODEL_KEYS)}
@@ -462,17 +465,18 @@ def _summary(ctx: Context) -> None:
     elif ctx.cfg is not None and ctx.tokens is not None:
         n = estimate_params(ctx.cfg.N, ctx.cfg.d_model, ctx.cfg.d_ff, len(ctx.tokens.vocab),
                             ctx.cfg.tie_weights, ctx.cfg.norm_placement)
-        sb.metric("Parameters", f"{n:,}")
+        sb.metric(t("sidebar.params"), f"{n:,}")
     elif ctx.arch_error:
         sb.error(ctx.arch_error, icon=":material/construction:")
     if ctx.tokens is not None:
-        with sb.expander(f"Tokens as the model sees them ({len(ctx.tokens.src_tokens)} source)"):
+        with sb.expander(t("sidebar.tokens_table", n=len(ctx.tokens.src_tokens))):
             st.dataframe(
-                {"source token": list(ctx.tokens.src_tokens), "id": ctx.tokens.src_ids},
+                {t("sidebar.col_source"): list(ctx.tokens.src_tokens), "id": ctx.tokens.src_ids},
                 hide_index=True, width="stretch",
             )
             st.dataframe(
-                {"decoder input": list(ctx.tokens.tgt_in_tokens), "id": ctx.tokens.tgt_in_ids},
+                {t("sidebar.col_decoder"): list(ctx.tokens.tgt_in_tokens),
+                 "id": ctx.tokens.tgt_in_ids},
                 hide_index=True, width="stretch",
             )
     elif ctx.text_error:

@@ -14,16 +14,11 @@ from explorer.figures.attention import (
     patterns,
 )
 from explorer.figures.common import heatmap
+from explorer.i18n import t
 from explorer.ui import context, show_problems
 
-st.title("Attention")
-st.markdown(
-    "Attention lets every position gather information from other positions. Each head "
-    "compares a **query** (what this position is looking for) with every **key** (what each "
-    "position offers), turns the scores into weights with a softmax, and returns the "
-    "weighted sum of the **values**: `softmax(Q Kᵀ / √d_k) V`. A row of a heatmap below is "
-    "one query token; its weights over the key tokens add up to 1."
-)
+st.title(t("attn.title"))
+st.markdown(t("attn.intro"))
 
 ctx = context()
 if not show_problems(ctx):
@@ -34,37 +29,33 @@ tokens = {"src": list(ctx.tokens.src_tokens), "tgt": list(ctx.tokens.tgt_in_toke
 
 c1, c2 = st.columns([3, 2])
 kind = KINDS.get(
-    c1.radio("Which attention", list(KINDS), format_func=lambda k: KINDS[k].label,
+    c1.radio(t("attn.which"), list(KINDS), format_func=lambda k: KINDS[k].label,
              horizontal=True, key="attn_kind"),
     KINDS["enc"],
 )
-average = bool(c2.toggle("Average the heads", key="attn_average",
-                         help="Show the mean of the h heads' weights in each layer."))
+average = bool(c2.toggle(t("attn.average"), key="attn_average", help=t("attn.average_help")))
+side = {"src": t("attn.side_src"), "tgt": t("attn.side_tgt")}
 st.caption(
-    f"Queries: {'source' if kind.queries == 'src' else 'decoder input'} tokens (rows) · "
-    f"keys: {'source' if kind.keys == 'src' else 'decoder input'} tokens (columns) · "
-    f"mask: {kind.mask}"
-    + (" · **train mode: dropout is on**: the weights shown are before dropout, and each rerun "
-       "draws a new random dropout pattern for everything after them" if run.train_mode else "")
+    t("attn.axes", queries=side[kind.queries], keys=side[kind.keys], mask=kind.mask)
+    + (t("attn.train_mode") if run.train_mode else "")
 )
 
 weights = patterns(run.cache, kind, cfg.N)  # (N, h, q_len, k_len)
 q_tok, k_tok = tokens[kind.queries], tokens[kind.keys]
 if not average and weights.size > GRID_CELL_BUDGET:
     average = True
-    st.info(f"{cfg.N} layers × {cfg.h} heads × {len(q_tok)} × {len(k_tok)} tokens is too many "
-            "cells to draw one heatmap per head, so the grid shows the mean of the heads. "
-            "The focus view below shows any single head.")
+    st.info(t("attn.too_many", N=cfg.N, h=cfg.h, q=len(q_tok), k=len(k_tok)))
 show_chart(attention_grid(weights, q_tok, k_tok, average_heads=average, title=kind.label),
            f"attention_{kind.key}_grid", key="attn_grid")
 if kind.key == "dec":
-    st.caption("The upper triangle is empty: the subsequent mask stops each position from "
-               "looking at later ones, so the decoder cannot peek at the word it must predict.")
+    st.caption(t("attn.upper_triangle"))
 
-st.header("One head, step by step")
+st.header(t("attn.focus_header"))
 f1, f2 = st.columns(2)
-layer = f1.selectbox("Layer", range(cfg.N), key="attn_layer", format_func=lambda i: f"layer {i}")
-head = f2.selectbox("Head", range(cfg.h), key="attn_head", format_func=lambda j: f"head {j}")
+layer = f1.selectbox(t("attn.layer"), range(cfg.N), key="attn_layer",
+                     format_func=lambda i: t("fig.attention.layer", i=i))
+head = f2.selectbox(t("attn.head"), range(cfg.h), key="attn_head",
+                    format_func=lambda j: t("fig.attention.head", j=j))
 layer = layer if isinstance(layer, int) and 0 <= layer < cfg.N else 0
 head = head if isinstance(head, int) and 0 <= head < cfg.h else 0
 
@@ -82,49 +73,39 @@ def shape(a: np.ndarray) -> str:
     return " × ".join(str(s) for s in a.shape)
 
 
-st.markdown(
-    f"**1. Project and split.** The layer's input goes through `linears[0..2]` "
-    f"(d_model → d_model) and is cut into {cfg.h} heads of d_k = {d_k}. This head's slice:"
-)
+st.markdown(t("attn.step1", h=cfg.h, d_k=d_k))
 q1, q2, q3 = st.columns(3)
 name = f"attention_{kind.key}_L{layer}_H{head}"
 show_chart(head_matrix(Q, q_tok, f"Q  ({shape(Q)})"), f"{name}_Q", key="attn_q", where=q1)
 show_chart(head_matrix(K, k_tok, f"K  ({shape(K)})"), f"{name}_K", key="attn_k", where=q2)
 show_chart(head_matrix(V, k_tok, f"V  ({shape(V)})"), f"{name}_V", key="attn_v", where=q3)
 
-st.markdown(f"**2. Scores** `Q @ Kᵀ / √d_k`, with √d_k = {np.sqrt(d_k):.3g}. Dividing keeps "
-            "the scores from growing with d_k, which would make the softmax saturate.")
+st.markdown(t("attn.step2", sqrt_dk=f"{np.sqrt(d_k):.3g}"))
 s1, s2 = st.columns(2)
 lim = float(np.abs(scores).max()) or 1.0
-show_chart(heatmap(scores, k_tok, q_tok, f"scores ({shape(scores)})", zmin=-lim, zmax=lim,
-                   colorscale="RdBu", value_format=".2f"), f"{name}_scores", key="attn_s",
-           where=s1)
+show_chart(heatmap(scores, k_tok, q_tok, t("attn.scores_title", shape=shape(scores)),
+                   zmin=-lim, zmax=lim, colorscale="RdBu", value_format=".2f"),
+           f"{name}_scores", key="attn_s", where=s1)
 blocked = masked <= -1e8
 shown = np.where(blocked, np.nan, masked)
 show_chart(heatmap(shown, k_tok, q_tok,
-                   f"masked scores: blank = -1e9 ({int(blocked.sum())} blocked)",
+                   t("attn.masked_title", n=int(blocked.sum())),
                    zmin=-lim, zmax=lim, colorscale="RdBu", value_format=".2f"),
            f"{name}_masked", key="attn_m", where=s2)
 
-st.markdown("**3. Softmax** over each row turns scores into weights that sum to 1; a blocked "
-            "position gets exp(-1e9) ≈ 0.")
+st.markdown(t("attn.step3"))
 w1, w2 = st.columns(2)
-show_chart(heatmap(pattern, k_tok, q_tok, f"weights p_attn ({shape(pattern)})", zmin=0,
+show_chart(heatmap(pattern, k_tok, q_tok, t("attn.weights_title", shape=shape(pattern)),
+                   zmin=0,
                    zmax=1), f"{name}_weights", key="attn_p", where=w1)
-show_chart(head_matrix(z, q_tok, f"4. weighted sum p_attn @ V ({shape(z)})"), f"{name}_z",
+show_chart(head_matrix(z, q_tok, t("attn.z_title", shape=shape(z))), f"{name}_z",
            key="attn_z", where=w2)
-st.markdown(
-    f"**5. Concatenate and mix.** The {cfg.h} heads' outputs (each {len(q_tok)} × {d_k}) are "
-    f"put side by side into {len(q_tok)} × {cfg.d_model} and multiplied by W^O "
-    f"(`linears[3]`). See the Shapes page for every tensor of this pass."
-)
+st.markdown(t("attn.step5", h=cfg.h, q=len(q_tok), d_k=d_k, d_model=cfg.d_model))
 
 st.download_button(
-    "Download every captured tensor of this run (.npz)",
+    t("attn.npz"),
     data=lambda: run_to_npz(run), file_name=download_name("run", ctx.settings, "npz"),
     mime="application/octet-stream", key="attn_npz", on_click="ignore",
     icon=":material/download:",
-    help="One array per hook point (names as on the Shapes page), plus the tokens; open "
-         "with numpy.load(path). Every chart has its own PNG download: the camera icon in "
-         "its toolbar.",
+    help=t("attn.npz_help"),
 )

@@ -427,4 +427,80 @@ TEXT: dict[str, str] = {
     "fig.training.learning_rate": "learning rate",
     "fig.training.smoothing_title": "smoothed targets, epsilon = {epsilon}",
     "fig.training.vocab_axis": "vocabulary token",
+    # ---- sidebar (shared controls) ----
+    "sidebar.source": "Source sentence",
+    "sidebar.source_help": "What the encoder reads. Press Enter to apply.",
+    "sidebar.target": "Target sentence (optional)",
+    "sidebar.target_placeholder": "empty: the source itself (copy task)",
+    "sidebar.target_help": "What the decoder is fed, after <s> (teacher forcing).",
+    "sidebar.tokens": "Tokens",
+    "sidebar.tokens_word": "words",
+    "sidebar.tokens_char": "characters",
+    "sidebar.preset": "Model size",
+    "sidebar.preset_help": "tiny trains in seconds; paper base is the paper's N=6, "
+                           "d_model=512.",
+    "sidebar.preset_custom": "custom",
+    "sidebar.N": "N (layers)",
+    "sidebar.h": "h (heads)",
+    "sidebar.seed": "seed (initial weights)",
+    "sidebar.teaching": "Teaching options",
+    "sidebar.norm_placement": "LayerNorm placement",
+    "sidebar.norm_pre": "pre (Annotated)",
+    "sidebar.norm_post": "post (paper)",
+    "sidebar.layer_norm": "LayerNorm formula",
+    "sidebar.scale_embedding": "Scale embeddings by √d_model",
+    "sidebar.tie_weights": "Weight tying",
+    "sidebar.tie_none": "none",
+    "sidebar.tie_decoder": "decoder embedding = output layer",
+    "sidebar.tie_all": "all three tables",
+    "sidebar.train_mode": "Train mode (dropout on)",
+    "sidebar.params": "Parameters",
+    "sidebar.tokens_table": "Tokens as the model sees them ({n} source)",
+    "sidebar.col_source": "source token",
+    "sidebar.col_decoder": "decoder input",
+    # ---- attention page ----
+    "attn.title": "Attention",
+    "attn.intro": "Attention lets every position gather information from other positions. "
+                  "Each head compares a **query** (what this position is looking for) with "
+                  "every **key** (what each position offers), turns the scores into weights "
+                  "with a softmax, and returns the weighted sum of the **values**: "
+                  "`softmax(Q Kᵀ / √d_k) V`. A row of a heatmap below is one query token; its "
+                  "weights over the key tokens add up to 1.",
+    "attn.which": "Which attention",
+    "attn.average": "Average the heads",
+    "attn.average_help": "Show the mean of the h heads' weights in each layer.",
+    "attn.side_src": "source",
+    "attn.side_tgt": "decoder input",
+    "attn.axes": "Queries: {queries} tokens (rows) · keys: {keys} tokens (columns) · mask: "
+                 "{mask}",
+    "attn.train_mode": " · **train mode: dropout is on**: the weights shown are before "
+                       "dropout, and each rerun draws a new random dropout pattern for "
+                       "everything after them",
+    "attn.too_many": "{N} layers × {h} heads × {q} × {k} tokens is too many cells to draw one "
+                     "heatmap per head, so the grid shows the mean of the heads. The focus "
+                     "view below shows any single head.",
+    "attn.upper_triangle": "The upper triangle is empty: the subsequent mask stops each "
+                           "position from looking at later ones, so the decoder cannot peek "
+                           "at the word it must predict.",
+    "attn.focus_header": "One head, step by step",
+    "attn.layer": "Layer",
+    "attn.head": "Head",
+    "attn.step1": "**1. Project and split.** The layer's input goes through `linears[0..2]` "
+                  "(d_model → d_model) and is cut into {h} heads of d_k = {d_k}. This head's "
+                  "slice:",
+    "attn.step2": "**2. Scores** `Q @ Kᵀ / √d_k`, with √d_k = {sqrt_dk}. Dividing keeps the "
+                  "scores from growing with d_k, which would make the softmax saturate.",
+    "attn.scores_title": "scores ({shape})",
+    "attn.masked_title": "masked scores: blank = -1e9 ({n} blocked)",
+    "attn.step3": "**3. Softmax** over each row turns scores into weights that sum to 1; a "
+                  "blocked position gets exp(-1e9) ≈ 0.",
+    "attn.weights_title": "weights p_attn ({shape})",
+    "attn.z_title": "4. weighted sum p_attn @ V ({shape})",
+    "attn.step5": "**5. Concatenate and mix.** The {h} heads' outputs (each {q} × {d_k}) are "
+                  "put side by side into {q} × {d_model} and multiplied by W^O "
+                  "(`linears[3]`). See the Shapes page for every tensor of this pass.",
+    "attn.npz": "Download every captured tensor of this run (.npz)",
+    "attn.npz_help": "One array per hook point (names as on the Shapes page), plus the "
+                     "tokens; open with numpy.load(path). Every chart has its own PNG "
+                     "download: the camera icon in its toolbar.",
 }

@@ -393,4 +393,74 @@ TEXT: dict[str, str] = {
     "fig.training.learning_rate": "学习率",
     "fig.training.smoothing_title": "平滑后的目标分布，epsilon = {epsilon}",
     "fig.training.vocab_axis": "词表中的 token",
+    # ---- 侧边栏（共享控件） ----
+    "sidebar.source": "源句子",
+    "sidebar.source_help": "编码器读入的内容。按回车键应用。",
+    "sidebar.target": "目标句子（可选）",
+    "sidebar.target_placeholder": "留空：与源句子相同（复制任务）",
+    "sidebar.target_help": "在 <s> 之后喂给解码器的内容（教师强制）。",
+    "sidebar.tokens": "分词方式",
+    "sidebar.tokens_word": "按词",
+    "sidebar.tokens_char": "按字符",
+    "sidebar.preset": "模型规模",
+    "sidebar.preset_help": "tiny 几秒即可训练完；paper base 即论文中的 N=6、d_model=512。",
+    "sidebar.preset_custom": "自定义",
+    "sidebar.N": "N（层数）",
+    "sidebar.h": "h（头数）",
+    "sidebar.seed": "随机种子（初始权重）",
+    "sidebar.teaching": "教学选项",
+    "sidebar.norm_placement": "层归一化的位置",
+    "sidebar.norm_pre": "前置（Annotated）",
+    "sidebar.norm_post": "后置（论文）",
+    "sidebar.layer_norm": "层归一化公式",
+    "sidebar.scale_embedding": "词嵌入乘以 √d_model",
+    "sidebar.tie_weights": "权重共享",
+    "sidebar.tie_none": "不共享",
+    "sidebar.tie_decoder": "解码器词嵌入 = 输出层",
+    "sidebar.tie_all": "三张表全部共享",
+    "sidebar.train_mode": "训练模式（启用 dropout）",
+    "sidebar.params": "参数量",
+    "sidebar.tokens_table": "模型看到的词元（源句 {n} 个）",
+    "sidebar.col_source": "源词元",
+    "sidebar.col_decoder": "解码器输入",
+    # ---- 注意力页 ----
+    "attn.title": "注意力",
+    "attn.intro": "注意力让每个位置从其他位置收集信息。每个头把一个**查询**（query，这个位置在"
+                  "找什么）"
+                  "与每个**键**（key，每个位置能提供什么）比较，用 softmax 把分数变成权重，再返回"
+                  "**值**（value）的加权和：`softmax(Q Kᵀ / √d_k) V`。下面热力图的一行是一个查询 "
+                  "token，它对所有键 token 的权重之和为 1。",
+    "attn.which": "选择注意力",
+    "attn.average": "对各头取平均",
+    "attn.average_help": "显示每层 h 个头的注意力权重的平均值。",
+    "attn.side_src": "源句",
+    "attn.side_tgt": "解码器输入",
+    "attn.axes": "查询：{queries} token（行）· 键：{keys} token（列）· 掩码：{mask}",
+    "attn.train_mode": " · **训练模式：dropout 已启用**：图中是 dropout 之前的权重，每次重新运"
+                       "行都会"
+                       "为其后的计算抽取新的随机 dropout 模式",
+    "attn.too_many": "{N} 层 × {h} 个头 × {q} × {k} 个 token 的格子太多，无法为每个头各画一张"
+                     "热力图，"
+                     "因此网格显示各头的平均。下方的单头视图可以查看任意一个头。",
+    "attn.upper_triangle": "上三角是空的：后续位置掩码阻止每个位置看到后面的位置，因此解码器无"
+                           "法偷看"
+                           "它要预测的词。",
+    "attn.focus_header": "逐步查看一个头",
+    "attn.layer": "层",
+    "attn.head": "头",
+    "attn.step1": "**1. 投影并拆分。** 该层的输入经过 `linears[0..2]`（d_model → d_model），再切成 "
+                  "{h} 个 d_k = {d_k} 的头。这个头的切片：",
+    "attn.step2": "**2. 分数** `Q @ Kᵀ / √d_k`，其中 √d_k = {sqrt_dk}。除以它可以防止分数随 d_k "
+                  "增大，否则 softmax 会饱和。",
+    "attn.scores_title": "分数（{shape}）",
+    "attn.masked_title": "掩码后的分数：空白 = -1e9（{n} 个被屏蔽）",
+    "attn.step3": "**3. Softmax** 对每一行把分数变成和为 1 的权重；被屏蔽的位置得到 exp(-1e9) "
+                  "≈ 0。",
+    "attn.weights_title": "权重 p_attn（{shape}）",
+    "attn.z_title": "4. 加权和 p_attn @ V（{shape}）",
+    "attn.step5": "**5. 拼接并混合。** {h} 个头的输出（每个 {q} × {d_k}）并排拼成 {q} × {d_model}，"
+                  "再乘以 W^O（`linears[3]`）。本次前向传播的每个张量见“张量形状”页。",
+    "attn.npz": "下载本次运行捕获的全部张量（.npz）",
+    "attn.npz_help": "每个 hook 点一个数组（名称与“张量形状”页相同），另含 token；用 "
+                     "numpy.load(path) 打开。每张图都可单独下载 PNG：点击其工具栏中的相机图标。",
 }
