@@ -3,7 +3,9 @@
 Pure torch, no streamlit. `load_checkpoint(data, h, vocab_text)` returns a
 `LoadedCheckpoint` or raises `CheckpointError`, the only exception it lets out; its message
 says what is wrong and what is expected, and never repeats the file's contents (a key name
-from the file is shown only if it looks like a parameter name).
+from the file is shown only if it looks like a parameter name). Messages are in the language
+of the run (`t()`); a loaded checkpoint's notes are kept as text keys and translated each
+time they are read, so they follow the learner's language choice.
 
 Accepted (always read with `torch.load(weights_only=True)`, which runs no code from the file):
 (a) a raw `state_dict` of the Annotated `make_model` (`src_embed.0.lut.weight`, ...),
@@ -29,6 +31,7 @@ import torch
 from transformer.model import EncoderDecoder, TransformerConfig, build_model, sinusoid_table
 
 from .exports import FORMAT
+from .i18n import t
 from .settings import LIMITS, MAX_PARAMS, estimate_params
 
 # The Annotated Transformer's trained Multi30k model (N=6, d_model=512, 55M parameters with
@@ -49,7 +52,10 @@ SPECIAL_NAMES: dict[str, tuple[str, ...]] = {  # names special tokens go by, per
 _SHOWN = 5  # problems listed per kind in one message
 _SAFE_KEY = re.compile(r"[A-Za-z0-9_.\-]{1,100}", re.ASCII)
 _LAYER = re.compile(r"(encoder|decoder)\.layers\.([0-9]{1,6})\.", re.ASCII)
-_SAVE_HINT = "Save it with torch.save(model.state_dict(), path)."
+
+
+def _save_hint() -> str:
+    return t("ckpt.err.save_hint")
 
 
 class CheckpointError(ValueError):
@@ -66,7 +72,13 @@ class LoadedCheckpoint:
     tgt_vocab: tuple[str, ...]  # id -> token of the target embedding and generator
     kind: str  # "state_dict", "wrapped state_dict ('model')" or FORMAT
     meta: dict[str, Any] = field(default_factory=dict)  # the export's meta, else empty
-    notes: tuple[str, ...] = ()  # what was assumed or adjusted, for the learner
+    # what was assumed or adjusted, for the learner: (text key, its values) pairs
+    note_keys: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """The notes in the language of the current run."""
+        return tuple(t(key, **dict(values)) for key, values in self.note_keys)
 
     def special_ids(self, side: str = "tgt") -> dict[str, int]:
         """Ids of the special tokens found by name, e.g. {"bos": 0, "eos": 1, "pad": 2}.
@@ -88,18 +100,19 @@ def _show(key: object) -> str:
     """A key from the file, shown only if it looks like a parameter name."""
     if isinstance(key, str) and _SAFE_KEY.fullmatch(key):
         return key
-    return "(a key that is not a parameter name)"
+    return t("ckpt.err.not_a_name")
 
 
 def _listing(items: list[str]) -> str:
     """The first few items, comma separated, with how many more there are."""
-    shown = ", ".join(items[:_SHOWN])
-    return shown + (f" and {len(items) - _SHOWN} more" if len(items) > _SHOWN else "")
+    shown = t("ckpt.err.list_sep").join(items[:_SHOWN])
+    return shown + (t("ckpt.err.and_more", n=len(items) - _SHOWN) if len(items) > _SHOWN
+                    else "")
 
 
-def _count(n: int, noun: str) -> str:
+def _layer_count(n: int) -> str:
     """"1 layer", "2 layers"."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+    return t("ckpt.err.one_layer") if n == 1 else t("ckpt.err.layers", n=n)
 
 
 def _mb(n: int) -> str:
@@ -123,14 +136,12 @@ def parse_token_list(text: str | bytes) -> list[str]:
         try:
             text = bytes(text).decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise CheckpointError("The token list is not UTF-8 text.") from None
+            raise CheckpointError(t("ckpt.err.list_not_utf8")) from None
     if not isinstance(text, str):
-        raise CheckpointError("The token list must be text: one token per line.")
+        raise CheckpointError(t("ckpt.err.list_not_text"))
     if len(text) > MAX_VOCAB_TEXT_CHARS:
-        raise CheckpointError(
-            f"The token list has {len(text):,} characters; the limit is "
-            f"{MAX_VOCAB_TEXT_CHARS:,}. It should hold one token per line."
-        )
+        raise CheckpointError(t("ckpt.err.list_too_long", n=f"{len(text):,}",
+                                limit=f"{MAX_VOCAB_TEXT_CHARS:,}"))
     text = text.lstrip("\ufeff")
     by_line = "\n" in text.strip() or "\r" in text.strip()
     if by_line:
@@ -139,18 +150,13 @@ def parse_token_list(text: str | bytes) -> list[str]:
     else:
         numbered = [(i, tok) for i, tok in enumerate(text.split(), 1)]
     seen: dict[str, int] = {}
-    where = "line" if by_line else "token"
+    where = "line" if by_line else "token"  # counted by line, or by whitespace-split token
     for i, tok in numbered:
         if len(tok) > MAX_TOKEN_CHARS:
-            raise CheckpointError(
-                f"The token list's {where} {i} is {len(tok)} characters long; tokens may have "
-                f"at most {MAX_TOKEN_CHARS}. Is this the right file (one token per line)?"
-            )
+            raise CheckpointError(t(f"ckpt.err.token_too_long_{where}", i=i, n=len(tok),
+                                    limit=MAX_TOKEN_CHARS))
         if tok in seen:
-            raise CheckpointError(
-                f"The token list has the same token at {where}s {seen[tok]} and {i}: each id "
-                f"needs its own token."
-            )
+            raise CheckpointError(t(f"ckpt.err.duplicate_{where}", a=seen[tok], b=i))
         seen[tok] = i
     return [tok for _, tok in numbered]
 
@@ -161,15 +167,13 @@ def parse_token_list(text: str | bytes) -> list[str]:
 def _as_bytes(data: object) -> bytes:
     """The upload as bytes, refused if empty or over the size cap."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise CheckpointError("The checkpoint must be the bytes of a file saved with torch.save.")
+        raise CheckpointError(t("ckpt.err.not_bytes"))
     size = memoryview(data).nbytes
     if size == 0:
-        raise CheckpointError("The file is empty. Choose a checkpoint saved with torch.save.")
+        raise CheckpointError(t("ckpt.err.empty"))
     if size > MAX_CHECKPOINT_BYTES:
-        raise CheckpointError(
-            f"The file is {_mb(size)}; the limit is {_mb(MAX_CHECKPOINT_BYTES)} so that loading "
-            f"it cannot use up the shared server's memory."
-        )
+        raise CheckpointError(t("ckpt.err.too_big", size=_mb(size),
+                                limit=_mb(MAX_CHECKPOINT_BYTES)))
     return bytes(data)
 
 
@@ -183,9 +187,8 @@ def _check_zip(data: bytes) -> None:
     except (zipfile.BadZipFile, OSError, ValueError, EOFError):
         return  # torch.load reports a damaged archive below
     if total > MAX_CHECKPOINT_BYTES:
-        raise CheckpointError(
-            f"The file unpacks to {_mb(total)}; the limit is {_mb(MAX_CHECKPOINT_BYTES)}."
-        )
+        raise CheckpointError(t("ckpt.err.unpacks_too_big", size=_mb(total),
+                                limit=_mb(MAX_CHECKPOINT_BYTES)))
 
 
 def _torch_load(data: bytes) -> object:
@@ -194,44 +197,29 @@ def _torch_load(data: bytes) -> object:
         return torch.load(io.BytesIO(data), weights_only=True, map_location="cpu")
     except pickle.UnpicklingError as exc:
         if "allowed global" in str(exc) or "Unsupported global" in str(exc):
-            raise CheckpointError(
-                "The file contains Python objects, not only weights (for example a whole model "
-                "saved with torch.save(model)). For safety only tensors and plain containers "
-                f"are read. {_SAVE_HINT}"
-            ) from None
-        problem = "is not a PyTorch checkpoint"
+            raise CheckpointError(t("ckpt.err.python_objects", hint=_save_hint())) from None
+        problem = "ckpt.err.not_pytorch"
     except (EOFError, RuntimeError) as exc:
         damaged = "zip archive" in str(exc) or "EOF" in str(exc) or "corrupt" in str(exc)
-        problem = ("is damaged or incomplete (cut short while saving or uploading?)" if damaged
-                   else "is not a PyTorch checkpoint")
+        problem = "ckpt.err.damaged" if damaged else "ckpt.err.not_pytorch"
     except MemoryError:
-        raise CheckpointError("The file asks for more memory than the server has.") from None
+        raise CheckpointError(t("ckpt.err.file_memory")) from None
     except Exception:  # any other way a non-checkpoint can fail to unpickle
-        problem = "is not a PyTorch checkpoint"
-    raise CheckpointError(
-        f"The file {problem}. Expected a file written by torch.save holding a state_dict. "
-        f"{_SAVE_HINT}"
-    )
+        problem = "ckpt.err.not_pytorch"
+    raise CheckpointError(t(problem, hint=_save_hint()))
 
 
 def _unwrap(obj: object) -> tuple[Mapping[Any, Any], str, dict[str, Any] | None]:
     """(state_dict, kind, this app's payload or None) from whatever torch.load returned."""
     if not isinstance(obj, Mapping):
-        raise CheckpointError(
-            f"The file holds a {type(obj).__name__}, not a dictionary of weights. {_SAVE_HINT}"
-        )
+        raise CheckpointError(t("ckpt.err.not_a_dict", type=type(obj).__name__,
+                                hint=_save_hint()))
     if "format" in obj:
         if obj.get("format") != FORMAT:
-            raise CheckpointError(
-                f"The file says it has a format this app does not know; this app writes and "
-                f"reads {FORMAT!r} (and plain state_dicts)."
-            )
+            raise CheckpointError(t("ckpt.err.unknown_format", format=repr(FORMAT)))
         sd, config = obj.get("state_dict"), obj.get("config")
         if not isinstance(sd, Mapping) or not isinstance(config, Mapping):
-            raise CheckpointError(
-                f"The file says it is a {FORMAT} checkpoint but lacks its 'state_dict' or "
-                f"'config' dictionary; it may be damaged. Export it again from the app."
-            )
+            raise CheckpointError(t("ckpt.err.export_incomplete", format=FORMAT))
         return sd, FORMAT, dict(obj)
     for key in WRAPPER_KEYS:
         inner = obj.get(key)
@@ -239,31 +227,28 @@ def _unwrap(obj: object) -> tuple[Mapping[Any, Any], str, dict[str, Any] | None]
             return inner, f"wrapped state_dict ({key!r})", None
     if obj and all(isinstance(v, torch.Tensor) for v in obj.values()):
         return obj, "state_dict", None
-    raise CheckpointError(
-        "No weights found in the file: expected a state_dict (parameter name -> tensor) or a "
-        f"dictionary holding one under {', '.join(repr(k) for k in WRAPPER_KEYS)}. {_SAVE_HINT}"
-    )
+    raise CheckpointError(t("ckpt.err.no_weights",
+                            keys=t("ckpt.err.list_sep").join(repr(k) for k in WRAPPER_KEYS),
+                            hint=_save_hint()))
 
 
-def _clean(sd: Mapping[Any, Any], notes: list[str]) -> dict[str, torch.Tensor]:
+Notes = list[tuple[str, tuple[tuple[str, str], ...]]]  # (text key, its values)
+
+
+def _clean(sd: Mapping[Any, Any], notes: Notes) -> dict[str, torch.Tensor]:
     """String keys to float tensors; a DataParallel "module." prefix is removed."""
     bad = [k for k, v in sd.items() if not isinstance(k, str) or not isinstance(v, torch.Tensor)]
     if bad:
-        raise CheckpointError(
-            f"{len(bad)} entries of the state_dict are not named tensors "
-            f"({_listing([_show(k) for k in bad])}). A state_dict maps parameter names to "
-            f"tensors. {_SAVE_HINT}"
-        )
+        raise CheckpointError(t("ckpt.err.not_named_tensors", n=len(bad),
+                                listing=_listing([_show(k) for k in bad]), hint=_save_hint()))
     out: dict[str, torch.Tensor] = dict(sd)
     if out and all(k.startswith("module.") for k in out):
         out = {k[len("module."):]: v for k, v in out.items()}
-        notes.append("Removed the 'module.' prefix that nn.DataParallel adds to every name.")
+        notes.append(("ckpt.note.module_prefix", ()))
     not_float = [k for k, v in out.items() if not v.is_floating_point()]
     if not_float:
-        raise CheckpointError(
-            f"Weights must be floating-point tensors; {_listing([_show(k) for k in not_float])} "
-            f"{'is' if len(not_float) == 1 else 'are'} not."
-        )
+        key = "ckpt.err.not_float_one" if len(not_float) == 1 else "ckpt.err.not_float_many"
+        raise CheckpointError(t(key, listing=_listing([_show(k) for k in not_float])))
     return out
 
 
@@ -271,26 +256,24 @@ def _clean(sd: Mapping[Any, Any], notes: list[str]) -> dict[str, torch.Tensor]:
 
 
 def _shape(sd: Mapping[str, torch.Tensor], key: str, ndim: int, what: str) -> tuple[int, ...]:
-    """The shape of a required tensor, or a CheckpointError naming it and what it is for."""
-    t = sd.get(key)
-    if t is None:
-        raise CheckpointError(
-            f"This is not a checkpoint of The Annotated Transformer's model: it has no {key} "
-            f"({what}). Expected names like src_embed.0.lut.weight, "
-            f"encoder.layers.0.self_attn.linears.0.weight, generator.proj.weight."
-        )
-    if t.dim() != ndim:
-        raise CheckpointError(f"{key} ({what}) should have {ndim} dimensions, not {t.dim()}.")
-    return tuple(t.shape)
+    """The shape of a required tensor, or a CheckpointError naming it and what it is for.
+
+    `what`: the text key of what the tensor is.
+    """
+    tensor = sd.get(key)
+    if tensor is None:
+        raise CheckpointError(t("ckpt.err.missing_tensor", key=key, what=t(what)))
+    if tensor.dim() != ndim:
+        raise CheckpointError(t("ckpt.err.wrong_ndim", key=key, what=t(what), ndim=ndim,
+                                got=tensor.dim()))
+    return tuple(tensor.shape)
 
 
 def _layers(sd: Mapping[str, torch.Tensor], stack: str) -> int:
     """How many layers a stack has: 1 + the highest index in `<stack>.layers.<i>.` names."""
     found = [int(m.group(2)) for k in sd if (m := _LAYER.match(k)) and m.group(1) == stack]
     if not found:
-        raise CheckpointError(
-            f"The checkpoint has no {stack} layers (names like {stack}.layers.0.self_attn...)."
-        )
+        raise CheckpointError(t(f"ckpt.err.no_layers_{stack}"))
     return max(found) + 1
 
 
@@ -319,25 +302,20 @@ class Architecture:
 
 def infer_architecture(sd: Mapping[str, torch.Tensor]) -> Architecture:
     """Read N, d_model, d_ff, vocabulary sizes, max_len, norm placement and tying."""
-    src_vocab, d_model = _shape(sd, "src_embed.0.lut.weight", 2, "the source embedding table")
-    tgt_vocab, _ = _shape(sd, "tgt_embed.0.lut.weight", 2, "the target embedding table")
-    d_ff = _shape(sd, "encoder.layers.0.feed_forward.w_1.weight", 2, "the first FFN layer")[0]
+    src_vocab, d_model = _shape(sd, "src_embed.0.lut.weight", 2, "ckpt.what.src_embed")
+    tgt_vocab, _ = _shape(sd, "tgt_embed.0.lut.weight", 2, "ckpt.what.tgt_embed")
+    d_ff = _shape(sd, "encoder.layers.0.feed_forward.w_1.weight", 2, "ckpt.what.ffn")[0]
     N, N_dec = _layers(sd, "encoder"), _layers(sd, "decoder")
     if N != N_dec:
-        raise CheckpointError(
-            f"The encoder has {_count(N, 'layer')} but the decoder has {_count(N_dec, 'layer')}; "
-            f"this model has the same number N of layers in both stacks (is a layer missing?)."
-        )
+        raise CheckpointError(t("ckpt.err.layer_counts", enc=_layer_count(N),
+                                dec=_layer_count(N_dec)))
     max_len = None
     if "src_embed.1.pe" in sd:
-        max_len = _shape(sd, "src_embed.1.pe", 3, "the positional-encoding table")[1]
+        max_len = _shape(sd, "src_embed.1.pe", 3, "ckpt.what.pe")[1]
     enc_norm, dec_norm = "encoder.norm.a_2" in sd, "decoder.norm.a_2" in sd
     if enc_norm != dec_norm:
-        have, lack = ("encoder", "decoder") if enc_norm else ("decoder", "encoder")
-        raise CheckpointError(
-            f"The {have} ends with a final LayerNorm ({have}.norm) but the {lack} does not; "
-            f"pre-norm models have both, post-norm models neither."
-        )
+        raise CheckpointError(t("ckpt.err.one_final_norm_encoder" if enc_norm
+                                else "ckpt.err.one_final_norm_decoder"))
     gen, tgt, src = (sd.get(k) for k in ("generator.proj.weight", "tgt_embed.0.lut.weight",
                                          "src_embed.0.lut.weight"))
     tie = "none"
@@ -352,20 +330,15 @@ def _check_size(arch: Architecture) -> None:
     for name, value in (("N", arch.N), ("d_model", arch.d_model), ("d_ff", arch.d_ff)):
         low, high = LIMITS[name]
         if not low <= value <= high:
-            raise CheckpointError(
-                f"The checkpoint has {name} = {value}; this app works with {name} from {low} to "
-                f"{high}."
-            )
+            raise CheckpointError(t("ckpt.err.out_of_range", name=name, value=value, low=low,
+                                    high=high))
     params = (
         estimate_params(arch.N, arch.d_model, arch.d_ff, 0, "none", arch.norm_placement)
         + (arch.src_vocab + 2 * arch.tgt_vocab) * arch.d_model + arch.tgt_vocab
     )
     if params > MAX_PARAMS:
-        raise CheckpointError(
-            f"This model would have {params / 1e6:.0f}M parameters; the limit is "
-            f"{MAX_PARAMS / 1e6:.0f}M so that one learner cannot use up the shared server's "
-            f"memory."
-        )
+        raise CheckpointError(t("ckpt.err.too_many_params", params=f"{params / 1e6:.0f}",
+                                limit=f"{MAX_PARAMS / 1e6:.0f}"))
 
 
 def _heads(h: object, d_model: int, config: Mapping[str, Any] | None) -> int:
@@ -374,26 +347,17 @@ def _heads(h: object, d_model: int, config: Mapping[str, Any] | None) -> int:
     if h is None and stored is not None:
         h = stored
     elif h is not None and stored is not None and h != stored:
-        raise CheckpointError(
-            f"This checkpoint was exported with h = {_plain(stored)} heads; leave h empty to "
-            f"use it (h = {_plain(h)} was given)."
-        )
+        raise CheckpointError(t("ckpt.err.h_differs", stored=_plain(stored), given=_plain(h)))
     valid = ", ".join(map(str, valid_heads(d_model)))
     if h is None:
-        raise CheckpointError(
-            f"Give the number of heads h: it cannot be read from the weights (W^Q holds all "
-            f"heads in one d_model x d_model matrix). With d_model = {d_model}, h can be "
-            f"{valid}; the Annotated Transformer uses 8."
-        )
+        raise CheckpointError(t("ckpt.err.h_needed", d_model=d_model, valid=valid))
     if isinstance(h, bool) or not isinstance(h, int) or h < 1 or d_model % h:
-        raise CheckpointError(
-            f"h = {_plain(h)} does not work: h must divide d_model = {d_model} (each head gets "
-            f"d_model / h dimensions). Valid h: {valid}."
-        )
+        raise CheckpointError(t("ckpt.err.h_not_divisor", h=_plain(h), d_model=d_model,
+                                valid=valid))
     low, high = LIMITS["h"]
     if not low <= h <= high:
-        raise CheckpointError(f"h = {h} is outside this app's range {low} to {high}. "
-                              f"Valid h: {valid}.")
+        raise CheckpointError(t("ckpt.err.h_out_of_range", h=h, low=low, high=high,
+                                valid=valid))
     return h
 
 
@@ -401,7 +365,7 @@ def _plain(value: object) -> str:
     """A number for a message; anything else only by its type."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**9:
         return str(value)
-    return f"(a {type(value).__name__})"
+    return t("ckpt.err.a_type", type=type(value).__name__)
 
 
 def _config(
@@ -416,17 +380,15 @@ def _config(
     if saved is not None:
         for name, value in inferred.items():
             if name in saved and (type(saved[name]) is not type(value) or saved[name] != value):
-                raise CheckpointError(
-                    f"The file's config says {name} = {_plain(saved[name])} but its weights "
-                    f"have {name} = {_plain(value) if isinstance(value, int) else value}; the "
-                    f"file is inconsistent. Export it again from the app."
-                )
+                raise CheckpointError(t(
+                    "ckpt.err.config_mismatch", name=name, saved=_plain(saved[name]),
+                    value=_plain(value) if isinstance(value, int) else value))
         options.update({k: saved[k] for k in options if k in saved})
     try:
         return TransformerConfig(**inferred, **options)
     except (ValueError, TypeError) as exc:
         message = str(exc) if isinstance(exc, ValueError) and len(str(exc)) < 400 else ""
-        raise CheckpointError(f"These weights cannot make a model. {message}".strip()) from None
+        raise CheckpointError(t("ckpt.err.no_model", message=message).strip()) from None
 
 
 def _compare(sd: Mapping[str, torch.Tensor], cfg: TransformerConfig) -> None:
@@ -435,44 +397,43 @@ def _compare(sd: Mapping[str, torch.Tensor], cfg: TransformerConfig) -> None:
         expected = {k: tuple(v.shape) for k, v in build_model(cfg).state_dict().items()}
     missing = [k for k in expected if k not in sd]
     extra = [_show(k) for k in sd if k not in expected]
-    wrong = [f"{k} is {tuple(sd[k].shape)}, expected {expected[k]}"
+    wrong = [t("ckpt.err.shape_is", key=k, shape=tuple(sd[k].shape), expected=expected[k])
              for k in expected if k in sd and tuple(sd[k].shape) != expected[k]]
     problems = []
     if missing:
-        problems.append(f"missing {len(missing)} tensor(s): {_listing(missing)}")
+        problems.append(t("ckpt.err.missing", n=len(missing), listing=_listing(missing)))
     if extra:
-        problems.append(f"{len(extra)} unexpected tensor(s): {_listing(extra)}")
+        problems.append(t("ckpt.err.unexpected", n=len(extra), listing=_listing(extra)))
     if wrong:
-        problems.append(f"{len(wrong)} tensor(s) of the wrong shape: {_listing(wrong)}")
+        problems.append(t("ckpt.err.wrong_shapes", n=len(wrong), listing=_listing(wrong)))
     if problems:
-        raise CheckpointError(
-            f"The weights do not fit the model they describe (N = {cfg.N}, d_model = "
-            f"{cfg.d_model}, d_ff = {cfg.d_ff}, vocabularies {cfg.src_vocab}/{cfg.tgt_vocab}): "
-            + "; ".join(problems) + "."
-        )
+        raise CheckpointError(t(
+            "ckpt.err.do_not_fit", N=cfg.N, d_model=cfg.d_model, d_ff=cfg.d_ff,
+            src=cfg.src_vocab, tgt=cfg.tgt_vocab,
+            problems=t("ckpt.err.problem_sep").join(problems)))
 
 
 # ---- Vocabularies -----------------------------------------------------------------------
 
 
 def _vocab_from_text(text: str, size: int, which: str, other: int | None) -> tuple[str, ...]:
-    """Token names from an uploaded list, which must have exactly `size` entries."""
+    """Token names from an uploaded list, which must have exactly `size` entries.
+
+    `which`: "shared", "source" or "target".
+    """
     tokens = parse_token_list(text)
     if len(tokens) != size:
         hint = ""
         if other is not None and len(tokens) == other:
-            hint = " It has the size of the other vocabulary: did you swap the two lists?"
-        raise CheckpointError(
-            f"The {which} token list has {len(tokens)} tokens but the checkpoint's {which} "
-            f"vocabulary has {size} (one token per row of its embedding table, in id order)."
-            + hint
-        )
+            hint = t("ckpt.err.swapped")
+        raise CheckpointError(t(f"ckpt.err.list_size_{which}", n=len(tokens), size=size)
+                              + hint)
     return tuple(tokens)
 
 
 def _vocabs(
     arch: Architecture, vocab_text: str | None, tgt_vocab_text: str | None,
-    saved: Mapping[str, Any] | None, notes: list[str],
+    saved: Mapping[str, Any] | None, notes: Notes,
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(source, target) token names: uploaded lists, the export's own, or tok0, tok1, ..."""
     S, T = arch.src_vocab, arch.tgt_vocab
@@ -483,15 +444,12 @@ def _vocabs(
     tgt = _vocab_from_text(tgt_vocab_text, T, "target", S) if tgt_vocab_text is not None else None
     stored = saved.get("vocab") if saved is not None else None
     if stored is not None and (src is None or tgt is None):
-        if not (isinstance(stored, list) and all(isinstance(t, str) for t in stored)
+        if not (isinstance(stored, list) and all(isinstance(tok, str) for tok in stored)
                 and len(stored) == S == T):
-            raise CheckpointError(
-                "The vocabulary stored in the file does not match its embedding tables; "
-                "upload a token list (one token per line) to name the tokens."
-            )
+            raise CheckpointError(t("ckpt.err.stored_vocab"))
         src, tgt = src or tuple(stored), tgt or tuple(stored)
     if src is None or tgt is None:
-        notes.append("No token list given: tokens are named tok0, tok1, ... by their id.")
+        notes.append(("ckpt.note.no_vocab", ()))
     return (src or tuple(f"tok{i}" for i in range(S)),
             tgt or tuple(f"tok{i}" for i in range(T)))
 
@@ -517,13 +475,10 @@ def load_checkpoint(
     except CheckpointError:
         raise
     except MemoryError:
-        raise CheckpointError("Loading this checkpoint needs more memory than the server "
-                              "has.") from None
+        raise CheckpointError(t("ckpt.err.load_memory")) from None
     except Exception as exc:  # never a traceback for the learner
-        raise CheckpointError(
-            f"The checkpoint could not be loaded ({type(exc).__name__}). Expected a state_dict "
-            f"of The Annotated Transformer's make_model. {_SAVE_HINT}"
-        ) from exc
+        raise CheckpointError(t("ckpt.err.unexpected_failure", type=type(exc).__name__,
+                                hint=_save_hint())) from exc
 
 
 def _load(
@@ -534,7 +489,7 @@ def _load(
     _check_zip(raw)
     sd_raw, kind, payload = _unwrap(_torch_load(raw))
     del raw
-    notes: list[str] = []
+    notes: Notes = []
     sd = _clean(sd_raw, notes)
     saved_cfg = payload.get("config") if payload is not None else None
     arch = infer_architecture(sd)
@@ -543,37 +498,28 @@ def _load(
     cfg = _config(arch, heads, saved_cfg, arch.max_len or 5000)
     with torch.no_grad():
         if arch.max_len is None and "tgt_embed.1.pe" not in sd:
-            notes.append("The file has no positional-encoding tables (they are fixed, not "
-                         "learned); they were computed from the formula for 5000 positions.")
+            notes.append(("ckpt.note.no_pe", (("n", str(cfg.max_len)),)))
             pe = sinusoid_table(cfg.max_len, cfg.d_model).unsqueeze(0)  # as the model's buffer
             sd = {**sd, "src_embed.1.pe": pe, "tgt_embed.1.pe": pe}
         _compare(sd, cfg)
         bad = [k for k, v in sd.items() if not bool(torch.isfinite(v).all())]
         if bad:
-            raise CheckpointError(
-                f"Some weights are NaN or infinite ({_listing(bad)}): the model was broken "
-                f"when it was saved (training diverged?)."
-            )
+            raise CheckpointError(t("ckpt.err.not_finite", listing=_listing(bad)))
         src_vocab, tgt_vocab = _vocabs(arch, vocab_text, tgt_vocab_text, payload, notes)
         model = build_model(cfg)
         try:
             model.load_state_dict(sd, strict=True)
         except RuntimeError:
-            raise CheckpointError(
-                "The weights do not fit the model their shapes describe; the file may be "
-                "damaged."
-            ) from None
+            raise CheckpointError(t("ckpt.err.load_state_dict")) from None
     model.eval()
     if payload is None:
-        notes.append("LayerNorm formula assumed to be the Annotated one (std + 1e-6) and "
-                     "embeddings scaled by sqrt(d_model): a state_dict cannot tell.")
+        notes.append(("ckpt.note.assumed_options", ()))
     if cfg.norm_placement == "post":
-        notes.append("No final LayerNorm in either stack: loaded as post-norm (the paper's "
-                     "LayerNorm(x + Sublayer(x))).")
+        notes.append(("ckpt.note.post_norm", ()))
     if cfg.tie_weights != "none":
-        notes.append(f"Tied weights found: tie_weights = {cfg.tie_weights!r}.")
+        notes.append(("ckpt.note.tied", (("tie", repr(cfg.tie_weights)),)))
     meta = payload.get("meta") if payload is not None else None
     return LoadedCheckpoint(
         model=model, config=cfg, src_vocab=src_vocab, tgt_vocab=tgt_vocab, kind=kind,
-        meta=dict(meta) if isinstance(meta, Mapping) else {}, notes=tuple(notes),
+        meta=dict(meta) if isinstance(meta, Mapping) else {}, note_keys=tuple(notes),
     )

@@ -1,6 +1,8 @@
 """Train a model on a toy task for one learner, then decode with it step by step.
 
 Pure Python and torch: nothing here calls streamlit, so every function can be unit-tested.
+Learner-visible texts come from `t()`, in the language of the run; a trained state keeps
+its stop reason as a code (`stop_reason_text` words it when it is shown).
 The page keeps what these functions return in the learner's `st.session_state` (never in a
 cache shared by users): a trained model belongs to the session that trained it.
 
@@ -37,6 +39,7 @@ from transformer.train import (
     train,
 )
 
+from .i18n import t
 from .settings import Settings
 
 # ---- Limits of the training widgets, validated again here -------------------------------
@@ -112,8 +115,8 @@ def parse_train_settings(raw: dict[str, Any]) -> TrainSettings:
         if value in allowed:
             values[name] = str(value)
         else:
-            errors.append(f"The {name} must be one of {', '.join(allowed)}; using "
-                          f"{getattr(base, name)}.")
+            errors.append(t("train.err.choice", name=t(f"train.field.{name}"),
+                            allowed=", ".join(allowed), default=getattr(base, name)))
     ints = {"steps": STEPS_RANGE, "warmup": WARMUP_RANGE}
     floats = {"lr": LR_RANGE, "factor": FACTOR_RANGE, "smoothing": SMOOTHING_RANGE}
     for name, (low, high) in {**ints, **floats}.items():
@@ -122,19 +125,20 @@ def parse_train_settings(raw: dict[str, Any]) -> TrainSettings:
         if math.isfinite(number) and whole and low <= number <= high:
             values[name] = int(number) if name in ints else number
         else:
-            errors.append(f"{name} must be {'a whole number ' if name in ints else ''}from "
-                          f"{low:g} to {high:g}; using {getattr(base, name):g}.")
+            errors.append(t("train.err.whole" if name in ints else "train.err.number",
+                            name=t(f"train.field.{name}"), low=f"{low:g}", high=f"{high:g}",
+                            default=f"{getattr(base, name):g}"))
     batch = _number(raw.get("batch_size", base.batch_size))
     if batch in BATCH_SIZES:
         values["batch_size"] = int(batch)
     else:
-        errors.append(f"The batch size must be one of {', '.join(map(str, BATCH_SIZES))}; "
-                      f"using {base.batch_size}.")
+        errors.append(t("train.err.batch", allowed=", ".join(map(str, BATCH_SIZES)),
+                        default=base.batch_size))
     early = raw.get("early_stop", base.early_stop)
     if isinstance(early, bool):
         values["early_stop"] = early
     else:
-        errors.append("The early-stop switch must be on or off; using on.")
+        errors.append(t("train.err.early_stop"))
     return replace(base, **values, errors=tuple(errors))
 
 
@@ -147,7 +151,7 @@ def sentence_words(text: str) -> list[str]:
         tokens = tokenize(text, "word", max_tokens=MAX_TEXT_CHARS)
     except TokenizeError:
         return []
-    return [t for t in tokens if t not in SPECIALS]
+    return [tok for tok in tokens if tok not in SPECIALS]
 
 
 def task_for(name: str, symbols: str, text: str) -> tuple[Task, str | None]:
@@ -157,15 +161,11 @@ def task_for(name: str, symbols: str, text: str) -> tuple[Task, str | None]:
     words = sentence_words(text)
     distinct = list(dict.fromkeys(words))
     if len(distinct) < 2:
-        why = ("has fewer than 2 different words, which is not enough symbols for a task"
-               if words else "could not be split into words")
-        return make_task(name, None, max_len=DIGIT_MAX_LEN), (
-            f"Your sentence {why}, so the digits are used instead."
-        )
+        why = "train.note.too_few_words" if words else "train.note.no_words"
+        return make_task(name, None, max_len=DIGIT_MAX_LEN), t(why)
     note = None
     if len(distinct) > MAX_WORDS:
-        note = (f"Your sentence has {len(distinct)} different words; the task uses the first "
-                f"{MAX_WORDS} so that it stays learnable in a few hundred steps.")
+        note = t("train.note.too_many_words", n=len(distinct), limit=MAX_WORDS)
         distinct = distinct[:MAX_WORDS]
     max_len = min(max(len(words), WORD_MIN_LEN), WORD_MAX_LEN)
     return make_task(name, distinct, max_len=max_len), note
@@ -190,24 +190,22 @@ def parse_sequence(text: Any, task: Task) -> tuple[list[str] | None, str | None]
     reason never repeats the learner's text, so it is safe to show as Markdown.
     """
     if not isinstance(text, str):
-        return None, "The input must be text."
+        return None, t("train.input.not_text")
     if len(text) > MAX_INPUT_CHARS:
-        return None, f"The input is too long: at most {task.max_len} symbols."
+        return None, t("train.input.too_long", n=task.max_len)
     parts = text.split()
     if task.symbols == tuple("0123456789") and len(parts) == 1 and parts[0].isdecimal():
         parts = list(parts[0])
     if not parts:
-        return None, "Type at least one symbol, for example 3 1 4 1 5."
+        return None, t("train.input.empty")
     bad = [i + 1 for i, p in enumerate(parts) if p not in task.symbols]
     if bad:
         which = ", ".join(map(str, bad[:5])) + (" …" if len(bad) > 5 else "")
-        allowed = "the digits 0 to 9" if task.symbols == tuple("0123456789") else (
-            "the task's symbols")
-        return None, (f"Only {allowed}, separated by spaces, can be used; symbol number "
-                      f"{which} is not one of them.")
+        digits = task.symbols == tuple("0123456789")
+        return None, t("train.input.bad_digits" if digits else "train.input.bad_words",
+                       which=which)
     if len(parts) > task.max_len:
-        return None, (f"The model was trained on sequences of at most {task.max_len} symbols; "
-                      f"this input has {len(parts)}.")
+        return None, t("train.input.too_many", n=task.max_len, got=len(parts))
     return parts, None
 
 
@@ -245,9 +243,12 @@ class ModelKey:
         return Task(self.task, self.symbols, 1, self.max_len)
 
     def describe(self) -> str:
-        syms = "digits" if self.symbols == tuple("0123456789") else f"{len(self.symbols)} words"
-        return (f"{self.task} on {syms}, N={self.N}, d_model={self.d_model}, h={self.h}, "
-                f"d_ff={self.d_ff}, dropout={self.dropout:g}, seed={self.seed}")
+        """The task and the model, for a message (in the language of the run)."""
+        syms = t("train.describe_digits") if self.symbols == tuple("0123456789") else (
+            t("train.describe_words", n=len(self.symbols)))
+        return t("train.describe", task=t(f"train.task_{self.task}"), symbols=syms, N=self.N,
+                 d_model=self.d_model, h=self.h, d_ff=self.d_ff,
+                 dropout=f"{self.dropout:g}", seed=self.seed)
 
 
 def build_model_for(key: ModelKey) -> EncoderDecoder:
@@ -291,7 +292,7 @@ class TrainedState:
     history: list[StepInfo] = field(default_factory=list)
     running: bool = True  # True while a script run trains it
     stopped: bool = False  # ended before config.steps (Stop, another click, time limit)
-    stop_reason: str = ""
+    stop_reason: str = ""  # one of STOP_REASONS (or a caller's own text); see stop_reason_text
     accuracy: float | None = None  # exact-sequence accuracy on fresh sequences
     early_stop: bool = False  # check every CHECK_EVERY steps; stop when all are right
     learned: bool = False  # stopped early because a check got every sequence right
@@ -306,6 +307,18 @@ class TrainedState:
         return self.history[-1].elapsed if self.history else 0.0
 
 
+# Why a run stopped early: codes kept in the state, worded when shown (the learner may have
+# switched language since).
+STOP_REASONS = ("time_limit", "stop_request", "click", "stop_button", "tab_closed")
+
+
+def stop_reason_text(reason: str) -> str:
+    """`reason` (a STOP_REASONS code) in words; any other text is returned as it is."""
+    if reason in STOP_REASONS:
+        return t(f"train.reason.{reason}", seconds=f"{TIME_LIMIT:.0f}")
+    return reason
+
+
 def start_training(key: ModelKey, config: TrainConfig, early_stop: bool = False) -> TrainedState:
     """A fresh model for `key`, ready to train with `config` (nothing trained yet)."""
     return TrainedState(key, build_model_for(key), key.task_obj, config, early_stop=early_stop)
@@ -317,7 +330,7 @@ def record_step(state: TrainedState, info: StepInfo) -> bool:
     state.version += 1
     if info.elapsed > TIME_LIMIT and info.step < info.steps:
         state.stopped = True
-        state.stop_reason = f"the time limit of {TIME_LIMIT:.0f} s"
+        state.stop_reason = "time_limit"
         return True
     return False
 
@@ -339,7 +352,7 @@ def run_training(
             stop = True
         if on_step is not None and on_step(info):
             state.stopped = True
-            state.stop_reason = state.stop_reason or "a stop request"
+            state.stop_reason = state.stop_reason or "stop_request"
             stop = True
         return stop
 
@@ -360,7 +373,7 @@ def finish(state: TrainedState, reason: str = "") -> TrainedState:
     if (state.running and state.step < state.config.steps and not state.stopped
             and not state.learned):
         state.stopped = True
-        state.stop_reason = reason or "a click during training"
+        state.stop_reason = reason or "click"
     state.running = False
     if state.accuracy is None and state.step > 0:
         state.accuracy = evaluate(state.model, state.task)
@@ -476,8 +489,8 @@ def attention_pattern(
 def teacher_forcing_rows(task: Task, tokens: Sequence[str]) -> dict[str, list[str]]:
     """The decoder input and the labels for `tokens`, as `Batch` builds tgt and tgt_y."""
     target = ["<s>", *answer(task, tokens), "</s>"]
-    return {"position": [str(i) for i in range(len(target) - 1)],
-            "decoder input (tgt)": target[:-1], "label to predict (tgt_y)": target[1:]}
+    return {t("train.col_position"): [str(i) for i in range(len(target) - 1)],
+            t("train.col_input"): target[:-1], t("train.col_label"): target[1:]}
 
 
 # ---- Teaching plots' data ----------------------------------------------------------------
@@ -496,5 +509,5 @@ def smoothing_example(epsilon: float, size: int = 6) -> tuple[np.ndarray, list[s
     columns = columns[:size]
     labels = [size - 1, len(SPECIALS), EOS, PAD]
     dist = crit.true_dist(torch.tensor(labels)).numpy()
-    rows = [f"label {columns[i]}" for i in labels]
+    rows = [t("train.smooth_row", token=columns[i]) for i in labels]
     return dist, rows, columns

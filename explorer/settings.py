@@ -1,7 +1,8 @@
 """The learner's choices, validated in Python (a modified client can send any value).
 
 Pure Python: no streamlit. `parse_settings(raw)` turns whatever the widgets (or a tampered
-client) sent into a `Settings` plus a list of friendly messages; it never raises.
+client) sent into a `Settings` plus a list of friendly messages (in the language of the
+run, through `t()`); it never raises.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from transformer.model import TransformerConfig
+
+from .i18n import t
 
 # ---- Limits, each with the reason shown to the learner -------------------------------
 LIMITS: dict[str, tuple[int, int]] = {
@@ -111,7 +114,7 @@ def _describe(value: Any) -> str:
         return str(value)
     if isinstance(value, (int, float)):
         return f"{value:.6g}" if isinstance(value, float) else str(value)[:24]
-    return f"a value of type {type(value).__name__}"
+    return t("settings.value_of_type", type=type(value).__name__)
 
 
 def _as_int(name: str, value: Any, errors: list[str]) -> int | None:
@@ -123,13 +126,12 @@ def _as_int(name: str, value: Any, errors: list[str]) -> int | None:
     except (TypeError, ValueError):
         number = math.nan
     if not math.isfinite(number) or number != int(number):
-        errors.append(
-            f"{name} must be a whole number between {low} and {high}; got {_describe(value)}."
-        )
+        errors.append(t("settings.int_whole", name=name, low=low, high=high,
+                        value=_describe(value)))
         return None
     number_i = int(number)
     if not low <= number_i <= high:
-        errors.append(f"{name} must be between {low} and {high}; got {number_i}.")
+        errors.append(t("settings.int_range", name=name, low=low, high=high, value=number_i))
         return None
     return number_i
 
@@ -137,14 +139,15 @@ def _as_int(name: str, value: Any, errors: list[str]) -> int | None:
 def _as_choice(name: str, value: Any, allowed: tuple[str, ...], errors: list[str]) -> str | None:
     if value in allowed:
         return str(value)
-    errors.append(f"{name} must be one of {', '.join(allowed)}; got {_describe(value)}.")
+    errors.append(t("settings.choice", name=name, allowed=", ".join(allowed),
+                    value=_describe(value)))
     return None
 
 
 def _as_bool(name: str, value: Any, errors: list[str]) -> bool | None:
     if isinstance(value, bool):
         return value
-    errors.append(f"{name} must be on or off; got {_describe(value)}.")
+    errors.append(t("settings.bool", name=name, value=_describe(value)))
     return None
 
 
@@ -156,7 +159,7 @@ def parse_settings(raw: dict[str, Any]) -> Settings:
     for name in ("source", "target"):
         value = raw.get(name, getattr(base, name))
         if not isinstance(value, str):
-            errors.append(f"The {name} text must be text; got {type(value).__name__}.")
+            errors.append(t(f"settings.not_text_{name}", type=type(value).__name__))
             value = getattr(base, name)
         values[name] = value
     for name in ("N", "d_model", "h", "d_ff", "seed"):
@@ -171,9 +174,7 @@ def parse_settings(raw: dict[str, Any]) -> Settings:
     if math.isfinite(dropout_f) and 0.0 <= dropout_f <= MAX_DROPOUT:
         values["dropout"] = dropout_f
     else:
-        errors.append(
-            f"dropout must be a number from 0 to {MAX_DROPOUT}; got {_describe(dropout)}."
-        )
+        errors.append(t("settings.dropout", high=MAX_DROPOUT, value=_describe(dropout)))
     for name, allowed in (
         ("token_mode", TOKEN_MODES),
         ("norm_placement", NORM_PLACEMENTS),
@@ -203,11 +204,8 @@ def architecture_problem(s: Settings, vocab_size: int) -> str | None:
         return str(exc)
     params = settings_params(s, vocab_size)
     if params > MAX_PARAMS:
-        return (
-            f"This model would have {params / 1e6:.0f}M parameters; the limit is "
-            f"{MAX_PARAMS / 1e6:.0f}M so that one learner cannot use up the shared server's "
-            f"memory. Reduce N, d_model or d_ff (the paper base model has about 44M)."
-        )
+        return t("settings.too_many_params", params=f"{params / 1e6:.0f}",
+                 limit=f"{MAX_PARAMS / 1e6:.0f}")
     return None
 
 
@@ -215,9 +213,6 @@ def training_problem(s: Settings, vocab_size: int) -> str | None:
     """Why this model is too large to train live, or None."""
     params = settings_params(s, vocab_size)
     if params > MAX_TRAIN_PARAMS:
-        return (
-            f"Training is limited to models of up to {MAX_TRAIN_PARAMS / 1e6:.0f}M parameters "
-            f"(this one has {params / 1e6:.1f}M) so that it finishes in seconds on the shared "
-            f"2-core server. Pick the tiny or small preset to train."
-        )
+        return t("settings.too_big_to_train", limit=f"{MAX_TRAIN_PARAMS / 1e6:.0f}",
+                 params=f"{params / 1e6:.1f}")
     return None

@@ -23,7 +23,7 @@ from transformer.model import EncoderDecoder, TransformerConfig
 from transformer.tokenize import MAX_TEXT_CHARS, TokenizeError, Vocab
 
 from .checkpoint import MAX_CHECKPOINT_BYTES, CheckpointError, LoadedCheckpoint, load_checkpoint
-from .i18n import LANG_NAMES, LANGS, set_lang, t
+from .i18n import LANG_NAMES, LANGS, get_lang, set_lang, t
 from .runs import (
     Run,
     Tokens,
@@ -67,7 +67,10 @@ def _body_small(cfg: TransformerConfig, seed: int, train_mode: bool) -> EncoderD
     return build_body(cfg, seed, train_mode)
 
 
-@st.cache_resource(max_entries=2, show_spinner="Building the model's encoder and decoder…")
+# No spinner of its own: it only runs inside _model_large, and Streamlit shows the spinner
+# of the outermost cached function only. Spinner texts are drawn by the callers (in the
+# learner's language), never fixed in a decorator.
+@st.cache_resource(max_entries=2, show_spinner=False)
 def _body_large(cfg: TransformerConfig, seed: int, train_mode: bool) -> EncoderDecoder:
     return build_body(cfg, seed, train_mode)
 
@@ -106,7 +109,7 @@ def _run_small(cfg: TransformerConfig, seed: int, src: tuple[str, ...], tgt: tup
     return _run(cfg, seed, False, _tokens)
 
 
-@st.cache_resource(max_entries=6, show_spinner="Running your sentence through the model…")
+@st.cache_resource(max_entries=6, show_spinner=False)  # get_run draws the spinner
 def _run_large(cfg: TransformerConfig, seed: int, src: tuple[str, ...], tgt: tuple[str, ...],
                _tokens: Tokens) -> Run:
     return _run(cfg, seed, False, _tokens)
@@ -117,8 +120,11 @@ def get_run(cfg: TransformerConfig, seed: int, train_mode: bool, tokens: Tokens)
     if train_mode:
         return _run(cfg, seed, True, tokens)  # dropout: a fresh random pattern each time
     size = run_bytes(cfg, len(tokens.src_tokens), len(tokens.tgt_in_tokens))
-    fn = _run_large if size > LARGE_RUN_BYTES or _is_large(cfg) else _run_small
-    return fn(cfg, seed, tokens.src_tokens, tokens.tgt_tokens, tokens)
+    if size > LARGE_RUN_BYTES or _is_large(cfg):
+        # st.spinner shows after 0.5 s, as a cache's own spinner: only on a slow cache miss
+        with st.spinner(t("ui.running_sentence")):
+            return _run_large(cfg, seed, tokens.src_tokens, tokens.tgt_tokens, tokens)
+    return _run_small(cfg, seed, tokens.src_tokens, tokens.tgt_tokens, tokens)
 
 
 # ---- Page context -------------------------------------------------------------------
@@ -280,9 +286,12 @@ def load_url_state() -> None:
         params = {}
     if not params:
         return
+    written_in = get_lang()
     state, notices = params_to_state(params)
     for key, value in state.items():
         st.session_state[key] = value
+    if notices and set_lang(st.session_state.get("lang")) != written_in:
+        notices = params_to_state(params)[1]  # again, in the language the link asks for
     st.session_state[_URL_NOTICES] = list(notices)
 
 

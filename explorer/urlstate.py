@@ -1,6 +1,7 @@
 """Shareable state in URL query parameters: settings -> short params -> widget values.
 
-Pure Python: no streamlit. `settings_to_params` writes only what differs from the defaults,
+Pure Python: no streamlit (notices are in the language of the run, through `t()`).
+`settings_to_params` writes only what differs from the defaults,
 under short stable keys (a link to the default app is the bare address).
 `params_to_state` reads whatever a link (or a tampered client) sent and returns the
 session-state values of the widgets plus one friendly notice per refused parameter; it
@@ -34,6 +35,7 @@ from typing import Any
 from transformer.tasks import TASKS
 from transformer.tokenize import MAX_TEXT_CHARS
 
+from .i18n import t
 from .settings import (
     DEFAULT_PRESET,
     LAYER_NORMS,
@@ -54,15 +56,17 @@ MAX_PARAM_CHARS = 64  # longest value accepted for a non-text parameter
 
 _MODEL_FIELDS = ("N", "d_model", "h", "d_ff", "dropout")
 _SHORT = {"N": "N", "d_model": "d", "h": "h", "d_ff": "ff", "dropout": "drop"}
-_TEXTS = (("src", "source", "source sentence"), ("tgt", "target", "target sentence"))
-_INTS = (("N", "N", "N (layers)"), ("d", "d_model", "d_model"), ("h", "h", "h (heads)"),
-         ("ff", "d_ff", "d_ff"), ("seed", "seed", "seed"))
-_CHOICES = (("tok", "token_mode", "token mode", TOKEN_MODES),
-            ("norm", "norm_placement", "LayerNorm placement", NORM_PLACEMENTS),
-            ("ln", "layer_norm", "LayerNorm formula", LAYER_NORMS),
-            ("tie", "tie_weights", "weight tying", TIE_WEIGHTS))
-_BOOLS = (("scale", "scale_embedding", "embedding scaling"),
-          ("train", "train_mode", "train mode"))
+# (URL key, session key, the text key of its name in a notice)
+_TEXTS = (("src", "source", "url.label.source"), ("tgt", "target", "url.label.target"))
+_INTS = (("N", "N", "url.label.N"), ("d", "d_model", "url.label.d_model"),
+         ("h", "h", "url.label.h"), ("ff", "d_ff", "url.label.d_ff"),
+         ("seed", "seed", "url.label.seed"))
+_CHOICES = (("tok", "token_mode", "url.label.token_mode", TOKEN_MODES),
+            ("norm", "norm_placement", "url.label.norm_placement", NORM_PLACEMENTS),
+            ("ln", "layer_norm", "url.label.layer_norm", LAYER_NORMS),
+            ("tie", "tie_weights", "url.label.tie_weights", TIE_WEIGHTS))
+_BOOLS = (("scale", "scale_embedding", "url.label.scale_embedding"),
+          ("train", "train_mode", "url.label.train_mode"))
 _TRUE, _FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
 
 # Page selections: URL key -> (session key, default). Written only when not the default.
@@ -229,13 +233,15 @@ def _parse_dims(params: Mapping[str, Any], d_model: int) -> list[int] | _Bad | N
     return [d for d in dims if d is not None]
 
 
-def _describe_default(value: object) -> str:
-    """How a fallback value reads in a notice."""
+def _fallback(value: object) -> str:
+    """The notice's last sentence: what is used instead of a refused value."""
+    if value is None:
+        return t("url.use_page_default")
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return t("url.use_on") if value else t("url.use_off")
     if isinstance(value, str):
-        return f'"{value}"'
-    return _fmt(value)
+        return t("url.use_value", value=f'"{value}"')
+    return t("url.use_value", value=_fmt(value))
 
 
 class _Reader:
@@ -246,8 +252,9 @@ class _Reader:
         self.notices: list[str] = []
 
     def refuse(self, label: str, expected: str, fallback: str) -> None:
-        """Record that `label` was refused, what is valid, and what is used instead."""
-        self.notices.append(f"The link's {label} was not used: {expected}. {fallback}")
+        """Record that `label` (a text key) was refused, what is valid, and what is used."""
+        self.notices.append(t("url.refused", label=t(label), expected=expected,
+                              fallback=fallback))
 
     def read(
         self,
@@ -266,11 +273,15 @@ class _Reader:
         got = parse(raw) if isinstance(raw, str) else None
         if got is None:
             if fallback is None:
-                fallback = "Using the page's default." if default is None else (
-                    f"Using {_describe_default(default)}.")
+                fallback = _fallback(default)
             self.refuse(label, expected, fallback)
             return default
         return got
+
+
+def _one_of(allowed: Sequence[str]) -> str:
+    """What a notice says is valid for a choice among `allowed` (identifiers, untranslated)."""
+    return t("url.expect_one_of", choices=", ".join(allowed))
 
 
 def _choice(allowed: Sequence[str]) -> Callable[[str], str | None]:
@@ -293,34 +304,35 @@ def params_to_state(
     state: dict[str, object] = {}
     for key, name, label in _TEXTS:
         state[name] = r.read(
-            key, label, f"it must be text of at most {MAX_TEXT_CHARS} characters",
+            key, label, t("url.expect_text", n=MAX_TEXT_CHARS),
             lambda text: text, getattr(base, name), cap=MAX_TEXT_CHARS,
-            fallback=f"Using the default {label}.",
+            fallback=t("url.use_default_text", label=t(label)),
         )
-    state["token_mode"] = r.read("tok", "token mode", f"it must be one of {', '.join(TOKEN_MODES)}",
+    state["token_mode"] = r.read("tok", "url.label.token_mode", _one_of(TOKEN_MODES),
                                  _choice(TOKEN_MODES), base.token_mode)
 
     names = (*PRESETS, "custom")
-    preset = r.read("preset", "model size", f"it must be one of {', '.join(names)}",
-                    _choice(names), DEFAULT_PRESET)
+    preset = r.read("preset", "url.label.preset", _one_of(names), _choice(names),
+                    DEFAULT_PRESET)
     ref = PRESETS.get(str(preset), PRESETS[DEFAULT_PRESET])
     for key, name, label in _INTS:
         low, high = LIMITS[name]
         default = getattr(ref, name) if name in _MODEL_FIELDS else getattr(base, name)
-        state[name] = r.read(key, label, f"it must be a whole number from {low} to {high}",
-                             lambda t, lo=low, hi=high: _parse_int(t, lo, hi), default)
-    state["dropout"] = r.read("drop", "dropout", f"it must be a number from 0 to {MAX_DROPOUT}",
-                              lambda t: _parse_float(t, 0.0, MAX_DROPOUT), ref.dropout)
+        state[name] = r.read(key, label, t("url.expect_int", low=low, high=high),
+                             lambda text, lo=low, hi=high: _parse_int(text, lo, hi), default)
+    state["dropout"] = r.read("drop", "url.label.dropout",
+                              t("url.expect_number", low=0, high=MAX_DROPOUT),
+                              lambda text: _parse_float(text, 0.0, MAX_DROPOUT), ref.dropout)
     values = tuple(state[k] for k in _MODEL_FIELDS)
     state["preset"] = next(
         (n for n, p in PRESETS.items() if values == tuple(getattr(p, k) for k in _MODEL_FIELDS)),
         "custom",
     )
     for key, name, label, allowed in _CHOICES[1:]:
-        state[name] = r.read(key, label, f"it must be one of {', '.join(allowed)}",
-                             _choice(allowed), getattr(base, name))
+        state[name] = r.read(key, label, _one_of(allowed), _choice(allowed),
+                             getattr(base, name))
     for key, name, label in _BOOLS:
-        state[name] = r.read(key, label, "it must be 1 (on) or 0 (off)", _parse_bool,
+        state[name] = r.read(key, label, t("url.expect_bool"), _parse_bool,
                              getattr(base, name))
 
     _read_extras(r, state)
@@ -331,17 +343,16 @@ def _read_extras(r: _Reader, state: dict[str, object]) -> None:
     """Add the valid page selections of the link to `state` (layer/head within N and h)."""
     N, h = int(state["N"]), int(state["h"])  # type: ignore[call-overload]
     parsers: dict[str, tuple[str, str, Callable[[str], object | None]]] = {
-        "lang": ("language", f"it must be one of {', '.join(LANGS)}", _choice(LANGS)),
-        "layer": ("attention layer", f"it must be a layer from 0 to {N - 1} (N = {N})",
-                  lambda t: _parse_int(t, 0, N - 1)),
-        "head": ("attention head", f"it must be a head from 0 to {h - 1} (h = {h})",
-                 lambda t: _parse_int(t, 0, h - 1)),
-        "kind": ("attention kind", f"it must be one of {', '.join(ATTENTION_KINDS)}",
-                 _choice(ATTENTION_KINDS)),
-        "ped": ("positional-encoding d_model",
-                f"it must be an even number from {PE_D_MODEL_RANGE[0]} to {PE_D_MODEL_RANGE[1]}",
-                lambda t: _even(_parse_int(t, *PE_D_MODEL_RANGE))),
-        "task": ("training task", f"it must be one of {', '.join(TASKS)}", _choice(TASKS)),
+        "lang": ("url.label.lang", _one_of(LANGS), _choice(LANGS)),
+        "layer": ("url.label.layer", t("url.expect_layer", last=N - 1, N=N),
+                  lambda text: _parse_int(text, 0, N - 1)),
+        "head": ("url.label.head", t("url.expect_head", last=h - 1, h=h),
+                 lambda text: _parse_int(text, 0, h - 1)),
+        "kind": ("url.label.kind", _one_of(ATTENTION_KINDS), _choice(ATTENTION_KINDS)),
+        "ped": ("url.label.pe_d_model",
+                t("url.expect_even", low=PE_D_MODEL_RANGE[0], high=PE_D_MODEL_RANGE[1]),
+                lambda text: _even(_parse_int(text, *PE_D_MODEL_RANGE))),
+        "task": ("url.label.task", _one_of(TASKS), _choice(TASKS)),
     }
     for key, (label, expected, parse) in parsers.items():
         got = r.read(key, label, expected, parse, None)
@@ -353,9 +364,8 @@ def _read_extras(r: _Reader, state: dict[str, object]) -> None:
     if isinstance(dims, list):
         state["pe_dims"] = dims
     elif dims is not None:
-        r.refuse("list of positional-encoding dimensions",
-                 f"they must be 1 to {MAX_PE_DIMS} distinct whole numbers from 0 to "
-                 f"{pe_d_model - 1}, separated by commas", "Using the page's default.")
+        r.refuse("url.label.pe_dims", t("url.expect_dims", n=MAX_PE_DIMS, last=pe_d_model - 1),
+                 t("url.use_page_default"))
 
 
 def _even(number: int | None) -> int | None:

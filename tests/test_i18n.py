@@ -89,6 +89,42 @@ def test_dynamic_keys_exist():
     assert not [k for k in keys if k not in TABLES["en"]]
 
 
+def test_keys_built_at_run_time_by_the_sidebar_train_and_checkpoint_code_exist():
+    from explorer.session_training import STOP_REASONS, SYMBOL_MODES
+    from transformer.tasks import TASKS
+    from transformer.train import SCHEDULES
+
+    keys = [f"train.{part}_{task}" for task in TASKS for part in ("task", "rule", "pattern")]
+    keys += [f"train.symbols_{mode}" for mode in SYMBOL_MODES]
+    keys += [f"train.{part}_{name}" for name in SCHEDULES for part in ("schedule", "lr")]
+    keys += [f"train.field.{name}" for name in ("task", "symbols", "schedule", "model",
+                                                "steps", "warmup", "lr", "factor", "smoothing")]
+    keys += [f"train.reason.{code}" for code in STOP_REASONS]
+    keys += [f"train.which_{w}" for w in ("trained", "untrained")]
+    keys += [f"train.kind_{k}" for k in ("cross", "enc")]
+    keys += [f"settings.not_text_{name}" for name in ("source", "target")]
+    keys += [f"ckpt.err.{part}_{where}" for where in ("line", "token")
+             for part in ("token_too_long", "duplicate")]
+    keys += [f"ckpt.err.no_layers_{stack}" for stack in ("encoder", "decoder")]
+    keys += [f"ckpt.err.list_size_{which}" for which in ("shared", "source", "target")]
+    assert not [k for k in keys if k not in TABLES["en"]]
+
+
+# Keys these files hand to t() through a variable (label tuples, notes, conditional keys):
+# every quoted string that looks like one of their keys must exist.
+_KEY_LITERAL = re.compile(r"""["']((?:ckpt|url|train|settings|ui)\.[A-Za-z_]\w*(?:\.\w+)*)["']""")
+
+
+def test_every_key_like_string_in_the_code_exists():
+    files = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")),
+             *sorted((ROOT / "explorer").glob("*.py"))]
+    found = {m.group(1): path.name for path in files
+             for m in _KEY_LITERAL.finditer(path.read_text(encoding="utf-8"))}
+    assert len(found) > 150
+    missing = {k: f for k, f in found.items() if k not in TABLES["en"]}
+    assert not missing, missing
+
+
 # ---- Pure code in Chinese ------------------------------------------------------------------
 
 
@@ -217,12 +253,15 @@ def _page(page: str, **state: object):
 
 
 ENGLISH_TITLES = {"model": "Model", "embeddings": "Embeddings & positional encoding",
-                  "masks": "Masks", "shapes": "Shapes"}
+                  "masks": "Masks", "shapes": "Shapes", "attention": "Attention",
+                  "train": "Train & decode"}
 CHINESE_PAGES = {  # page -> (title, a heading further down)
     "model": ("模型", "模块树"),
     "embeddings": ("词嵌入与位置编码", "为什么 PE(pos + k) 是 PE(pos) 的线性函数"),
     "masks": ("掩码", "同一个掩码的两种约定"),
     "shapes": ("张量形状", "拆分成多个头，再拼接回去"),
+    "attention": ("注意力", "逐步查看一个头"),
+    "train": ("训练与解码", "1. 选择一个玩具任务"),
 }
 
 
@@ -251,3 +290,132 @@ def test_page_in_chinese(page):
     english = _page(page, source="我爱自然语言处理")  # no language chosen: English
     assert not english.exception
     assert english.main.title[0].value == ENGLISH_TITLES[page]
+
+
+# ---- Messages of the pure modules in Chinese --------------------------------------------------
+
+
+def test_link_notices_and_sidebar_validation_speak_chinese(zh):
+    from explorer.settings import Settings, architecture_problem, parse_settings, training_problem
+    from explorer.urlstate import params_to_state
+
+    _, notices = params_to_state({"N": "99", "train": "maybe", "tok": "<b>x</b>", "head": "9"})
+    assert notices[0] == "链接中的“分词方式”没有被采用：应为以下之一：word, char。改用 \"word\"。"
+    assert notices[1] == "链接中的“N（层数）”没有被采用：应为 1 到 12 之间的整数。改用 2。"
+    assert notices[2] == "链接中的“训练模式”没有被采用：应为 1（开）或 0（关）。改为关闭。"
+    assert notices[3].startswith("链接中的“注意力头”") and notices[3].endswith("改用页面的默认值。")
+    assert all("<b>" not in n for n in notices)
+
+    errors = parse_settings({"N": 99, "source": 3, "dropout": "x", "train_mode": "on"}).errors
+    assert "N 必须在 1 到 12 之间；收到的是 99。" in errors
+    assert "源句子必须是文本；收到的是 int。" in errors
+    assert any(e.startswith("dropout 必须是 0 到 0.9 之间的数") for e in errors)
+    assert any("一个 str 类型的值" in e for e in errors)
+    big = Settings(N=12, d_model=1024, h=8, d_ff=8192)
+    assert architecture_problem(big, 100).startswith("这个模型将有")
+    assert "tiny" in training_problem(Settings(N=6, d_model=512, h=8, d_ff=2048), 20)
+
+
+def test_training_messages_speak_chinese(zh):
+    from explorer.session_training import (
+        ModelKey,
+        parse_sequence,
+        parse_train_settings,
+        smoothing_example,
+        stop_reason_text,
+        task_for,
+        teacher_forcing_rows,
+    )
+    from explorer.settings import Settings
+
+    task, note = task_for("copy", "words", "the the")
+    assert note == "你的句子中不同的词少于 2 个，不足以构成任务的符号，所以改用数字。"
+    assert parse_sequence("1 x 2", task)[1] == (
+        "只能使用 0 到 9 的数字，并用空格分隔；第 2 个符号不在其中。")
+    assert parse_sequence("", task)[1] == "请至少输入一个符号，例如 3 1 4 1 5。"
+    errors = parse_train_settings({"task": "<b>", "steps": 1, "batch_size": 7}).errors
+    assert list(errors) == ["任务必须是以下之一：copy, reverse, sort；改用 copy。",
+                            "训练步数必须是 50 到 2000 之间的整数；改用 1000。",
+                            "批大小必须是以下之一：16, 32, 64, 128；改用 64。"]
+    assert list(teacher_forcing_rows(task, ["1", "2"])) == [
+        "位置", "解码器输入 (tgt)", "要预测的标签 (tgt_y)"]
+    assert smoothing_example(0.1)[1][0].startswith("标签 ")
+    assert ModelKey.of(Settings(), task).describe().startswith("数字上的复制任务，N=2，d_model=32")
+    assert stop_reason_text("time_limit") == "达到了 120 秒的时间上限"
+    assert stop_reason_text("stop_button") == "点击了“停止”按钮"
+    assert stop_reason_text("<b>own text</b>") == "<b>own text</b>"  # not a code: as it is
+
+
+def test_checkpoint_errors_and_notes_follow_the_language():
+    import io
+
+    from explorer.checkpoint import CheckpointError, load_checkpoint
+    from transformer.model import make_model
+
+    buffer = io.BytesIO()
+    torch.save(make_model(11, 11, N=1, d_model=16, d_ff=32, h=2).state_dict(), buffer)
+    loaded = load_checkpoint(buffer.getvalue(), 2, None)  # loaded in English...
+    english = loaded.notes
+    assert any("tok0" in n for n in english)
+    set_lang("zh")
+    try:
+        notes = loaded.notes  # ...read in Chinese: the notes follow the learner's language
+        assert notes != english and any("词元按 id 命名为 tok0" in n for n in notes)
+        with pytest.raises(CheckpointError) as info:
+            load_checkpoint(b"", 2, None)
+        assert str(info.value) == "文件是空的。请选择一个用 torch.save 保存的检查点。"
+        with pytest.raises(CheckpointError) as info:
+            load_checkpoint(buffer.getvalue(), 3, None)
+        assert str(info.value).startswith("h = 3 不可用：h 必须整除 d_model = 16")
+        with pytest.raises(CheckpointError) as info:
+            load_checkpoint(buffer.getvalue(), 2, "a\nb\n")
+        assert str(info.value).startswith("共享词元列表有 2 个词元，而检查点的共享词表有 11 个")
+    finally:
+        set_lang("en")
+
+
+# ---- The sidebar, the Attention page and the Train page in Chinese (AppTest) ---------------
+
+
+def test_sidebar_in_chinese_through_app_py():
+    from apptest_helpers import app
+
+    at = app(None, lang="zh")
+    assert not at.exception
+    assert at.sidebar.text_input(key="source").label == "源句子"
+    assert at.sidebar.selectbox(key="preset").label == "模型规模"
+    assert [m.label for m in at.sidebar.metric] == ["参数量"]
+    labels = [e.label for e in at.sidebar.expander]
+    assert "教学选项" in labels and "查看你自己的检查点" in labels
+    assert labels[-1].startswith("模型看到的词元")
+    assert list(at.sidebar.dataframe[0].value.columns) == ["源词元", "id"]
+    assert at.sidebar.button(key="ckpt_load").label == "加载检查点"
+    english = app(None)
+    assert english.sidebar.text_input(key="source").label == "Source sentence"
+    assert english.sidebar.button(key="ckpt_load").label == "Load checkpoint"
+
+
+def test_link_notices_are_in_the_language_the_link_asks_for():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update({"lang": "zh", "N": "99"})
+    at.run()
+    assert not at.exception
+    assert [w.value for w in at.sidebar.warning] == [
+        "链接中的“N（层数）”没有被采用：应为 1 到 12 之间的整数。改用 2。"]
+
+
+def test_train_page_in_chinese_after_training(zh):
+    # zh: AppTest formats the widgets' values again in the test's thread when it sends a click
+    at = _page("train", lang="zh", tr_steps=50, tr_batch=16)
+    assert not at.exception, at.exception
+    assert at.button(key="tr_train").label == "训练"
+    at.button(key="tr_train").click().run()
+    assert not at.exception, at.exception
+    metrics = {m.label: m.value for m in at.main.metric}
+    assert metrics["步数"] == "50 / 50" and metrics["整序列准确率"].endswith("%")
+    assert at.radio(key="tr_which").value == "trained"  # values stay identifiers
+    headers = [h.value for h in at.main.header]
+    assert "3. 逐步解码" in headers and "4. 训练前后的注意力" in headers
+    assert not [e.value for e in at.main.error]

@@ -8,28 +8,29 @@ TEXT: dict[str, str] = {
     "sidebar.presenter_help": "Larger text and charts, readable on a projector from the back "
                               "of a room.",
 
-    # ---- checkpoint import panel (explorer/ui.py): drafted here so the app runs; the panel's
-    # author should check the wording ----
-    "sidebar.params_imported": "Parameters (imported model)",
-    "ckpt.title": "Import a checkpoint",
-    "ckpt.using": "Using the imported model: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, "
-                  "vocabularies of {src} (source) and {tgt} (target) tokens.",
-    "ckpt.forget": "Forget the imported model",
-    "ckpt.explain": "Weights saved from The Annotated Transformer's `make_model` (a "
-                    "`state_dict`), or a checkpoint exported by this app; at most {mb} MB. The "
-                    "file is only read as data: no code in it is run.",
-    "ckpt.file": "Checkpoint file",
-    "ckpt.h": "h (heads)",
-    "ckpt.h_help": "The number of heads cannot be read from the weights (W^Q holds every head "
-                   "in one matrix): give the h the model was trained with. This app's own "
-                   "exports record it, so it is ignored for them.",
-    "ckpt.vocab": "Vocabulary (optional)",
-    "ckpt.vocab_help": "A text file with one token per line, in id order, so that the pages "
-                       "show words instead of ids.",
-    "ckpt.load": "Load",
-    "ckpt.vocab_too_big": "The vocabulary file is too large (at most 5 MB).",
+    # ---- checkpoint import panel (explorer/ui.py) ----
+    "sidebar.params_imported": "Parameters (your checkpoint)",
+    "ckpt.title": "Explore your own checkpoint",
+    "ckpt.explain": "Upload a state_dict saved with The Annotated Transformer's make_model "
+                    "(torch.save(model.state_dict(), ...)) or a checkpoint exported by this "
+                    "app's Train page; at most {mb} MB. It is loaded safely (torch.load with "
+                    "weights_only=True) and belongs to your session only. Every page then "
+                    "shows your model instead of the sidebar's.",
+    "ckpt.file": "Checkpoint file (.pt)",
+    "ckpt.h": "h (heads): not stored in the weights",
+    "ckpt.h_help": "The number of heads cannot be read from the weights' shapes; the Annotated "
+                   "Transformer's default is 8. This app's exports record it.",
+    "ckpt.vocab": "Vocabulary (optional): a .txt file, one token per line, in id order",
+    "ckpt.vocab_help": "Without it, tokens are called tok0, tok1, ... and your words are "
+                       "unknown to the model.",
+    "ckpt.load": "Load checkpoint",
     "ckpt.loading": "Loading the checkpoint…",
-    "ckpt.vocab_not_utf8": "The vocabulary file is not UTF-8 text.",
+    "ckpt.using": "Exploring your checkpoint: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, "
+                  "vocabularies {src} / {tgt}.",
+    "ckpt.forget": "Back to the sidebar's model",
+    "ckpt.vocab_too_big": "The vocabulary file is too large (at most 5 MB).",
+    "ckpt.vocab_not_utf8": "The vocabulary file is not UTF-8 text: save it as plain text, one "
+                           "token per line.",
     # show_problems (explorer/ui.py), for the patch proposed to its author
     "problems.text": "**Your text could not be used.** {reason}",
     "problems.arch": "**No model can be built with these settings.** {reason}",
@@ -503,4 +504,436 @@ TEXT: dict[str, str] = {
     "attn.npz_help": "One array per hook point (names as on the Shapes page), plus the "
                      "tokens; open with numpy.load(path). Every chart has its own PNG "
                      "download: the camera icon in its toolbar.",
+
+    # ---- the sidebar's cached compute (explorer/ui.py) ----
+    "ui.running_sentence": "Running your sentence through the model…",
+
+    # ---- link notices (explorer/urlstate.py) ----
+    "url.refused": "The link's {label} was not used: {expected}. {fallback}",
+    "url.label.source": "source sentence",
+    "url.label.target": "target sentence",
+    "url.label.token_mode": "token mode",
+    "url.label.preset": "model size",
+    "url.label.N": "N (layers)",
+    "url.label.d_model": "d_model",
+    "url.label.h": "h (heads)",
+    "url.label.d_ff": "d_ff",
+    "url.label.seed": "seed",
+    "url.label.dropout": "dropout",
+    "url.label.norm_placement": "LayerNorm placement",
+    "url.label.layer_norm": "LayerNorm formula",
+    "url.label.tie_weights": "weight tying",
+    "url.label.scale_embedding": "embedding scaling",
+    "url.label.train_mode": "train mode",
+    "url.label.lang": "language",
+    "url.label.layer": "attention layer",
+    "url.label.head": "attention head",
+    "url.label.kind": "attention kind",
+    "url.label.pe_d_model": "positional-encoding d_model",
+    "url.label.pe_dims": "list of positional-encoding dimensions",
+    "url.label.task": "training task",
+    "url.expect_text": "it must be text of at most {n} characters",
+    "url.expect_one_of": "it must be one of {choices}",
+    "url.expect_int": "it must be a whole number from {low} to {high}",
+    "url.expect_number": "it must be a number from {low} to {high}",
+    "url.expect_bool": "it must be 1 (on) or 0 (off)",
+    "url.expect_layer": "it must be a layer from 0 to {last} (N = {N})",
+    "url.expect_head": "it must be a head from 0 to {last} (h = {h})",
+    "url.expect_even": "it must be an even number from {low} to {high}",
+    "url.expect_dims": "they must be 1 to {n} distinct whole numbers from 0 to {last}, "
+                       "separated by commas",
+    "url.use_page_default": "Using the page's default.",
+    "url.use_value": "Using {value}.",
+    "url.use_default_text": "Using the default {label}.",
+    "url.use_on": "Using on.",
+    "url.use_off": "Using off.",
+
+    # ---- sidebar validation (explorer/settings.py); {name} is a setting's identifier ----
+    "settings.value_of_type": "a value of type {type}",
+    "settings.int_whole": "{name} must be a whole number between {low} and {high}; got {value}.",
+    "settings.int_range": "{name} must be between {low} and {high}; got {value}.",
+    "settings.choice": "{name} must be one of {allowed}; got {value}.",
+    "settings.bool": "{name} must be on or off; got {value}.",
+    "settings.not_text_source": "The source text must be text; got {type}.",
+    "settings.not_text_target": "The target text must be text; got {type}.",
+    "settings.dropout": "dropout must be a number from 0 to {high}; got {value}.",
+    "settings.too_many_params": "This model would have {params}M parameters; the limit is "
+                                "{limit}M so that one learner cannot use up the shared server's "
+                                "memory. Reduce N, d_model or d_ff (the paper base model has "
+                                "about 44M).",
+    "settings.too_big_to_train": "Training is limited to models of up to {limit}M parameters "
+                                 "(this one has {params}M) so that it finishes in seconds on "
+                                 "the shared 2-core server. Pick the tiny or small preset to "
+                                 "train.",
+
+    # ---- checkpoint errors and notes (explorer/checkpoint.py) ----
+    "ckpt.err.save_hint": "Save it with torch.save(model.state_dict(), path).",
+    "ckpt.err.not_a_name": "(a key that is not a parameter name)",
+    "ckpt.err.list_sep": ", ",
+    "ckpt.err.and_more": " and {n} more",
+    "ckpt.err.one_layer": "1 layer",
+    "ckpt.err.layers": "{n} layers",
+    "ckpt.err.a_type": "(a {type})",
+    "ckpt.err.list_not_utf8": "The token list is not UTF-8 text.",
+    "ckpt.err.list_not_text": "The token list must be text: one token per line.",
+    "ckpt.err.list_too_long": "The token list has {n} characters; the limit is {limit}. It "
+                              "should hold one token per line.",
+    "ckpt.err.token_too_long_line": "The token list's line {i} is {n} characters long; tokens "
+                                    "may have at most {limit}. Is this the right file (one "
+                                    "token per line)?",
+    "ckpt.err.token_too_long_token": "The token list's token {i} is {n} characters long; "
+                                     "tokens may have at most {limit}. Is this the right file "
+                                     "(one token per line)?",
+    "ckpt.err.duplicate_line": "The token list has the same token at lines {a} and {b}: each "
+                               "id needs its own token.",
+    "ckpt.err.duplicate_token": "The token list has the same token at tokens {a} and {b}: "
+                                "each id needs its own token.",
+    "ckpt.err.not_bytes": "The checkpoint must be the bytes of a file saved with torch.save.",
+    "ckpt.err.empty": "The file is empty. Choose a checkpoint saved with torch.save.",
+    "ckpt.err.too_big": "The file is {size}; the limit is {limit} so that loading it cannot "
+                        "use up the shared server's memory.",
+    "ckpt.err.unpacks_too_big": "The file unpacks to {size}; the limit is {limit}.",
+    "ckpt.err.python_objects": "The file contains Python objects, not only weights (for "
+                               "example a whole model saved with torch.save(model)). For "
+                               "safety only tensors and plain containers are read. {hint}",
+    "ckpt.err.not_pytorch": "The file is not a PyTorch checkpoint. Expected a file written by "
+                            "torch.save holding a state_dict. {hint}",
+    "ckpt.err.damaged": "The file is damaged or incomplete (cut short while saving or "
+                        "uploading?). Expected a file written by torch.save holding a "
+                        "state_dict. {hint}",
+    "ckpt.err.file_memory": "The file asks for more memory than the server has.",
+    "ckpt.err.not_a_dict": "The file holds a {type}, not a dictionary of weights. {hint}",
+    "ckpt.err.unknown_format": "The file says it has a format this app does not know; this "
+                               "app writes and reads {format} (and plain state_dicts).",
+    "ckpt.err.export_incomplete": "The file says it is a {format} checkpoint but lacks its "
+                                  "'state_dict' or 'config' dictionary; it may be damaged. "
+                                  "Export it again from the app.",
+    "ckpt.err.no_weights": "No weights found in the file: expected a state_dict (parameter "
+                           "name -> tensor) or a dictionary holding one under {keys}. {hint}",
+    "ckpt.err.not_named_tensors": "{n} entries of the state_dict are not named tensors "
+                                  "({listing}). A state_dict maps parameter names to tensors. "
+                                  "{hint}",
+    "ckpt.err.not_float_one": "Weights must be floating-point tensors; {listing} is not.",
+    "ckpt.err.not_float_many": "Weights must be floating-point tensors; {listing} are not.",
+    "ckpt.what.src_embed": "the source embedding table",
+    "ckpt.what.tgt_embed": "the target embedding table",
+    "ckpt.what.ffn": "the first FFN layer",
+    "ckpt.what.pe": "the positional-encoding table",
+    "ckpt.err.missing_tensor": "This is not a checkpoint of The Annotated Transformer's model: "
+                               "it has no {key} ({what}). Expected names like "
+                               "src_embed.0.lut.weight, "
+                               "encoder.layers.0.self_attn.linears.0.weight, "
+                               "generator.proj.weight.",
+    "ckpt.err.wrong_ndim": "{key} ({what}) should have {ndim} dimensions, not {got}.",
+    "ckpt.err.no_layers_encoder": "The checkpoint has no encoder layers (names like "
+                                  "encoder.layers.0.self_attn...).",
+    "ckpt.err.no_layers_decoder": "The checkpoint has no decoder layers (names like "
+                                  "decoder.layers.0.self_attn...).",
+    "ckpt.err.layer_counts": "The encoder has {enc} but the decoder has {dec}; this model has "
+                             "the same number N of layers in both stacks (is a layer "
+                             "missing?).",
+    "ckpt.err.one_final_norm_encoder": "The encoder ends with a final LayerNorm (encoder.norm) "
+                                       "but the decoder does not; pre-norm models have both, "
+                                       "post-norm models neither.",
+    "ckpt.err.one_final_norm_decoder": "The decoder ends with a final LayerNorm (decoder.norm) "
+                                       "but the encoder does not; pre-norm models have both, "
+                                       "post-norm models neither.",
+    "ckpt.err.out_of_range": "The checkpoint has {name} = {value}; this app works with {name} "
+                             "from {low} to {high}.",
+    "ckpt.err.too_many_params": "This model would have {params}M parameters; the limit is "
+                                "{limit}M so that one learner cannot use up the shared "
+                                "server's memory.",
+    "ckpt.err.h_differs": "This checkpoint was exported with h = {stored} heads; leave h empty "
+                          "to use it (h = {given} was given).",
+    "ckpt.err.h_needed": "Give the number of heads h: it cannot be read from the weights (W^Q "
+                         "holds all heads in one d_model x d_model matrix). With d_model = "
+                         "{d_model}, h can be {valid}; the Annotated Transformer uses 8.",
+    "ckpt.err.h_not_divisor": "h = {h} does not work: h must divide d_model = {d_model} (each "
+                              "head gets d_model / h dimensions). Valid h: {valid}.",
+    "ckpt.err.h_out_of_range": "h = {h} is outside this app's range {low} to {high}. Valid h: "
+                               "{valid}.",
+    "ckpt.err.config_mismatch": "The file's config says {name} = {saved} but its weights have "
+                                "{name} = {value}; the file is inconsistent. Export it again "
+                                "from the app.",
+    "ckpt.err.no_model": "These weights cannot make a model. {message}",
+    "ckpt.err.shape_is": "{key} is {shape}, expected {expected}",
+    "ckpt.err.missing": "missing {n} tensor(s): {listing}",
+    "ckpt.err.unexpected": "{n} unexpected tensor(s): {listing}",
+    "ckpt.err.wrong_shapes": "{n} tensor(s) of the wrong shape: {listing}",
+    "ckpt.err.problem_sep": "; ",
+    "ckpt.err.do_not_fit": "The weights do not fit the model they describe (N = {N}, d_model = "
+                           "{d_model}, d_ff = {d_ff}, vocabularies {src}/{tgt}): {problems}.",
+    "ckpt.err.swapped": " It has the size of the other vocabulary: did you swap the two lists?",
+    "ckpt.err.list_size_shared": "The shared token list has {n} tokens but the checkpoint's "
+                                 "shared vocabulary has {size} (one token per row of its "
+                                 "embedding table, in id order).",
+    "ckpt.err.list_size_source": "The source token list has {n} tokens but the checkpoint's "
+                                 "source vocabulary has {size} (one token per row of its "
+                                 "embedding table, in id order).",
+    "ckpt.err.list_size_target": "The target token list has {n} tokens but the checkpoint's "
+                                 "target vocabulary has {size} (one token per row of its "
+                                 "embedding table, in id order).",
+    "ckpt.err.stored_vocab": "The vocabulary stored in the file does not match its embedding "
+                             "tables; upload a token list (one token per line) to name the "
+                             "tokens.",
+    "ckpt.err.load_memory": "Loading this checkpoint needs more memory than the server has.",
+    "ckpt.err.unexpected_failure": "The checkpoint could not be loaded ({type}). Expected a "
+                                   "state_dict of The Annotated Transformer's make_model. "
+                                   "{hint}",
+    "ckpt.err.not_finite": "Some weights are NaN or infinite ({listing}): the model was broken "
+                           "when it was saved (training diverged?).",
+    "ckpt.err.load_state_dict": "The weights do not fit the model their shapes describe; the "
+                                "file may be damaged.",
+    "ckpt.note.module_prefix": "Removed the 'module.' prefix that nn.DataParallel adds to "
+                               "every name.",
+    "ckpt.note.no_vocab": "No token list given: tokens are named tok0, tok1, ... by their id.",
+    "ckpt.note.no_pe": "The file has no positional-encoding tables (they are fixed, not "
+                       "learned); they were computed from the formula for {n} positions.",
+    "ckpt.note.assumed_options": "LayerNorm formula assumed to be the Annotated one (std + "
+                                 "1e-6) and embeddings scaled by sqrt(d_model): a state_dict "
+                                 "cannot tell.",
+    "ckpt.note.post_norm": "No final LayerNorm in either stack: loaded as post-norm (the "
+                           "paper's LayerNorm(x + Sublayer(x))).",
+    "ckpt.note.tied": "Tied weights found: tie_weights = {tie}.",
+
+    # ---- Train & decode page (pages/train.py, explorer/session_training.py) ----
+    "train.title": "Train & decode",
+    "train.intro": "Here you train a fresh Transformer on a toy task — copy, reverse or sort a "
+                   "short sequence — in a few seconds, then watch it produce an answer one "
+                   "token at a time.",
+    "train.how_title": "How training works: teacher forcing, the loss, and why attention "
+                       "changes",
+    "train.how_text": "**Teacher forcing.** Each training example is a source `x1 … xn </s>` "
+                      "and a target `<s> y1 … ym </s>`. `Batch` cuts the target in two, "
+                      "shifted by one: the decoder *input* `tgt = <s> y1 … ym` and the "
+                      "*labels* `tgt_y = y1 … ym </s>`. Position *i* of the decoder reads the "
+                      "correct tokens up to *i* and must predict the token at *i*+1. All "
+                      "positions are trained at once, in one pass; the subsequent mask stops "
+                      "a position from looking at the answer it must predict. The model never "
+                      "sees its own mistakes during training — only when it decodes on its "
+                      "own (section 3).\n\n"
+                      "**Loss per token.** At every label position the generator gives "
+                      "log-probabilities over the vocabulary; the loss compares them with the "
+                      "label (with label smoothing, with a slightly spread-out target). The "
+                      "losses of all real label tokens in the batch are summed, `<pad>` "
+                      "positions are skipped, and the sum is divided by the number of real "
+                      "tokens (`batch.ntokens`), so the curve below is the average loss per "
+                      "target token, whatever the sequence lengths. Without smoothing it is "
+                      "the cross-entropy: ln(vocabulary size) ≈ 2.6 for guessing among 14 "
+                      "tokens, 0 for certainty.\n\n"
+                      "**Why attention changes.** A fresh model's weight matrices are random "
+                      "(Xavier initialisation), so its queries and keys are random projections "
+                      "and its attention weights are a nearly uniform, patternless smear. "
+                      "Training shapes them to the task: to copy, output position *i* needs "
+                      "source token *i*, so the cross-attention becomes a **diagonal**; to "
+                      "reverse, it needs token *n*−*i*, an **anti-diagonal**; to sort, each "
+                      "step looks for the next-smallest symbol wherever it sits. Section 4 "
+                      "shows the same input through the untrained and the trained model side "
+                      "by side.",
+    "train.task_header": "1. Pick a toy task",
+    "train.task": "Task",
+    "train.task_copy": "copy",
+    "train.task_reverse": "reverse",
+    "train.task_sort": "sort",
+    "train.symbols": "Symbols",
+    "train.symbols_digits": "digits 0–9",
+    "train.symbols_words": "the words of your sentence",
+    "train.rule_copy": "the same sequence",
+    "train.rule_reverse": "the sequence backwards",
+    "train.rule_sort": "the symbols in order",
+    "train.rule_sort_words": "the symbols in order (alphabetical order of the words)",
+    "train.task_text": "The source is 1 to {max_len} random symbols; the answer is {rule}. "
+                       "Vocabulary: {vocab} tokens = 4 special tokens + {symbols} symbols:",
+    "train.tf_expander": "Teacher forcing for one example of this task",
+    "train.tf_caption": "Each row is one decoder position: it reads the input token (and "
+                        "everything above it) and is trained to give high probability to the "
+                        "label on its row.",
+    "train.col_position": "position",
+    "train.col_input": "decoder input (tgt)",
+    "train.col_label": "label to predict (tgt_y)",
+    "train.train_header": "2. Train",
+    "train.model": "Model to train",
+    "train.model_recipe": "fast recipe: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, no "
+                          "dropout (learns copy in about 2 s)",
+    "train.model_sidebar": "the sidebar's model: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, "
+                           "dropout {dropout} (slower; see the note below)",
+    "train.model_help": "The fast recipe is small on purpose: one layer and two heads are all "
+                        "that copy, reverse and sort need, and it trains in seconds. The "
+                        "sidebar's teaching options (norm placement, LayerNorm, scaling, "
+                        "tying) and seed apply to both.",
+    "train.steps": "Training steps",
+    "train.steps_help": "Optimiser steps, one random batch each.",
+    "train.batch": "Batch size (sequences per step)",
+    "train.smoothing": "Label smoothing ε",
+    "train.smoothing_help": "0 = plain cross-entropy; the paper uses 0.1. See the plot at the "
+                            "bottom.",
+    "train.schedule": "Learning-rate schedule",
+    "train.schedule_constant": "constant",
+    "train.schedule_warmup": "linear warm-up, then constant",
+    "train.schedule_noam": "Noam (warm-up, then 1/√step)",
+    "train.lr": "Learning rate",
+    "train.warmup": "Warm-up steps",
+    "train.factor": "Noam factor",
+    "train.early": "Stop when learned",
+    "train.early_help": "Every {every} steps, greedy-decode {n} fresh sequences; stop as soon "
+                        "as all of them are right.",
+    "train.adam_caption": "Adam with β = (0.9, 0.98), ε = 1e-9 as in the paper. The default is "
+                          "the app's fast recipe: {lr} after a {warmup}-step warm-up, batch "
+                          "{batch}, no label smoothing — about 100 times faster here than The "
+                          "Annotated Transformer's copy recipe (N=2, d_model=512, Noam warm-up "
+                          "400), which needs minutes on two CPU cores. Weights and batches "
+                          "come from the sidebar's seed; with dropout 0 a run is "
+                          "reproducible, with dropout > 0 the dropped units differ each time.",
+    "train.sidebar_caption": "The sidebar's model is trained with the same settings. The small "
+                             "preset (N=2, d_model=128) takes tens of seconds to learn copy "
+                             "here, the paper base model is too big to train on a shared CPU.",
+    "train.too_big": "**This model is too big to train here.** {reason}",
+    "train.train": "Train",
+    "train.train_help": "Build a fresh model from the seed and train it.",
+    "train.stop": "Stop",
+    "train.stop_help": "Stop training; the model keeps what it has learned so far.",
+    "train.updated": "The app was updated since you trained your model: please train it again.",
+    "train.evaluating": "Evaluating the partly trained model…",
+    "train.starting": "Starting…",
+    "train.progress": "step {step} / {steps} · loss {loss} · token accuracy {acc} · {seconds} s",
+    "train.training": "Training… (click Stop to end early)",
+    "train.reason.time_limit": "the time limit of {seconds} s",
+    "train.reason.stop_request": "a stop request",
+    "train.reason.click": "a click during training",
+    "train.reason.stop_button": "the Stop button",
+    "train.reason.tab_closed": "the browser tab was closed",
+    "train.other_settings": "Your trained model was for other settings ({describe}). Press "
+                            "Train to train one for the current task and sidebar settings; "
+                            "until then the untrained model is used below.",
+    "train.describe": "{task} on {symbols}, N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, "
+                      "dropout={dropout}, seed={seed}",
+    "train.describe_digits": "digits",
+    "train.describe_words": "{n} words",
+    "train.metric_accuracy": "Exact-sequence accuracy",
+    "train.metric_accuracy_help": "Greedy decoding of {n} fresh random sequences: the share "
+                                  "whose whole answer, up to </s>, is right.",
+    "train.metric_loss": "Final loss per token",
+    "train.metric_steps": "Steps",
+    "train.metric_time": "Training time",
+    "train.learned": "Learned after {step} steps: a check decoded {n} fresh sequences and got "
+                     "every one right, so training stopped there.",
+    "train.stopped": "Training stopped at step {step} of {steps} ({reason}). The model keeps "
+                     "what it learned by then.",
+    "train.lr_constant": "constant lr {lr}",
+    "train.lr_warmup": "lr {lr} after a {warmup}-step linear warm-up",
+    "train.lr_noam": "Noam, warm-up {warmup}, factor {factor}",
+    "train.trained_caption": "Trained with batch {batch}, {lr_text}, label smoothing "
+                             "{smoothing}. Token accuracy is measured on the training batch "
+                             "with teacher forcing; exact-sequence accuracy lets the model run "
+                             "on its own, so one early mistake spoils the whole answer.",
+    "train.download": "Download the trained model (.pt checkpoint)",
+    "train.download_help": "A torch.save of {keys}: load it with torch.load(path, "
+                           "weights_only=True), or upload it in the sidebar ({panel}) to look "
+                           "inside it on every page.",
+    "train.not_trained": "Not trained yet. Training stops by itself after {seconds} s.",
+    "train.decode_header": "3. Decode step by step",
+    "train.decode_text": "Greedy decoding: the encoder reads the source once; the decoder "
+                         "starts from `<s>`, predicts a probability for every token, appends "
+                         "the most likely one and runs again on the longer prefix, until it "
+                         "produces `</s>`. Unlike training, it now reads its own previous "
+                         "outputs.",
+    "train.decode_with": "Decode with",
+    "train.which_trained": "trained",
+    "train.which_untrained": "untrained",
+    "train.untrained_caption": "The untrained model (train it above to see the difference): "
+                               "its answers are garbage — that is the point.",
+    "train.input_sentence": "Input: your sentence",
+    "train.first_words": "Only the first {n} words are used: the task's longest sequence.",
+    "train.digits_input": "Digits to decode (separated by spaces)",
+    "train.building_untrained": "Building the untrained model…",
+    "train.expected": "Expected answer",
+    "train.answer_right": "Model's answer: :green[**right**]",
+    "train.answer_wrong": "Model's answer: :red[**wrong**]",
+    "train.step": "Step",
+    "train.step_help": "Step k reads <s> and the k−1 tokens produced so far.",
+    "train.step_reads": "**Step {k}.** The decoder reads {n} token(s):",
+    "train.picks": "and picks the most likely next token:",
+    "train.layer": "Layer",
+    "train.heads": "Heads",
+    "train.self_title": "decoder self-attention, layer {layer}, {which} ({q}×{k})",
+    "train.cross_title": "cross-attention, layer {layer}, {which} ({q}×{k})",
+    "train.q_decoder": "query: decoder input",
+    "train.q_source": "query: source",
+    "train.k_decoder": "key: decoder input",
+    "train.k_source": "key: source",
+    "train.no_cache_caption": "There is no cache of earlier steps: every step runs the decoder "
+                              "on the whole prefix again, so the rows above the last one "
+                              "repeat the previous step's. The last row is the position that "
+                              "predicts the next token.",
+    "train.before_after_header": "4. Attention before and after training",
+    "train.attention": "Attention",
+    "train.kind_cross": "cross-attention (decoder → source)",
+    "train.kind_enc": "encoder self-attention",
+    "train.before_after_caption": "Last layer, mean of the heads, for the input above. For "
+                                  "cross-attention both models are fed the correct answer "
+                                  "(teacher forcing), so the rows are the same decoder input "
+                                  "`<s> y1 … ym` for both.",
+    "train.untrained_title": "untrained (seed {seed})",
+    "train.trained_title": "trained ({steps} steps)",
+    "train.pattern_copy": "a diagonal",
+    "train.pattern_reverse": "an anti-diagonal",
+    "train.pattern_sort": "each row finding the next symbol in order",
+    "train.pattern_caption": "For {task}, look for {pattern} in the cross-attention. Encoder "
+                             "self-attention need not show a clean pattern: the encoder only "
+                             "has to keep each token's identity and position.",
+    "train.train_first": "Train the model (section 2) to see the trained attention here.",
+    "train.schedule_header": "5. The learning-rate schedule and label smoothing",
+    "train.noam_expander": "The Noam learning-rate schedule",
+    "train.noam_text": "The paper raises the learning rate linearly for `warmup` steps, then "
+                       "lowers it as 1/√step: `lr = factor · d_model^-0.5 · min(step^-0.5, "
+                       "step · warmup^-1.5)`. The peak is at step = warmup. Warm-up keeps "
+                       "Adam's first, badly estimated steps small; wider models (larger "
+                       "d_model) get a smaller rate. Dotted: the Annotated Transformer's "
+                       "example curves.",
+    "train.noam_invalid": "Use d_model from 2 to 1024, warmup from 1 to 20000 and factor from "
+                          "0.1 to 5.",
+    "train.smoothing_expander": "Label smoothing",
+    "train.smoothing_text": "Instead of training towards a one-hot target (all probability on "
+                            "the label), label smoothing keeps 1 − ε on the label and spreads "
+                            "ε over the other tokens, except `<pad>`, which always gets 0. The "
+                            "model is discouraged from becoming certain; the paper (ε = 0.1) "
+                            "reports worse perplexity but better BLEU. The loss is the KL "
+                            "divergence to this distribution: it is 0 only when the model "
+                            "predicts exactly that smoothed distribution, so a fully confident "
+                            "(one-hot) prediction now costs loss. A row whose label is `<pad>` "
+                            "is all zeros: padding adds no loss.",
+    "train.smoothing_caption": "Vocabulary of {n} tokens: ε/(size − 2) = {share} goes to every "
+                               "token that is neither the label nor <pad>.",
+    "train.smooth_row": "label {token}",
+    # validation of the training widgets and the decoder input (explorer/session_training.py)
+    "train.field.task": "task",
+    "train.field.symbols": "symbols",
+    "train.field.schedule": "schedule",
+    "train.field.model": "model",
+    "train.field.steps": "steps",
+    "train.field.warmup": "warmup",
+    "train.field.lr": "lr",
+    "train.field.factor": "factor",
+    "train.field.smoothing": "smoothing",
+    "train.err.choice": "The {name} must be one of {allowed}; using {default}.",
+    "train.err.whole": "{name} must be a whole number from {low} to {high}; using {default}.",
+    "train.err.number": "{name} must be from {low} to {high}; using {default}.",
+    "train.err.batch": "The batch size must be one of {allowed}; using {default}.",
+    "train.err.early_stop": "The early-stop switch must be on or off; using on.",
+    "train.note.too_few_words": "Your sentence has fewer than 2 different words, which is not "
+                                "enough symbols for a task, so the digits are used instead.",
+    "train.note.no_words": "Your sentence could not be split into words, so the digits are "
+                           "used instead.",
+    "train.note.too_many_words": "Your sentence has {n} different words; the task uses the "
+                                 "first {limit} so that it stays learnable in a few hundred "
+                                 "steps.",
+    "train.input.not_text": "The input must be text.",
+    "train.input.too_long": "The input is too long: at most {n} symbols.",
+    "train.input.empty": "Type at least one symbol, for example 3 1 4 1 5.",
+    "train.input.bad_digits": "Only the digits 0 to 9, separated by spaces, can be used; "
+                              "symbol number {which} is not one of them.",
+    "train.input.bad_words": "Only the task's symbols, separated by spaces, can be used; "
+                             "symbol number {which} is not one of them.",
+    "train.input.too_many": "The model was trained on sequences of at most {n} symbols; this "
+                            "input has {got}.",
 }

@@ -7,26 +7,26 @@ TEXT: dict[str, str] = {
     "sidebar.presenter": "演示模式",
     "sidebar.presenter_help": "放大文字和图表，便于在教室后排看清投影。",
 
-    # ---- 检查点导入面板（explorer/ui.py）：先在此起草，供该面板作者审阅 ----
-    "sidebar.params_imported": "参数量（导入的模型）",
-    "ckpt.title": "导入检查点",
-    "ckpt.using": "正在使用导入的模型：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，源词表 {src} "
-                  "个 token，目标词表 {tgt} 个 token。",
-    "ckpt.forget": "移除导入的模型",
-    "ckpt.explain": "可以是用 The Annotated Transformer 的 `make_model` 保存的权重（一个 "
-                    "`state_dict`），也可以是本应用导出的检查点；最大 {mb} MB。文件只作为数据"
-                    "读取，其中的代码不会被执行。",
-    "ckpt.file": "检查点文件",
-    "ckpt.h": "h（头数）",
-    "ckpt.h_help": "头数无法从权重中读出（W^Q 把所有头放在同一个矩阵里）：请填写模型训练时使用"
-                   "的 h。本应用自己导出的检查点记录了它，因此对它们会忽略这个值。",
-    "ckpt.vocab": "词表（可选）",
-    "ckpt.vocab_help": "一个文本文件，每行一个 token，按 id 顺序排列，这样各页面就能显示词而"
-                       "不是 id。",
-    "ckpt.load": "加载",
-    "ckpt.vocab_too_big": "词表文件太大（最大 5 MB）。",
-    "ckpt.loading": "正在加载检查点……",
-    "ckpt.vocab_not_utf8": "词表文件不是 UTF-8 编码的文本。",
+    # ---- 检查点导入面板（explorer/ui.py） ----
+    "sidebar.params_imported": "参数量（你的检查点）",
+    "ckpt.title": "查看你自己的检查点",
+    "ckpt.explain": "上传用 The Annotated Transformer 的 make_model 训练并保存的 state_dict"
+                    "（torch.save(model.state_dict(), ...)），或本应用“训练与解码”页导出的检查点；"
+                    "最大 {mb} MB。文件以安全方式加载（torch.load 且 weights_only=True），只属于"
+                    "你的会话。加载后，各页面展示的是你的模型，而不是侧边栏设置的模型。",
+    "ckpt.file": "检查点文件（.pt）",
+    "ckpt.h": "h（头数）：权重中没有记录",
+    "ckpt.h_help": "头数无法从权重的形状推断；The Annotated Transformer 默认为 8。本应用导出的"
+                   "检查点会记录它。",
+    "ckpt.vocab": "词表（可选）：.txt 文件，每行一个词元，按 id 顺序",
+    "ckpt.vocab_help": "不上传词表时，词元名为 tok0、tok1……，你输入的词对模型来说都是未知词。",
+    "ckpt.load": "加载检查点",
+    "ckpt.loading": "正在加载检查点…",
+    "ckpt.using": "正在查看你的检查点：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，词表大小 "
+                  "{src} / {tgt}。",
+    "ckpt.forget": "返回侧边栏设置的模型",
+    "ckpt.vocab_too_big": "词表文件过大（最大 5 MB）。",
+    "ckpt.vocab_not_utf8": "词表文件不是 UTF-8 文本：请存为纯文本，每行一个词元。",
     # show_problems（explorer/ui.py），供该文件作者应用补丁时使用
     "problems.text": "**你的文本无法使用。** {reason}",
     "problems.arch": "**无法用这些设置构建模型。** {reason}",
@@ -463,4 +463,381 @@ TEXT: dict[str, str] = {
     "attn.npz": "下载本次运行捕获的全部张量（.npz）",
     "attn.npz_help": "每个 hook 点一个数组（名称与“张量形状”页相同），另含 token；用 "
                      "numpy.load(path) 打开。每张图都可单独下载 PNG：点击其工具栏中的相机图标。",
+    # ---- 侧边栏的缓存计算（explorer/ui.py） ----
+    "ui.running_sentence": "正在让你的句子通过模型…",
+
+    # ---- 链接参数的提示（explorer/urlstate.py） ----
+    "url.refused": "链接中的“{label}”没有被采用：{expected}。{fallback}",
+    "url.label.source": "源句子",
+    "url.label.target": "目标句子",
+    "url.label.token_mode": "分词方式",
+    "url.label.preset": "模型规模",
+    "url.label.N": "N（层数）",
+    "url.label.d_model": "d_model",
+    "url.label.h": "h（头数）",
+    "url.label.d_ff": "d_ff",
+    "url.label.seed": "随机种子",
+    "url.label.dropout": "dropout",
+    "url.label.norm_placement": "层归一化位置",
+    "url.label.layer_norm": "层归一化公式",
+    "url.label.tie_weights": "权重共享方式",
+    "url.label.scale_embedding": "词嵌入缩放",
+    "url.label.train_mode": "训练模式",
+    "url.label.lang": "界面语言",
+    "url.label.layer": "注意力层",
+    "url.label.head": "注意力头",
+    "url.label.kind": "注意力类型",
+    "url.label.pe_d_model": "位置编码的 d_model",
+    "url.label.pe_dims": "位置编码维度列表",
+    "url.label.task": "训练任务",
+    "url.expect_text": "应为不超过 {n} 个字符的文本",
+    "url.expect_one_of": "应为以下之一：{choices}",
+    "url.expect_int": "应为 {low} 到 {high} 之间的整数",
+    "url.expect_number": "应为 {low} 到 {high} 之间的数",
+    "url.expect_bool": "应为 1（开）或 0（关）",
+    "url.expect_layer": "应为 0 到 {last} 之间的层号（N = {N}）",
+    "url.expect_head": "应为 0 到 {last} 之间的头号（h = {h}）",
+    "url.expect_even": "应为 {low} 到 {high} 之间的偶数",
+    "url.expect_dims": "应为 1 到 {n} 个互不相同、在 0 到 {last} 之间的整数，用逗号分隔",
+    "url.use_page_default": "改用页面的默认值。",
+    "url.use_value": "改用 {value}。",
+    "url.use_default_text": "改用默认的{label}。",
+    "url.use_on": "改为开启。",
+    "url.use_off": "改为关闭。",
+
+    # ---- 侧边栏设置的校验（explorer/settings.py）；{name} 是设置的标识符 ----
+    "settings.value_of_type": "一个 {type} 类型的值",
+    "settings.int_whole": "{name} 必须是 {low} 到 {high} 之间的整数；收到的是 {value}。",
+    "settings.int_range": "{name} 必须在 {low} 到 {high} 之间；收到的是 {value}。",
+    "settings.choice": "{name} 必须是以下之一：{allowed}；收到的是 {value}。",
+    "settings.bool": "{name} 只能是开或关；收到的是 {value}。",
+    "settings.not_text_source": "源句子必须是文本；收到的是 {type}。",
+    "settings.not_text_target": "目标句子必须是文本；收到的是 {type}。",
+    "settings.dropout": "dropout 必须是 0 到 {high} 之间的数；收到的是 {value}。",
+    "settings.too_many_params": "这个模型将有 {params}M 个参数；上限是 {limit}M，以免一位学习者"
+                                "占满共享服务器的内存。请减小 N、d_model 或 d_ff（论文的 base "
+                                "模型约有 44M 个参数）。",
+    "settings.too_big_to_train": "只能训练不超过 {limit}M 个参数的模型（这个模型有 {params}M），"
+                                 "这样训练才能在共享的双核服务器上几秒内完成。请选择 tiny 或 "
+                                 "small 预设来训练。",
+
+    # ---- 检查点的错误与说明（explorer/checkpoint.py） ----
+    "ckpt.err.save_hint": "请用 torch.save(model.state_dict(), path) 保存。",
+    "ckpt.err.not_a_name": "（一个不像参数名的键）",
+    "ckpt.err.list_sep": "、",
+    "ckpt.err.and_more": "，以及另外 {n} 个",
+    "ckpt.err.one_layer": "1 层",
+    "ckpt.err.layers": "{n} 层",
+    "ckpt.err.a_type": "（一个 {type}）",
+    "ckpt.err.list_not_utf8": "词元列表不是 UTF-8 文本。",
+    "ckpt.err.list_not_text": "词元列表必须是文本：每行一个词元。",
+    "ckpt.err.list_too_long": "词元列表有 {n} 个字符，上限是 {limit}。它应当每行只有一个词元。",
+    "ckpt.err.token_too_long_line": "词元列表第 {i} 行有 {n} 个字符，而一个词元最多 {limit} 个"
+                                    "字符。文件选对了吗（每行一个词元）？",
+    "ckpt.err.token_too_long_token": "词元列表的第 {i} 个词元有 {n} 个字符，而一个词元最多 "
+                                     "{limit} 个字符。文件选对了吗（每行一个词元）？",
+    "ckpt.err.duplicate_line": "词元列表的第 {a} 行和第 {b} 行是同一个词元：每个 id 都需要"
+                               "自己的词元。",
+    "ckpt.err.duplicate_token": "词元列表的第 {a} 个和第 {b} 个词元相同：每个 id 都需要自己的"
+                                "词元。",
+    "ckpt.err.not_bytes": "检查点必须是用 torch.save 保存的文件的字节内容。",
+    "ckpt.err.empty": "文件是空的。请选择一个用 torch.save 保存的检查点。",
+    "ckpt.err.too_big": "文件大小为 {size}，上限是 {limit}，以免加载时占满共享服务器的内存。",
+    "ckpt.err.unpacks_too_big": "文件解压后有 {size}，上限是 {limit}。",
+    "ckpt.err.python_objects": "文件里除了权重还有 Python 对象（例如用 torch.save(model) 保存"
+                               "的整个模型）。为了安全，只读取张量和普通容器。{hint}",
+    "ckpt.err.not_pytorch": "这个文件不是 PyTorch 检查点。需要的是由 torch.save 写出、包含 "
+                            "state_dict 的文件。{hint}",
+    "ckpt.err.damaged": "文件已损坏或不完整（保存或上传时被中断了？）。需要的是由 torch.save "
+                        "写出、包含 state_dict 的文件。{hint}",
+    "ckpt.err.file_memory": "这个文件需要的内存超过了服务器的容量。",
+    "ckpt.err.not_a_dict": "文件中保存的是一个 {type}，而不是由权重组成的字典。{hint}",
+    "ckpt.err.unknown_format": "文件声明了一种本应用不认识的格式；本应用读写的是 {format}"
+                               "（以及普通的 state_dict）。",
+    "ckpt.err.export_incomplete": "文件声明自己是 {format} 检查点，但缺少其中的 'state_dict' "
+                                  "或 'config' 字典，可能已经损坏。请在本应用中重新导出。",
+    "ckpt.err.no_weights": "文件中没有找到权重：需要一个 state_dict（参数名 -> 张量），或一个"
+                           "把它放在 {keys} 这几个键之一下的字典。{hint}",
+    "ckpt.err.not_named_tensors": "state_dict 中有 {n} 项不是带名字的张量（{listing}）。"
+                                  "state_dict 是从参数名到张量的映射。{hint}",
+    "ckpt.err.not_float_one": "权重必须是浮点张量；{listing} 不是。",
+    "ckpt.err.not_float_many": "权重必须是浮点张量；{listing} 都不是。",
+    "ckpt.what.src_embed": "源语言词嵌入表",
+    "ckpt.what.tgt_embed": "目标语言词嵌入表",
+    "ckpt.what.ffn": "前馈网络的第一个线性层",
+    "ckpt.what.pe": "位置编码表",
+    "ckpt.err.missing_tensor": "这不是 The Annotated Transformer 模型的检查点：其中没有 {key}"
+                               "（{what}）。需要的是 src_embed.0.lut.weight、"
+                               "encoder.layers.0.self_attn.linears.0.weight、"
+                               "generator.proj.weight 这样的名字。",
+    "ckpt.err.wrong_ndim": "{key}（{what}）应当有 {ndim} 个维度，而不是 {got} 个。",
+    "ckpt.err.no_layers_encoder": "检查点中没有编码器层（名字应形如 "
+                                  "encoder.layers.0.self_attn...）。",
+    "ckpt.err.no_layers_decoder": "检查点中没有解码器层（名字应形如 "
+                                  "decoder.layers.0.self_attn...）。",
+    "ckpt.err.layer_counts": "编码器有 {enc}，解码器却有 {dec}；这个模型的两个堆叠层数 N 应当"
+                             "相同（是不是缺了一层？）。",
+    "ckpt.err.one_final_norm_encoder": "编码器最后有一个层归一化（encoder.norm），解码器却没有；"
+                                       "pre-norm 模型两者都有，post-norm 模型两者都没有。",
+    "ckpt.err.one_final_norm_decoder": "解码器最后有一个层归一化（decoder.norm），编码器却没有；"
+                                       "pre-norm 模型两者都有，post-norm 模型两者都没有。",
+    "ckpt.err.out_of_range": "检查点的 {name} = {value}；本应用支持的 {name} 范围是 {low} 到 "
+                             "{high}。",
+    "ckpt.err.too_many_params": "这个模型将有 {params}M 个参数；上限是 {limit}M，以免一位学习者"
+                                "占满共享服务器的内存。",
+    "ckpt.err.h_differs": "这个检查点导出时 h = {stored} 个头；把 h 留空即可使用它（你填写的"
+                          "是 h = {given}）。",
+    "ckpt.err.h_needed": "请填写头数 h：它无法从权重中读出（W^Q 把所有头放在同一个 d_model x "
+                         "d_model 矩阵里）。d_model = {d_model} 时，h 可以是 {valid}；The "
+                         "Annotated Transformer 用的是 8。",
+    "ckpt.err.h_not_divisor": "h = {h} 不可用：h 必须整除 d_model = {d_model}（每个头分到 "
+                              "d_model / h 维）。可用的 h：{valid}。",
+    "ckpt.err.h_out_of_range": "h = {h} 超出了本应用的范围 {low} 到 {high}。可用的 h：{valid}。",
+    "ckpt.err.config_mismatch": "文件的 config 写的是 {name} = {saved}，但它的权重显示 {name} "
+                                "= {value}；文件前后不一致。请在本应用中重新导出。",
+    "ckpt.err.no_model": "这些权重无法构成一个模型。{message}",
+    "ckpt.err.shape_is": "{key} 的形状是 {shape}，应为 {expected}",
+    "ckpt.err.missing": "缺少 {n} 个张量：{listing}",
+    "ckpt.err.unexpected": "多出 {n} 个张量：{listing}",
+    "ckpt.err.wrong_shapes": "{n} 个张量形状不对：{listing}",
+    "ckpt.err.problem_sep": "；",
+    "ckpt.err.do_not_fit": "这些权重与它们所描述的模型不符（N = {N}，d_model = {d_model}，"
+                           "d_ff = {d_ff}，词表大小 {src}/{tgt}）：{problems}。",
+    "ckpt.err.swapped": "它的大小和另一个词表相同：是不是把两个列表弄反了？",
+    "ckpt.err.list_size_shared": "共享词元列表有 {n} 个词元，而检查点的共享词表有 {size} 个"
+                                 "（词嵌入表的每一行对应一个词元，按 id 顺序）。",
+    "ckpt.err.list_size_source": "源语言词元列表有 {n} 个词元，而检查点的源语言词表有 {size} "
+                                 "个（词嵌入表的每一行对应一个词元，按 id 顺序）。",
+    "ckpt.err.list_size_target": "目标语言词元列表有 {n} 个词元，而检查点的目标语言词表有 "
+                                 "{size} 个（词嵌入表的每一行对应一个词元，按 id 顺序）。",
+    "ckpt.err.stored_vocab": "文件中保存的词表与它的词嵌入表不匹配；请上传一个词元列表（每行"
+                             "一个词元）来给词元命名。",
+    "ckpt.err.load_memory": "加载这个检查点需要的内存超过了服务器的容量。",
+    "ckpt.err.unexpected_failure": "无法加载这个检查点（{type}）。需要的是 The Annotated "
+                                   "Transformer 的 make_model 的 state_dict。{hint}",
+    "ckpt.err.not_finite": "有些权重是 NaN 或无穷大（{listing}）：模型在保存时就已经坏了"
+                           "（训练发散了？）。",
+    "ckpt.err.load_state_dict": "这些权重与它们的形状所描述的模型不符；文件可能已损坏。",
+    "ckpt.note.module_prefix": "已去掉 nn.DataParallel 加在每个名字前面的 'module.' 前缀。",
+    "ckpt.note.no_vocab": "没有提供词元列表：词元按 id 命名为 tok0、tok1……",
+    "ckpt.note.no_pe": "文件中没有位置编码表（它们是固定的，不是学出来的）；已按公式为 {n} "
+                       "个位置重新计算。",
+    "ckpt.note.assumed_options": "假定层归一化公式是 Annotated 版本（std + 1e-6），并且词嵌入"
+                                 "乘以 sqrt(d_model)：仅凭 state_dict 无法判断。",
+    "ckpt.note.post_norm": "两个堆叠都没有最后的层归一化：按 post-norm 加载（论文中的 "
+                           "LayerNorm(x + Sublayer(x))）。",
+    "ckpt.note.tied": "发现了共享的权重：tie_weights = {tie}。",
+
+    # ---- 训练与解码页（pages/train.py、explorer/session_training.py） ----
+    "train.title": "训练与解码",
+    "train.intro": "在这里，你可以用几秒钟在一个玩具任务上训练一个全新的 Transformer——复制、"
+                   "反转或排序一个短序列——然后看着它一个 token 一个 token 地生成答案。",
+    "train.how_title": "训练是怎样进行的：教师强制、损失函数，以及注意力为什么会变化",
+    "train.how_text": "**教师强制（teacher forcing）。** 每个训练样本由源序列 "
+                      "`x1 … xn </s>` 和目标序列 `<s> y1 … ym </s>` 组成。`Batch` 把目标序列"
+                      "错开一位切成两份：解码器的*输入* `tgt = <s> y1 … ym` 和*标签* "
+                      "`tgt_y = y1 … ym </s>`。解码器的位置 *i* 读入直到 *i* 为止的正确 "
+                      "token，并且要预测位置 *i*+1 上的 token。所有位置在一次前向传播中同时"
+                      "训练；后续位置掩码阻止每个位置看到它要预测的答案。训练时模型从来看不到"
+                      "自己犯的错——只有在它独立解码时才会（第 3 节）。\n\n"
+                      "**每个 token 的损失。** 在每个标签位置上，生成器给出整个词表上的对数"
+                      "概率；损失函数把它们与标签比较（使用标签平滑时，与一个略微摊开的目标"
+                      "分布比较）。batch 中所有真实标签 token 的损失相加，`<pad>` 位置被跳过，"
+                      "再除以真实 token 的个数（`batch.ntokens`），所以下面的曲线是每个目标 "
+                      "token 的平均损失，与序列长度无关。不使用标签平滑时，它就是交叉熵："
+                      "在 14 个 token 中随机猜测时为 ln(词表大小) ≈ 2.6，完全确定时为 0。\n\n"
+                      "**注意力为什么会变化。** 新模型的权重矩阵是随机的（Xavier 初始化），"
+                      "所以它的查询和键都是随机投影，注意力权重几乎是均匀的、看不出任何模式。"
+                      "训练会让它们适应任务：复制时，输出位置 *i* 需要源 token *i*，于是交叉"
+                      "注意力变成一条**对角线**；反转时需要 token *n*−*i*，变成一条**反对角"
+                      "线**；排序时，每一步都去找下一个最小的符号，不论它在哪里。第 4 节把同一"
+                      "个输入分别送入未训练和训练后的模型，并排对比。",
+    "train.task_header": "1. 选择一个玩具任务",
+    "train.task": "任务",
+    "train.task_copy": "复制",
+    "train.task_reverse": "反转",
+    "train.task_sort": "排序",
+    "train.symbols": "符号",
+    "train.symbols_digits": "数字 0–9",
+    "train.symbols_words": "你句子中的词",
+    "train.rule_copy": "同一个序列",
+    "train.rule_reverse": "倒过来的序列",
+    "train.rule_sort": "按顺序排列的符号",
+    "train.rule_sort_words": "按顺序排列的符号（词按字母顺序）",
+    "train.task_text": "源序列是 1 到 {max_len} 个随机符号；答案是{rule}。词表："
+                       "{vocab} 个 token = 4 个特殊 token + {symbols} 个符号：",
+    "train.tf_expander": "教师强制：这个任务的一个例子",
+    "train.tf_caption": "每一行是解码器的一个位置：它读入这一行的输入 token（以及上面所有"
+                        "行的输入），训练目标是给这一行的标签分配高概率。",
+    "train.col_position": "位置",
+    "train.col_input": "解码器输入 (tgt)",
+    "train.col_label": "要预测的标签 (tgt_y)",
+    "train.train_header": "2. 训练",
+    "train.model": "要训练的模型",
+    "train.model_recipe": "快速配方：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，不用 "
+                          "dropout（约 2 秒学会复制）",
+    "train.model_sidebar": "侧边栏的模型：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，"
+                           "dropout {dropout}（更慢；见下方说明）",
+    "train.model_help": "快速配方故意做得很小：复制、反转和排序只需要一层和两个头，几秒钟就"
+                        "能训练完。侧边栏的教学选项（层归一化的位置与公式、缩放、权重共享）和"
+                        "随机种子对两者都适用。",
+    "train.steps": "训练步数",
+    "train.steps_help": "优化器的步数，每步使用一个随机 batch。",
+    "train.batch": "批大小（每步的序列数）",
+    "train.smoothing": "标签平滑 ε",
+    "train.smoothing_help": "0 = 普通的交叉熵；论文中用 0.1。见页面底部的图。",
+    "train.schedule": "学习率调度",
+    "train.schedule_constant": "恒定",
+    "train.schedule_warmup": "线性预热，然后恒定",
+    "train.schedule_noam": "Noam（先预热，再按 1/√step 下降）",
+    "train.lr": "学习率",
+    "train.warmup": "预热步数",
+    "train.factor": "Noam 系数 (factor)",
+    "train.early": "学会后自动停止",
+    "train.early_help": "每 {every} 步用贪心解码检验 {n} 个新序列；一旦全部正确就停止训练。",
+    "train.adam_caption": "与论文相同，使用 Adam，β = (0.9, 0.98)，ε = 1e-9。默认是本应用的"
+                          "快速配方：{warmup} 步学习率预热后学习率为 {lr}，批大小 {batch}，"
+                          "不使用标签平滑——在这里比 The Annotated Transformer 的复制任务配方"
+                          "（N=2，d_model=512，Noam 预热 400 步，在两个 CPU 核上需要几分钟）"
+                          "快约 100 倍。权重和 batch 都由侧边栏的随机种子决定；dropout 为 0 "
+                          "时每次运行结果可复现，dropout > 0 时每次被丢弃的单元都不同。",
+    "train.sidebar_caption": "侧边栏的模型用同样的设置训练。small 预设（N=2，d_model=128）在"
+                             "这里需要几十秒才能学会复制；论文的 base 模型太大，无法在共享的 "
+                             "CPU 上训练。",
+    "train.too_big": "**这个模型太大，无法在这里训练。** {reason}",
+    "train.train": "训练",
+    "train.train_help": "用随机种子构建一个全新的模型并训练它。",
+    "train.stop": "停止",
+    "train.stop_help": "停止训练；模型会保留到目前为止学到的东西。",
+    "train.updated": "你训练模型之后应用已经更新：请重新训练。",
+    "train.evaluating": "正在评估训练了一部分的模型…",
+    "train.starting": "正在开始…",
+    "train.progress": "第 {step} / {steps} 步 · 损失 {loss} · token 准确率 {acc} · {seconds} 秒",
+    "train.training": "正在训练…（点击“停止”可提前结束）",
+    "train.reason.time_limit": "达到了 {seconds} 秒的时间上限",
+    "train.reason.stop_request": "收到了停止请求",
+    "train.reason.click": "训练期间有一次点击",
+    "train.reason.stop_button": "点击了“停止”按钮",
+    "train.reason.tab_closed": "浏览器标签页已关闭",
+    "train.other_settings": "你训练的模型对应的是另一组设置（{describe}）。点击“训练”即可为"
+                            "当前的任务和侧边栏设置训练一个模型；在此之前，下面使用的是未训练"
+                            "的模型。",
+    "train.describe": "{symbols}上的{task}任务，N={N}，d_model={d_model}，h={h}，"
+                      "d_ff={d_ff}，dropout={dropout}，seed={seed}",
+    "train.describe_digits": "数字",
+    "train.describe_words": "{n} 个词",
+    "train.metric_accuracy": "整序列准确率",
+    "train.metric_accuracy_help": "对 {n} 个新的随机序列做贪心解码：整个答案（直到 </s>）"
+                                  "完全正确的比例。",
+    "train.metric_loss": "最终损失（每个 token）",
+    "train.metric_steps": "步数",
+    "train.metric_time": "训练时间",
+    "train.learned": "{step} 步后学会了：一次检验解码了 {n} 个新序列并且全部正确，所以训练"
+                     "在那里停止。",
+    "train.stopped": "训练在第 {step} / {steps} 步停止（{reason}）。模型保留了到那时为止学到"
+                     "的东西。",
+    "train.lr_constant": "恒定学习率 {lr}",
+    "train.lr_warmup": "{warmup} 步线性预热后学习率为 {lr}",
+    "train.lr_noam": "Noam，预热 {warmup} 步，系数 {factor}",
+    "train.trained_caption": "训练设置：批大小 {batch}，{lr_text}，标签平滑 {smoothing}。"
+                             "token 准确率是在训练 batch 上用教师强制测得的；整序列准确率让"
+                             "模型独立生成，所以前面错一个就会毁掉整个答案。",
+    "train.download": "下载训练好的模型（.pt 检查点）",
+    "train.download_help": "torch.save 保存的 {keys}：可以用 torch.load(path, "
+                           "weights_only=True) 加载，也可以在侧边栏（{panel}）上传，在每个页面"
+                           "上查看它的内部。",
+    "train.not_trained": "还没有训练。训练会在 {seconds} 秒后自动停止。",
+    "train.decode_header": "3. 逐步解码",
+    "train.decode_text": "贪心解码：编码器只读一次源序列；解码器从 `<s>` 开始，为每个 token "
+                         "预测一个概率，把最可能的那个接到后面，再对更长的前缀运行一次，直到"
+                         "生成 `</s>`。与训练不同，它现在读的是自己之前的输出。",
+    "train.decode_with": "用哪个模型解码",
+    "train.which_trained": "训练后的模型",
+    "train.which_untrained": "未训练的模型",
+    "train.untrained_caption": "这是未训练的模型（在上面训练后即可看到差别）：它的答案是一堆"
+                               "乱码——这正是要说明的。",
+    "train.input_sentence": "输入：你的句子",
+    "train.first_words": "只使用前 {n} 个词：这是任务的最长序列。",
+    "train.digits_input": "要解码的数字（用空格分隔）",
+    "train.building_untrained": "正在构建未训练的模型…",
+    "train.expected": "期望的答案",
+    "train.answer_right": "模型的答案：:green[**正确**]",
+    "train.answer_wrong": "模型的答案：:red[**错误**]",
+    "train.step": "解码步骤",
+    "train.step_help": "第 k 步读入 <s> 和到目前为止生成的 k−1 个 token。",
+    "train.step_reads": "**第 {k} 步。** 解码器读入 {n} 个 token：",
+    "train.picks": "并选出最可能的下一个 token：",
+    "train.layer": "层",
+    "train.heads": "头",
+    "train.self_title": "解码器自注意力，第 {layer} 层，{which}（{q}×{k}）",
+    "train.cross_title": "交叉注意力，第 {layer} 层，{which}（{q}×{k}）",
+    "train.q_decoder": "查询：解码器输入",
+    "train.q_source": "查询：源序列",
+    "train.k_decoder": "键：解码器输入",
+    "train.k_source": "键：源序列",
+    "train.no_cache_caption": "这里没有缓存之前的步骤：每一步都在整个前缀上重新运行解码器，"
+                              "所以最后一行以上的各行与上一步相同。最后一行就是预测下一个 "
+                              "token 的位置。",
+    "train.before_after_header": "4. 训练前后的注意力",
+    "train.attention": "注意力",
+    "train.kind_cross": "交叉注意力（解码器 → 源序列）",
+    "train.kind_enc": "编码器自注意力",
+    "train.before_after_caption": "最后一层，各头的平均，使用上面的输入。对交叉注意力，两个"
+                                  "模型都被喂入正确答案（教师强制），所以两边的行都是同样的"
+                                  "解码器输入 `<s> y1 … ym`。",
+    "train.untrained_title": "未训练（seed {seed}）",
+    "train.trained_title": "训练后（{steps} 步）",
+    "train.pattern_copy": "一条对角线",
+    "train.pattern_reverse": "一条反对角线",
+    "train.pattern_sort": "每一行按顺序找到下一个符号",
+    "train.pattern_caption": "对于{task}任务，请在交叉注意力中寻找这样的模式：{pattern}。编码器"
+                             "自注意力不一定有清晰的模式：编码器只需要保留每个 token 的身份和"
+                             "位置。",
+    "train.train_first": "训练模型（第 2 节）后，这里会显示训练后的注意力。",
+    "train.schedule_header": "5. 学习率调度与标签平滑",
+    "train.noam_expander": "Noam 学习率调度",
+    "train.noam_text": "论文在前 `warmup` 步线性提高学习率，然后按 1/√step 降低："
+                       "`lr = factor · d_model^-0.5 · min(step^-0.5, step · warmup^-1.5)`。"
+                       "峰值在 step = warmup 处。学习率预热让 Adam 最初那几步（估计还很不准）"
+                       "保持较小；更宽的模型（d_model 更大）学习率更小。虚线：The Annotated "
+                       "Transformer 中的示例曲线。",
+    "train.noam_invalid": "请使用 2 到 1024 之间的 d_model、1 到 20000 之间的 warmup 和 0.1 到 "
+                          "5 之间的 factor。",
+    "train.smoothing_expander": "标签平滑",
+    "train.smoothing_text": "标签平滑不以 one-hot 目标（全部概率都在标签上）为训练目标，而是在"
+                            "标签上保留 1 − ε，把 ε 分给其他 token，只有 `<pad>` 始终为 0。"
+                            "这样可以防止模型变得过于确定；论文（ε = 0.1）报告说困惑度变差，"
+                            "但 BLEU 提高了。损失是到这个分布的 KL 散度：只有当模型恰好预测出"
+                            "这个平滑后的分布时它才为 0，所以完全确定的（one-hot）预测现在也"
+                            "会产生损失。标签是 `<pad>` 的那一行全为 0：填充不产生损失。",
+    "train.smoothing_caption": "词表共 {n} 个 token：每个既不是标签也不是 <pad> 的 token 分到 "
+                               "ε/(size − 2) = {share}。",
+    "train.smooth_row": "标签 {token}",
+    # 训练控件与解码输入的校验（explorer/session_training.py）
+    "train.field.task": "任务",
+    "train.field.symbols": "符号",
+    "train.field.schedule": "学习率调度",
+    "train.field.model": "模型",
+    "train.field.steps": "训练步数",
+    "train.field.warmup": "预热步数",
+    "train.field.lr": "学习率",
+    "train.field.factor": "Noam 系数",
+    "train.field.smoothing": "标签平滑",
+    "train.err.choice": "{name}必须是以下之一：{allowed}；改用 {default}。",
+    "train.err.whole": "{name}必须是 {low} 到 {high} 之间的整数；改用 {default}。",
+    "train.err.number": "{name}必须在 {low} 到 {high} 之间；改用 {default}。",
+    "train.err.batch": "批大小必须是以下之一：{allowed}；改用 {default}。",
+    "train.err.early_stop": "“学会后自动停止”开关只能是开或关；改用开。",
+    "train.note.too_few_words": "你的句子中不同的词少于 2 个，不足以构成任务的符号，所以改用"
+                                "数字。",
+    "train.note.no_words": "你的句子无法切分成词，所以改用数字。",
+    "train.note.too_many_words": "你的句子有 {n} 个不同的词；任务只使用前 {limit} 个，这样"
+                                 "几百步之内仍然学得会。",
+    "train.input.not_text": "输入必须是文本。",
+    "train.input.too_long": "输入太长：最多 {n} 个符号。",
+    "train.input.empty": "请至少输入一个符号，例如 3 1 4 1 5。",
+    "train.input.bad_digits": "只能使用 0 到 9 的数字，并用空格分隔；第 {which} 个符号不在"
+                              "其中。",
+    "train.input.bad_words": "只能使用任务中的符号，并用空格分隔；第 {which} 个符号不在其中。",
+    "train.input.too_many": "模型训练时的序列最多 {n} 个符号；这个输入有 {got} 个。",
 }
