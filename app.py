@@ -21,21 +21,26 @@ st.set_page_config(
 load_url_state()  # a shared link's settings, on the session's first run
 set_lang(st.session_state.get("lang"))  # the interface language of this run
 
+# (file, text key of the title, icon, URL path): the six pages, in teaching order.
 PAGES = [
-    st.Page("pages/model.py", title=t("nav.model"), icon=":material/account_tree:",
-            default=True, url_path="model"),
-    st.Page("pages/embeddings.py", title=t("nav.embeddings"), icon=":material/waves:",
-            url_path="embeddings"),
-    st.Page("pages/masks.py", title=t("nav.masks"), icon=":material/grid_on:",
-            url_path="masks"),
-    st.Page("pages/attention.py", title=t("nav.attention"), icon=":material/visibility:",
-            url_path="attention"),
-    st.Page("pages/shapes.py", title=t("nav.shapes"), icon=":material/straighten:",
-            url_path="shapes"),
-    st.Page("pages/train.py", title=t("nav.train"), icon=":material/model_training:",
-            url_path="train"),
+    ("pages/model.py", "nav.model", ":material/account_tree:", "model"),
+    ("pages/embeddings.py", "nav.embeddings", ":material/waves:", "embeddings"),
+    ("pages/masks.py", "nav.masks", ":material/grid_on:", "masks"),
+    ("pages/attention.py", "nav.attention", ":material/visibility:", "attention"),
+    ("pages/shapes.py", "nav.shapes", ":material/straighten:", "shapes"),
+    ("pages/train.py", "nav.train", ":material/model_training:", "train"),
 ]
-
-page = st.navigation(PAGES)
+pages = [st.Page(path, title=t(title), icon=icon, url_path=url) for path, title, icon, url in PAGES]
+# Streamlit serves the default page at "/" only, so "/model" (a link a teacher types from
+# the page's name) would show "Page not found". The default is therefore the Model page
+# under another name, and /model is a page of its own; the menu below shows one entry.
+home = st.Page(PAGES[0][0], title=t(PAGES[0][1]), icon=PAGES[0][2], url_path="home",
+               default=True)
+page = st.navigation([home, *pages], position="hidden")
+with st.sidebar.container(key="nav"):
+    for entry in pages:
+        # the Model entry points at the page being shown, so it is highlighted on "/" too
+        st.page_link(home if entry is pages[0] and page is home else entry)
+st.sidebar.divider()
 with page_context(render_sidebar()):  # the sidebar also writes the view into the link
     page.run()

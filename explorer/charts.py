@@ -2,11 +2,18 @@
 
 Pages call `show_chart(fig, "attention_enc_L0", key=...)` instead of `st.plotly_chart`: the
 plotly toolbar's camera button then saves `attention_enc_L0_tiny.png` (at twice the screen
-resolution), and in presenter mode every font of the figure is enlarged for a projector.
+resolution), and in presenter mode every text of the figure is enlarged for a projector.
+
+Why presenter mode writes every font size out: Streamlit's chart theme is a plotly template
+that sets the tick labels (12 px), axis titles (14 px), the title (16 px), legend and hover
+labels (12 px) explicitly, so they do not follow `layout.font.size`; and the figures
+themselves set some sizes (cell numbers, subplot titles, annotations). `presenter_figure`
+scales the explicit ones and writes the theme's ones out, enlarged.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import plotly.graph_objects as go
@@ -17,6 +24,13 @@ from explorer.exports import download_name
 PRESENTER_KEY = "presenter"  # the sidebar toggle's session-state key
 PRESENTER_FONT = 20  # base font size of figures in presenter mode (plotly's default is 12)
 PRESENTER_HEIGHT = 1.3  # figure heights are scaled by this in presenter mode
+# Sizes that Streamlit's chart theme (its plotly template) gives the texts a figure leaves
+# unset; a figure's own `layout.font.size` does not reach them.
+THEME_SIZES = {"tick": 12, "axis_title": 14, "title": 16, "legend": 12, "hover": 12}
+_AXIS = re.compile(r"^(x|y)axis\d*$")
+_CARTESIAN = {"heatmap", "scatter", "bar", "contour", "histogram", "box"}
+# Inline sizes inside a label: only our own markup (user text is escaped, so it has no "<").
+_INLINE_SIZE = re.compile(r"(<span style='font-size:)(\d+(?:\.\d+)?)(px'>)")
 
 
 def presenter() -> bool:
@@ -24,16 +38,145 @@ def presenter() -> bool:
     return st.session_state.get(PRESENTER_KEY) is True
 
 
+def _bigger(size: float, k: float) -> float:
+    """`size` scaled by `k`, to a tenth of a pixel."""
+    return round(size * k, 1)
+
+
+def _fill(node: dict, key: str, size: float) -> None:
+    """Give node[key] (a font) the size `size` if it has none of its own."""
+    font = node.get(key)
+    font = dict(font) if isinstance(font, dict) else {}
+    if not isinstance(font.get("size"), (int, float)):
+        font["size"] = size
+    node[key] = font
+
+
+def _fill_title(node: dict, size: float) -> None:
+    """Give a title (a string or a dict) the font size `size` if it has none of its own."""
+    title = node.get("title")
+    if isinstance(title, str):
+        title = {"text": title}
+    if isinstance(title, dict):
+        title = dict(title)
+        _fill(title, "font", size)
+        node["title"] = title
+
+
+def _scale_explicit(node: Any, k: float) -> Any:
+    """A copy of `node` with every explicit `*font.size` scaled (data arrays are shared)."""
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if isinstance(value, (dict, list)):
+                value = _scale_explicit(value, k)
+                if (key.endswith("font") and isinstance(value, dict)
+                        and isinstance(value.get("size"), (int, float))):
+                    value["size"] = _bigger(value["size"], k)
+            out[key] = value
+        return out
+    if isinstance(node, list) and node and all(isinstance(v, dict) for v in node):
+        return [_scale_explicit(v, k) for v in node]
+    return node
+
+
+def presenter_figure(fig: go.Figure, *, base: int = PRESENTER_FONT,
+                     height_scale: float = PRESENTER_HEIGHT) -> go.Figure:
+    """A copy of `fig` with every text larger, for a projector (pure; `fig` is not changed).
+
+    Every font size the figure sets (ticks, cell numbers, annotations, subplot titles,
+    colour bars, legends, inline `font-size` of labels) is scaled by k = base / the
+    figure's font size, and every text the Streamlit theme would size (ticks, axis titles,
+    title, legend, hover labels) gets that size times k, written out. The margins, which
+    hold tick labels and titles, grow by k too, and the height by `height_scale`.
+
+    A drawing whose parts are sized to their labels (the architecture) names its own factor
+    for fonts and height in `layout.meta["presenter_scale"]`: its width cannot grow with the
+    text, which would leave its boxes.
+    """
+    size = fig.layout.font.size
+    k = max(base / (size or THEME_SIZES["tick"]), 1.2)
+    own = fig.layout.meta.get("presenter_scale") if isinstance(fig.layout.meta, dict) else None
+    if isinstance(own, (int, float)) and 1 < own <= k:
+        k = height_scale = float(own)
+    return sized_figure(fig, k, height_scale)
+
+
+def sized_figure(fig: go.Figure, k: float = 1.0, height_scale: float = 1.0) -> go.Figure:
+    """A copy of `fig` with every font size written out and scaled by `k` (pure).
+
+    With k = 1 (outside presenter mode) only the sizes the Streamlit theme would give are
+    written out, unchanged: the theme computes them from the page's root font size, which
+    presenter mode's CSS enlarges, and a chart drawn just after presenter mode is turned
+    off (while that CSS is still on the page) would otherwise keep them enlarged. Building
+    the copy costs less than it saves: Streamlit serialises the copy faster than `fig`.
+    """
+    spec = fig.to_dict()  # a copy: the figure may come from a cache shared by sessions
+    layout = spec.get("layout", {})
+    size = (layout.get("font") or {}).get("size")
+    old = size if isinstance(size, (int, float)) else THEME_SIZES["tick"]
+    layout = _scale_explicit(layout, k)  # also scales layout.font.size
+    data = [_scale_explicit(trace, k) for trace in spec.get("data", [])]
+    if not isinstance((layout.get("font") or {}).get("size"), (int, float)):
+        layout["font"] = {**(layout.get("font") or {}), "size": _bigger(old, k)}
+    text = layout["font"]["size"]
+
+    axes = {key for key in layout if _AXIS.match(key)}
+    for trace in data:
+        if trace.get("type", "scatter") in _CARTESIAN:
+            axes.add("xaxis" + str(trace.get("xaxis", "x"))[1:])
+            axes.add("yaxis" + str(trace.get("yaxis", "y"))[1:])
+    for key in sorted(axes):
+        axis = dict(layout.get(key) or {})
+        _fill(axis, "tickfont", _bigger(THEME_SIZES["tick"], k))
+        _fill_title(axis, _bigger(THEME_SIZES["axis_title"], k))
+        layout[key] = axis
+    if layout.get("title"):
+        _fill_title(layout, _bigger(THEME_SIZES["title"], k))
+    for key, theme in (("legend", "legend"), ("hoverlabel", "hover")):
+        part = dict(layout.get(key) or {})
+        _fill(part, "font", _bigger(THEME_SIZES[theme], k))
+        layout[key] = part
+    notes = []
+    for note in layout.get("annotations") or []:
+        note = dict(note)
+        if note.get("text"):
+            _fill(note, "font", text)
+            note["text"] = _INLINE_SIZE.sub(
+                lambda m: f"{m[1]}{_bigger(float(m[2]), k)}{m[3]}", str(note["text"]))
+        notes.append(note)
+    if notes:
+        layout["annotations"] = notes
+    for trace in data:
+        if isinstance(trace.get("colorbar"), dict):
+            trace["colorbar"] = dict(trace["colorbar"])
+            _fill(trace["colorbar"], "tickfont", text)
+    margin = layout.get("margin")
+    if isinstance(margin, dict):  # margins hold tick labels and titles
+        layout["margin"] = {
+            side: round(v * k) if side in ("l", "r", "t", "b") and isinstance(v, (int, float))
+            else v for side, v in margin.items()}
+    if isinstance(layout.get("height"), (int, float)):
+        layout["height"] = int(layout["height"] * height_scale)
+    return go.Figure(data=data, layout=layout, _validate=False)
+
+
 def show_chart(fig: go.Figure, name: str, *, key: str, where: Any = None,
                **kwargs: Any) -> None:
-    """Draw `fig` in `where` (a container or column; default the page) with a PNG file name."""
+    """Draw `fig` in `where` (a container or column; default the page) with a PNG file name.
+
+    In presenter mode the figure is `presenter_figure(fig)` and the element's key changes
+    (`<key>_presenter`): the browser draws a new chart at once instead of patching the old
+    one, so no text keeps its old size until the page is left and re-entered. Otherwise it
+    is `sized_figure(fig)`, whose sizes do not depend on the page's root font size.
+    """
     from explorer.ui import current_settings  # late import: no cycle at import time
 
     if presenter():
-        fig = go.Figure(fig)  # a copy: the figure may come from a cache shared by sessions
-        fig.update_layout(font_size=PRESENTER_FONT)
-        if fig.layout.height:
-            fig.update_layout(height=int(fig.layout.height * PRESENTER_HEIGHT))
+        fig = presenter_figure(fig)
+        key = f"{key}_presenter"
+    else:
+        fig = sized_figure(fig)
     config = {
         "displaylogo": False,
         "toImageButtonOptions": {"format": "png", "scale": 2,

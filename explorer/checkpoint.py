@@ -23,12 +23,13 @@ import pickle
 import re
 import zipfile
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import torch
 
 from transformer.model import EncoderDecoder, TransformerConfig, build_model, sinusoid_table
+from transformer.tokenize import MAX_TOKENS
 
 from .exports import FORMAT
 from .i18n import t
@@ -49,6 +50,12 @@ SPECIAL_NAMES: dict[str, tuple[str, ...]] = {  # names special tokens go by, per
     "pad": ("<pad>", "<blank>"), "bos": ("<s>", "<bos>"), "eos": ("</s>", "<eos>"),
     "unk": ("<unk>",),
 }
+# Positions every imported model must cover: the longest text the app tokenizes, plus <s>
+# and </s>. The sinusoid table is a function of the position, not a learned weight, so a
+# shorter table saved in the file (this app's Train page saves max_len = task length + 2)
+# is extended from the formula when it matches the formula (section 3.5 of the paper).
+MIN_POSITIONS = MAX_TOKENS + 2
+_PE_KEYS = ("src_embed.1.pe", "tgt_embed.1.pe")
 _SHOWN = 5  # problems listed per kind in one message
 _SAFE_KEY = re.compile(r"[A-Za-z0-9_.\-]{1,100}", re.ASCII)
 _LAYER = re.compile(r"(encoder|decoder)\.layers\.([0-9]{1,6})\.", re.ASCII)
@@ -391,6 +398,12 @@ def _config(
         raise CheckpointError(t("ckpt.err.no_model", message=message).strip()) from None
 
 
+def _is_sinusoid(sd: Mapping[str, torch.Tensor], cfg: TransformerConfig) -> bool:
+    """Whether both saved positional-encoding tables are the paper's sinusoid table."""
+    expected = sinusoid_table(cfg.max_len, cfg.d_model).unsqueeze(0)
+    return all(torch.allclose(sd[k].float(), expected, atol=1e-5) for k in _PE_KEYS)
+
+
 def _compare(sd: Mapping[str, torch.Tensor], cfg: TransformerConfig) -> None:
     """Refuse missing or extra names and wrong shapes, listing the first few of each."""
     with torch.device("meta"):  # shapes only: no memory, no time
@@ -505,6 +518,12 @@ def _load(
         bad = [k for k, v in sd.items() if not bool(torch.isfinite(v).all())]
         if bad:
             raise CheckpointError(t("ckpt.err.not_finite", listing=_listing(bad)))
+        if cfg.max_len < MIN_POSITIONS and _is_sinusoid(sd, cfg):
+            notes.append(("ckpt.note.pe_extended", (("saved", str(cfg.max_len)),
+                                                     ("n", str(MIN_POSITIONS)))))
+            cfg = replace(cfg, max_len=MIN_POSITIONS)
+            pe = sinusoid_table(cfg.max_len, cfg.d_model).unsqueeze(0)
+            sd = {**sd, **dict.fromkeys(_PE_KEYS, pe)}
         src_vocab, tgt_vocab = _vocabs(arch, vocab_text, tgt_vocab_text, payload, notes)
         model = build_model(cfg)
         try:

@@ -178,6 +178,7 @@ _MODULE_SUBLAYER = {
 }
 _STACK_KEYS = {"Embeddings": "intro.stack.embeddings", "Encoder": "intro.stack.encoder",
                "Decoder": "intro.stack.decoder", "Output": "intro.stack.output"}
+STACKS: tuple[str, ...] = tuple(_STACK_KEYS)  # the values of ShapeRow.stack, in model order
 _SUBLAYER_KEYS = {"self-attention": "intro.sub.self_attn",
                   "masked self-attention": "intro.sub.masked_self_attn",
                   "cross-attention": "intro.sub.cross_attn",

@@ -12,12 +12,17 @@ cache shared by users): a trained model belongs to the session that trained it.
   `build_model_for(key)` makes the fresh, untrained model (the same weights every time).
 - `TrainedState` holds one learner's trained model and its history; `start_training` and
   `record_step` update it during training so an interrupted run keeps what it learned.
+  `stop_and_wait` stops a run that may still be training it in another thread (a click
+  starts the next script run while the old one still trains) and waits until it has.
+- `held_out` is the evaluation shown after training (other sequences than the stop check's);
+  `input_fit` says whether an input to decode is like the sequences the model trained on.
 - `parse_sequence`, `decode_input`, `attention_before_after`: decoding and attention.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -35,6 +40,7 @@ from transformer.train import (
     StepInfo,
     TrainConfig,
     decode_steps,
+    exact_matches,
     sequence_accuracy,
     train,
 )
@@ -55,7 +61,9 @@ CHECK_SEQUENCES = 200  # fresh sequences per early-stop check; all must be right
 FACTOR_RANGE = (0.1, 5.0)
 SMOOTHING_RANGE = (0.0, 0.5)
 TIME_LIMIT = 120.0  # seconds: one learner's run must not hold a shared core for longer
-EVAL_SEQUENCES = 200  # fresh sequences for the exact-sequence accuracy
+EVAL_SEQUENCES = 200  # held-out sequences for the exact-sequence accuracy shown
+EVAL_SEED = 4321  # their seed; the stop checks use 10_000 + step, training cfg.seed
+STOP_WAIT = 5.0  # seconds the page waits for an interrupted run's thread to stop training
 DIGIT_MAX_LEN = 9  # longest digit sequence of the tasks
 MAX_WORDS = 20  # distinct words of the learner's text used as symbols
 WORD_MIN_LEN, WORD_MAX_LEN = 6, 12  # the words task covers the sentence's length, capped
@@ -293,10 +301,18 @@ class TrainedState:
     running: bool = True  # True while a script run trains it
     stopped: bool = False  # ended before config.steps (Stop, another click, time limit)
     stop_reason: str = ""  # one of STOP_REASONS (or a caller's own text); see stop_reason_text
-    accuracy: float | None = None  # exact-sequence accuracy on fresh sequences
+    accuracy: float | None = None  # exact-sequence accuracy on the held-out sequences
+    held_out: HeldOut | None = None  # that evaluation, with its counts per length
     early_stop: bool = False  # check every CHECK_EVERY steps; stop when all are right
     learned: bool = False  # stopped early because a check got every sequence right
     version: int = 0  # bumped on every change, for memoised decodings
+    # Asked from another thread (request_stop): the training loop stops after its step.
+    stop_request: threading.Event = field(default_factory=threading.Event, repr=False,
+                                          compare=False)
+    requested_reason: str = ""  # the STOP_REASONS code given with the request
+    # Held by the thread that trains (or finishes) the model: while another thread holds it,
+    # the model may still change, so nothing about it may be shown.
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     @property
     def step(self) -> int:
@@ -342,10 +358,17 @@ def run_training(
 
     Progress is written into `state` before `on_step` runs, so if `on_step` raises (as
     Streamlit does when the learner clicks during a run) the state keeps every step done.
+    A stop request (`request_stop`, from another thread) is seen after every step: the
+    loop ends before `on_step` is called again. The calling thread holds `state.lock`
+    until it returns or raises (even a BaseException such as Streamlit's StopException).
     """
 
     def callback(info: StepInfo) -> bool:
         stop = record_step(state, info)
+        if state.stop_request.is_set():
+            state.stopped = True
+            state.stop_reason = state.stop_reason or state.requested_reason or "stop_request"
+            return True
         if (state.early_stop and not stop and info.step % CHECK_EVERY == 0
                 and info.step < info.steps and learned(state.model, state.task, info.step)):
             state.learned = True
@@ -356,10 +379,41 @@ def run_training(
             stop = True
         return stop
 
-    state.running = True
-    train(state.model, state.task, state.config, callback)
-    finish(state)
+    with state.lock:
+        if not state.stop_request.is_set():  # stopped before it started: nothing to train
+            state.running = True
+            train(state.model, state.task, state.config, callback)
+        finish(state, state.requested_reason)
     return state
+
+
+def request_stop(state: TrainedState, reason: str = "stop_request") -> None:
+    """Ask the thread training `state` (if any) to stop after its current step."""
+    if not state.stop_request.is_set():
+        state.requested_reason = reason
+    state.stop_request.set()
+
+
+def stop_and_wait(state: TrainedState, reason: str = "stop_request",
+                  timeout: float = STOP_WAIT, finish_state: bool = True) -> bool:
+    """Stop any training of `state` and wait for it; then finish (evaluate) the model.
+
+    A Streamlit click starts the next script run at once, while the thread of the run that
+    was training may still be inside `run_training` (it only ends at its next st.* call).
+    Returns True when no thread trains the model any more and it has been evaluated (every
+    number in `state` then belongs to the model as it is), False if the training thread
+    did not let go within `timeout` seconds (the state is left as it was, still running).
+    With finish_state=False it only waits (for a state about to be replaced).
+    """
+    request_stop(state, reason)
+    if not state.lock.acquire(timeout=timeout):
+        return False
+    try:
+        if finish_state:
+            finish(state, reason)
+    finally:
+        state.lock.release()
+    return True
 
 
 def learned(model: EncoderDecoder, task: Task, step: int) -> bool:
@@ -368,7 +422,11 @@ def learned(model: EncoderDecoder, task: Task, step: int) -> bool:
 
 
 def finish(state: TrainedState, reason: str = "") -> TrainedState:
-    """Mark training over (after a normal end or an interruption) and evaluate the model."""
+    """Mark training over (after a normal end or an interruption) and evaluate the model.
+
+    Call it only where no other thread trains the model: in `run_training`, or through
+    `stop_and_wait`.
+    """
     state.model.eval()
     if (state.running and state.step < state.config.steps and not state.stopped
             and not state.learned):
@@ -376,14 +434,90 @@ def finish(state: TrainedState, reason: str = "") -> TrainedState:
         state.stop_reason = reason or "click"
     state.running = False
     if state.accuracy is None and state.step > 0:
-        state.accuracy = evaluate(state.model, state.task)
+        state.held_out = held_out(state.model, state.task)
+        state.accuracy = state.held_out.accuracy
     state.version += 1
     return state
 
 
+@dataclass(frozen=True)
+class HeldOut:
+    """Greedy decoding of held-out sequences: how many were right, in all and per length."""
+
+    right: int
+    total: int
+    by_length: dict[int, tuple[int, int]]  # source length -> (right, total)
+
+    @property
+    def accuracy(self) -> float:
+        return self.right / self.total if self.total else 0.0
+
+    def wrong_lengths(self) -> list[int]:
+        """The lengths of the sequences it got wrong, shortest first."""
+        return [n for n, (right, total) in sorted(self.by_length.items()) if right < total]
+
+
+@torch.no_grad()
+def held_out(model: EncoderDecoder, task: Task, n: int = EVAL_SEQUENCES,
+             seed: int = EVAL_SEED, batch_size: int = 250) -> HeldOut:
+    """Exact-sequence accuracy on `n` random sequences of seed `seed`, with counts per length.
+
+    The same sequences and the same verdicts as `transformer.train.sequence_accuracy` with
+    that seed; the stop checks (seed 10_000 + step) and training (cfg.seed) draw others.
+    """
+    right, lengths = exact_matches(model, task, n, seed, batch_size)
+    by_length = {int(k): (int(right[lengths == k].sum()), int((lengths == k).sum()))
+                 for k in lengths.unique().tolist()}
+    return HeldOut(int(right.sum()), n, by_length)
+
+
 def evaluate(model: EncoderDecoder, task: Task, n: int = EVAL_SEQUENCES) -> float:
-    """Exact-sequence accuracy of greedy decoding on `n` fresh random sequences."""
-    return sequence_accuracy(model, task, n=n, seed=4321)
+    """Exact-sequence accuracy of greedy decoding on `n` held-out random sequences."""
+    return held_out(model, task, n).accuracy
+
+
+@dataclass(frozen=True)
+class InputFit:
+    """How an input to decode compares with the sequences the model was trained on."""
+
+    length: int  # symbols in the input
+    min_len: int  # the task samples lengths min_len .. max_len (uniformly)
+    max_len: int
+    unknown: tuple[int, ...] = ()  # 1-based positions of symbols that are not the task's
+
+    @property
+    def inside(self) -> bool:
+        return self.min_len <= self.length <= self.max_len and not self.unknown
+
+
+def input_fit(task: Task, tokens: Sequence[str]) -> InputFit:
+    """Whether `tokens` is like the training sequences: its length and its symbols."""
+    known = set(task.symbols)
+    unknown = tuple(i + 1 for i, tok in enumerate(tokens) if tok not in known)
+    return InputFit(len(tokens), task.min_len, task.max_len, unknown)
+
+
+@dataclass(frozen=True)
+class SentenceFit:
+    """The learner's sentence against the words task: what had to be left out, and why."""
+
+    words: int  # word tokens of the sentence
+    used: int  # words decoded (sentence_input)
+    max_len: int  # the task's longest sequence
+    dropped: int  # words of the sentence that are not symbols of the task
+
+    @property
+    def cut(self) -> bool:
+        """More known words than the task's longest sequence: the rest is not decoded."""
+        return self.words - self.dropped > self.max_len
+
+
+def sentence_fit(task: Task, text: str) -> SentenceFit:
+    """Compare the learner's sentence with what the words task trains on."""
+    words = sentence_words(text)
+    known = set(task.symbols)
+    dropped = sum(1 for w in words if w not in known)
+    return SentenceFit(len(words), len(sentence_input(task, text)), task.max_len, dropped)
 
 
 # ---- Decoding and attention ------------------------------------------------------------

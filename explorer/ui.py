@@ -9,18 +9,23 @@ Caches are split by model size so that a few paper-base models cannot fill the m
 from __future__ import annotations
 
 import contextvars
+import html
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from urllib.parse import quote, urlencode
 
 import streamlit as st
+import streamlit.components.v1 as components
 from streamlit import runtime
+from streamlit.delta_generator import DeltaGenerator
 from streamlit.runtime import Runtime
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from transformer.model import EncoderDecoder, TransformerConfig
-from transformer.tokenize import MAX_TEXT_CHARS, TokenizeError, Vocab
+from transformer.tokenize import MAX_TEXT_CHARS, TokenizeError, Vocab, writes_without_spaces
 
 from .checkpoint import MAX_CHECKPOINT_BYTES, CheckpointError, LoadedCheckpoint, load_checkpoint
 from .i18n import LANG_NAMES, LANGS, get_lang, set_lang, t
@@ -191,6 +196,10 @@ def build_context(settings: Settings, imported: LoadedCheckpoint | None = None) 
             specials = imported.special_ids("tgt")
             tokens = imported_tokens(tokens, imported.src_vocab, imported.tgt_vocab, specials,
                                      imported.special_ids("src").get("unk"))
+            longest = max(len(tokens.src_tokens), len(tokens.tgt_in_tokens))
+            if longest > imported.config.max_len:  # a table that is not the formula's
+                tokens, text_error = None, t("problems.longer_than_model", n=longest,
+                                             max_len=imported.config.max_len)
         return Context(settings, tokens, text_error, imported.config, None, imported)
     vocab_size = len(tokens.vocab) if tokens is not None else 8
     arch_error = architecture_problem(settings, vocab_size)
@@ -295,20 +304,75 @@ def load_url_state() -> None:
     st.session_state[_URL_NOTICES] = list(notices)
 
 
-def sync_url(settings: Settings) -> None:
-    """Write the current view into the URL, so a copied link opens the same view."""
-    extras = {}
-    for name, (key, _default) in EXTRAS.items():
+def view_params(ctx: Context) -> dict[str, str]:
+    """The query parameters of what this run shows: the settings and the pages' selections.
+
+    Computed before the page runs (widgets write a learner's change into session_state
+    before the rerun starts), so a selection the page will correct is corrected here by the
+    same rule: a layer or head the shown model does not have is left out (the page shows
+    the default, 0), and an odd PE d_model is rounded up as the Embeddings page does.
+    """
+    extras: dict[str, object] = {}
+    for name, (key, default) in EXTRAS.items():
         value = st.session_state.get(key)
-        if isinstance(value, (str, int, float, list, tuple)) and not isinstance(value, bool):
+        if isinstance(value, bool) != isinstance(default, bool):
+            continue  # only a toggle's value may be a bool
+        if isinstance(value, (str, int, float, list, tuple)):
             extras[name] = list(value) if isinstance(value, tuple) else value
+    if ctx.cfg is not None:
+        for name, limit in (("layer", ctx.cfg.N), ("head", ctx.cfg.h)):
+            if not (isinstance(extras.get(name), int) and 0 <= extras[name] < limit):
+                extras.pop(name, None)
+    if isinstance(extras.get("ped"), int) and extras["ped"] % 2:
+        extras["ped"] += 1  # as the Embeddings page rounds it
     try:
-        params = settings_to_params(settings, extras)
+        return settings_to_params(ctx.settings, extras)
     except (ValueError, TypeError):
-        params = settings_to_params(settings, {})
+        return settings_to_params(ctx.settings, {})
+
+
+def share_link(params: dict[str, str]) -> str:
+    """The address of this view: the page's URL in the browser plus `params`."""
+    base = st.context.url or ""
+    query = urlencode(params, quote_via=quote)
+    return f"{base}?{query}" if query else base
+
+
+def publish_view(ctx: Context, share_slot: DeltaGenerator) -> None:
+    """Write the view into the address bar and into the sidebar's share box."""
+    params = view_params(ctx)
     current = {k: st.query_params.get(k) for k in st.query_params}
     if current != params:
         st.query_params.from_dict(params)
+    with share_slot.container():
+        components.html(_copy_link_html(t("sidebar.copy_link"), t("sidebar.copied")),
+                        height=40)
+        with st.expander(t("sidebar.share"), icon=":material/link:"):
+            st.caption(t("sidebar.share_help"))
+            st.code(share_link(params), language=None, wrap_lines=True)
+
+
+# One click copies the address bar: the browser's own URL, read when the button is pressed,
+# so the page's HTML holds no learner text (only the two labels, JSON-escaped constants).
+_COPY_LINK = """<style>body { margin: 0; }</style>
+<button id="b" style="width:100%;height:38px;border-radius:8px;cursor:pointer;
+border:1px solid rgba(49,51,63,0.2);background:#fff;color:rgb(49,51,63);font:14px
+'Source Sans 3','Source Sans Pro',system-ui,sans-serif">__LABEL__</button>
+<script>
+const b = document.getElementById("b"), label = __LABEL_JS__, done = __DONE_JS__;
+b.onclick = async () => {
+  try { await navigator.clipboard.writeText(window.parent.location.href); b.textContent = done; }
+  catch (e) { b.textContent = label; }
+  setTimeout(() => { b.textContent = label; }, 2000);
+};
+</script>"""
+
+
+def _copy_link_html(label: str, done: str) -> str:
+    """The copy button's page: `label` and `done` are the app's own texts."""
+    return (_COPY_LINK.replace("__LABEL_JS__", json.dumps(label))
+            .replace("__DONE_JS__", json.dumps(done))
+            .replace("__LABEL__", html.escape(label)))
 
 
 PRESENTER_CSS = """<style>
@@ -321,6 +385,29 @@ html { font-size: 21px; }
 # ---- The shared sidebar ---------------------------------------------------------------
 
 _MODEL_KEYS = ("N", "d_model", "h", "d_ff", "dropout")
+# Widgets whose values the sidebar shows only for its own model: while a checkpoint is
+# active they are replaced by read-only copies of the checkpoint's values.
+_OWN_MODEL_KEYS = ("preset", *_MODEL_KEYS, "seed", "norm_placement", "layer_norm",
+                   "scale_embedding", "tie_weights", "train_mode")
+
+# Radios and selectboxes (every page's) whose option labels are translated. Streamlit sends
+# a radio's or selectbox's value between browser and server as the option's label, so after
+# a language change the browser's old label matches no new one and the choice would be lost
+# (issue 15, item 2). The language selector's callback therefore writes each of these values
+# back from Python, and Streamlit sends the browser the label in the new language.
+TRANSLATED_CHOICES = (
+    "token_mode", "preset", "norm_placement", "layer_norm", "tie_weights",
+    "attn_kind", "attn_layer", "attn_head", "shape_stack", "shape_layer", "model_component",
+    "tr_task", "tr_symbols", "tr_model", "tr_schedule", "tr_which", "tr_kind", "tr_layer",
+    "tr_head",
+)
+
+
+def _keep_choices_on_language_change() -> None:
+    """Write every translated choice back, so the browser gets its label in the new language."""
+    for key in TRANSLATED_CHOICES:
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
 
 
 def _apply_preset() -> None:
@@ -354,9 +441,12 @@ def _init_state() -> None:
 def render_sidebar() -> Context:
     """Draw the shared controls, validate them again in Python, and return the context."""
     _init_state()
+    imported = _current_import()
     sb = st.sidebar
-    sb.selectbox(t("sidebar.language"), LANGS, key="lang", format_func=LANG_NAMES.get)
+    sb.selectbox(t("sidebar.language"), LANGS, key="lang", format_func=LANG_NAMES.get,
+                 on_change=_keep_choices_on_language_change)
     sb.toggle(t("sidebar.presenter"), key="presenter", help=t("sidebar.presenter_help"))
+    share_slot = sb.empty()  # filled last, once the whole view is known
     if st.session_state.get("presenter") is True:
         st.markdown(PRESENTER_CSS, unsafe_allow_html=True)  # a constant: no user text
     for notice in st.session_state.pop(_URL_NOTICES, []):
@@ -372,6 +462,31 @@ def render_sidebar() -> Context:
     )
     sb.radio(t("sidebar.tokens"), TOKEN_MODES, key="token_mode", horizontal=True,
              format_func={"word": t("sidebar.tokens_word"), "char": t("sidebar.tokens_char")}.get)
+    texts = [st.session_state.get(k) for k in ("source", "target")]
+    if any(isinstance(x, str) and writes_without_spaces(x[:MAX_TEXT_CHARS]) for x in texts):
+        sb.caption(t("sidebar.tokens_unspaced"))
+    if imported is not None:
+        _imported_model_widgets(imported.config)
+    else:
+        _model_widgets()
+    raw = {k: st.session_state.get(k) for k in (
+        "source", "target", "token_mode", "seed", "norm_placement", "layer_norm",
+        "scale_embedding", "tie_weights", "train_mode", *_MODEL_KEYS)}
+    settings = parse_settings(raw)
+    for message in settings.errors:
+        sb.error(message)
+    imported = _checkpoint_panel()
+    ctx = build_context(settings, imported)
+    _summary(ctx)
+    # The page's own selections (layer, head, ...) are already in session_state: widgets
+    # write a learner's change there before the rerun starts, so the link is complete now.
+    publish_view(ctx, share_slot)
+    return ctx
+
+
+def _model_widgets() -> None:
+    """The size, seed and teaching options of the sidebar's own model."""
+    sb = st.sidebar
     sb.selectbox(t("sidebar.preset"), (*PRESETS, "custom"), key="preset",
                  on_change=_apply_preset, help=t("sidebar.preset_help"),
                  format_func=lambda p: t("sidebar.preset_custom") if p == "custom" else p)
@@ -399,19 +514,46 @@ def render_sidebar() -> Context:
                                   "decoder": t("sidebar.tie_decoder"),
                                   "all": t("sidebar.tie_all")}.get)
         st.toggle(t("sidebar.train_mode"), key="train_mode")
-    raw = {k: st.session_state.get(k) for k in (
-        "source", "target", "token_mode", "seed", "norm_placement", "layer_norm",
-        "scale_embedding", "tie_weights", "train_mode", *_MODEL_KEYS)}
-    settings = parse_settings(raw)
-    for message in settings.errors:
-        sb.error(message)
-    imported = _checkpoint_panel()
-    ctx = build_context(settings, imported)
-    _summary(ctx)
-    # The page's own selections (layer, head, ...) are already in session_state: widgets
-    # write a learner's change there before the rerun starts, so the link is complete now.
-    sync_url(settings)
-    return ctx
+
+
+def _imported_model_widgets(cfg: TransformerConfig) -> None:
+    """Read-only copies of the size and options, showing the checkpoint's model.
+
+    The sidebar's own values are kept (written back each run, so Streamlit does not drop the
+    state of widgets that are not drawn) and come back with "Back to the sidebar's model".
+    """
+    for key in _OWN_MODEL_KEYS:
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+    sb = st.sidebar
+    sb.caption(t("sidebar.fixed_by_checkpoint"))
+    c1, c2 = sb.columns(2)
+    c1.number_input(t("sidebar.N"), value=cfg.N, disabled=True)
+    c2.number_input(t("sidebar.h"), value=cfg.h, disabled=True)
+    c1.number_input("d_model", value=cfg.d_model, disabled=True)
+    c2.number_input("d_ff", value=cfg.d_ff, disabled=True)
+    with sb.expander(t("sidebar.teaching")):
+        st.radio(t("sidebar.norm_placement"), NORM_PLACEMENTS, disabled=True,
+                 index=NORM_PLACEMENTS.index(cfg.norm_placement), horizontal=True,
+                 format_func={"pre": t("sidebar.norm_pre"), "post": t("sidebar.norm_post")}.get)
+        st.radio(t("sidebar.layer_norm"), LAYER_NORMS, disabled=True,
+                 index=LAYER_NORMS.index(cfg.layer_norm), horizontal=True,
+                 format_func={"annotated": "std + 1e-6", "standard": "nn.LayerNorm"}.get)
+        st.checkbox(t("sidebar.scale_embedding"), value=cfg.scale_embedding, disabled=True)
+        st.selectbox(t("sidebar.tie_weights"), TIE_WEIGHTS, disabled=True,
+                     index=TIE_WEIGHTS.index(cfg.tie_weights),
+                     format_func={"none": t("sidebar.tie_none"),
+                                  "decoder": t("sidebar.tie_decoder"),
+                                  "all": t("sidebar.tie_all")}.get)
+
+
+def _current_import() -> LoadedCheckpoint | None:
+    """This session's imported checkpoint, if any (anything else in its place is dropped)."""
+    loaded = st.session_state.get(IMPORT_KEY)
+    if loaded is not None and not isinstance(loaded, LoadedCheckpoint):
+        st.session_state.pop(IMPORT_KEY, None)
+        loaded = None
+    return loaded
 
 
 IMPORT_KEY = "imported_checkpoint"  # this session's LoadedCheckpoint (never shared)
@@ -420,10 +562,7 @@ _MAX_VOCAB_BYTES = 5_000_000
 
 def _checkpoint_panel() -> LoadedCheckpoint | None:
     """Upload a checkpoint (The Annotated Transformer's state_dict, or this app's export)."""
-    loaded = st.session_state.get(IMPORT_KEY)
-    if loaded is not None and not isinstance(loaded, LoadedCheckpoint):
-        st.session_state.pop(IMPORT_KEY, None)
-        loaded = None
+    loaded = _current_import()
     with st.sidebar.expander(t("ckpt.title"), expanded=loaded is not None,
                              icon=":material/upload_file:"):
         if loaded is not None:
@@ -441,8 +580,8 @@ def _checkpoint_panel() -> LoadedCheckpoint | None:
         upload = st.file_uploader(t("ckpt.file"), type=["pt", "pth", "bin", "ckpt"],
                                   key="ckpt_file",
                                   max_upload_size=MAX_CHECKPOINT_BYTES // 2**20)
-        h = st.number_input(t("ckpt.h"), 1, LIMITS["h"][1], value=8, step=1, key="ckpt_h",
-                            help=t("ckpt.h_help"))
+        h = st.number_input(t("ckpt.h"), 1, LIMITS["h"][1], value=None, step=1, key="ckpt_h",
+                            placeholder=t("ckpt.h_placeholder"), help=t("ckpt.h_help"))
         vocab_file = st.file_uploader(t("ckpt.vocab"), type=["txt"], key="ckpt_vocab",
                                       help=t("ckpt.vocab_help"), max_upload_size=5)
         if st.button(t("ckpt.load"), key="ckpt_load", disabled=upload is None, type="primary"):

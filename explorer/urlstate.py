@@ -19,7 +19,9 @@ client's text. Unknown parameters are ignored.
 | h | h | layer, head, kind | attn_layer, attn_head, attn_kind |
 | ff | d_ff | ped, dims | pe_d_model, pe_dims ("4,5,6,7") |
 | drop | dropout | task | tr_task |
-| seed | seed | | |
+| seed | seed | pres | presenter (1/0) |
+| avg | attn_average (1/0) | la, lb | mask_len_a, mask_len_b |
+| part, sl | shape_stack, shape_layer ("layer 1") | sattn | shape_attn (1/0) |
 
 A model size that is a preset is written as `preset=small`; a custom size is written as
 the numbers that differ from the default (tiny) preset.
@@ -36,6 +38,7 @@ from transformer.tasks import TASKS
 from transformer.tokenize import MAX_TEXT_CHARS
 
 from .i18n import t
+from .introspect import STACKS
 from .settings import (
     DEFAULT_PRESET,
     LAYER_NORMS,
@@ -52,6 +55,8 @@ LANGS: tuple[str, ...] = ("en", "zh")  # interface languages a link may ask for
 ATTENTION_KINDS: tuple[str, ...] = ("enc", "dec", "cross")  # keys of figures.attention.KINDS
 PE_D_MODEL_RANGE = (2, 1024)  # the Embeddings page's d_model input
 MAX_PE_DIMS = 12  # the Embeddings page's multiselect max_selections
+MASK_LEN_RANGE = (1, 12)  # the Masks page's two sentence lengths
+SHAPE_PARTS: tuple[str, ...] = ("all", *STACKS)  # the Shapes page's part filter
 MAX_PARAM_CHARS = 64  # longest value accepted for a non-text parameter
 
 _MODEL_FIELDS = ("N", "d_model", "h", "d_ff", "dropout")
@@ -78,6 +83,13 @@ EXTRAS: dict[str, tuple[str, object]] = {
     "ped": ("pe_d_model", 20),
     "dims": ("pe_dims", (4, 5, 6, 7)),
     "task": ("tr_task", TASKS[0]),
+    "pres": ("presenter", False),
+    "avg": ("attn_average", False),
+    "la": ("mask_len_a", 3),
+    "lb": ("mask_len_b", 4),
+    "part": ("shape_stack", SHAPE_PARTS[0]),
+    "sl": ("shape_layer", "all"),
+    "sattn": ("shape_attn", False),
 }
 
 _INT_RE = re.compile(r"[0-9]{1,12}", re.ASCII)
@@ -353,6 +365,17 @@ def _read_extras(r: _Reader, state: dict[str, object]) -> None:
                 t("url.expect_even", low=PE_D_MODEL_RANGE[0], high=PE_D_MODEL_RANGE[1]),
                 lambda text: _even(_parse_int(text, *PE_D_MODEL_RANGE))),
         "task": ("url.label.task", _one_of(TASKS), _choice(TASKS)),
+        "pres": ("url.label.presenter", t("url.expect_bool"), _parse_bool),
+        "avg": ("url.label.average", t("url.expect_bool"), _parse_bool),
+        "la": ("url.label.mask_len", t("url.expect_int", low=MASK_LEN_RANGE[0],
+                                        high=MASK_LEN_RANGE[1]),
+               lambda text: _parse_int(text, *MASK_LEN_RANGE)),
+        "lb": ("url.label.mask_len", t("url.expect_int", low=MASK_LEN_RANGE[0],
+                                        high=MASK_LEN_RANGE[1]),
+               lambda text: _parse_int(text, *MASK_LEN_RANGE)),
+        "part": ("url.label.shape_part", _one_of(SHAPE_PARTS), _choice(SHAPE_PARTS)),
+        "sl": ("url.label.shape_layer", _one_of(shape_layers(N)), _choice(shape_layers(N))),
+        "sattn": ("url.label.shape_attn", t("url.expect_bool"), _parse_bool),
     }
     for key, (label, expected, parse) in parsers.items():
         got = r.read(key, label, expected, parse, None)
@@ -366,6 +389,11 @@ def _read_extras(r: _Reader, state: dict[str, object]) -> None:
     elif dims is not None:
         r.refuse("url.label.pe_dims", t("url.expect_dims", n=MAX_PE_DIMS, last=pe_d_model - 1),
                  t("url.use_page_default"))
+
+
+def shape_layers(N: int) -> tuple[str, ...]:
+    """The Shapes page's layer filter for a model of N layers: "all", "layer 0", ..."""
+    return ("all", *(f"layer {i}" for i in range(N)))
 
 
 def _even(number: int | None) -> int | None:

@@ -26,6 +26,16 @@ if not show_problems(ctx):
 run = ctx.run()
 cfg = ctx.cfg
 tokens = {"src": list(ctx.tokens.src_tokens), "tgt": list(ctx.tokens.tgt_in_tokens)}
+if ctx.imported is None:
+    st.info(t("attn.random_weights", seed=ctx.settings.seed), icon=":material/casino:")
+else:
+    st.info(t("attn.checkpoint_weights"), icon=":material/upload_file:")
+# A layer or head the model no longer has (the learner made it smaller): back to 0, before
+# the widgets are drawn, as the link already says (explorer.ui.view_params).
+for key, count in (("attn_layer", cfg.N), ("attn_head", cfg.h)):
+    value = st.session_state.get(key)
+    if value is not None and not (isinstance(value, int) and 0 <= value < count):
+        st.session_state[key] = 0
 
 c1, c2 = st.columns([3, 2])
 kind = KINDS.get(
@@ -66,7 +76,7 @@ scores = run.cache[hook(kind, layer, "hook_scores")][0, head]
 masked = run.cache[hook(kind, layer, "hook_masked_scores")][0, head]
 pattern = run.cache[hook(kind, layer, "hook_pattern")][0, head]
 z = run.cache[hook(kind, layer, "hook_z")][0, head]
-d_k = cfg.d_model // cfg.h
+d_k = cfg.d_k
 
 
 def shape(a: np.ndarray) -> str:

@@ -43,17 +43,28 @@ def _clean_dims(value: object, d_model: int) -> list[int]:
             and 0 <= d < d_model]
 
 
+def _round_up_to_even() -> None:
+    """A typed odd d_model becomes the next even one in the widget itself (and in the link)."""
+    value = st.session_state.get("pe_d_model")
+    if isinstance(value, int) and value % 2:
+        st.session_state["pe_d_model"] = value + 1
+        st.session_state["pe_rounded"] = value
+
+
 st.header(t("emb.curves_header"))
 c1, c2 = st.columns(2)
 # The widgets take their value from the session state only (a shared link sets it before
 # the first run), so Streamlit never sees a default value and a state value for one widget.
 st.session_state.setdefault("pe_d_model", PE_D_MODEL_DEFAULT)
-d_model = int(c1.number_input(t("emb.d_model_label"), 2, 1024, step=2, key="pe_d_model"))
+d_model = int(c1.number_input(t("emb.d_model_label"), 2, 1024, step=2, key="pe_d_model",
+                              on_change=_round_up_to_even))
 positions = int(c2.slider(t("emb.positions_label"), 10, 1000, value=100, step=10,
                           key="pe_positions"))
-if d_model % 2:
-    st.error(t("emb.odd_d_model", d_model=d_model + 1))
-    d_model += 1
+rounded = st.session_state.pop("pe_rounded", None)
+if d_model % 2:  # a value the callback did not see (forged): round it here too
+    rounded, d_model = d_model, d_model + 1
+if rounded is not None:
+    st.info(t("emb.odd_d_model", odd=rounded, d_model=d_model), icon=":material/info:")
 d_model = max(2, min(d_model, 1024))
 positions = max(10, min(positions, 1000))
 table = pe_table(positions, d_model)
@@ -95,16 +106,17 @@ st.header(t("emb.tokens_header"))
 ctx = context()
 if show_problems(ctx):
     run = ctx.run()
-    s = ctx.settings
+    cfg = ctx.cfg  # the model that runs: the sidebar's, or an imported checkpoint's
     tokens = list(ctx.tokens.src_tokens)
     emb = run.cache["src_embed.0.hook_out"][0]  # (src_len, d_model)
     pe = run.cache["src_embed.1.hook_pe"][0]
     total = run.cache["src_embed.1.hook_out"][0]
     limit = float(max(np.abs(emb).max(), 1.0))
-    scale = "× √d_model" if s.scale_embedding else t("emb.not_scaled")
-    st.markdown(t("emb.tokens_text", scale=scale, d_model=s.d_model,
-                  sqrt=f"{np.sqrt(s.d_model):.2f}",
-                  dropout=t("emb.dropout_train") if s.train_mode else t("emb.dropout_eval")))
+    scale = "× √d_model" if cfg.scale_embedding else t("emb.not_scaled")
+    lookup = (t("emb.lookup_scaled", d_model=cfg.d_model, sqrt=f"{np.sqrt(cfg.d_model):.2f}")
+              if cfg.scale_embedding else t("emb.lookup_unscaled"))
+    st.markdown(t("emb.tokens_text", lookup=lookup, d_model=cfg.d_model,
+                  dropout=t("emb.dropout_train") if run.train_mode else t("emb.dropout_eval")))
     embedding_title = t("emb.embedding_scaled", scale=scale)
     e1, e2, e3 = st.columns(3)
     show_chart(token_vectors(emb, tokens, embedding_title, limit), "embedding_tokens",
@@ -113,7 +125,7 @@ if show_problems(ctx):
                "embedding_positions", key="pe_pe", where=e2)
     show_chart(token_vectors(total, tokens, t("emb.sum_title"), limit), "embedding_sum",
                key="pe_sum", where=e3)
-    raw = emb / (np.sqrt(s.d_model) if s.scale_embedding else 1.0)
+    raw = emb / (np.sqrt(cfg.d_model) if cfg.scale_embedding else 1.0)
     show_chart(
         magnitude_bars([t("emb.embedding_raw"), embedding_title, t("emb.positional_encoding")],
                        [float(np.abs(raw).mean()), float(np.abs(emb).mean()),

@@ -12,6 +12,29 @@ from transformer.model import attention, subsequent_mask
 from transformer.tokenize import BOS, PAD, Vocab
 from transformer.train import Batch
 
+# Short lines (32 characters at most): the code sits in a half-width column, where a long
+# line used to be cut off on the right; they also fit presenter mode's larger font.
+SUBSEQUENT_MASK_CODE = """def subsequent_mask(size):
+    # True where j <= i
+    shape = (1, size, size)
+    ones = torch.ones(
+        shape, dtype=torch.bool)
+    return torch.tril(ones)"""
+LEN_RANGE = (1, 12)  # the two sentence lengths of the padding example
+LEN_DEFAULTS = {"mask_len_a": 3, "mask_len_b": 4}  # the walk-through's example
+
+
+def valid_length(value: object, default: int) -> int:
+    """`value` if it is a whole number in LEN_RANGE, else `default`: a link or a modified
+    client may put anything in session state."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and (
+            LEN_RANGE[0] <= value <= LEN_RANGE[1]):
+        return value
+    return default
+
+
 st.title(t("mask.title"))
 st.markdown(t("mask.intro"))
 
@@ -22,17 +45,12 @@ tokens = list(ctx.tokens.tgt_in_tokens) if text_ok else ["<s>", "a", "b", "c"]
 st.header(t("mask.sub_header"))
 size = len(tokens)
 sub = subsequent_mask(size)[0].numpy()
-m1, m2 = st.columns([3, 2])
+m1, m2 = st.columns(2)
 show_chart(mask_figure(sub, tokens, tokens, f"subsequent_mask({size})[0]"),
            "mask_subsequent", key="mask_sub", where=m1)
 with m2:
     st.markdown(t("mask.sub_text"))
-    st.code(
-        "def subsequent_mask(size):\n"
-        "    # True on and below the diagonal\n"
-        "    return torch.tril(torch.ones(1, size, size, dtype=torch.bool))",
-        language="python",
-    )
+    st.code(SUBSEQUENT_MASK_CODE, language="python", wrap_lines=True)
     st.caption(t("mask.sub_caption", size=size))
 
 st.header(t("mask.pad_header"))
@@ -41,9 +59,14 @@ words = list(tokens[1:]) or ["a", "b", "c", "d"]
 while len(words) < 4:
     words = words + words
 p1, p2 = st.columns(2)
-len_a = int(p1.number_input(t("mask.len_label", name="A"), 1, 12, value=3, key="mask_len_a"))
-len_b = int(p2.number_input(t("mask.len_label", name="B"), 1, 12, value=4, key="mask_len_b"))
-len_a, len_b = max(1, min(len_a, 12)), max(1, min(len_b, 12))
+lengths = []
+for where, (key, default), name in zip((p1, p2), LEN_DEFAULTS.items(), "AB", strict=True):
+    # The value comes from session state only (a link sets it before the page runs), checked
+    # again here: whatever is there, the widget gets a valid value or the default.
+    st.session_state[key] = valid_length(st.session_state.get(key, default), default)
+    value = where.number_input(t("mask.len_label", name=name), *LEN_RANGE, step=1, key=key)
+    lengths.append(valid_length(value, default))
+len_a, len_b = lengths
 width = max(len_a, len_b)
 vocab = Vocab(words)
 src_rows, tgt_rows = [], []
@@ -57,25 +80,25 @@ batch = Batch(src, torch.cat([torch.tensor(tgt_rows), labels], dim=1))
 rows = src_rows
 sentence_tokens = [vocab.decode(r) for r in rows]
 src_mask = batch.src_mask.numpy()  # (2, 1, width)
-b1, b2 = st.columns([2, 3])
-with b1:
-    show_chart(
-        mask_figure(src_mask[:, 0, :], ["A", "B"], sentence_tokens[1] if len_b >= len_a
-                    else sentence_tokens[0],
-                    t("mask.src_mask_title", shape=tuple(src_mask.shape)),
-                    row_noun=t("mask.row_sentence"), col_noun=t("mask.col_position")),
-        "mask_padding", key="mask_pad",
-    )
-    st.caption(t("mask.pad_caption"))
-with b2:
-    tgt_tokens = [vocab.decode(r.tolist()) for r in batch.tgt]
-    show_chart(
-        batch_masks_figure(batch.tgt_mask.numpy(), tgt_tokens,
-                           [t("mask.tgt_title", i=0, name="A", n=len_a),
-                            t("mask.tgt_title", i=1, name="B", n=len_b)]),
-        "mask_target", key="mask_tgt",
-    )
-    st.caption(t("mask.tgt_caption", shape=tuple(batch.tgt_mask.shape)))
+b1, b2 = st.columns([3, 2])
+show_chart(
+    mask_figure(src_mask[:, 0, :], ["A", "B"], sentence_tokens[1] if len_b >= len_a
+                else sentence_tokens[0],
+                t("mask.src_mask_title", shape=tuple(src_mask.shape)),
+                row_noun=t("mask.row_sentence"), col_noun=t("mask.col_position")),
+    "mask_padding", key="mask_pad", where=b1,
+)
+b2.caption(t("mask.pad_caption"))
+# The two target masks get the page's whole width: side by side in a column, their row
+# labels (e.g. "5:<pad>") ran into the padding-mask chart beside them.
+tgt_tokens = [vocab.decode(r.tolist()) for r in batch.tgt]
+show_chart(
+    batch_masks_figure(batch.tgt_mask.numpy(), tgt_tokens,
+                       [t("mask.tgt_title", i=0, name="A", n=len_a),
+                        t("mask.tgt_title", i=1, name="B", n=len_b)]),
+    "mask_target", key="mask_tgt",
+)
+st.caption(t("mask.tgt_caption", shape=tuple(batch.tgt_mask.shape)))
 st.markdown(t("mask.heads_text"))
 
 st.header(t("mask.effect_header"))

@@ -45,7 +45,7 @@ st.caption(t("model.arch_caption", lengths=lengths,
              norm_text=t("model.norm_pre") if pre else t("model.norm_post")))
 
 if not ctx.ok:
-    st.info(t("model.need_text"), icon="ℹ️")
+    st.info(t("model.need_text"), icon=":material/info:")
     st.stop()
 
 model = ctx.model()  # shared and cached: only read from it below
@@ -66,7 +66,12 @@ embedding_groups = ("Source embedding", "Target embedding", "Generator (output l
 stacks = sum(n for g, n in groups.items() if g not in embedding_groups)
 enc = sum(n for g, n in groups.items() if g.startswith("Encoder"))
 dec = stacks - enc
-vocab = cfg.tgt_vocab
+# The vocabulary of the model that runs: the learner's sentences (one table for source and
+# target), or an imported checkpoint's, whose two vocabularies may differ in size.
+vocab = (str(cfg.tgt_vocab) if cfg.src_vocab == cfg.tgt_vocab
+         else f"{cfg.src_vocab} / {cfg.tgt_vocab}")
+vocab_text = (t("model.vocab_checkpoint", src=cfg.src_vocab, tgt=cfg.tgt_vocab)
+              if ctx.imported is not None else t("model.vocab_sentences", vocab=cfg.tgt_vocab))
 
 m1, m2, m3, m4 = st.columns(4)
 m1.metric(t("model.metric_total"), f"{total:,}", help=t("model.metric_total_help"))
@@ -91,10 +96,11 @@ show_chart(parameter_chart(groups), "model_parameters", key="model_params", wher
 ties = tied_names(model)
 if ties:
     pairs = t("model.tie_sep").join(t("model.tie_pair", a=a, b=b) for a, b in ties)
-    st.info(t("model.ties", pairs=pairs, tie=repr(cfg.tie_weights)), icon="🔗")
+    st.info(t("model.ties", pairs=pairs, tie=repr(cfg.tie_weights)), icon=":material/link:")
 
 paper_total = stacks + PAPER_VOCAB * cfg.d_model + PAPER_VOCAB  # one shared table + bias
-note = t("model.paper_note", stacks=f"{stacks:,}", share=share(stacks, total), vocab=vocab,
+note = t("model.paper_note", stacks=f"{stacks:,}", share=share(stacks, total),
+         vocab_text=vocab_text,
          paper_vocab=f"{PAPER_VOCAB:,}", paper_total=f"{paper_total / 1e6:.1f}")
 if (cfg.N, cfg.d_model, cfg.d_ff, cfg.h) == (6, 512, 2048, 8):
     note += t("model.paper_base_note", stacks=f"{stacks / 1e6:.1f}",

@@ -4,10 +4,25 @@ import streamlit as st
 
 from explorer.charts import show_chart
 from explorer.figures.attention import KINDS, hook
+from explorer.figures.common import text_px
 from explorer.figures.shapes import head_split_figure, shape_csv, tensor_slice, values_figure
 from explorer.i18n import t
-from explorer.introspect import layer_label, shape_rows, stack_label, sublayer_label
+from explorer.introspect import (
+    STACKS,
+    layer_label,
+    shape_rows,
+    stack_label,
+    sublayer_label,
+)
 from explorer.ui import context, show_problems
+
+TABLE_FONT = 14  # px, the table's text (drawn on a canvas: presenter mode's CSS leaves it)
+
+
+def column_width(texts: list[str]) -> int:
+    """Pixels for a table column that shows the longest of `texts` whole."""
+    return int(min(28 + max(text_px(x, TABLE_FONT, narrow=0.54) for x in texts), 900))
+
 
 st.title(t("shapes.title"))
 st.markdown(t("shapes.intro"))
@@ -18,16 +33,27 @@ if not show_problems(ctx):
 run = ctx.run()
 cfg = ctx.cfg
 rows = shape_rows(run.cache, cfg)
+tokens = {"src": list(ctx.tokens.src_tokens), "tgt": list(ctx.tokens.tgt_in_tokens)}
 
 f1, f2, f3 = st.columns(3)
 # The options are the identifiers of ShapeRow.stack / .layer; only their labels are translated.
-stacks = ["all", "Embeddings", "Encoder", "Decoder", "Output"]
+# Each filter's value comes from session state only (a link sets it before the page runs),
+# checked again here: a value that is not an option falls back to the default.
+stacks = ["all", *STACKS]
+layers = ["all"] + [f"layer {i}" for i in range(cfg.N)]
+for key, options in (("shape_stack", stacks), ("shape_layer", layers)):
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = options[0]
+if not isinstance(st.session_state.get("shape_attn"), bool):
+    st.session_state["shape_attn"] = False
 stack = f1.selectbox(t("shapes.part"), stacks, key="shape_stack",
                      format_func=lambda v: t("shapes.all") if v == "all" else stack_label(v))
-layers = ["all"] + [f"layer {i}" for i in range(cfg.N)]
 layer = f2.selectbox(t("shapes.layer"), layers, key="shape_layer",
                      format_func=lambda v: t("shapes.all") if v == "all" else layer_label(v))
 only_attn = f3.toggle(t("shapes.attn_only"), key="shape_attn")
+stack = stack if stack in stacks else "all"
+layer = layer if layer in layers else "all"
+only_attn = only_attn is True
 shown = [
     r for r in rows
     if (stack == "all" or r.stack == stack)
@@ -37,7 +63,7 @@ shown = [
 st.caption(t("shapes.caption", shown=len(shown), total=len(rows),
              src_len=len(ctx.tokens.src_tokens), tgt_len=len(ctx.tokens.tgt_in_tokens),
              d_model=cfg.d_model, h=cfg.h, d_k=cfg.d_k, d_ff=cfg.d_ff))
-table = {
+columns = {
     "#": [r.step for r in shown],
     t("shapes.col_part"): [stack_label(r.stack) for r in shown],
     t("shapes.col_layer"): [layer_label(r.layer) for r in shown],
@@ -47,8 +73,13 @@ table = {
     t("shapes.col_operation"): [r.op for r in shown],
     t("shapes.col_full_name"): [r.name for r in shown],
 }
-event = st.dataframe(table, hide_index=True, width="stretch", height=420,
-                     on_select="rerun", selection_mode="single-row", key="shape_table")
+# Every column as wide as its longest value (the table does not wrap text, and it cut
+# "masked self-attention" or "masked_scores" short); the table scrolls sideways if needed.
+widths = {name: column_width([name, *map(str, values)]) for name, values in columns.items()}
+event = st.dataframe(columns, hide_index=True, width="stretch", height=420,
+                     on_select="rerun", selection_mode="single-row", key="shape_table",
+                     column_config={name: st.column_config.Column(width=w)
+                                    for name, w in widths.items()})
 st.download_button(t("shapes.download_csv"), shape_csv(rows), file_name="shapes.csv",
                    mime="text/csv", key="shape_csv")
 
@@ -61,21 +92,27 @@ if selected and 0 <= selected[0] < len(shown):
         raw_head = st.number_input(t("shapes.head"), 0, value.shape[1] - 1, 0, key="shape_head")
         head = min(max(int(raw_head), 0), value.shape[1] - 1)
     z, where = tensor_slice(value, head)
-    seqs = {"src": list(ctx.tokens.src_tokens), "tgt": list(ctx.tokens.tgt_in_tokens)}
-    show_chart(values_figure(z, seqs.get(row.row_seq), seqs.get(row.col_seq),
+    show_chart(values_figure(z, tokens.get(row.row_seq), tokens.get(row.col_seq),
                              f"{row.name}{where}  {z.shape[0]} × {z.shape[1]}"),
                f"shapes_{row.name}", key="shape_values")
     if row.name.endswith("hook_masked_scores"):
         st.caption(t("shapes.masked_caption"))
 
 st.header(t("shapes.split_header"))
-kind = KINDS["enc"]
-z_heads = run.cache[hook(kind, 0, "hook_z")][0]  # (h, src_len, d_k)
-concat = run.cache[hook(kind, 0, "hook_concat")][0]  # (src_len, d_model)
 st.markdown(t("shapes.split_text", d_model=cfg.d_model, h=cfg.h, d_k=cfg.d_k))
+# The attention modules the filters point at: the chosen layer (layer 0 for "all") of the
+# encoder, or both attentions of the decoder; the encoder's when the part is not a stack.
+split_layer = int(layer.split()[1]) if layer != "all" else 0
+split_kinds = {"Encoder": ["enc"], "Decoder": ["dec", "cross"]}.get(stack, ["enc"])
 if cfg.h <= 16:
-    show_chart(head_split_figure(z_heads, concat, list(ctx.tokens.src_tokens)),
-               "shapes_head_split_enc_L0", key="shape_split")
+    for kind in (KINDS[k] for k in split_kinds):
+        z_heads = run.cache[hook(kind, split_layer, "hook_z")][0]  # (h, q_len, d_k)
+        concat = run.cache[hook(kind, split_layer, "hook_concat")][0]  # (q_len, d_model)
+        module = f"{kind.stack}.layers.{split_layer}.{kind.module}"
+        which = t("shapes.split_which", kind=kind.label, layer=split_layer, module=module)
+        show_chart(head_split_figure(z_heads, concat, list(tokens[kind.queries]), title=which),
+                   f"shapes_head_split_{kind.key}_L{split_layer}",
+                   key="shape_split_cross" if kind.key == "cross" else "shape_split")
     st.caption(t("shapes.split_caption"))
 else:
     st.info(t("shapes.too_many_heads", h=cfg.h))

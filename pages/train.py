@@ -28,12 +28,15 @@ from explorer.session_training import (
     FACTOR_RANGE,
     LR_CHOICES,
     MAX_INPUT_CHARS,
+    MAX_WORDS,
     MODEL_CHOICES,
     SMOOTHING_RANGE,
     STEPS_RANGE,
+    STOP_WAIT,
     SYMBOL_MODES,
     TIME_LIMIT,
     WARMUP_RANGE,
+    WORD_MAX_LEN,
     ModelKey,
     TrainedState,
     TrainSettings,
@@ -41,16 +44,17 @@ from explorer.session_training import (
     attention_pattern,
     build_model_for,
     decode_input,
-    finish,
     freeze,
+    input_fit,
     is_current,
     parse_sequence,
     parse_train_settings,
     run_training,
+    sentence_fit,
     sentence_input,
-    sentence_words,
     smoothing_example,
     start_training,
+    stop_and_wait,
     stop_reason_text,
     task_for,
     teacher_forcing_rows,
@@ -141,12 +145,12 @@ ts = parse_train_settings({
     "early_stop": st.session_state.get("tr_early"),
 })
 for message in ts.errors:
-    st.warning(message, icon="🔧")
+    st.warning(message, icon=":material/build:")
 
 task, task_note = task_for(ts.task, ts.symbols, s.source)
 on_words = task.symbols != tuple("0123456789")
 if task_note:
-    st.info(task_note, icon="ℹ️")
+    st.info(task_note, icon=":material/info:")
 rule = t("train.rule_sort_words" if task.name == "sort" and on_words
          else f"train.rule_{task.name}")
 st.markdown(t("train.task_text", max_len=task.max_len, rule=rule, vocab=len(task.vocab),
@@ -199,9 +203,9 @@ if ts.model == "sidebar":
     st.caption(t("train.sidebar_caption"))
 
 if arch_problem:
-    st.error(t("problems.arch", reason=arch_problem), icon="🧱")
+    st.error(t("problems.arch", reason=arch_problem), icon=":material/block:")
 elif train_problem:
-    st.error(t("train.too_big", reason=train_problem), icon="🏋️")
+    st.error(t("train.too_big", reason=train_problem), icon=":material/fitness_center:")
 problem = arch_problem or train_problem
 
 stop_requested = st.session_state.get("tr_stop") is True  # read before it is drawn disabled
@@ -215,13 +219,24 @@ state: TrainedState | None = st.session_state.get(STATE_KEY)
 if state is not None and not (isinstance(state, TrainedState) and is_current(state.model)):
     st.session_state.pop(STATE_KEY, None)  # trained before the app's code was updated
     st.session_state.pop(MEMO_KEY, None)
-    st.info(t("train.updated"), icon="🔁")
+    st.info(t("train.updated"), icon=":material/refresh:")
     state = None
-if state is not None and state.running and not train_clicked:
-    # the run that was training was interrupted by a click (Stop or any other widget):
-    # the model and its history were saved at every step, so keep them
+settled = True  # False while an interrupted run's thread may still train the model
+if state is not None and state.running:
+    # A click (Stop or any other widget) started this run while the run that was training
+    # may still be inside run_training: Streamlit starts the new run at once and the old
+    # thread only ends at its next st.* call. Stop it and wait until it has let go of the
+    # model, so that every number shown below belongs to the model as it is. The history
+    # was saved at every step, so the model keeps what it learned.
+    replacing = train_clicked and not problem and key is not None
     with st.spinner(t("train.evaluating")):
-        finish(state, "stop_button" if stop_requested else "click")
+        settled = stop_and_wait(state, "stop_button" if stop_requested else "click",
+                                finish_state=not replacing)
+    if replacing:
+        state, settled = None, True  # replaced below by a fresh model, not evaluated
+    elif not settled:
+        st.warning(t("train.still_stopping", seconds=f"{STOP_WAIT:.0f}"),
+                   icon=":material/hourglass_top:")
 if state is not None and state.step == 0 and not state.running:
     st.session_state.pop(STATE_KEY, None)  # stopped before its first step: nothing learned
     state = None
@@ -257,23 +272,35 @@ if train_clicked and not problem and key is not None:
     progress.empty()
     live_chart.empty()
 
-trained = state if state is not None and state.key == key and state.step > 0 else None
-if state is not None and state.step > 0:
+trained = (state if settled and state is not None and state.key == key and state.step > 0
+           else None)
+if settled and state is not None and state.step > 0:
     if trained is None:
-        st.info(t("train.other_settings", describe=state.key.describe()), icon="🔁")
+        st.info(t("train.other_settings", describe=state.key.describe()),
+                icon=":material/refresh:")
     else:
         m1, m2, m3, m4 = st.columns(4)
         acc = state.accuracy if state.accuracy is not None else 0.0
         m1.metric(t("train.metric_accuracy"), f"{acc:.0%}",
-                  help=t("train.metric_accuracy_help", n=EVAL_SEQUENCES))
+                  help=t("train.metric_accuracy_help", n=EVAL_SEQUENCES,
+                         check_n=CHECK_SEQUENCES, every=CHECK_EVERY))
         m2.metric(t("train.metric_loss"), f"{state.history[-1].loss:.3f}")
         m3.metric(t("train.metric_steps"), f"{state.step} / {state.config.steps}")
         m4.metric(t("train.metric_time"), f"{state.seconds:.1f} s")
+        held = state.held_out
+        missed = ""
+        if held is not None and held.right < held.total:
+            missed = " " + t("train.held_out_missed", metric=t("train.metric_accuracy"),
+                             right=held.right, total=held.total,
+                             acc=f"{held.accuracy:.0%}", wrong=held.total - held.right,
+                             lengths=", ".join(map(str, held.wrong_lengths())))
         if state.learned:
-            st.success(t("train.learned", step=state.step, n=CHECK_SEQUENCES), icon="✅")
+            st.success(t("train.learned", step=state.step, n=CHECK_SEQUENCES) + missed,
+                       icon=":material/check_circle:")
         if state.stopped:
             st.warning(t("train.stopped", step=state.step, steps=state.config.steps,
-                         reason=stop_reason_text(state.stop_reason)), icon="⏹️")
+                         reason=stop_reason_text(state.stop_reason)),
+                       icon=":material/stop_circle:")
         show_chart(loss_figure(state.history, state.config.steps), f"loss_{key.task}",
                    key="tr_loss")
         cfg = state.config
@@ -294,7 +321,7 @@ if state is not None and state.step > 0:
             help=t("train.download_help", keys="{'state_dict', 'config', 'vocab'}",
                    panel=t("ckpt.title")),
         )
-elif not problem:
+elif not problem and settled:
     st.caption(t("train.not_trained", seconds=f"{TIME_LIMIT:.0f}"))
 
 # ---- 3. Decoding ---------------------------------------------------------------------------
@@ -315,15 +342,19 @@ if key is not None:
         tokens = sentence_input(task, s.source)
         st.markdown(t("train.input_sentence"))
         st.code(" ".join(tokens), language=None)
-        if len(sentence_words(s.source)) > len(tokens):
-            st.caption(t("train.first_words", n=task.max_len))
+        fit = sentence_fit(task, s.source)
+        if fit.cut:
+            st.caption(t("train.first_words", got=fit.words, n=task.max_len,
+                         cap=WORD_MAX_LEN, positions=task.max_len + 2))
+        if fit.dropped:
+            st.caption(t("train.dropped_words", k=fit.dropped, limit=MAX_WORDS))
     else:
         set_default("tr_digits", DEFAULT_DIGITS)
         text = st.text_input(t("train.digits_input"), key="tr_digits",
                              max_chars=MAX_INPUT_CHARS)
         tokens, input_error = parse_sequence(text, task)
         if input_error:
-            st.error(input_error, icon="✍️")
+            st.error(input_error, icon=":material/edit:")
 
     if tokens:
         if use_trained:
@@ -341,6 +372,17 @@ if key is not None:
         o1.code(" ".join(expected), language=None)
         o2.markdown(t("train.answer_right" if right else "train.answer_wrong"))
         o2.code(" ".join(decoding.output), language=None)
+        fits = input_fit(task, tokens)
+        if fits.inside:
+            st.caption(t("train.input_inside", length=fits.length, min_len=fits.min_len,
+                         max_len=fits.max_len))
+        else:
+            st.caption(t("train.input_outside", length=fits.length, min_len=fits.min_len,
+                         max_len=fits.max_len, unknown=len(fits.unknown)))
+        if use_trained and not right and fits.inside and trained.held_out is not None:
+            r, n_len = trained.held_out.by_length.get(fits.length, (0, 0))
+            st.caption(t("train.wrong_inside", length=fits.length, right=r, total=n_len)
+                       if n_len else t("train.wrong_inside_none", length=fits.length))
 
         n_steps = len(decoding.steps)
         if n_steps > 1:
@@ -419,7 +461,7 @@ if key is not None:
             p2.caption(t("train.pattern_caption", task=t(f"train.task_{task.name}"),
                          pattern=t(f"train.pattern_{task.name}")))
         else:
-            p2.info(t("train.train_first"), icon="🏋️")
+            p2.info(t("train.train_first"), icon=":material/fitness_center:")
 
 # ---- 5. The schedule and label smoothing ---------------------------------------------------
 st.header(t("train.schedule_header"))

@@ -58,6 +58,14 @@ def test_time_to_learn_smoke(capsys):
     assert "Ratio (Annotated time to 90%)" in out
 
 
+def test_train_wait_smoke(capsys):
+    from bench import train_wait
+
+    assert train_wait.main(["--smoke", "--no-browser"]) == 0
+    out = capsys.readouterr().out
+    assert "| wait | median s | worst s |" in out and "(a) in the process: copy" in out
+
+
 def test_run_all_writes_every_section(tmp_path, monkeypatch, capsys):
     from bench import run_all
 

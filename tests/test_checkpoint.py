@@ -8,6 +8,7 @@ import math
 import pickle
 import random
 import zipfile
+from dataclasses import replace
 
 import pytest
 import torch
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 
 import explorer.checkpoint as ck
 from explorer.checkpoint import (
+    MIN_POSITIONS,
     CheckpointError,
     LoadedCheckpoint,
     load_checkpoint,
@@ -146,11 +148,15 @@ def test_the_hand_written_annotated_key_list_loads():
     loaded = load_checkpoint(_save(sd), 3, None)
     assert list(loaded.model.state_dict()) == ANNOTATED_KEYS_N1
     cfg = loaded.config
-    assert (cfg.N, cfg.d_model, cfg.d_ff, cfg.h, cfg.src_vocab, cfg.tgt_vocab, cfg.max_len) == (
-        1, 12, 20, 3, 7, 9, 50)
+    assert (cfg.N, cfg.d_model, cfg.d_ff, cfg.h, cfg.src_vocab, cfg.tgt_vocab) == (
+        1, 12, 20, 3, 7, 9)
+    assert cfg.max_len == MIN_POSITIONS > 50  # the saved 50-row sinusoid table, extended
     assert cfg.norm_placement == "pre" and cfg.tie_weights == "none"
     for key, value in loaded.model.state_dict().items():
-        assert torch.equal(value, sd[key]), key
+        if key.endswith(".pe"):
+            assert torch.allclose(value[:, :50], sd[key], atol=1e-6), key
+        else:
+            assert torch.equal(value, sd[key]), key
     assert torch.isfinite(_outputs(loaded.model, 7, 9)).all()
 
 
@@ -189,12 +195,13 @@ def test_the_apps_own_export_loads_with_its_config_and_vocab(options):
     vocab = ["<pad>", "<s>", "</s>", "<unk>", "我", "爱", "cat"]
     data = checkpoint_bytes(model, vocab, {"trained_steps": 300, "task": "copy"})
     loaded = load_checkpoint(data, None, None)
-    assert loaded.config == model.config  # h, LayerNorm formula and scaling included
+    # h, LayerNorm formula and scaling included; the 40-row sinusoid table is extended
+    assert loaded.config == replace(model.config, max_len=MIN_POSITIONS)
     assert loaded.kind == "transformer-explorer/1"
     assert loaded.src_vocab == loaded.tgt_vocab == tuple(vocab)
     assert loaded.meta == {"trained_steps": 300, "task": "copy"}
     assert torch.equal(_outputs(loaded.model, 7, 7), _outputs(model, 7, 7))
-    assert load_checkpoint(data, 4, None).config == model.config  # the same h is fine
+    assert load_checkpoint(data, 4, None).config == loaded.config  # the same h is fine
     assert "exported with h = 4" in _refused(data, h=2)
     renamed = load_checkpoint(data, None, "a b c d e f g")
     assert renamed.src_vocab == tuple("abcdefg")

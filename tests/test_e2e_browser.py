@@ -9,92 +9,20 @@ with a message, except under CI (CI=true), where a missing browser is a failure:
 from __future__ import annotations
 
 import json
-import os
-import shutil
-from pathlib import Path
 
 import pytest
+from browser_support import (
+    INJECTED,
+    PAGES,
+    ROOT,
+    chart_ticks,
+    heatmap_count,
+    no_exception,
+    open_page,
+    set_number,
+)
 
-from tools.screenshots import CHROMIUM_ARGS, free_port, serve, set_text, wait_idle
-
-ROOT = Path(__file__).resolve().parents[1]
-ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-PAGES = ["model", "embeddings", "masks", "attention", "shapes", "train"]
-
-# Elements a hostile text would create if it were rendered as markup anywhere on the page.
-INJECTED = """() => {
-  const q = s => document.querySelectorAll(s).length;
-  const main = '[data-testid="stMain"]';
-  const inMain = [...document.querySelectorAll(main + ' b, ' + main + ' i')]
-    .filter(e => /bold|italic|it$/.test(e.textContent)).length;
-  return q('a[href*="example.com"]') + q('a[href^="javascript:"]') + q('span[style*="999px"]')
-    + [...document.querySelectorAll('script')].filter(s => s.textContent.includes('alert(1)'))
-      .length + inMain;
-}"""
-
-
-def _need_browser() -> None:
-    if Path(CHROMIUM).exists():
-        return
-    message = ("No Chromium: browser tests need Debian's chromium (`apt-get install -y "
-               "chromium`, which `make test` does when run as root).")
-    if os.environ.get("CI"):
-        pytest.fail("CI must run the browser tests. " + message)
-    pytest.skip(message)
-
-
-@pytest.fixture(scope="module")
-def app_url():
-    _need_browser()
-    with serve(free_port()) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser(app_url):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser, request):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    p = context.new_page()
-    yield p
-    ARTIFACTS.mkdir(exist_ok=True)
-    p.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"))
-    context.close()
-
-
-def open_page(page, url: str, name: str) -> None:
-    page.goto(url if name == "model" else f"{url}/{name}")
-    wait_idle(page, 1.0)
-
-
-def set_number(page, key: str, value: int) -> None:
-    box = page.locator(f".st-key-{key} input").first
-    box.fill(str(value))
-    box.press("Enter")
-    page.wait_for_timeout(300)
-    wait_idle(page, 1.0)
-
-
-def no_exception(page) -> None:
-    assert page.locator("[data-testid='stException']").count() == 0
-
-
-def chart_ticks(page, index: int = 0, axis: str = "ytick") -> list[str]:
-    chart = page.locator(".js-plotly-plot").nth(index)
-    return [t.text_content() for t in chart.locator(f"g.{axis} text").all()]
-
-
-def heatmap_count(page, index: int = 0) -> int:
-    return page.locator(".js-plotly-plot").nth(index).locator("g.hm").count()
+from tools.screenshots import free_port, serve, set_text, wait_idle
 
 
 @pytest.mark.parametrize("name", PAGES)
@@ -126,8 +54,12 @@ def test_first_visit_to_a_page_url_on_a_fresh_server_runs_the_whole_app(browser)
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
         p = context.new_page()
         p.goto(f"{url}/attention")
+        # the first run on a fresh server is slow (imports, legacy-mode rerun): wait for the
+        # grid itself rather than a fixed time
+        p.wait_for_function("() => document.querySelectorAll('.st-key-attn_grid g.hm')"
+                            ".length >= 8", timeout=120_000)
         wait_idle(p, 1.0)
-        nav = [a.inner_text() for a in p.locator("[data-testid='stSidebarNav'] a").all()]
+        nav = [a.inner_text() for a in p.locator(".st-key-nav a").all()]
         assert p.title() == "Transformer Explorer"
         assert any(item.endswith("Attention") for item in nav) and not any(
             item == "app" for item in nav)

@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import threading
-from pathlib import Path
 
-import pytest
 import torch
 from apptest_helpers import app, figure_list
+from browser_support import need_browser
 from streamlit.runtime import Runtime
 
 from bench.common import quiet_streamlit
@@ -180,16 +178,6 @@ def test_training_and_model_changes_in_one_session_leave_the_other_untouched(mon
 # ---- (2) Two browser contexts against one server --------------------------------------------
 
 
-def _need_browser() -> None:
-    if Path(CHROMIUM).exists():
-        return
-    message = ("No Chromium: the browser isolation test needs Debian's chromium "
-               "(`apt-get install -y chromium`).")
-    if os.environ.get("CI"):
-        pytest.fail("CI must run the browser tests. " + message)
-    pytest.skip(message)
-
-
 GRID_DRAWN = """() => {
   const g = document.querySelector('.st-key-attn_grid .js-plotly-plot');
   return document.querySelector("[data-test-script-state='notRunning']") !== null
@@ -235,7 +223,7 @@ def metric_labels(page) -> list[str]:
 
 
 def test_training_in_one_browser_leaves_the_other_browser_unchanged():
-    _need_browser()
+    need_browser()
     from playwright.sync_api import sync_playwright
 
     with serve(free_port()) as url, sync_playwright() as pw:
@@ -263,7 +251,7 @@ def test_training_in_one_browser_leaves_the_other_browser_unchanged():
             rerun_b(b)
             assert grid(b) == before
             assert ACCURACY not in metric_labels(b)
-            b.locator("[data-testid='stSidebarNav'] a[href$='/train']").first.click()
+            b.locator(".st-key-nav a[href$='train']").first.click()
             b.locator(".st-key-tr_train button").first.wait_for(timeout=120_000)
             wait_idle(b, 1.0)
             assert b.locator("[data-testid='stException']").count() == 0

@@ -331,3 +331,85 @@ def test_train_button_trains_in_this_session_only():
     # the first learner's model survives their next interaction
     at.radio(key="tr_kind").set_value("enc").run()
     assert not at.exception and at.session_state["train_state"] is state
+
+
+# ---- Issue 15: two checks named apart, the learner's sentence against the training data ----
+
+
+def _trained(task_name: str = "copy", symbols: str = "digits", text: str = "",
+             steps: int = 30) -> TrainedState:
+    task, _ = task_for(task_name, symbols, text)
+    key = ModelKey.of(TrainSettings().model_settings(Settings()), task)
+    state = start_training(key, TrainConfig(steps=steps, batch_size=32, seed=0))
+    run_training(state)
+    return state
+
+
+def test_the_stop_check_and_the_held_out_evaluation_are_named_apart():
+    """Issue 15, item 6: "98%" beside "got every one right" read as a contradiction."""
+    state = _trained()
+    state.learned = True  # as if the stop check at this step had passed
+    held = state.held_out
+    assert held is not None and held.right < held.total
+    at = app("train", train_state=state)
+    assert not at.exception, at.exception
+    assert f"{held.accuracy:.0%}" == _metrics(at)["Exact-sequence accuracy"]
+    text = " ".join(s.value for s in at.success)
+    assert f"the stop check at step {state.step} decoded 200 fresh sequences" in text
+    assert (f"The “Exact-sequence accuracy” beside it is a second, separate test, the "
+            f"held-out evaluation: {held.right} of {held.total} other sequences right") in text
+    assert ", ".join(map(str, held.wrong_lengths())) in text
+    zh = app("train", lang="zh", train_state=state)
+    assert not zh.exception
+    text = " ".join(s.value for s in zh.success)
+    assert f"第 {state.step} 步的停止检验" in text and "旁边的“整序列准确率”来自" in text
+
+
+def test_a_cut_sentence_says_why_and_a_wrong_answer_is_explained():
+    words = ("one two three four five six seven eight nine ten eleven twelve thirteen "
+             "fourteen fifteen")
+    state = _trained("copy", "words", words)
+    right, total = state.held_out.by_length[12]
+    at = app("train", tr_symbols="words", source=words, train_state=state)
+    assert not at.exception, at.exception
+    assert at.radio(key="tr_which").value == "trained"
+    captions = " ".join(c.value for c in at.caption)
+    assert "Your sentence has 15 words, but only the first 12 are decoded" in captions
+    assert "sequences of 1 to 12 words" in captions and "covers only 14 positions" in captions
+    assert "This input is like the training sequences: 12 symbols" in captions
+    assert any(m.value.endswith("**wrong**]") for m in at.markdown)  # 30 steps: not learned
+    assert f"it got {right} of {total} sequences of 12 symbols right" in captions
+    # words beyond the task's 20 symbols are left out, and the page says so
+    many = " ".join(f"w{i}" for i in range(22))
+    at = app("train", tr_symbols="words", source=many)
+    assert not at.exception
+    captions = " ".join(c.value for c in at.caption)
+    assert "2 word(s) of your sentence are left out" in captions
+    assert "Your sentence has 22 words, but only the first 12 are decoded" in captions
+
+
+def test_input_fit_and_sentence_fit():
+    from explorer.session_training import input_fit, sentence_fit
+
+    task, _ = task_for("copy", "digits", "")
+    assert input_fit(task, list("3141")).inside
+    fit = input_fit(task, ["1"] * 10)
+    assert not fit.inside and fit.length == 10 and fit.max_len == 9
+    assert input_fit(task, ["1", "x", "2", "y"]).unknown == (2, 4)
+    assert not input_fit(task, []).inside
+    words, _ = task_for("copy", "words", "a b c")
+    assert sentence_fit(words, "a b c") == sentence_fit(words, "a b c")
+    assert not sentence_fit(words, "a b c").cut and sentence_fit(words, "a b c").dropped == 0
+    assert sentence_fit(words, "a b z c").dropped == 1
+
+
+def test_train_page_uses_material_icons_only():
+    """Debian's Chromium draws emoji icons as empty boxes: every icon is a material one."""
+    import re
+
+    from apptest_helpers import ROOT
+
+    source = (ROOT / "pages" / "train.py").read_text(encoding="utf-8")
+    icons = re.findall(r"icon=([^,)\n]+)", source)
+    assert icons and all(i.startswith('":material/') for i in icons), icons
+    assert not re.search("[\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]", source)

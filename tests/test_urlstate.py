@@ -25,10 +25,13 @@ from explorer.urlstate import (
     ATTENTION_KINDS,
     EXTRAS,
     LANGS,
+    MASK_LEN_RANGE,
     MAX_PE_DIMS,
+    SHAPE_PARTS,
     params_to_state,
     preset_of,
     settings_to_params,
+    shape_layers,
 )
 from transformer.tasks import TASKS
 from transformer.tokenize import MAX_TEXT_CHARS
@@ -167,6 +170,13 @@ def settings_and_extras(draw):
         "dims": draw(st.lists(st.integers(0, ped - 1), min_size=1, max_size=MAX_PE_DIMS,
                               unique=True)),
         "task": draw(st.sampled_from(TASKS)),
+        "pres": draw(st.booleans()),
+        "avg": draw(st.booleans()),
+        "la": draw(st.integers(*MASK_LEN_RANGE)),
+        "lb": draw(st.integers(*MASK_LEN_RANGE)),
+        "part": draw(st.sampled_from(SHAPE_PARTS)),
+        "sl": draw(st.sampled_from(shape_layers(s.N))),
+        "sattn": draw(st.booleans()),
     }
     return s, extras
 
@@ -189,8 +199,8 @@ def test_page_selections_round_trip(both):
 def test_page_selections_use_the_pages_widget_keys():
     pages = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "pages").glob("*.py"))
     for key, (session_key, _default) in EXTRAS.items():
-        if key != "lang":
-            assert f'key="{session_key}"' in pages, session_key
+        if key not in ("lang", "pres"):  # the sidebar's (explorer/ui.py)
+            assert f'"{session_key}"' in pages, session_key
     ui = (ROOT / "explorer" / "ui.py").read_text(encoding="utf-8")
     for key in SIDEBAR_KEYS:
         assert f'"{key}"' in ui, key

@@ -122,8 +122,8 @@ def main() -> None:
         if args.preset:
             choose(page, "preset", args.preset)
         for name in args.pages.split(","):
-            page.locator(f"[data-testid='stSidebarNav'] a[href$='/{name}']").first.click() \
-                if name != "model" else page.locator("[data-testid='stSidebarNav'] a").first.click()
+            page.locator(f".st-key-nav a[href$='{name}']").first.click() \
+                if name != "model" else page.locator(".st-key-nav a").first.click()
             wait_idle(page, 2.5)
             if args.train and name == "train":
                 page.locator(".st-key-tr_train button").first.click()

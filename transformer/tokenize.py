@@ -238,6 +238,15 @@ def _stands_alone(cluster: str) -> bool:
     return unicodedata.category(base)[0] in "PS" or _is_no_space_script(base)
 
 
+def writes_without_spaces(text: str) -> bool:
+    """Whether `text` has a character of a script written without spaces (Chinese, Thai, ...).
+
+    Word mode cannot find word boundaries in such text without a dictionary, so it splits
+    those characters one by one, exactly as char mode does.
+    """
+    return any(_is_no_space_script(ch) for ch in text)
+
+
 def _word_tokens(text: str) -> list[str]:
     tokens: list[str] = []
     word: list[str] = []

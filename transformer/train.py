@@ -296,10 +296,23 @@ def sequence_accuracy(
     batch_size: int = 250,
 ) -> float:
     """Share of `n` fresh random sequences that greedy decoding gets exactly right."""
+    right, _ = exact_matches(model, task, n, seed, batch_size)
+    return int(right.sum()) / n
+
+
+@torch.no_grad()
+def exact_matches(
+    model: EncoderDecoder, task: SequenceTask, n: int = 500, seed: int = 1234,
+    batch_size: int = 250,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Greedy-decode `n` fresh random sequences: (exactly right?, source length) for each.
+
+    The source length counts the symbols, without </s>.
+    """
     was_training = model.training
     model.eval()
     gen = torch.Generator().manual_seed(seed)
-    right = 0
+    rights, lengths = [], []
     done = 0
     while done < n:
         size = min(batch_size, n - done)
@@ -310,7 +323,8 @@ def sequence_accuracy(
         width = min(out.size(1), tgt.size(1))
         pred = torch.full_like(tgt, PAD)
         pred[:, :width] = out[:, :width]
-        right += int((pred == tgt).all(dim=1).sum())
+        rights.append((pred == tgt).all(dim=1))
+        lengths.append((src != PAD).sum(dim=1) - 1)
         done += size
     model.train(was_training)
-    return right / n
+    return torch.cat(rights), torch.cat(lengths)

@@ -56,6 +56,9 @@ STACK_BOTTOM = 168
 UNIT = 130  # height of one sublayer with its norm and residual
 TITLE_SIZE = 12
 SUB_SIZE = 11
+# Presenter mode enlarges this drawing's texts and height by only this much: the boxes'
+# width is fixed by the page's width, and the longest labels nearly fill them already.
+PRESENTER_SCALE = 1.15
 
 
 def _dim(name: str, n: int) -> str:
@@ -174,6 +177,7 @@ class _Canvas:
             yaxis=dict(range=[0, height], visible=False, fixedrange=True),
             plot_bgcolor="white",
             paper_bgcolor="white",
+            meta={"presenter_scale": PRESENTER_SCALE},  # read by explorer.charts
             dragmode=False,
             showlegend=False,
             hovermode=False,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -41,6 +42,9 @@ KINDS: dict[str, AttentionKind] = {
 
 
 GRID_CELL_BUDGET = 60_000  # weights drawn one heatmap per head; beyond this, average the heads
+ROW_PX = 18  # least height of a query row whose label is written (the font is 13 px)
+MAX_PANEL_PX = 420  # one layer's panels grow with the query tokens up to this height
+MAX_GRID_PX = 1600  # ... and all layers' panels together up to this
 
 
 def hook(kind: AttentionKind, layer: int, point: str) -> str:
@@ -58,6 +62,19 @@ def _span(low: float, high: float) -> list[float]:
     return [min(max(round(low, 9), 0.0), 1.0), min(max(round(high, 9), 0.0), 1.0)]
 
 
+def _grid_rows(n_layers: int, n_heads: int, q_len: int) -> tuple[int, int]:
+    """Pixel height of one layer's panels, and the step between labelled query rows.
+
+    Panels grow with the number of query tokens, so that each row keeps ROW_PX and its
+    label stays readable (also in presenter mode, where fonts grow 1.5x and heights 1.3x);
+    beyond MAX_PANEL_PX (or MAX_GRID_PX for all layers together) only every step-th row is
+    labelled.
+    """
+    cell = 150 if n_heads <= 4 else 110
+    panel = min(max(cell, ROW_PX * q_len), MAX_PANEL_PX, max(cell, MAX_GRID_PX // n_layers))
+    return panel, max(1, math.ceil(ROW_PX * q_len / panel))
+
+
 def attention_grid(
     weights: np.ndarray,
     q_tokens: Sequence[str],
@@ -66,7 +83,12 @@ def attention_grid(
     average_heads: bool = False,
     title: str = "",
 ) -> go.Figure:
-    """One heatmap per layer (rows) and head (columns), all on the same 0-1 colour scale."""
+    """One heatmap per layer (rows) and head (columns), all on the same 0-1 colour scale.
+
+    Query labels (left) are written on every row while rows are tall enough to read them
+    and on every step-th row beyond; key labels (bottom) are categories that plotly itself
+    thins to what fits the drawn width at the drawn font size (presenter mode included).
+    """
     if average_heads:
         weights = weights.mean(axis=1, keepdims=True)
     n_layers, n_heads, q_len, k_len = weights.shape
@@ -77,8 +99,9 @@ def attention_grid(
                           t("fig.attention.weight"))
     qlab, klab = axis_labels(q_tokens), axis_labels(k_tokens)
     custom = cell_labels(qlab, klab)
-    xs, ys = list(range(k_len)), list(range(q_len))
-    small = n_heads * k_len > 60
+    ys = list(range(q_len))
+    panel, step = _grid_rows(n_layers, n_heads, q_len)
+    shown_q = [lab if i % step == 0 else "" for i, lab in enumerate(qlab)]
     # The grid is laid out by hand and the figure built from plain dicts without plotly's
     # validation: with make_subplots and per-subplot updates, building this figure was most
     # of the page's time (bench/page_response.py), and a class reruns it at once.
@@ -95,7 +118,7 @@ def attention_grid(
             suffix = "" if n == 1 else str(n)
             left = head * (width + hs)
             data.append(dict(
-                type="heatmap", z=weights[layer, head], x=xs, y=ys, zmin=0.0, zmax=1.0,
+                type="heatmap", z=weights[layer, head], x=klab, y=ys, zmin=0.0, zmax=1.0,
                 colorscale="Blues", showscale=layer == 0 and head == 0,
                 colorbar=dict(thickness=10, len=0.5, y=1.0, yanchor="top"),
                 customdata=custom, xaxis=f"x{suffix}", yaxis=f"y{suffix}",
@@ -103,14 +126,14 @@ def attention_grid(
                 f"%{{customdata[0]}}<br>{key} %{{customdata[1]}}<br>{weight} %{{z:.3f}}"
                 "<extra></extra>",
             ))
+            # Keys: categories with automatic ticks, which plotly spaces by the tick font.
             layout[f"xaxis{suffix}"] = dict(
-                domain=_span(left, left + width), anchor=f"y{suffix}", tickmode="array",
-                tickvals=xs, tickangle=-60,
-                ticktext=klab if layer == n_layers - 1 and not small else [""] * k_len,
+                domain=_span(left, left + width), anchor=f"y{suffix}", type="category",
+                tickangle=-60, showticklabels=layer == n_layers - 1,
             )
             layout[f"yaxis{suffix}"] = dict(
                 domain=_span(top - height, top), anchor=f"x{suffix}", tickmode="array",
-                tickvals=ys, ticktext=qlab if head == 0 else [""] * q_len,
+                tickvals=ys, ticktext=shown_q if head == 0 else [""] * q_len,
                 autorange="reversed",
             )
         layout["annotations"].append(dict(
@@ -122,12 +145,17 @@ def attention_grid(
             text=col_titles[head], x=head * (width + hs) + width / 2, y=1, xref="paper",
             yref="paper", xanchor="center", yanchor="bottom", showarrow=False,
             font=dict(size=12)))
-    cell = 150 if n_heads <= 4 else 110
+    # Room below for the rotated key labels (about 0.5 em per character at -60 degrees).
+    longest = max((len(str(tok)) + len(str(i)) + 1 for i, tok in enumerate(k_tokens)),
+                  default=1)
+    below = min(20 + int(6 * longest), 140)
+    top_margin = 70
+    plot = n_layers * panel / (1 - vs * (n_layers - 1))
     layout.update(
         title=dict(text=esc(title)) if title else None,
         font=FONT,
-        height=max(320, 90 + cell * n_layers + (60 if not small else 0)),
-        margin=dict(l=10, r=10, t=70, b=10),
+        height=int(max(320, top_margin + plot + below)),
+        margin=dict(l=10, r=10, t=top_margin, b=10),
     )
     return fast_figure(data, layout)
 

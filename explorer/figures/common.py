@@ -7,6 +7,7 @@ of the current run, so a page that caches a figure must make the language part o
 from __future__ import annotations
 
 import html
+import unicodedata
 from collections.abc import Sequence
 
 import numpy as np
@@ -46,6 +47,18 @@ def fast_figure(data: list[dict], layout: dict) -> go.Figure:
 def esc(text: str) -> str:
     """Escape text for plotly, which renders <b>, <a>, <span style> and entities in labels."""
     return html.escape(str(text), quote=False)
+
+
+def text_px(label: str, size: float = FONT["size"], narrow: float = 0.6) -> float:
+    """About how wide `label` (escaped or not) is drawn, in pixels, at font size `size`.
+
+    Used to give rotated or outer tick labels room in the margins: `narrow` em per
+    character (0.6 errs on the wide side for the sans-serif fonts used), 1 em for wide
+    (CJK) ones.
+    """
+    text = html.unescape(str(label))
+    return size * sum(1.0 if unicodedata.east_asian_width(c) in "WF" else narrow
+                      for c in text)
 
 
 def axis_labels(tokens: Sequence[str]) -> list[str]:

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..i18n import t
-from .common import FONT, axis_labels, esc, fast_figure
+from .common import FONT, axis_labels, esc, fast_figure, text_px
 
 ALLOWED = "#2e86c1"
 BLOCKED = "#ecf0f1"
@@ -53,18 +53,26 @@ def mask_figure(
             xgap=2,
             ygap=2,
     )
+    cols = axis_labels(col_tokens)
+    # The column labels stand rotated by 45 degrees above the matrix: the top margin holds
+    # the longest, the right margin whatever the last ones reach past the last column
+    # (plotly hides a tick label that would leave the figure).
+    widths = [0.71 * text_px(lab) for lab in cols] or [0.0]
+    top = int(max(90, 45 + max(widths)))
+    right = int(max(10, 10 + widths[-1], 10 + max(widths[-2:]) - 30))
+    bottom = 50 if title else 10
     layout = dict(
         title=dict(text=esc(title), y=0.01, yanchor="bottom", x=0.5, xanchor="center")
         if title else None,
         xaxis=dict(tickmode="array", tickvals=list(range(mask.shape[1])),
-                   ticktext=axis_labels(col_tokens), side="top", tickangle=-45,
+                   ticktext=cols, side="top", tickangle=-45,
                    title=dict(text=esc(col_noun))),
         yaxis=dict(tickmode="array", tickvals=list(range(mask.shape[0])),
                    ticktext=axis_labels(row_tokens), autorange="reversed",
                    title=dict(text=esc(row_noun))),
         font=FONT,
-        height=max(240, 140 + 34 * mask.shape[0]),
-        margin=dict(l=10, r=10, t=90, b=50 if title else 10),
+        height=max(240, top + bottom + 34 * mask.shape[0]),
+        margin=dict(l=10, r=right, t=top, b=bottom),
     )
     return fast_figure([trace], layout)
 
@@ -83,12 +91,23 @@ def _qk_hover(suffix: str = "") -> str:
 def batch_masks_figure(
     masks: np.ndarray, tokens: Sequence[Sequence[str]], titles: Sequence[str]
 ) -> go.Figure:
-    """Several (T, T) masks side by side, one per sentence of a batch."""
+    """Several (T, T) masks side by side, one per sentence of a batch.
+
+    A title may have two lines ("\n"): side by side, long one-line titles ran into each other.
+
+    The first matrix has its row labels on the left, the last on the right: no label stands
+    between two matrices (where it would cover the other one), and the outer margins are
+    as wide as the longest label.
+    """
     n = len(masks)
-    fig = make_subplots(rows=1, cols=n, subplot_titles=[esc(title) for title in titles],
-                        horizontal_spacing=0.12)
+    labels = [axis_labels(tokens[i]) for i in range(n)]
+    widths = [max((text_px(lab) for lab in labs), default=0.0) for labs in labels]
+    fig = make_subplots(rows=1, cols=n, horizontal_spacing=0.08 if n == 2 else 0.12,
+                        subplot_titles=[esc(title).replace("\n", "<br>") for title in titles])
+    size = 0
     for i in range(n):
         m = np.asarray(masks[i], dtype=bool)
+        size = max(size, m.shape[0])
         fig.add_trace(
             go.Heatmap(
                 z=m.astype(int), zmin=0, zmax=1, colorscale=[[0, BLOCKED], [1, ALLOWED]],
@@ -98,13 +117,19 @@ def batch_masks_figure(
             ),
             row=1, col=i + 1,
         )
-        labels = axis_labels(tokens[i])
-        fig.update_xaxes(tickmode="array", tickvals=list(range(m.shape[1])), ticktext=labels,
-                         tickangle=-45, row=1, col=i + 1)
-        fig.update_yaxes(tickmode="array", tickvals=list(range(m.shape[0])), ticktext=labels,
-                         autorange="reversed", row=1, col=i + 1)
+        outer_right = n == 2 and i == 1
+        fig.update_xaxes(tickmode="array", tickvals=list(range(m.shape[1])),
+                         ticktext=labels[i], tickangle=-45, row=1, col=i + 1)
+        fig.update_yaxes(tickmode="array", tickvals=list(range(m.shape[0])),
+                         ticktext=labels[i], autorange="reversed",
+                         side="right" if outer_right else "left", row=1, col=i + 1)
     fig.update_traces(textfont_color="black")
-    fig.update_layout(font=FONT, height=360, margin=dict(l=10, r=10, t=50, b=10))
+    left = int(20 + widths[0])
+    right = int(20 + widths[-1]) if n == 2 else 10
+    below = int(20 + 0.71 * max(widths, default=0.0))  # the rotated column labels
+    top = 70 if any("\n" in title for title in titles) else 50
+    fig.update_layout(font=FONT, height=max(300, top + 10 + below + 30 * size),
+                      margin=dict(l=left, r=right, t=top, b=below))
     return fig
 
 
@@ -118,7 +143,12 @@ def softmax_rows(scores: np.ndarray) -> np.ndarray:
 def masking_effect_figure(
     scores: np.ndarray, mask: np.ndarray, tokens: Sequence[str]
 ) -> go.Figure:
-    """Four panels: scores, masked scores (-1e9), softmax without and with the mask."""
+    """Four panels, two by two: scores and masked scores (-1e9) above, the softmax without
+    and with the mask below, so each column compares without and with the mask.
+
+    Two by two rather than four in a row: each panel gets half the width, so its numbers
+    and the panels' titles stay apart, also in presenter mode.
+    """
     masked = np.where(mask, scores, -1e9)
     panels = [
         (t("fig.masks.scores"), scores),
@@ -126,12 +156,17 @@ def masking_effect_figure(
         (t("fig.masks.softmax_without"), softmax_rows(scores)),
         (t("fig.masks.softmax_with"), softmax_rows(masked)),
     ]
-    fig = make_subplots(rows=1, cols=4, subplot_titles=[esc(p[0]) for p in panels],
-                        horizontal_spacing=0.05)
     labels = axis_labels(tokens)
     lim = float(np.abs(scores).max()) or 1.0
     n = len(tokens)
+    panel = max(150, 28 * n)  # pixels per panel row
+    label_px = int(20 + 0.87 * max((text_px(lab) for lab in labels), default=0.0))
+    top, gap, bottom = 40, 50 + label_px, label_px
+    plot = 2 * panel + gap
+    fig = make_subplots(rows=2, cols=2, subplot_titles=[esc(p[0]) for p in panels],
+                        horizontal_spacing=0.06, vertical_spacing=gap / plot)
     for i, (_, z) in enumerate(panels):
+        row, col = i // 2 + 1, i % 2 + 1
         is_prob = i >= 2
         text = np.where(z <= -1e8, "-1e9", np.vectorize(lambda v: f"{v:.2f}")(z))
         fig.add_trace(
@@ -143,17 +178,17 @@ def masking_effect_figure(
                 showscale=False,
                 text=text,
                 texttemplate="%{text}" if n <= 8 else None,
-                textfont=dict(size=9),
+                textfont=dict(size=10),
                 x=list(range(n)), y=list(range(n)),
                 hovertemplate=_qk_hover(": %{text}"),
             ),
-            row=1, col=i + 1,
+            row=row, col=col,
         )
         fig.update_xaxes(tickmode="array", tickvals=list(range(n)), ticktext=labels,
-                         tickangle=-60, row=1, col=i + 1)
-        fig.update_yaxes(tickmode="array", tickvals=list(range(n)),
-                         ticktext=labels if i == 0 else [""] * n, autorange="reversed",
-                         row=1, col=i + 1)
-    fig.update_layout(font=FONT, height=max(300, 140 + 26 * n), margin=dict(l=10, r=10, t=40,
-                                                                             b=10))
+                         tickangle=-60, row=row, col=col)
+        fig.update_yaxes(tickmode="array", tickvals=list(range(n)),  # same rows left, right
+                         ticktext=labels if col == 1 else [""] * n, autorange="reversed",
+                         row=row, col=col)
+    fig.update_layout(font=FONT, height=top + plot + bottom,
+                      margin=dict(l=10, r=10, t=top, b=bottom))
     return fig

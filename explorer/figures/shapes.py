@@ -12,7 +12,7 @@ from plotly.subplots import make_subplots
 
 from ..i18n import t
 from ..introspect import ShapeRow
-from .common import FONT, axis_labels, heatmap
+from .common import FONT, axis_labels, esc, heatmap
 
 
 def tensor_slice(value: np.ndarray, head: int = 0) -> tuple[np.ndarray, str]:
@@ -42,8 +42,10 @@ def values_figure(z: np.ndarray, row_tokens: Sequence[str] | None,
 
 
 def head_split_figure(q_heads: np.ndarray, concat: np.ndarray,
-                      tokens: Sequence[str]) -> go.Figure:
+                      tokens: Sequence[str], title: str = "") -> go.Figure:
     """Left: each head's (seq x d_k) matrix side by side; right: the concatenated (seq x d_model).
+
+    `title` (above the heads) says which attention module the matrices come from.
 
     Columns h*d_k .. (h+1)*d_k of the concatenation come from head h: the split is a
     view + transpose, the concatenation the inverse transpose + view.
@@ -77,8 +79,11 @@ def head_split_figure(q_heads: np.ndarray, concat: np.ndarray,
     for j in range(1, h):
         fig.add_vline(x=j * d_k - 0.5, line=dict(color="black", width=1), row=1, col=h + 1)
     fig.update_yaxes(showticklabels=False, autorange="reversed", row=1, col=h + 1)
-    fig.update_layout(font=FONT, height=max(260, 110 + 24 * seq),
-                      margin=dict(l=10, r=10, t=50, b=10))
+    top = 85 if title else 50
+    fig.update_layout(font=FONT, height=max(260, top + 60 + 24 * seq),
+                      margin=dict(l=10, r=10, t=top, b=10),
+                      title=dict(text=esc(title), x=0, xanchor="left", y=1, yref="container",
+                                 yanchor="top", pad=dict(t=10)) if title else None)
     fig.update_annotations(font_size=11)
     return fig
 

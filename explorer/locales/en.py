@@ -17,9 +17,12 @@ TEXT: dict[str, str] = {
                     "weights_only=True) and belongs to your session only. Every page then "
                     "shows your model instead of the sidebar's.",
     "ckpt.file": "Checkpoint file (.pt)",
-    "ckpt.h": "h (heads): not stored in the weights",
-    "ckpt.h_help": "The number of heads cannot be read from the weights' shapes; the Annotated "
-                   "Transformer's default is 8. This app's exports record it.",
+    "ckpt.h": "h (heads): leave empty for this app's exports",
+    "ckpt.h_placeholder": "empty: read h from the file",
+    "ckpt.h_help": "The number of heads cannot be read from the weights' shapes (W^Q holds "
+                   "every head in one d_model x d_model matrix). A checkpoint exported by this "
+                   "app's Train page records h: leave the field empty. For a state_dict from "
+                   "The Annotated Transformer, type its h (its make_model uses 8).",
     "ckpt.vocab": "Vocabulary (optional): a .txt file, one token per line, in id order",
     "ckpt.vocab_help": "Without it, tokens are called tok0, tok1, ... and your words are "
                        "unknown to the model.",
@@ -33,6 +36,10 @@ TEXT: dict[str, str] = {
                            "token per line.",
     # show_problems (explorer/ui.py), for the patch proposed to its author
     "problems.text": "**Your text could not be used.** {reason}",
+    "problems.longer_than_model": "It needs {n} positions, but your checkpoint's "
+                                  "positional-encoding table covers {max_len} and is not the "
+                                  "sinusoid formula (so it cannot be extended). Shorten the "
+                                  "text to at most {max_len} tokens (the target counts <s>).",
     "problems.arch": "**No model can be built with these settings.** {reason}",
 
     # ---- navigation (app.py) ----
@@ -96,11 +103,14 @@ TEXT: dict[str, str] = {
     "model.ties": "Weight tying: {pairs} (tie_weights = {tie}). Each shared table is counted "
                   "once, under its first name.",
     "model.paper_note": "The two stacks hold {stacks} parameters ({share}). The embedding tables "
-                        "and the generator grow with the vocabulary, which here is only the "
-                        "{vocab} tokens of your sentences (4 special tokens included). With the "
+                        "and the generator grow with the vocabulary, {vocab_text}. With the "
                         "paper's shared vocabulary of about {paper_vocab} tokens and one table "
                         "shared by both embeddings and the output layer (section 3.4), this "
                         "architecture would have about {paper_total}M parameters.",
+    "model.vocab_sentences": "which here is only the {vocab} tokens of your sentences (4 special "
+                             "tokens included)",
+    "model.vocab_checkpoint": "which in your checkpoint has {src} source and {tgt} target "
+                              "tokens",
     "model.paper_base_note": " This is the paper's base model: its stacks alone are {stacks}M, "
                              "the {paper_vocab} × {d_model} shared table adds {table}M, and the "
                              "{paper_total}M total is close to the {paper_params} the paper "
@@ -141,7 +151,8 @@ TEXT: dict[str, str] = {
     "emb.curves_header": "The curves",
     "emb.d_model_label": "d_model for these plots",
     "emb.positions_label": "positions",
-    "emb.odd_d_model": "d_model must be even for sine/cosine pairs; using {d_model}.",
+    "emb.odd_d_model": "d_model must be even (sine and cosine come in pairs): {odd} was "
+                       "rounded up to {d_model}.",
     "emb.dims_label": "dimensions",
     "emb.curves_title": "PE for d_model = {d_model}",
     "emb.curves_caption": "With the defaults (d_model = 20, dimensions 4–7, 100 positions) this "
@@ -168,9 +179,14 @@ TEXT: dict[str, str] = {
     "emb.shift_caption": "Numerically zero: the same matrix works for every position.",
     "emb.tokens_header": "Your tokens: embedding + position",
     "emb.not_scaled": "(not scaled)",
-    "emb.tokens_text": "The source tokens go through `Embeddings` (a lookup table, then {scale}: "
-                       "√{d_model} = {sqrt}) and `PositionalEncoding` adds row *pos* of the "
-                       "table above. Dropout then applies{dropout}",
+    "emb.tokens_text": "The source tokens go through `Embeddings` ({lookup}) and "
+                       "`PositionalEncoding` adds row *pos* of the sinusoid table for this "
+                       "model's d_model = {d_model} (the same formula as the table above, which "
+                       "is drawn for the d_model you chose there). Dropout then "
+                       "applies{dropout}",
+    "emb.lookup_scaled": "a lookup table, then × √d_model = √{d_model} = {sqrt}",
+    "emb.lookup_unscaled": "a lookup table, not scaled: this model does not multiply by "
+                           "√d_model",
     "emb.dropout_train": " — **train mode is on, so some values are zeroed and the rest scaled "
                          "up**.",
     "emb.dropout_eval": " (off in eval mode).",
@@ -214,7 +230,8 @@ TEXT: dict[str, str] = {
     "mask.col_position": "position (token)",
     "mask.pad_caption": "Each row is one sentence: 1 = real token, 0 = padding. With lengths 3 "
                         "and 4 this is the walk-through's example: [1 1 1 0] and [1 1 1 1].",
-    "mask.tgt_title": "tgt_mask[{i}]: {name}, length {n}",
+    # pages/masks.py: the two target masks' titles, on two lines so that they stay apart
+    "mask.tgt_title": "tgt_mask[{i}]\n{name}, length {n}",
     "mask.tgt_caption": "tgt_mask has shape {shape}. In the shorter sentence the padded columns "
                         "are 0 in every row; the padded rows still attend to the real tokens, "
                         "and their predictions are simply ignored by the loss.",
@@ -277,13 +294,17 @@ TEXT: dict[str, str] = {
                          "seq, d_k), so every head attends independently. After attention, "
                          "`.transpose(1, 2).contiguous().view(batch, -1, h * d_k)` undoes it: "
                          "head *j*'s output fills columns *j*·d_k to (*j*+1)·d_k.",
-    "shapes.split_caption": "Encoder layer 0. Left: each head's output p_attn @ V, (seq, d_k) "
-                            "per head. Right: the same numbers after transpose + view, (seq, "
-                            "d_model), before W^O; black lines mark where one head's columns "
-                            "end. The blocks are identical: concatenation only moves numbers, "
-                            "and the split before attention is the same move backwards.",
+    "shapes.split_caption": "Left: each head's output p_attn @ V, (seq, d_k) per head. Right: "
+                            "the same numbers after transpose + view, (seq, d_model), before "
+                            "W^O; black lines mark where one head's columns end. The blocks are "
+                            "identical: concatenation only moves numbers, and the split before "
+                            "attention is the same move backwards. Which attention is shown "
+                            "follows the part and layer chosen above (the encoder's layer 0 "
+                            "when both are \"all\").",
     "shapes.too_many_heads": "{h} heads are too many to draw side by side; pick h ≤ 16 to see "
                              "the split.",
+    # pages/shapes.py: the head split follows the part / layer filters
+    "shapes.split_which": "{kind}, layer {layer}: {module}",
 
     # ---- Model description (explorer/introspect.py) ----
     "intro.group.src_embed": "Source embedding",
@@ -437,6 +458,10 @@ TEXT: dict[str, str] = {
     "sidebar.tokens": "Tokens",
     "sidebar.tokens_word": "words",
     "sidebar.tokens_char": "characters",
+    "sidebar.tokens_unspaced": "Chinese (like Japanese or Thai) is written without spaces "
+                               "between words; finding them needs a dictionary-based "
+                               "segmenter, which this app does not use. So \"words\" splits "
+                               "such characters one by one, exactly as \"characters\" does.",
     "sidebar.preset": "Model size",
     "sidebar.preset_help": "tiny trains in seconds; paper base is the paper's N=6, "
                            "d_model=512.",
@@ -456,6 +481,15 @@ TEXT: dict[str, str] = {
     "sidebar.tie_all": "all three tables",
     "sidebar.train_mode": "Train mode (dropout on)",
     "sidebar.params": "Parameters",
+    "sidebar.share": "Link to this view",
+    "sidebar.copy_link": "Copy link to this view",
+    "sidebar.copied": "Copied ✓",
+    "sidebar.share_help": "This link opens exactly what you see: the sentence, the model, the "
+                          "language and this page's choices. Copy it with the button at the "
+                          "right of the box, or with \"Copy link to this view\".",
+    "sidebar.fixed_by_checkpoint": "Your checkpoint fixes the model's size and options (shown "
+                                   "here, read-only). \"Back to the sidebar's model\" below "
+                                   "brings your own settings back.",
     "sidebar.tokens_table": "Tokens as the model sees them ({n} source)",
     "sidebar.col_source": "source token",
     "sidebar.col_decoder": "decoder input",
@@ -474,6 +508,13 @@ TEXT: dict[str, str] = {
     "attn.side_tgt": "decoder input",
     "attn.axes": "Queries: {queries} tokens (rows) · keys: {keys} tokens (columns) · mask: "
                  "{mask}",
+    "attn.random_weights": "**These weights are random** (drawn from seed {seed}): this model "
+                           "has not been trained, so the heatmaps show how attention is "
+                           "computed, not what a trained model attends to. Train a model on "
+                           "the Train & decode page, or load a checkpoint in the sidebar, to "
+                           "see learned attention.",
+    "attn.checkpoint_weights": "These are the weights of your checkpoint: whatever it learned "
+                               "shows here.",
     "attn.train_mode": " · **train mode: dropout is on**: the weights shown are before "
                        "dropout, and each rerun draws a new random dropout pattern for "
                        "everything after them",
@@ -532,6 +573,12 @@ TEXT: dict[str, str] = {
     "url.label.pe_d_model": "positional-encoding d_model",
     "url.label.pe_dims": "list of positional-encoding dimensions",
     "url.label.task": "training task",
+    "url.label.presenter": "presenter mode",
+    "url.label.average": "head averaging",
+    "url.label.mask_len": "sentence length on the Masks page",
+    "url.label.shape_part": "Shapes page part",
+    "url.label.shape_layer": "Shapes page layer",
+    "url.label.shape_attn": "Shapes page attention filter",
     "url.expect_text": "it must be text of at most {n} characters",
     "url.expect_one_of": "it must be one of {choices}",
     "url.expect_int": "it must be a whole number from {low} to {high}",
@@ -643,8 +690,8 @@ TEXT: dict[str, str] = {
     "ckpt.err.too_many_params": "This model would have {params}M parameters; the limit is "
                                 "{limit}M so that one learner cannot use up the shared "
                                 "server's memory.",
-    "ckpt.err.h_differs": "This checkpoint was exported with h = {stored} heads; leave h empty "
-                          "to use it (h = {given} was given).",
+    "ckpt.err.h_differs": "This checkpoint was exported with h = {stored} heads, but h = "
+                          "{given} was typed: clear the h field to use the file's h = {stored}.",
     "ckpt.err.h_needed": "Give the number of heads h: it cannot be read from the weights (W^Q "
                          "holds all heads in one d_model x d_model matrix). With d_model = "
                          "{d_model}, h can be {valid}; the Annotated Transformer uses 8.",
@@ -689,6 +736,9 @@ TEXT: dict[str, str] = {
     "ckpt.note.no_vocab": "No token list given: tokens are named tok0, tok1, ... by their id.",
     "ckpt.note.no_pe": "The file has no positional-encoding tables (they are fixed, not "
                        "learned); they were computed from the formula for {n} positions.",
+    "ckpt.note.pe_extended": "The file's positional-encoding tables cover {saved} positions; "
+                             "they are the fixed sinusoid formula, so they were extended to "
+                             "{n} positions (the longest text this app reads).",
     "ckpt.note.assumed_options": "LayerNorm formula assumed to be the Annotated one (std + "
                                  "1e-6) and embeddings scaled by sqrt(d_model): a state_dict "
                                  "cannot tell.",
@@ -753,8 +803,15 @@ TEXT: dict[str, str] = {
     "train.col_label": "label to predict (tgt_y)",
     "train.train_header": "2. Train",
     "train.model": "Model to train",
+    # (13) What a learner waits, measured by bench/train_wait.py (`.venv/bin/python -m
+    # bench.train_wait --seeds 5`): fast recipe, copy on digits, "Stop when learned" on,
+    # seeds 0-4, from the click on Train to the results drawn in headless Chromium (training,
+    # stop checks, held-out evaluation, the page's progress and live chart), 3 runs on
+    # 2026-11-23, two cores shared with other work (load 2-5): median 7.6-8.3 s, worst
+    # 9.5-10.3 s, best 4.2-5.6 s (the default seed 0: 9.0-10.3 s, 500 steps). In the process
+    # alone (start_training + run_training): median 5.2 s, worst 6.4 s.
     "train.model_recipe": "fast recipe: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, no "
-                          "dropout (learns copy in about 2 s)",
+                          "dropout (learns copy in about 4–10 s on two CPU cores)",
     "train.model_sidebar": "the sidebar's model: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, "
                            "dropout {dropout} (slower; see the note below)",
     "train.model_help": "The fast recipe is small on purpose: one layer and two heads are all "
@@ -775,8 +832,10 @@ TEXT: dict[str, str] = {
     "train.warmup": "Warm-up steps",
     "train.factor": "Noam factor",
     "train.early": "Stop when learned",
-    "train.early_help": "Every {every} steps, greedy-decode {n} fresh sequences; stop as soon "
-                        "as all of them are right.",
+    # (6) two different checks, named as such
+    "train.early_help": "Every {every} steps a stop check greedy-decodes {n} fresh random "
+                        "sequences; training stops as soon as all of them are right. The "
+                        "accuracy shown after training comes from other sequences.",
     "train.adam_caption": "Adam with β = (0.9, 0.98), ε = 1e-9 as in the paper. The default is "
                           "the app's fast recipe: {lr} after a {warmup}-step warm-up, batch "
                           "{batch}, no label smoothing — about 100 times faster here than The "
@@ -793,7 +852,8 @@ TEXT: dict[str, str] = {
     "train.stop": "Stop",
     "train.stop_help": "Stop training; the model keeps what it has learned so far.",
     "train.updated": "The app was updated since you trained your model: please train it again.",
-    "train.evaluating": "Evaluating the partly trained model…",
+    # (3) a click during training: the page stops the training thread and waits for it
+    "train.evaluating": "Stopping the training and evaluating the model…",
     "train.starting": "Starting…",
     "train.progress": "step {step} / {steps} · loss {loss} · token accuracy {acc} · {seconds} s",
     "train.training": "Training… (click Stop to end early)",
@@ -810,13 +870,16 @@ TEXT: dict[str, str] = {
     "train.describe_digits": "digits",
     "train.describe_words": "{n} words",
     "train.metric_accuracy": "Exact-sequence accuracy",
-    "train.metric_accuracy_help": "Greedy decoding of {n} fresh random sequences: the share "
-                                  "whose whole answer, up to </s>, is right.",
+    "train.metric_accuracy_help": "The held-out evaluation: greedy decoding of {n} random "
+                                  "sequences of their own, never used for training nor for "
+                                  "the stop check (which decodes {check_n} other sequences "
+                                  "every {every} steps). The share whose whole answer, up to "
+                                  "</s>, is right.",
     "train.metric_loss": "Final loss per token",
     "train.metric_steps": "Steps",
     "train.metric_time": "Training time",
-    "train.learned": "Learned after {step} steps: a check decoded {n} fresh sequences and got "
-                     "every one right, so training stopped there.",
+    "train.learned": "Learned after {step} steps: the stop check at step {step} decoded {n} "
+                     "fresh sequences and got every one right, so training stopped there.",
     "train.stopped": "Training stopped at step {step} of {steps} ({reason}). The model keeps "
                      "what it learned by then.",
     "train.lr_constant": "constant lr {lr}",
@@ -843,7 +906,12 @@ TEXT: dict[str, str] = {
     "train.untrained_caption": "The untrained model (train it above to see the difference): "
                                "its answers are garbage — that is the point.",
     "train.input_sentence": "Input: your sentence",
-    "train.first_words": "Only the first {n} words are used: the task's longest sequence.",
+    # (6) the learner's sentence against what the words task trains on
+    "train.first_words": "Your sentence has {got} words, but only the first {n} are decoded: "
+                         "the words task trains on sequences of 1 to {n} words (your "
+                         "sentence's length, at most {cap}, so that training takes seconds). "
+                         "The model has never seen a longer sequence, and its positional "
+                         "encoding covers only {positions} positions (with <s> and </s>).",
     "train.digits_input": "Digits to decode (separated by spaces)",
     "train.building_untrained": "Building the untrained model…",
     "train.expected": "Expected answer",
@@ -905,6 +973,31 @@ TEXT: dict[str, str] = {
     "train.smoothing_caption": "Vocabulary of {n} tokens: ε/(size − 2) = {share} goes to every "
                                "token that is neither the label nor <pad>.",
     "train.smooth_row": "label {token}",
+    "train.still_stopping": "The training has not stopped yet after {seconds} s (the server "
+                            "is busy). Its results will be shown once it has: click any "
+                            "control in a moment.",
+    "train.held_out_missed": "The “{metric}” beside it is a second, separate test, the "
+                             "held-out evaluation: {right} of {total} other sequences right "
+                             "({acc}). Passing one check does not mean every sequence is "
+                             "right; the {wrong} it got wrong are of length {lengths}.",
+    "train.dropped_words": "{k} word(s) of your sentence are left out: they are not among the "
+                           "task's symbols (the first {limit} different words).",
+    "train.input_inside": "This input is like the training sequences: {length} symbols "
+                          "(training draws lengths {min_len} to {max_len}), all of them "
+                          "symbols of the task.",
+    "train.input_outside": "This input is not like the training sequences (lengths {min_len} "
+                           "to {max_len}, only the task's symbols): it has {length} symbols, "
+                           "{unknown} of them unknown to the task. A wrong answer here says "
+                           "little about what the model learned.",
+    "train.wrong_inside": "The input is inside what the model was trained on, so this is a "
+                          "real mistake: in the held-out evaluation it got {right} of {total} "
+                          "sequences of {length} symbols right. Train longer (turn off "
+                          "\"Stop when learned\" or raise the steps) to make such mistakes "
+                          "rarer.",
+    "train.wrong_inside_none": "The input is inside what the model was trained on, so this is "
+                               "a real mistake; the held-out evaluation drew no sequence of "
+                               "{length} symbols. Train longer (turn off \"Stop when "
+                               "learned\" or raise the steps) to make such mistakes rarer.",
     # validation of the training widgets and the decoder input (explorer/session_training.py)
     "train.field.task": "task",
     "train.field.symbols": "symbols",

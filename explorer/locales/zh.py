@@ -15,9 +15,11 @@ TEXT: dict[str, str] = {
                     "最大 {mb} MB。文件以安全方式加载（torch.load 且 weights_only=True），只属于"
                     "你的会话。加载后，各页面展示的是你的模型，而不是侧边栏设置的模型。",
     "ckpt.file": "检查点文件（.pt）",
-    "ckpt.h": "h（头数）：权重中没有记录",
-    "ckpt.h_help": "头数无法从权重的形状推断；The Annotated Transformer 默认为 8。本应用导出的"
-                   "检查点会记录它。",
+    "ckpt.h": "h（头数）：本应用导出的文件可留空",
+    "ckpt.h_placeholder": "留空：从文件中读取 h",
+    "ckpt.h_help": "头数无法从权重的形状推断（W^Q 把所有头放在同一个 d_model x d_model 矩阵"
+                   "里）。本应用“训练”页导出的检查点记录了 h：这一栏留空即可。对 The Annotated "
+                   "Transformer 保存的 state_dict，请填写它的 h（它的 make_model 用 8）。",
     "ckpt.vocab": "词表（可选）：.txt 文件，每行一个词元，按 id 顺序",
     "ckpt.vocab_help": "不上传词表时，词元名为 tok0、tok1……，你输入的词对模型来说都是未知词。",
     "ckpt.load": "加载检查点",
@@ -29,6 +31,9 @@ TEXT: dict[str, str] = {
     "ckpt.vocab_not_utf8": "词表文件不是 UTF-8 文本：请存为纯文本，每行一个词元。",
     # show_problems（explorer/ui.py），供该文件作者应用补丁时使用
     "problems.text": "**你的文本无法使用。** {reason}",
+    "problems.longer_than_model": "它需要 {n} 个位置，但你的检查点的位置编码表只覆盖 "
+                                  "{max_len} 个位置，而且不是正弦公式算出的表（所以无法扩展）。"
+                                  "请把文本缩短到最多 {max_len} 个 token（目标句要算上 <s>）。",
     "problems.arch": "**无法用这些设置构建模型。** {reason}",
 
     # ---- 导航（app.py） ----
@@ -85,9 +90,11 @@ TEXT: dict[str, str] = {
     "model.ties": "权重共享：{pairs}（tie_weights = {tie}）。每个共享的表只计一次，记在它第一次"
                   "出现的名字下。",
     "model.paper_note": "两个堆叠共有 {stacks} 个参数（{share}）。词嵌入表和生成器随词表大小增长，"
-                        "而这里的词表只有你句子中的 {vocab} 个 token（含 4 个特殊 token）。如果"
+                        "{vocab_text}。如果"
                         "使用论文中约 {paper_vocab} 个 token 的共享词表，并让两个词嵌入和输出层"
                         "共用一张表（论文 3.4 节），这个结构大约有 {paper_total}M 个参数。",
+    "model.vocab_sentences": "而这里的词表只有你句子中的 {vocab} 个 token（含 4 个特殊 token）",
+    "model.vocab_checkpoint": "你的检查点的源词表有 {src} 个 token，目标词表有 {tgt} 个",
     "model.paper_base_note": "这就是论文的 base 模型：仅两个堆叠就有 {stacks}M 个参数，"
                              "{paper_vocab} × {d_model} 的共享表再加 {table}M，总计 "
                              "{paper_total}M，接近论文表 3 中报告的 {paper_params}。",
@@ -124,7 +131,7 @@ TEXT: dict[str, str] = {
     "emb.curves_header": "位置编码曲线",
     "emb.d_model_label": "绘图用的 d_model",
     "emb.positions_label": "位置数",
-    "emb.odd_d_model": "d_model 必须是偶数，才能组成正弦/余弦对；改用 {d_model}。",
+    "emb.odd_d_model": "d_model 必须是偶数（正弦和余弦成对出现）：{odd} 已向上取为 {d_model}。",
     "emb.dims_label": "维度",
     "emb.curves_title": "d_model = {d_model} 时的位置编码",
     "emb.curves_caption": "使用默认值（d_model = 20，第 4–7 维，100 个位置）时，这就是 The "
@@ -148,9 +155,11 @@ TEXT: dict[str, str] = {
     "emb.shift_caption": "在数值上为零：同一个矩阵对每个位置都成立。",
     "emb.tokens_header": "你的 token：词嵌入 + 位置编码",
     "emb.not_scaled": "（未缩放）",
-    "emb.tokens_text": "源 token 先经过 `Embeddings`（查表，然后 {scale}：√{d_model} = "
-                       "{sqrt}），再由 `PositionalEncoding` 加上上表中的第 *pos* 行。随后是 "
-                       "dropout{dropout}",
+    "emb.tokens_text": "源 token 先经过 `Embeddings`（{lookup}），再由 `PositionalEncoding` "
+                       "加上本模型 d_model = {d_model} 的正弦表中的第 *pos* 行（公式与上面的表"
+                       "相同，上面的表按你在那里选的 d_model 绘制）。随后是 dropout{dropout}",
+    "emb.lookup_scaled": "查表，然后 × √d_model = √{d_model} = {sqrt}",
+    "emb.lookup_unscaled": "查表，不缩放：这个模型不乘 √d_model",
     "emb.dropout_train": "——**训练模式已打开，因此一部分值被置零，其余的值被放大**。",
     "emb.dropout_eval": "（在评估模式下关闭）。",
     "emb.embedding_scaled": "词嵌入 {scale}",
@@ -188,7 +197,7 @@ TEXT: dict[str, str] = {
     "mask.col_position": "位置（token）",
     "mask.pad_caption": "每一行是一个句子：1 = 真实的 token，0 = padding。长度为 3 和 4 时，"
                         "这正是教程中的例子：[1 1 1 0] 和 [1 1 1 1]。",
-    "mask.tgt_title": "tgt_mask[{i}]：{name}，长度 {n}",
+    "mask.tgt_title": "tgt_mask[{i}]\n{name}，长度 {n}",
     "mask.tgt_caption": "tgt_mask 的形状为 {shape}。在较短的句子中，padding 对应的列在每一行都"
                         "是 0；padding 对应的行仍然关注真实的 token，它们的预测会被损失函数直接"
                         "忽略。",
@@ -244,11 +253,13 @@ TEXT: dict[str, str] = {
                          "头独立地计算注意力。注意力之后，"
                          "`.transpose(1, 2).contiguous().view(batch, -1, h * d_k)` 把它还原："
                          "第 *j* 个头的输出填入第 *j*·d_k 到 (*j*+1)·d_k 列。",
-    "shapes.split_caption": "编码器第 0 层。左：每个头的输出 p_attn @ V，每个头的形状为 (seq, "
-                            "d_k)。右：同样的数经过 transpose + view 之后，形状为 (seq, "
-                            "d_model)，还没有乘 W^O；黑线标出每个头的列在哪里结束。两边的块完全"
-                            "相同：拼接只是移动数字，注意力之前的拆分就是反方向的同一个移动。",
+    "shapes.split_caption": "左：每个头的输出 p_attn @ V，每个头的形状为 (seq, d_k)。右：同样的数"
+                            "经过 transpose + view 之后，形状为 (seq, d_model)，还没有乘 W^O；"
+                            "黑线标出每个头的列在哪里结束。两边的块完全相同：拼接只是移动数字，"
+                            "注意力之前的拆分就是反方向的同一个移动。显示哪一个注意力由上面选择的"
+                            "部分和层决定（两者都是“全部”时显示编码器第 0 层）。",
     "shapes.too_many_heads": "{h} 个头太多，无法并排画出；把 h 设为 ≤ 16 即可看到拆分过程。",
+    "shapes.split_which": "{kind}，第 {layer} 层：{module}",
 
     # ---- 模型描述（explorer/introspect.py） ----
     "intro.group.src_embed": "源语言词嵌入",
@@ -402,6 +413,9 @@ TEXT: dict[str, str] = {
     "sidebar.tokens": "分词方式",
     "sidebar.tokens_word": "按词",
     "sidebar.tokens_char": "按字符",
+    "sidebar.tokens_unspaced": "中文（和日文、泰文一样）的词与词之间没有空格，要切出词需要基于"
+                               "词典的分词器（例如 jieba），本应用没有使用。所以“按词”也会把这些"
+                               "字逐个切开，和“按字符”完全一样。",
     "sidebar.preset": "模型规模",
     "sidebar.preset_help": "tiny 几秒即可训练完；paper base 即论文中的 N=6、d_model=512。",
     "sidebar.preset_custom": "自定义",
@@ -419,6 +433,13 @@ TEXT: dict[str, str] = {
     "sidebar.tie_decoder": "解码器词嵌入 = 输出层",
     "sidebar.tie_all": "三张表全部共享",
     "sidebar.train_mode": "训练模式（启用 dropout）",
+    "sidebar.fixed_by_checkpoint": "模型的规模和选项由你的检查点决定（这里只读显示）。点下面的"
+                                   "“返回侧边栏设置的模型”即可恢复你自己的设置。",
+    "sidebar.share": "本视图的链接",
+    "sidebar.copy_link": "复制本视图的链接",
+    "sidebar.copied": "已复制 ✓",
+    "sidebar.share_help": "这个链接能打开你现在看到的一切：句子、模型、语言和本页的各项选择。"
+                          "点框右侧的按钮，或点“复制本视图的链接”，即可复制。",
     "sidebar.params": "参数量",
     "sidebar.tokens_table": "模型看到的词元（源句 {n} 个）",
     "sidebar.col_source": "源词元",
@@ -436,6 +457,11 @@ TEXT: dict[str, str] = {
     "attn.side_src": "源句",
     "attn.side_tgt": "解码器输入",
     "attn.axes": "查询：{queries} token（行）· 键：{keys} token（列）· 掩码：{mask}",
+    "attn.random_weights": "**这些权重是随机的**（由随机种子 {seed} 生成）：这个模型没有训练过，"
+                           "热力图展示的是注意力如何计算，而不是训练好的模型会关注什么。去"
+                           "“训练与解码”页训练一个模型，或在侧边栏加载检查点，就能看到学到的"
+                           "注意力。",
+    "attn.checkpoint_weights": "这些是你的检查点中的权重：它学到的东西会显示在这里。",
     "attn.train_mode": " · **训练模式：dropout 已启用**：图中是 dropout 之前的权重，每次重新运"
                        "行都会"
                        "为其后的计算抽取新的随机 dropout 模式",
@@ -490,6 +516,12 @@ TEXT: dict[str, str] = {
     "url.label.pe_d_model": "位置编码的 d_model",
     "url.label.pe_dims": "位置编码维度列表",
     "url.label.task": "训练任务",
+    "url.label.presenter": "演示模式",
+    "url.label.average": "多头平均",
+    "url.label.mask_len": "掩码页的句子长度",
+    "url.label.shape_part": "形状页的部分筛选",
+    "url.label.shape_layer": "形状页的层筛选",
+    "url.label.shape_attn": "形状页的注意力筛选",
     "url.expect_text": "应为不超过 {n} 个字符的文本",
     "url.expect_one_of": "应为以下之一：{choices}",
     "url.expect_int": "应为 {low} 到 {high} 之间的整数",
@@ -585,8 +617,8 @@ TEXT: dict[str, str] = {
                              "{high}。",
     "ckpt.err.too_many_params": "这个模型将有 {params}M 个参数；上限是 {limit}M，以免一位学习者"
                                 "占满共享服务器的内存。",
-    "ckpt.err.h_differs": "这个检查点导出时 h = {stored} 个头；把 h 留空即可使用它（你填写的"
-                          "是 h = {given}）。",
+    "ckpt.err.h_differs": "这个检查点导出时 h = {stored} 个头，但你填写的是 h = {given}："
+                          "清空 h 这一栏，即可使用文件中的 h = {stored}。",
     "ckpt.err.h_needed": "请填写头数 h：它无法从权重中读出（W^Q 把所有头放在同一个 d_model x "
                          "d_model 矩阵里）。d_model = {d_model} 时，h 可以是 {valid}；The "
                          "Annotated Transformer 用的是 8。",
@@ -622,6 +654,9 @@ TEXT: dict[str, str] = {
     "ckpt.note.no_vocab": "没有提供词元列表：词元按 id 命名为 tok0、tok1……",
     "ckpt.note.no_pe": "文件中没有位置编码表（它们是固定的，不是学出来的）；已按公式为 {n} "
                        "个位置重新计算。",
+    "ckpt.note.pe_extended": "文件中的位置编码表只覆盖 {saved} 个位置；它们是固定的正弦公式"
+                             "（不是学出来的），所以已按公式扩展到 {n} 个位置（本应用能读入的"
+                             "最长文本）。",
     "ckpt.note.assumed_options": "假定层归一化公式是 Annotated 版本（std + 1e-6），并且词嵌入"
                                  "乘以 sqrt(d_model)：仅凭 state_dict 无法判断。",
     "ckpt.note.post_norm": "两个堆叠都没有最后的层归一化：按 post-norm 加载（论文中的 "
@@ -674,8 +709,9 @@ TEXT: dict[str, str] = {
     "train.col_label": "要预测的标签 (tgt_y)",
     "train.train_header": "2. 训练",
     "train.model": "要训练的模型",
+    # (13) 测量方法与结果见 EN 中的注释（bench/train_wait.py）。
     "train.model_recipe": "快速配方：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，不用 "
-                          "dropout（约 2 秒学会复制）",
+                          "dropout（在两个 CPU 核上约 4–10 秒学会复制）",
     "train.model_sidebar": "侧边栏的模型：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，"
                            "dropout {dropout}（更慢；见下方说明）",
     "train.model_help": "快速配方故意做得很小：复制、反转和排序只需要一层和两个头，几秒钟就"
@@ -694,7 +730,8 @@ TEXT: dict[str, str] = {
     "train.warmup": "预热步数",
     "train.factor": "Noam 系数 (factor)",
     "train.early": "学会后自动停止",
-    "train.early_help": "每 {every} 步用贪心解码检验 {n} 个新序列；一旦全部正确就停止训练。",
+    "train.early_help": "每 {every} 步做一次停止检验：用贪心解码检验 {n} 个新的随机序列；一旦"
+                        "全部正确就停止训练。训练后显示的准确率来自另外的序列。",
     "train.adam_caption": "与论文相同，使用 Adam，β = (0.9, 0.98)，ε = 1e-9。默认是本应用的"
                           "快速配方：{warmup} 步学习率预热后学习率为 {lr}，批大小 {batch}，"
                           "不使用标签平滑——在这里比 The Annotated Transformer 的复制任务配方"
@@ -710,7 +747,7 @@ TEXT: dict[str, str] = {
     "train.stop": "停止",
     "train.stop_help": "停止训练；模型会保留到目前为止学到的东西。",
     "train.updated": "你训练模型之后应用已经更新：请重新训练。",
-    "train.evaluating": "正在评估训练了一部分的模型…",
+    "train.evaluating": "正在停止训练并评估模型…",
     "train.starting": "正在开始…",
     "train.progress": "第 {step} / {steps} 步 · 损失 {loss} · token 准确率 {acc} · {seconds} 秒",
     "train.training": "正在训练…（点击“停止”可提前结束）",
@@ -727,13 +764,15 @@ TEXT: dict[str, str] = {
     "train.describe_digits": "数字",
     "train.describe_words": "{n} 个词",
     "train.metric_accuracy": "整序列准确率",
-    "train.metric_accuracy_help": "对 {n} 个新的随机序列做贪心解码：整个答案（直到 </s>）"
-                                  "完全正确的比例。",
+    "train.metric_accuracy_help": "留出评估：对 {n} 个单独抽取的随机序列做贪心解码，这些序列"
+                                  "既没有用于训练，也没有用于停止检验（停止检验每 {every} 步"
+                                  "解码另外 {check_n} 个序列）。整个答案（直到 </s>）完全正确"
+                                  "的比例。",
     "train.metric_loss": "最终损失（每个 token）",
     "train.metric_steps": "步数",
     "train.metric_time": "训练时间",
-    "train.learned": "{step} 步后学会了：一次检验解码了 {n} 个新序列并且全部正确，所以训练"
-                     "在那里停止。",
+    "train.learned": "{step} 步后学会了：第 {step} 步的停止检验解码了 {n} 个新序列，全部正确，"
+                     "所以训练在那里停止。",
     "train.stopped": "训练在第 {step} / {steps} 步停止（{reason}）。模型保留了到那时为止学到"
                      "的东西。",
     "train.lr_constant": "恒定学习率 {lr}",
@@ -757,7 +796,10 @@ TEXT: dict[str, str] = {
     "train.untrained_caption": "这是未训练的模型（在上面训练后即可看到差别）：它的答案是一堆"
                                "乱码——这正是要说明的。",
     "train.input_sentence": "输入：你的句子",
-    "train.first_words": "只使用前 {n} 个词：这是任务的最长序列。",
+    "train.first_words": "你的句子有 {got} 个词，但只解码前 {n} 个：以词为符号的任务，训练"
+                         "序列的长度是 1 到 {n} 个词（取你句子的长度，但最多 {cap} 个，这样"
+                         "几秒钟就能训练完）。模型从没见过更长的序列，而且它的位置编码只覆盖 "
+                         "{positions} 个位置（含 <s> 和 </s>）。",
     "train.digits_input": "要解码的数字（用空格分隔）",
     "train.building_untrained": "正在构建未训练的模型…",
     "train.expected": "期望的答案",
@@ -813,6 +855,24 @@ TEXT: dict[str, str] = {
     "train.smoothing_caption": "词表共 {n} 个 token：每个既不是标签也不是 <pad> 的 token 分到 "
                                "ε/(size − 2) = {share}。",
     "train.smooth_row": "标签 {token}",
+    "train.still_stopping": "{seconds} 秒后训练仍未停止（服务器正忙）。训练停下后会显示结果："
+                            "请稍后点击任意控件。",
+    "train.held_out_missed": "旁边的“{metric}”来自另一次独立的测试，即留出评估：另外 "
+                             "{total} 个序列中答对 {right} 个（{acc}）。通过一次检验并不等于"
+                             "每个序列都对；答错的 {wrong} 个序列出现在这些长度上：{lengths}。",
+    "train.dropped_words": "你的句子中有 {k} 个词被略去了：它们不在任务的符号之中（任务只取前 "
+                           "{limit} 个不同的词）。",
+    "train.input_inside": "这个输入和训练序列是同一类：{length} 个符号（训练时抽取的长度为 "
+                          "{min_len} 到 {max_len}），而且全是任务中的符号。",
+    "train.input_outside": "这个输入和训练序列不是同一类（训练序列长度为 {min_len} 到 "
+                           "{max_len}，只含任务中的符号）：它有 {length} 个符号，其中 "
+                           "{unknown} 个任务中没有。在这里答错，说明不了模型学到了什么。",
+    "train.wrong_inside": "这个输入在模型训练过的范围之内，所以这是一个真正的错误：在留出评估"
+                          "中，长度为 {length} 的 {total} 个序列答对了 {right} 个。训练"
+                          "更久一些（关闭“学会后自动停止”或增加训练步数），这类错误会更少。",
+    "train.wrong_inside_none": "这个输入在模型训练过的范围之内，所以这是一个真正的错误；留出"
+                               "评估中没有抽到长度为 {length} 的序列。训练更久一些（关闭"
+                               "“学会后自动停止”或增加训练步数），这类错误会更少。",
     # 训练控件与解码输入的校验（explorer/session_training.py）
     "train.field.task": "任务",
     "train.field.symbols": "符号",

@@ -1,0 +1,116 @@
+"""Browser-test support: the app served on a free 127.0.0.1 port, Debian's Chromium, helpers.
+
+The fixtures (`app_url`, `browser`, `page`) are registered in conftest.py, so every test
+module can use them: each module gets its own server, stopped when the module ends.
+Without a browser the tests are skipped with a message, except under CI (CI=true), where a
+missing browser is a failure: `make test` installs Debian's Chromium when it is missing and
+the user is root.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tools.screenshots import CHROMIUM_ARGS, free_port, serve, wait_idle
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+PAGES = ["model", "embeddings", "masks", "attention", "shapes", "train"]
+
+# Elements a hostile text would create if it were rendered as markup anywhere on the page.
+INJECTED = """() => {
+  const q = s => document.querySelectorAll(s).length;
+  const main = '[data-testid="stMain"]';
+  const inMain = [...document.querySelectorAll(main + ' b, ' + main + ' i')]
+    .filter(e => /bold|italic|it$/.test(e.textContent)).length;
+  return q('a[href*="example.com"]') + q('a[href^="javascript:"]') + q('span[style*="999px"]')
+    + [...document.querySelectorAll('script')].filter(s => s.textContent.includes('alert(1)'))
+      .length + inMain;
+}"""
+
+
+# Streamlit has finished the last script run and redrawn every element it sent (elements
+# left from an earlier run are marked data-stale until the new run replaces them).
+SETTLED = """() => {
+  const app = document.querySelector('[data-test-script-state]');
+  return app !== null && app.getAttribute('data-test-script-state') === 'notRunning'
+    && document.querySelector('[data-stale="true"]') === null;
+}"""
+
+
+def settled(page, timeout: int = 60_000) -> None:
+    """Wait until Streamlit has finished its run and no element is left over from an older one.
+
+    Call it after a condition that shows the run started (the address bar changed, an
+    element appeared): a rerun the browser has asked for but the server has not begun yet
+    is not visible in the page.
+    """
+    page.wait_for_function(SETTLED, timeout=timeout)
+
+
+def need_browser() -> None:
+    if Path(CHROMIUM).exists():
+        return
+    message = ("No Chromium: browser tests need Debian's chromium (`apt-get install -y "
+               "chromium`, which `make test` does when run as root).")
+    if os.environ.get("CI"):
+        pytest.fail("CI must run the browser tests. " + message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    need_browser()
+    with serve(free_port()) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser(app_url):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, request):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    p = context.new_page()
+    yield p
+    ARTIFACTS.mkdir(exist_ok=True)
+    p.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"))
+    context.close()
+
+
+def open_page(page, url: str, name: str) -> None:
+    page.goto(url if name == "model" else f"{url}/{name}")
+    wait_idle(page, 1.0)
+
+
+def set_number(page, key: str, value: int) -> None:
+    box = page.locator(f".st-key-{key} input").first
+    box.fill(str(value))
+    box.press("Enter")
+    page.wait_for_timeout(300)
+    wait_idle(page, 1.0)
+
+
+def no_exception(page) -> None:
+    assert page.locator("[data-testid='stException']").count() == 0
+
+
+def chart_ticks(page, index: int = 0, axis: str = "ytick") -> list[str]:
+    chart = page.locator(".js-plotly-plot").nth(index)
+    return [t.text_content() for t in chart.locator(f"g.{axis} text").all()]
+
+
+def heatmap_count(page, index: int = 0) -> int:
+    return page.locator(".js-plotly-plot").nth(index).locator("g.hm").count()
