@@ -1,14 +1,16 @@
 """Transformer Explorer: build the encoder-decoder Transformer live and look inside it.
 
-Entry point: page config, the shared sidebar (its widgets live here so that switching
-pages never resets them), and navigation over the files in pages/.
+Entry point: page config, the shared sidebar (drawn here, before the page, so that switching
+pages never resets it; its code is in explorer/sidebar.py), and navigation over pages/.
 """
 
 import streamlit as st
 import torch
 
+from explorer.context import page_context
 from explorer.i18n import set_lang, t
-from explorer.ui import load_url_state, page_context, render_sidebar
+from explorer.links import load_url_state
+from explorer.sidebar import render_sidebar
 
 # One intra-op thread per forward pass: on a 2-core server shared by a class, sessions run
 # in parallel threads, and more torch threads per pass only make them fight (README).

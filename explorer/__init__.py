@@ -1,5 +1,12 @@
-"""The Streamlit app's support code: settings, cached compute, sidebar and figures.
+"""The Streamlit app's support code, one module per job.
 
-`settings.py`, `runs.py`, `introspect.py` and `figures/` are free of streamlit; only
-`ui.py` (and the pages) call `st.*`.
+Pure Python (no streamlit): `settings.py` (the sidebar's settings, declared once, and their
+validation), `urlstate.py` (settings <-> link), `runs.py` (build a model, run the text
+through it), `introspect.py` (names and shapes of what was captured), `checkpoint.py`,
+`exports.py` and `figures/` (one module of pure figure functions per page).
+
+Streamlit: `cache.py` (the shared, read-only models and runs), `context.py` (the page
+context every page reads), `sidebar.py`, `links.py` (the link in the address bar),
+`import_panel.py` (a learner's own checkpoint), `charts.py` (drawing a figure),
+`session_training.py` (the Train page's per-session model).
 """

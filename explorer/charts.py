@@ -1,6 +1,7 @@
 """Drawing a figure in the page: PNG download names and presenter-mode sizes in one place.
 
-Pages call `show_chart(fig, "attention_enc_L0", key=...)` instead of `st.plotly_chart`: the
+Pages call `ctx.chart(fig, "attention_enc_L0", key=...)` (which calls `show_chart` with the
+view's settings and presenter flag) instead of `st.plotly_chart`: the
 plotly toolbar's camera button then saves `attention_enc_L0_tiny.png` (at twice the screen
 resolution), and in presenter mode every text of the figure is enlarged for a projector.
 
@@ -19,9 +20,9 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from explorer.exports import download_name
+from .exports import download_name
+from .settings import Settings
 
-PRESENTER_KEY = "presenter"  # the sidebar toggle's session-state key
 PRESENTER_FONT = 20  # base font size of figures in presenter mode (plotly's default is 12)
 PRESENTER_HEIGHT = 1.3  # figure heights are scaled by this in presenter mode
 # Sizes that Streamlit's chart theme (its plotly template) gives the texts a figure leaves
@@ -31,11 +32,6 @@ _AXIS = re.compile(r"^(x|y)axis\d*$")
 _CARTESIAN = {"heatmap", "scatter", "bar", "contour", "histogram", "box"}
 # Inline sizes inside a label: only our own markup (user text is escaped, so it has no "<").
 _INLINE_SIZE = re.compile(r"(<span style='font-size:)(\d+(?:\.\d+)?)(px'>)")
-
-
-def presenter() -> bool:
-    """Whether this session is in presenter mode."""
-    return st.session_state.get(PRESENTER_KEY) is True
 
 
 def _bigger(size: float, k: float) -> float:
@@ -161,18 +157,17 @@ def sized_figure(fig: go.Figure, k: float = 1.0, height_scale: float = 1.0) -> g
     return go.Figure(data=data, layout=layout, _validate=False)
 
 
-def show_chart(fig: go.Figure, name: str, *, key: str, where: Any = None,
-               **kwargs: Any) -> None:
+def show_chart(fig: go.Figure, name: str, settings: Settings, presenter: bool, *, key: str,
+               where: Any = None, **kwargs: Any) -> None:
     """Draw `fig` in `where` (a container or column; default the page) with a PNG file name.
 
-    In presenter mode the figure is `presenter_figure(fig)` and the element's key changes
+    The toolbar's camera button saves `<name>_<model size>.png` (`settings` names the size).
+    In `presenter` mode the figure is `presenter_figure(fig)` and the element's key changes
     (`<key>_presenter`): the browser draws a new chart at once instead of patching the old
     one, so no text keeps its old size until the page is left and re-entered. Otherwise it
     is `sized_figure(fig)`, whose sizes do not depend on the page's root font size.
     """
-    from explorer.ui import current_settings  # late import: no cycle at import time
-
-    if presenter():
+    if presenter:
         fig = presenter_figure(fig)
         key = f"{key}_presenter"
     else:
@@ -180,7 +175,7 @@ def show_chart(fig: go.Figure, name: str, *, key: str, where: Any = None,
     config = {
         "displaylogo": False,
         "toImageButtonOptions": {"format": "png", "scale": 2,
-                                 "filename": download_name(name, current_settings(), "png")
+                                 "filename": download_name(name, settings, "png")
                                  .removesuffix(".png")},
     }
     kwargs.setdefault("width", "stretch")

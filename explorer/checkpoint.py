@@ -23,12 +23,19 @@ import pickle
 import re
 import zipfile
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import torch
 
-from transformer.model import EncoderDecoder, TransformerConfig, build_model, sinusoid_table
+from transformer.model import (
+    EncoderDecoder,
+    NormPlacement,
+    TieWeights,
+    TransformerConfig,
+    build_model,
+    sinusoid_table,
+)
 from transformer.tokenize import MAX_TOKENS
 
 from .exports import FORMAT
@@ -295,7 +302,11 @@ def _same_tensor(a: torch.Tensor | None, b: torch.Tensor | None) -> bool:
 
 @dataclass(frozen=True)
 class Architecture:
-    """What the weights say about the architecture."""
+    """The `TransformerConfig` fields that the weights' names and shapes determine.
+
+    h, dropout, layer_norm and scale_embedding leave no trace in the shapes: h is asked
+    for (or read from this app's export), the others come from the export or the defaults.
+    """
 
     N: int
     d_model: int
@@ -303,8 +314,8 @@ class Architecture:
     src_vocab: int
     tgt_vocab: int
     max_len: int | None  # None: no pe buffers in the file
-    norm_placement: str
-    tie_weights: str
+    norm_placement: NormPlacement
+    tie_weights: TieWeights
 
 
 def infer_architecture(sd: Mapping[str, torch.Tensor]) -> Architecture:
@@ -325,10 +336,10 @@ def infer_architecture(sd: Mapping[str, torch.Tensor]) -> Architecture:
                                 else "ckpt.err.one_final_norm_decoder"))
     gen, tgt, src = (sd.get(k) for k in ("generator.proj.weight", "tgt_embed.0.lut.weight",
                                          "src_embed.0.lut.weight"))
-    tie = "none"
+    tie: TieWeights = "none"
     if _same_tensor(gen, tgt):
         tie = "all" if _same_tensor(src, tgt) else "decoder"
-    placement = "pre" if enc_norm else "post"
+    placement: NormPlacement = "pre" if enc_norm else "post"
     return Architecture(N, d_model, d_ff, src_vocab, tgt_vocab, max_len, placement, tie)
 
 
@@ -379,9 +390,7 @@ def _config(
     arch: Architecture, h: int, saved: Mapping[str, Any] | None, max_len: int
 ) -> TransformerConfig:
     """The TransformerConfig for the weights, checked against an export's saved config."""
-    inferred = {"src_vocab": arch.src_vocab, "tgt_vocab": arch.tgt_vocab, "N": arch.N,
-                "d_model": arch.d_model, "d_ff": arch.d_ff, "h": h, "max_len": max_len,
-                "norm_placement": arch.norm_placement, "tie_weights": arch.tie_weights}
+    inferred = {**asdict(arch), "h": h, "max_len": max_len}
     options: dict[str, Any] = {"dropout": DEFAULT_DROPOUT, "layer_norm": "annotated",
                                "scale_embedding": True}
     if saved is not None:

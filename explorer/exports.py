@@ -17,8 +17,7 @@ import torch
 from transformer.model import EncoderDecoder, TransformerConfig
 
 from .runs import Run
-from .settings import Settings
-from .urlstate import preset_of
+from .settings import Settings, preset_of
 
 FORMAT = "transformer-explorer/1"  # the `format` entry of this app's checkpoints
 MAX_META_DEPTH = 8  # nesting allowed in a checkpoint's `meta`

@@ -8,36 +8,25 @@ run, through `t()`); it never raises.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import Field, asdict, dataclass, field, fields, replace
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
-from transformer.model import TransformerConfig
+from transformer.model import LayerNormKind, NormPlacement, TieWeights, TransformerConfig
+from transformer.tokenize import TokenMode
 
 from .i18n import t
 
-# ---- Limits, each with the reason shown to the learner -------------------------------
-LIMITS: dict[str, tuple[int, int]] = {
-    "N": (1, 12),
-    "d_model": (2, 1024),
-    "h": (1, 32),
-    "d_ff": (1, 8192),
-    "seed": (0, 2**31 - 1),
-}
 MAX_PARAMS = 120_000_000  # building: the paper base model (~44M with a small vocab) fits
 MAX_TRAIN_PARAMS = 3_000_000  # training must finish in seconds on 2 shared CPU cores
 MAX_DROPOUT = 0.9
-
-TOKEN_MODES = ("word", "char")
-NORM_PLACEMENTS = ("pre", "post")
-LAYER_NORMS = ("annotated", "standard")
-TIE_WEIGHTS = ("none", "decoder", "all")
 
 DEFAULT_SOURCE = "the cat sat on the mat"
 
 
 @dataclass(frozen=True)
 class Preset:
-    """A named model size."""
+    """A named model size: the fields of `Settings` that the preset selector sets."""
 
     N: int
     d_model: int
@@ -52,43 +41,86 @@ PRESETS: dict[str, Preset] = {
     "paper base": Preset(N=6, d_model=512, h=8, d_ff=2048, dropout=0.1),
 }
 DEFAULT_PRESET = "tiny"
+SIZE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Preset))
+_TINY = PRESETS[DEFAULT_PRESET]
+
+
+def _setting(default: Any, url: str, limits: tuple[float, float] | None = None) -> Any:
+    """A sidebar setting: its default, its short key in a link, and (numbers) its range."""
+    return field(default=default, metadata={"url": url, "limits": limits})
 
 
 @dataclass(frozen=True)
 class Settings:
-    """Everything the shared sidebar controls, after validation."""
+    """Everything the shared sidebar controls, after validation.
 
-    source: str = DEFAULT_SOURCE
-    target: str = ""  # empty: the target is the source itself (the copy task)
-    token_mode: str = "word"
-    N: int = PRESETS[DEFAULT_PRESET].N
-    d_model: int = PRESETS[DEFAULT_PRESET].d_model
-    h: int = PRESETS[DEFAULT_PRESET].h
-    d_ff: int = PRESETS[DEFAULT_PRESET].d_ff
-    dropout: float = PRESETS[DEFAULT_PRESET].dropout
-    seed: int = 0
-    norm_placement: str = "pre"
-    layer_norm: str = "annotated"
-    scale_embedding: bool = True
-    tie_weights: str = "none"
-    train_mode: bool = False  # dropout active in the forward pass
+    Each field is declared here once: its type gives the allowed values (the `Literal`
+    types of `TransformerConfig`), its metadata the link key and the range; the sidebar's
+    widget keys, the link and the validation below are derived from these fields.
+    """
+
+    source: str = _setting(DEFAULT_SOURCE, "src")
+    target: str = _setting("", "tgt")  # empty: the target is the source itself (copy task)
+    token_mode: TokenMode = _setting("word", "tok")
+    N: int = _setting(_TINY.N, "N", (1, 12))
+    d_model: int = _setting(_TINY.d_model, "d", (2, 1024))
+    h: int = _setting(_TINY.h, "h", (1, 32))
+    d_ff: int = _setting(_TINY.d_ff, "ff", (1, 8192))
+    dropout: float = _setting(_TINY.dropout, "drop", (0.0, MAX_DROPOUT))
+    seed: int = _setting(0, "seed", (0, 2**31 - 1))
+    norm_placement: NormPlacement = _setting("pre", "norm")
+    layer_norm: LayerNormKind = _setting("annotated", "ln")
+    scale_embedding: bool = _setting(True, "scale")
+    tie_weights: TieWeights = _setting("none", "tie")
+    train_mode: bool = _setting(False, "train")  # dropout active in the forward pass
     errors: tuple[str, ...] = field(default=(), compare=False)  # what was wrong and refused
 
     def model_config(self, vocab_size: int) -> TransformerConfig:
         """The model config for a shared source/target vocabulary of `vocab_size` tokens."""
-        return TransformerConfig(
-            src_vocab=vocab_size,
-            tgt_vocab=vocab_size,
-            N=self.N,
-            d_model=self.d_model,
-            d_ff=self.d_ff,
-            h=self.h,
-            dropout=self.dropout,
-            norm_placement=self.norm_placement,  # type: ignore[arg-type]
-            layer_norm=self.layer_norm,  # type: ignore[arg-type]
-            scale_embedding=self.scale_embedding,
-            tie_weights=self.tie_weights,  # type: ignore[arg-type]
-        )
+        shared = {f.name: getattr(self, f.name) for f in fields(TransformerConfig)
+                  if f.name in SETTING_NAMES}
+        return TransformerConfig(src_vocab=vocab_size, tgt_vocab=vocab_size, **shared)
+
+
+SETTING_FIELDS: tuple[Field, ...] = tuple(f for f in fields(Settings) if f.metadata)
+SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in SETTING_FIELDS)
+_HINTS = get_type_hints(Settings)
+# The allowed values of every choice: the arguments of its Literal type.
+CHOICES: dict[str, tuple[str, ...]] = {
+    name: get_args(_HINTS[name]) for name in SETTING_NAMES if get_origin(_HINTS[name]) is Literal
+}
+RANGES: dict[str, tuple[float, float]] = {
+    f.name: f.metadata["limits"] for f in SETTING_FIELDS if f.metadata["limits"]
+}
+LIMITS: dict[str, tuple[int, int]] = {  # the whole-number settings' ranges
+    name: limits for name, limits in RANGES.items() if _HINTS[name] is int  # type: ignore[misc]
+}
+TOKEN_MODES = CHOICES["token_mode"]
+NORM_PLACEMENTS = CHOICES["norm_placement"]
+LAYER_NORMS = CHOICES["layer_norm"]
+TIE_WEIGHTS = CHOICES["tie_weights"]
+
+
+def kind_of(name: str) -> type:
+    """How a setting is read and validated: str, int, float, bool, or Literal (a choice)."""
+    hint = _HINTS[name]
+    return Literal if name in CHOICES else hint  # type: ignore[return-value]
+
+
+def preset_of(values: Settings | Mapping[str, Any]) -> str:
+    """The name of the preset whose size `values` (settings or widget values) has, or "custom".
+
+    The one place that answers "which preset is this?": the sidebar, the link and the
+    download names all ask it.
+    """
+    if isinstance(values, Mapping):
+        size = tuple(values.get(k) for k in SIZE_FIELDS)
+    else:
+        size = tuple(getattr(values, k) for k in SIZE_FIELDS)
+    for name, preset in PRESETS.items():
+        if size == tuple(getattr(preset, k) for k in SIZE_FIELDS):
+            return name
+    return "custom"
 
 
 def estimate_params(
@@ -136,6 +168,19 @@ def _as_int(name: str, value: Any, errors: list[str]) -> int | None:
     return number_i
 
 
+def _as_fraction(name: str, value: Any, errors: list[str]) -> float | None:
+    """A finite number within the setting's limits (dropout), else None and a message."""
+    low, high = RANGES[name]
+    try:
+        number = float(value) if not isinstance(value, bool) else math.nan
+    except (TypeError, ValueError):
+        number = math.nan
+    if math.isfinite(number) and low <= number <= high:
+        return number
+    errors.append(t(f"settings.{name}", high=high, value=_describe(value)))
+    return None
+
+
 def _as_choice(name: str, value: Any, allowed: tuple[str, ...], errors: list[str]) -> str | None:
     if value in allowed:
         return str(value)
@@ -151,44 +196,34 @@ def _as_bool(name: str, value: Any, errors: list[str]) -> bool | None:
     return None
 
 
-def parse_settings(raw: dict[str, Any]) -> Settings:
+def parse_settings(raw: Mapping[str, Any]) -> Settings:
     """Validate raw widget values; bad fields fall back to defaults and add a message."""
     errors: list[str] = []
     base = Settings()
     values: dict[str, Any] = {}
-    for name in ("source", "target"):
+    for name in SETTING_NAMES:
         value = raw.get(name, getattr(base, name))
-        if not isinstance(value, str):
-            errors.append(t(f"settings.not_text_{name}", type=type(value).__name__))
-            value = getattr(base, name)
-        values[name] = value
-    for name in ("N", "d_model", "h", "d_ff", "seed"):
-        got = _as_int(name, raw.get(name, getattr(base, name)), errors)
+        kind = kind_of(name)
+        if kind is str:
+            got: Any = value if isinstance(value, str) else None
+            if got is None:
+                errors.append(t(f"settings.not_text_{name}", type=type(value).__name__))
+        elif kind is int:
+            got = _as_int(name, value, errors)
+        elif kind is float:
+            got = _as_fraction(name, value, errors)
+        elif kind is bool:
+            got = _as_bool(name, value, errors)
+        else:
+            got = _as_choice(name, value, CHOICES[name], errors)
         if got is not None:
             values[name] = got
-    dropout = raw.get("dropout", base.dropout)
-    try:
-        dropout_f = float(dropout) if not isinstance(dropout, bool) else math.nan
-    except (TypeError, ValueError):
-        dropout_f = math.nan
-    if math.isfinite(dropout_f) and 0.0 <= dropout_f <= MAX_DROPOUT:
-        values["dropout"] = dropout_f
-    else:
-        errors.append(t("settings.dropout", high=MAX_DROPOUT, value=_describe(dropout)))
-    for name, allowed in (
-        ("token_mode", TOKEN_MODES),
-        ("norm_placement", NORM_PLACEMENTS),
-        ("layer_norm", LAYER_NORMS),
-        ("tie_weights", TIE_WEIGHTS),
-    ):
-        got_c = _as_choice(name, raw.get(name, getattr(base, name)), allowed, errors)
-        if got_c is not None:
-            values[name] = got_c
-    for name in ("scale_embedding", "train_mode"):
-        got_b = _as_bool(name, raw.get(name, getattr(base, name)), errors)
-        if got_b is not None:
-            values[name] = got_b
     return replace(base, **values, errors=tuple(errors))
+
+
+def settings_values(s: Settings) -> dict[str, Any]:
+    """The settings as widget values (session-state key -> value), errors left out."""
+    return {name: value for name, value in asdict(s).items() if name in SETTING_NAMES}
 
 
 def settings_params(s: Settings, vocab_size: int) -> int:

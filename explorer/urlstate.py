@@ -40,15 +40,17 @@ from transformer.tokenize import MAX_TEXT_CHARS
 from .i18n import t
 from .introspect import STACKS
 from .settings import (
+    CHOICES,
     DEFAULT_PRESET,
-    LAYER_NORMS,
-    LIMITS,
-    MAX_DROPOUT,
-    NORM_PLACEMENTS,
     PRESETS,
-    TIE_WEIGHTS,
-    TOKEN_MODES,
+    RANGES,
+    SETTING_FIELDS,
+    SETTING_NAMES,
+    SIZE_FIELDS,
     Settings,
+    kind_of,
+    preset_of,
+    settings_values,
 )
 
 LANGS: tuple[str, ...] = ("en", "zh")  # interface languages a link may ask for
@@ -59,19 +61,15 @@ MASK_LEN_RANGE = (1, 12)  # the Masks page's two sentence lengths
 SHAPE_PARTS: tuple[str, ...] = ("all", *STACKS)  # the Shapes page's part filter
 MAX_PARAM_CHARS = 64  # longest value accepted for a non-text parameter
 
-_MODEL_FIELDS = ("N", "d_model", "h", "d_ff", "dropout")
-_SHORT = {"N": "N", "d_model": "d", "h": "h", "d_ff": "ff", "dropout": "drop"}
-# (URL key, session key, the text key of its name in a notice)
-_TEXTS = (("src", "source", "url.label.source"), ("tgt", "target", "url.label.target"))
-_INTS = (("N", "N", "url.label.N"), ("d", "d_model", "url.label.d_model"),
-         ("h", "h", "url.label.h"), ("ff", "d_ff", "url.label.d_ff"),
-         ("seed", "seed", "url.label.seed"))
-_CHOICES = (("tok", "token_mode", "url.label.token_mode", TOKEN_MODES),
-            ("norm", "norm_placement", "url.label.norm_placement", NORM_PLACEMENTS),
-            ("ln", "layer_norm", "url.label.layer_norm", LAYER_NORMS),
-            ("tie", "tie_weights", "url.label.tie_weights", TIE_WEIGHTS))
-_BOOLS = (("scale", "scale_embedding", "url.label.scale_embedding"),
-          ("train", "train_mode", "url.label.train_mode"))
+# The sidebar's settings travel under the short keys declared on `Settings`' fields.
+URL_KEYS: dict[str, str] = {f.name: f.metadata["url"] for f in SETTING_FIELDS}
+
+
+def _label(name: str) -> str:
+    """The text key of a setting's name in a notice."""
+    return f"url.label.{name}"
+
+
 _TRUE, _FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
 
 # Page selections: URL key -> (session key, default). Written only when not the default.
@@ -97,15 +95,6 @@ _FLOAT_RE = re.compile(r"[0-9]{0,4}(\.[0-9]{0,20})?([eE][+-]?[0-9]{1,3})?", re.A
 
 
 # ---- Settings -> params -----------------------------------------------------------------
-
-
-def preset_of(settings: Settings) -> str:
-    """The name of the preset whose model size `settings` has, or "custom"."""
-    values = tuple(getattr(settings, k) for k in _MODEL_FIELDS)
-    for name, preset in PRESETS.items():
-        if values == tuple(getattr(preset, k) for k in _MODEL_FIELDS):
-            return name
-    return "custom"
 
 
 def _text_fits(text: object) -> bool:
@@ -146,29 +135,19 @@ def settings_to_params(
     value of None is skipped. An unknown extras key raises ValueError (a programming error).
     Texts longer than MAX_TEXT_CHARS are left out (a link could not carry them back).
     """
-    base = Settings()
-    out: dict[str, str] = {}
-    for key, name, _label in _TEXTS:
-        value = getattr(settings, name)
-        if value != getattr(base, name) and _text_fits(value):
-            out[key] = value
-    if settings.token_mode != base.token_mode:
-        out["tok"] = _fmt(settings.token_mode)
-    preset = preset_of(settings)
+    base = settings_values(Settings())
+    values = settings_values(settings)
+    preset = preset_of(values)
     ref = PRESETS.get(preset, PRESETS[DEFAULT_PRESET])
-    if preset != DEFAULT_PRESET and preset in PRESETS:
-        out["preset"] = preset
-    for name in _MODEL_FIELDS:
-        if getattr(settings, name) != getattr(ref, name):
-            out[_SHORT[name]] = _fmt(getattr(settings, name))
-    if settings.seed != base.seed:
-        out["seed"] = _fmt(settings.seed)
-    for key, name, _label, _allowed in _CHOICES[1:]:
-        if getattr(settings, name) != getattr(base, name):
-            out[key] = _fmt(getattr(settings, name))
-    for key, name, _label in _BOOLS:
-        if getattr(settings, name) != getattr(base, name):
-            out[key] = _fmt(getattr(settings, name))
+    out: dict[str, str] = {}
+    for name in SETTING_NAMES:
+        if name == SIZE_FIELDS[0] and preset != DEFAULT_PRESET and preset in PRESETS:
+            out["preset"] = preset  # before the size fields, which differ from it only
+        default = getattr(ref, name) if name in SIZE_FIELDS else base[name]
+        value = values[name]
+        if value == default or (kind_of(name) is str and not _text_fits(value)):
+            continue
+        out[URL_KEYS[name]] = value if kind_of(name) is str else _fmt(value)
     for key, value in (extras or {}).items():
         if key not in EXTRAS:
             raise ValueError(f"Unknown page selection {key!r}: use one of {', '.join(EXTRAS)}.")
@@ -312,43 +291,40 @@ def params_to_state(
     if not isinstance(params, Mapping):
         params = {}
     r = _Reader(params)
-    base = Settings()
-    state: dict[str, object] = {}
-    for key, name, label in _TEXTS:
-        state[name] = r.read(
-            key, label, t("url.expect_text", n=MAX_TEXT_CHARS),
-            lambda text: text, getattr(base, name), cap=MAX_TEXT_CHARS,
-            fallback=t("url.use_default_text", label=t(label)),
-        )
-    state["token_mode"] = r.read("tok", "url.label.token_mode", _one_of(TOKEN_MODES),
-                                 _choice(TOKEN_MODES), base.token_mode)
-
+    base = settings_values(Settings())
     names = (*PRESETS, "custom")
     preset = r.read("preset", "url.label.preset", _one_of(names), _choice(names),
                     DEFAULT_PRESET)
     ref = PRESETS.get(str(preset), PRESETS[DEFAULT_PRESET])
-    for key, name, label in _INTS:
-        low, high = LIMITS[name]
-        default = getattr(ref, name) if name in _MODEL_FIELDS else getattr(base, name)
-        state[name] = r.read(key, label, t("url.expect_int", low=low, high=high),
-                             lambda text, lo=low, hi=high: _parse_int(text, lo, hi), default)
-    state["dropout"] = r.read("drop", "url.label.dropout",
-                              t("url.expect_number", low=0, high=MAX_DROPOUT),
-                              lambda text: _parse_float(text, 0.0, MAX_DROPOUT), ref.dropout)
-    values = tuple(state[k] for k in _MODEL_FIELDS)
-    state["preset"] = next(
-        (n for n, p in PRESETS.items() if values == tuple(getattr(p, k) for k in _MODEL_FIELDS)),
-        "custom",
-    )
-    for key, name, label, allowed in _CHOICES[1:]:
-        state[name] = r.read(key, label, _one_of(allowed), _choice(allowed),
-                             getattr(base, name))
-    for key, name, label in _BOOLS:
-        state[name] = r.read(key, label, t("url.expect_bool"), _parse_bool,
-                             getattr(base, name))
+    state: dict[str, object] = {}
+    for name in SETTING_NAMES:
+        default = getattr(ref, name) if name in SIZE_FIELDS else base[name]
+        state[name] = _read_setting(r, name, default)
+    state["preset"] = preset_of(state)
 
     _read_extras(r, state)
     return state, r.notices
+
+
+def _read_setting(r: _Reader, name: str, default: object) -> object:
+    """The value a link gives the sidebar setting `name`, or `default` (with a notice)."""
+    key, label, kind = URL_KEYS[name], _label(name), kind_of(name)
+    if kind is str:
+        return r.read(key, label, t("url.expect_text", n=MAX_TEXT_CHARS), lambda text: text,
+                      default, cap=MAX_TEXT_CHARS,
+                      fallback=t("url.use_default_text", label=t(label)))
+    if kind is bool:
+        return r.read(key, label, t("url.expect_bool"), _parse_bool, default)
+    if kind is int:
+        low, high = RANGES[name]
+        return r.read(key, label, t("url.expect_int", low=low, high=high),
+                      lambda text: _parse_int(text, int(low), int(high)), default)
+    if kind is float:
+        low, high = RANGES[name]
+        return r.read(key, label, t("url.expect_number", low=f"{low:g}", high=f"{high:g}"),
+                      lambda text: _parse_float(text, low, high), default)
+    allowed = CHOICES[name]
+    return r.read(key, label, _one_of(allowed), _choice(allowed), default)
 
 
 def _read_extras(r: _Reader, state: dict[str, object]) -> None:

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from explorer.charts import show_chart
+from explorer.context import context, show_problems
 from explorer.exports import download_name, run_to_npz
 from explorer.figures.attention import (
     GRID_CELL_BUDGET,
@@ -15,7 +15,6 @@ from explorer.figures.attention import (
 )
 from explorer.figures.common import heatmap
 from explorer.i18n import t
-from explorer.ui import context, show_problems
 
 st.title(t("attn.title"))
 st.markdown(t("attn.intro"))
@@ -31,7 +30,7 @@ if ctx.imported is None:
 else:
     st.info(t("attn.checkpoint_weights"), icon=":material/upload_file:")
 # A layer or head the model no longer has (the learner made it smaller): back to 0, before
-# the widgets are drawn, as the link already says (explorer.ui.view_params).
+# the widgets are drawn, as the link already says (explorer.links.view_params).
 for key, count in (("attn_layer", cfg.N), ("attn_head", cfg.h)):
     value = st.session_state.get(key)
     if value is not None and not (isinstance(value, int) and 0 <= value < count):
@@ -55,7 +54,7 @@ q_tok, k_tok = tokens[kind.queries], tokens[kind.keys]
 if not average and weights.size > GRID_CELL_BUDGET:
     average = True
     st.info(t("attn.too_many", N=cfg.N, h=cfg.h, q=len(q_tok), k=len(k_tok)))
-show_chart(attention_grid(weights, q_tok, k_tok, average_heads=average, title=kind.label),
+ctx.chart(attention_grid(weights, q_tok, k_tok, average_heads=average, title=kind.label),
            f"attention_{kind.key}_grid", key="attn_grid")
 if kind.key == "dec":
     st.caption(t("attn.upper_triangle"))
@@ -86,29 +85,29 @@ def shape(a: np.ndarray) -> str:
 st.markdown(t("attn.step1", h=cfg.h, d_k=d_k))
 q1, q2, q3 = st.columns(3)
 name = f"attention_{kind.key}_L{layer}_H{head}"
-show_chart(head_matrix(Q, q_tok, f"Q  ({shape(Q)})"), f"{name}_Q", key="attn_q", where=q1)
-show_chart(head_matrix(K, k_tok, f"K  ({shape(K)})"), f"{name}_K", key="attn_k", where=q2)
-show_chart(head_matrix(V, k_tok, f"V  ({shape(V)})"), f"{name}_V", key="attn_v", where=q3)
+ctx.chart(head_matrix(Q, q_tok, f"Q  ({shape(Q)})"), f"{name}_Q", key="attn_q", where=q1)
+ctx.chart(head_matrix(K, k_tok, f"K  ({shape(K)})"), f"{name}_K", key="attn_k", where=q2)
+ctx.chart(head_matrix(V, k_tok, f"V  ({shape(V)})"), f"{name}_V", key="attn_v", where=q3)
 
 st.markdown(t("attn.step2", sqrt_dk=f"{np.sqrt(d_k):.3g}"))
 s1, s2 = st.columns(2)
 lim = float(np.abs(scores).max()) or 1.0
-show_chart(heatmap(scores, k_tok, q_tok, t("attn.scores_title", shape=shape(scores)),
+ctx.chart(heatmap(scores, k_tok, q_tok, t("attn.scores_title", shape=shape(scores)),
                    zmin=-lim, zmax=lim, colorscale="RdBu", value_format=".2f"),
            f"{name}_scores", key="attn_s", where=s1)
 blocked = masked <= -1e8
 shown = np.where(blocked, np.nan, masked)
-show_chart(heatmap(shown, k_tok, q_tok,
+ctx.chart(heatmap(shown, k_tok, q_tok,
                    t("attn.masked_title", n=int(blocked.sum())),
                    zmin=-lim, zmax=lim, colorscale="RdBu", value_format=".2f"),
            f"{name}_masked", key="attn_m", where=s2)
 
 st.markdown(t("attn.step3"))
 w1, w2 = st.columns(2)
-show_chart(heatmap(pattern, k_tok, q_tok, t("attn.weights_title", shape=shape(pattern)),
+ctx.chart(heatmap(pattern, k_tok, q_tok, t("attn.weights_title", shape=shape(pattern)),
                    zmin=0,
                    zmax=1), f"{name}_weights", key="attn_p", where=w1)
-show_chart(head_matrix(z, q_tok, t("attn.z_title", shape=shape(z))), f"{name}_z",
+ctx.chart(head_matrix(z, q_tok, t("attn.z_title", shape=shape(z))), f"{name}_z",
            key="attn_z", where=w2)
 st.markdown(t("attn.step5", h=cfg.h, q=len(q_tok), d_k=d_k, d_model=cfg.d_model))
 

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from explorer.charts import show_chart
+from explorer.context import context, show_problems
 from explorer.figures.positions import (
     magnitude_bars,
     pe_curves,
@@ -14,10 +14,10 @@ from explorer.figures.positions import (
     token_vectors,
 )
 from explorer.i18n import t
-from explorer.ui import context, show_problems
 from transformer.model import sinusoid_table
 
 st.title(t("emb.title"))
+ctx = context()
 st.markdown(t("emb.intro"))
 st.latex(
     r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right) \qquad "
@@ -76,18 +76,18 @@ if kept != st.session_state["pe_dims"]:  # d_model shrank below a chosen dimensi
 dims = st.multiselect(t("emb.dims_label"), list(range(d_model)), key="pe_dims",
                       max_selections=12)
 dims = _clean_dims(dims, d_model) or default_dims
-show_chart(pe_curves(table, dims, t("emb.curves_title", d_model=d_model)),
+ctx.chart(pe_curves(table, dims, t("emb.curves_title", d_model=d_model)),
            "positional_encoding_curves", key="pe_curves")
 st.caption(t("emb.curves_caption"))
 
 t1, t2 = st.columns(2)
 with t1:
     st.subheader(t("emb.table_header"))
-    show_chart(pe_table_heatmap(table), "positional_encoding_table", key="pe_table")
+    ctx.chart(pe_table_heatmap(table), "positional_encoding_table", key="pe_table")
     st.caption(t("emb.table_caption"))
 with t2:
     st.subheader(t("emb.sim_header"))
-    show_chart(pe_similarity(table), "positional_encoding_similarity", key="pe_sim")
+    ctx.chart(pe_similarity(table), "positional_encoding_similarity", key="pe_sim")
     st.caption(t("emb.sim_caption"))
 
 st.header(t("emb.shift_header"))
@@ -97,13 +97,12 @@ m = shift_matrix(d_model, k)
 full = pe_table(positions + 50, d_model).astype(np.float64)  # one cached table for every k
 err = float(np.abs(full[:positions] @ m.T - full[k: k + positions]).max())
 l1, l2 = st.columns([3, 2])
-show_chart(shift_matrix_figure(m, k), f"positional_encoding_shift_k{k}", key="pe_shift",
+ctx.chart(shift_matrix_figure(m, k), f"positional_encoding_shift_k{k}", key="pe_shift",
            where=l1)
 l2.metric(t("emb.shift_metric"), f"{err:.1e}")
 l2.caption(t("emb.shift_caption"))
 
 st.header(t("emb.tokens_header"))
-ctx = context()
 if show_problems(ctx):
     run = ctx.run()
     cfg = ctx.cfg  # the model that runs: the sidebar's, or an imported checkpoint's
@@ -119,14 +118,14 @@ if show_problems(ctx):
                   dropout=t("emb.dropout_train") if run.train_mode else t("emb.dropout_eval")))
     embedding_title = t("emb.embedding_scaled", scale=scale)
     e1, e2, e3 = st.columns(3)
-    show_chart(token_vectors(emb, tokens, embedding_title, limit), "embedding_tokens",
+    ctx.chart(token_vectors(emb, tokens, embedding_title, limit), "embedding_tokens",
                key="pe_emb", where=e1)
-    show_chart(token_vectors(pe, tokens, t("emb.positional_encoding"), limit),
+    ctx.chart(token_vectors(pe, tokens, t("emb.positional_encoding"), limit),
                "embedding_positions", key="pe_pe", where=e2)
-    show_chart(token_vectors(total, tokens, t("emb.sum_title"), limit), "embedding_sum",
+    ctx.chart(token_vectors(total, tokens, t("emb.sum_title"), limit), "embedding_sum",
                key="pe_sum", where=e3)
     raw = emb / (np.sqrt(cfg.d_model) if cfg.scale_embedding else 1.0)
-    show_chart(
+    ctx.chart(
         magnitude_bars([t("emb.embedding_raw"), embedding_title, t("emb.positional_encoding")],
                        [float(np.abs(raw).mean()), float(np.abs(emb).mean()),
                         float(np.abs(pe).mean())]),

@@ -4,10 +4,9 @@ import numpy as np
 import streamlit as st
 import torch
 
-from explorer.charts import show_chart
+from explorer.context import context, show_problems
 from explorer.figures.masks import batch_masks_figure, mask_figure, masking_effect_figure
 from explorer.i18n import t
-from explorer.ui import context, show_problems
 from transformer.model import attention, subsequent_mask
 from transformer.tokenize import BOS, PAD, Vocab
 from transformer.train import Batch
@@ -46,7 +45,7 @@ st.header(t("mask.sub_header"))
 size = len(tokens)
 sub = subsequent_mask(size)[0].numpy()
 m1, m2 = st.columns(2)
-show_chart(mask_figure(sub, tokens, tokens, f"subsequent_mask({size})[0]"),
+ctx.chart(mask_figure(sub, tokens, tokens, f"subsequent_mask({size})[0]"),
            "mask_subsequent", key="mask_sub", where=m1)
 with m2:
     st.markdown(t("mask.sub_text"))
@@ -81,7 +80,7 @@ rows = src_rows
 sentence_tokens = [vocab.decode(r) for r in rows]
 src_mask = batch.src_mask.numpy()  # (2, 1, width)
 b1, b2 = st.columns([3, 2])
-show_chart(
+ctx.chart(
     mask_figure(src_mask[:, 0, :], ["A", "B"], sentence_tokens[1] if len_b >= len_a
                 else sentence_tokens[0],
                 t("mask.src_mask_title", shape=tuple(src_mask.shape)),
@@ -92,7 +91,7 @@ b2.caption(t("mask.pad_caption"))
 # The two target masks get the page's whole width: side by side in a column, their row
 # labels (e.g. "5:<pad>") ran into the padding-mask chart beside them.
 tgt_tokens = [vocab.decode(r.tolist()) for r in batch.tgt]
-show_chart(
+ctx.chart(
     batch_masks_figure(batch.tgt_mask.numpy(), tgt_tokens,
                        [t("mask.tgt_title", i=0, name="A", n=len_a),
                         t("mask.tgt_title", i=1, name="B", n=len_b)]),
@@ -110,12 +109,12 @@ else:
     rng = np.random.default_rng(0)
     scores = rng.normal(size=(size, size))
     st.caption(t("mask.effect_random"))
-show_chart(masking_effect_figure(scores, sub, tokens), "mask_softmax_effect", key="mask_fx")
+ctx.chart(masking_effect_figure(scores, sub, tokens), "mask_softmax_effect", key="mask_fx")
 st.markdown(t("mask.effect_text"))
 q = torch.randn(1, 1, 4, 8, generator=torch.Generator().manual_seed(0))
 _, p_all = attention(q, q, q, mask=torch.zeros(1, 1, 4, 4, dtype=torch.bool))
 a1, a2 = st.columns(2)
-show_chart(mask_figure(np.zeros((4, 4), dtype=bool), list("abcd"), list("abcd"),
+ctx.chart(mask_figure(np.zeros((4, 4), dtype=bool), list("abcd"), list("abcd"),
                        t("mask.all_blocked")), "mask_all_blocked", key="mask_all", where=a1)
 a2.dataframe(
     {t("mask.key_col", j=j): p_all[0, 0, :, j].numpy().round(4) for j in range(4)},
@@ -127,8 +126,8 @@ st.header(t("mask.conv_header"))
 st.markdown(t("mask.conv_text"))
 c1, c2 = st.columns(2)
 small = subsequent_mask(4)[0].numpy()
-show_chart(mask_figure(small, list("abcd"), list("abcd"), t("mask.conv_this_app")),
+ctx.chart(mask_figure(small, list("abcd"), list("abcd"), t("mask.conv_this_app")),
            "mask_convention_may_attend", key="mask_c1", where=c1)
-show_chart(mask_figure(small, list("abcd"), list("abcd"), t("mask.conv_other"),
+ctx.chart(mask_figure(small, list("abcd"), list("abcd"), t("mask.conv_other"),
                        blocked_is_one=True), "mask_convention_masked", key="mask_c2", where=c2)
 st.caption(t("mask.conv_caption"))

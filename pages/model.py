@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from explorer.charts import show_chart
+from explorer.context import context, show_problems
 from explorer.figures.architecture import architecture_figure, parameter_chart, share
 from explorer.i18n import t
 from explorer.introspect import (
@@ -17,7 +17,6 @@ from explorer.introspect import (
     shape_rows,
     tied_names,
 )
-from explorer.ui import context, show_problems
 
 PAPER_VOCAB = 37_000  # the paper's shared English-German BPE vocabulary (section 5.1)
 PAPER_PARAMS = "65M"  # base model, Table 3
@@ -37,7 +36,7 @@ tgt_len = len(ctx.tokens.tgt_in_tokens) if ctx.tokens is not None else 0
 
 # ---- 1. The architecture ----------------------------------------------------------------
 st.header(t("model.arch_header"))
-show_chart(architecture_figure(cfg, src_len, tgt_len, show_vocab=text_ok), "model_architecture",
+ctx.chart(architecture_figure(cfg, src_len, tgt_len, show_vocab=text_ok), "model_architecture",
            key="model_architecture", theme=None)
 lengths = (t("model.lengths_known", src_len=src_len, tgt_len=tgt_len) if text_ok
            else t("model.lengths_unknown"))
@@ -90,7 +89,7 @@ c1.dataframe(
     hide_index=True, width="stretch",
     column_config={col_parameters: st.column_config.NumberColumn(format="localized")},
 )
-show_chart(parameter_chart(groups), "model_parameters", key="model_params", where=c2,
+ctx.chart(parameter_chart(groups), "model_parameters", key="model_params", where=c2,
            theme=None)
 
 ties = tied_names(model)

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from explorer.charts import show_chart
+from explorer.context import context, show_problems
 from explorer.figures.attention import KINDS, hook
 from explorer.figures.common import text_px
 from explorer.figures.shapes import head_split_figure, shape_csv, tensor_slice, values_figure
@@ -14,7 +14,6 @@ from explorer.introspect import (
     stack_label,
     sublayer_label,
 )
-from explorer.ui import context, show_problems
 
 TABLE_FONT = 14  # px, the table's text (drawn on a canvas: presenter mode's CSS leaves it)
 
@@ -92,7 +91,7 @@ if selected and 0 <= selected[0] < len(shown):
         raw_head = st.number_input(t("shapes.head"), 0, value.shape[1] - 1, 0, key="shape_head")
         head = min(max(int(raw_head), 0), value.shape[1] - 1)
     z, where = tensor_slice(value, head)
-    show_chart(values_figure(z, tokens.get(row.row_seq), tokens.get(row.col_seq),
+    ctx.chart(values_figure(z, tokens.get(row.row_seq), tokens.get(row.col_seq),
                              f"{row.name}{where}  {z.shape[0]} × {z.shape[1]}"),
                f"shapes_{row.name}", key="shape_values")
     if row.name.endswith("hook_masked_scores"):
@@ -110,7 +109,7 @@ if cfg.h <= 16:
         concat = run.cache[hook(kind, split_layer, "hook_concat")][0]  # (q_len, d_model)
         module = f"{kind.stack}.layers.{split_layer}.{kind.module}"
         which = t("shapes.split_which", kind=kind.label, layer=split_layer, module=module)
-        show_chart(head_split_figure(z_heads, concat, list(tokens[kind.queries]), title=which),
+        ctx.chart(head_split_figure(z_heads, concat, list(tokens[kind.queries]), title=which),
                    f"shapes_head_split_{kind.key}_L{split_layer}",
                    key="shape_split_cross" if kind.key == "cross" else "shape_split")
     st.caption(t("shapes.split_caption"))

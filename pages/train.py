@@ -5,11 +5,11 @@ same architecture and seed is shared through a cache, read-only (eval mode, no g
 """
 
 import time
-from contextlib import nullcontext
 
 import streamlit as st
 
-from explorer.charts import show_chart
+from explorer.cache import is_large, tiered
+from explorer.context import context, session_disconnected
 from explorer.exports import checkpoint_bytes, download_name
 from explorer.figures.training import (
     attention_figure,
@@ -60,8 +60,7 @@ from explorer.session_training import (
     teacher_forcing_rows,
     top_tokens,
 )
-from explorer.settings import architecture_problem, estimate_params, training_problem
-from explorer.ui import LARGE_PARAMS, context, session_disconnected
+from explorer.settings import architecture_problem, training_problem
 from transformer.recipes import FAST
 from transformer.tasks import TASKS
 from transformer.train import SCHEDULES
@@ -70,26 +69,18 @@ STATE_KEY = "train_state"  # this learner's TrainedState
 MEMO_KEY = "train_memo"  # this learner's recent decodings, by (model version, input)
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
-def _untrained_small(key: ModelKey):
-    return freeze(build_model_for(key))
-
-
-@st.cache_resource(max_entries=2, show_spinner=False)  # untrained() draws the spinner
-def _untrained_large(key: ModelKey):
+@tiered(small=32, large=2, is_big=is_large,
+        spinner="train.building_untrained")
+def _untrained(key: ModelKey):
     return freeze(build_model_for(key))
 
 
 def untrained(key: ModelKey):
     """The untrained model (shared, read-only): the trained one's starting point."""
-    large = estimate_params(key.N, key.d_model, key.d_ff, 0) > LARGE_PARAMS
-    cached = _untrained_large if large else _untrained_small
-    # a spinner in the learner's language (st.spinner shows after 0.5 s: on a slow miss)
-    with st.spinner(t("train.building_untrained")) if large else nullcontext():
-        model = cached(key)
-        if not is_current(model):  # built before the app's code was reloaded: build again
-            cached.clear()
-            model = cached(key)
+    model = _untrained(key)
+    if not is_current(model):  # built before the app's code was reloaded: build again
+        _untrained.clear()
+        model = _untrained(key)
     return model
 
 
@@ -301,7 +292,7 @@ if settled and state is not None and state.step > 0:
             st.warning(t("train.stopped", step=state.step, steps=state.config.steps,
                          reason=stop_reason_text(state.stop_reason)),
                        icon=":material/stop_circle:")
-        show_chart(loss_figure(state.history, state.config.steps), f"loss_{key.task}",
+        ctx.chart(loss_figure(state.history, state.config.steps), f"loss_{key.task}",
                    key="tr_loss")
         cfg = state.config
         lr_text = t(f"train.lr_{cfg.schedule}", lr=f"{cfg.lr:g}", warmup=cfg.warmup,
@@ -401,7 +392,7 @@ if key is not None:
             st.code(" ".join(view.prefix), language=None)
             st.markdown(t("train.picks"))
             st.code(view.next_token, language=None)
-            show_chart(
+            ctx.chart(
                 next_token_figure(top_tokens(view.probs, decoding.itos, 10), view.next_token),
                 f"decode_step{k}_next_token", key="tr_next",
             )
@@ -424,12 +415,12 @@ if key is not None:
                                           view.cross_attn[layer, head],
                                           t("fig.attention.head", j=head))
             prefix = list(view.prefix)
-            show_chart(attention_figure(
+            ctx.chart(attention_figure(
                 self_w, prefix, prefix,
                 t("train.self_title", layer=layer, which=which, q=k, k=k),
                 q_title=t("train.q_decoder"), k_title=t("train.k_decoder")),
                 f"decode_step{k}_self_L{layer}", key="tr_self")
-            show_chart(attention_figure(
+            ctx.chart(attention_figure(
                 cross_w, prefix, list(decoding.src),
                 t("train.cross_title", layer=layer, which=which, q=k, k=len(decoding.src)),
                 q_title=t("train.q_decoder"), k_title=t("train.k_source")),
@@ -447,14 +438,14 @@ if key is not None:
                       lambda: attention_pattern(base, task, tokens, kind))
         q_title = t("train.q_decoder") if kind == "cross" else t("train.q_source")
         p1, p2 = st.columns(2)
-        show_chart(attention_figure(before[0], before[1], before[2],
+        ctx.chart(attention_figure(before[0], before[1], before[2],
                                     t("train.untrained_title", seed=key.seed),
                                     q_title=q_title, k_title=t("train.k_source")),
                    f"{kind}_attention_untrained", key="tr_before", where=p1)
         if trained is not None:
             after = memo(("after", id(trained), trained.version, kind, tuple(tokens)),
                          lambda: attention_pattern(trained.model, task, tokens, kind))
-            show_chart(attention_figure(after[0], after[1], after[2],
+            ctx.chart(attention_figure(after[0], after[1], after[2],
                                         t("train.trained_title", steps=trained.step),
                                         q_title=q_title, k_title=t("train.k_source")),
                        f"{kind}_attention_trained", key="tr_after", where=p2)
@@ -480,7 +471,7 @@ with st.expander(t("train.noam_expander")):
     except (TypeError, ValueError, OverflowError):
         valid = False
     if valid:
-        show_chart(noam_figure(nd, nf, nw), "noam_schedule", key="tr_noam")
+        ctx.chart(noam_figure(nd, nf, nw), "noam_schedule", key="tr_noam")
     else:
         st.error(t("train.noam_invalid"))
 
@@ -493,5 +484,5 @@ with st.expander(t("train.smoothing_expander")):
     except (TypeError, ValueError):
         eps = 0.1
     dist, rows, cols = smoothing_example(eps, size=7)
-    show_chart(smoothing_figure(dist, rows, cols, eps), "label_smoothing", key="tr_smooth")
+    ctx.chart(smoothing_figure(dist, rows, cols, eps), "label_smoothing", key="tr_smooth")
     st.caption(t("train.smoothing_caption", n=len(cols), share=f"{eps / (len(cols) - 2):.3f}"))

@@ -35,11 +35,14 @@ INJECTED = """() => {
 
 
 # Streamlit has finished the last script run and redrawn every element it sent (elements
-# left from an earlier run are marked data-stale until the new run replaces them).
+# left from an earlier run are marked data-stale until the new run replaces them), and every
+# element's code has loaded (Streamlit draws a stSkeleton while a chart's or widget's lazily
+# loaded code is on its way).
 SETTLED = """() => {
   const app = document.querySelector('[data-test-script-state]');
   return app !== null && app.getAttribute('data-test-script-state') === 'notRunning'
-    && document.querySelector('[data-stale="true"]') === null;
+    && document.querySelector('[data-stale="true"]') === null
+    && document.querySelector('[data-testid="stSkeleton"]') === null;
 }"""
 
 

@@ -11,7 +11,7 @@ from apptest_helpers import app, figure_list
 from explorer.checkpoint import load_checkpoint
 from explorer.runs import ImportedTokens
 from explorer.settings import Settings
-from explorer.ui import build_context
+from explorer.context import build_context
 from transformer import make_model
 
 PAGES = ["model", "embeddings", "masks", "attention", "shapes", "train"]

@@ -12,7 +12,7 @@ PAGE = Path(__file__).resolve().parents[1] / "pages" / "embeddings.py"
 # page other than the default one without app.py, so this script does that part itself.)
 _LINK_THEN_PAGE = f"""
 import runpy
-from explorer.ui import load_url_state
+from explorer.links import load_url_state
 load_url_state()
 runpy.run_path({str(PAGE)!r}, run_name="__main__")
 """

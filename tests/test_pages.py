@@ -73,7 +73,7 @@ def test_masks_page_shows_target_length_and_seed_example():
     sub = array(_heatmaps(figs[0])[0]["z"])
     assert sub.shape == (6, 6)  # <s> + 5 tokens
     pad = array(_heatmaps(figs[1])[0]["z"])
-    assert pad.tolist() == [[1, 1, 1, 0], [1, 1, 1, 1]]  # lengths 3 and 4, as in seed 001
+    assert pad.tolist() == [[1, 1, 1, 0], [1, 1, 1, 1]]  # two sentences of lengths 3 and 4
     tgt = [array(t["z"]) for t in _heatmaps(figs[2])]
     assert tgt[0][-1].tolist() == [1, 1, 1, 0] and tgt[1][-1].tolist() == [1, 1, 1, 1]
 

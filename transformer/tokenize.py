@@ -19,12 +19,14 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
+from typing import Literal, get_args
 
 SPECIALS: tuple[str, ...] = ("<pad>", "<s>", "</s>", "<unk>")
 PAD, BOS, EOS, UNK = 0, 1, 2, 3
 MAX_TEXT_CHARS = 1000
 MAX_TOKENS = 64
-MODES: tuple[str, ...] = ("word", "char")
+TokenMode = Literal["word", "char"]  # split into words (and punctuation), or characters
+MODES: tuple[str, ...] = get_args(TokenMode)
 
 _ZWJ = "\u200d"
 _FFFD = "\ufffd"

@@ -8,7 +8,7 @@ TEXT: dict[str, str] = {
     "sidebar.presenter_help": "Larger text and charts, readable on a projector from the back "
                               "of a room.",
 
-    # ---- checkpoint import panel (explorer/ui.py) ----
+    # ---- checkpoint import panel (explorer/import_panel.py) ----
     "sidebar.params_imported": "Parameters (your checkpoint)",
     "ckpt.title": "Explore your own checkpoint",
     "ckpt.explain": "Upload a state_dict saved with The Annotated Transformer's make_model "
@@ -34,7 +34,7 @@ TEXT: dict[str, str] = {
     "ckpt.vocab_too_big": "The vocabulary file is too large (at most 5 MB).",
     "ckpt.vocab_not_utf8": "The vocabulary file is not UTF-8 text: save it as plain text, one "
                            "token per line.",
-    # show_problems (explorer/ui.py), for the patch proposed to its author
+    # show_problems (explorer/context.py), for the patch proposed to its author
     "problems.text": "**Your text could not be used.** {reason}",
     "problems.longer_than_model": "It needs {n} positions, but your checkpoint's "
                                   "positional-encoding table covers {max_len} and is not the "
@@ -546,7 +546,7 @@ TEXT: dict[str, str] = {
                      "tokens; open with numpy.load(path). Every chart has its own PNG "
                      "download: the camera icon in its toolbar.",
 
-    # ---- the sidebar's cached compute (explorer/ui.py) ----
+    # ---- the sidebar's cached compute (explorer/import_panel.py) ----
     "ui.running_sentence": "Running your sentence through the model…",
 
     # ---- link notices (explorer/urlstate.py) ----

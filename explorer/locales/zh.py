@@ -7,7 +7,7 @@ TEXT: dict[str, str] = {
     "sidebar.presenter": "演示模式",
     "sidebar.presenter_help": "放大文字和图表，便于在教室后排看清投影。",
 
-    # ---- 检查点导入面板（explorer/ui.py） ----
+    # ---- 检查点导入面板（explorer/import_panel.py） ----
     "sidebar.params_imported": "参数量（你的检查点）",
     "ckpt.title": "查看你自己的检查点",
     "ckpt.explain": "上传用 The Annotated Transformer 的 make_model 训练并保存的 state_dict"
@@ -29,7 +29,7 @@ TEXT: dict[str, str] = {
     "ckpt.forget": "返回侧边栏设置的模型",
     "ckpt.vocab_too_big": "词表文件过大（最大 5 MB）。",
     "ckpt.vocab_not_utf8": "词表文件不是 UTF-8 文本：请存为纯文本，每行一个词元。",
-    # show_problems（explorer/ui.py），供该文件作者应用补丁时使用
+    # show_problems（explorer/context.py），供该文件作者应用补丁时使用
     "problems.text": "**你的文本无法使用。** {reason}",
     "problems.longer_than_model": "它需要 {n} 个位置，但你的检查点的位置编码表只覆盖 "
                                   "{max_len} 个位置，而且不是正弦公式算出的表（所以无法扩展）。"
@@ -489,7 +489,7 @@ TEXT: dict[str, str] = {
     "attn.npz": "下载本次运行捕获的全部张量（.npz）",
     "attn.npz_help": "每个 hook 点一个数组（名称与“张量形状”页相同），另含 token；用 "
                      "numpy.load(path) 打开。每张图都可单独下载 PNG：点击其工具栏中的相机图标。",
-    # ---- 侧边栏的缓存计算（explorer/ui.py） ----
+    # ---- 缓存计算（explorer/cache.py） ----
     "ui.running_sentence": "正在让你的句子通过模型…",
 
     # ---- 链接参数的提示（explorer/urlstate.py） ----

@@ -1,0 +1,224 @@
+"""The shared sidebar: language, presenter mode, the learner's text and the model's settings.
+
+`render_sidebar()` draws the controls, validates every value again in Python (a modified
+client can send anything), and returns the page `Context`. The widget keys are the names
+of the `Settings` fields, so the link, the validation and the widgets share one list.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from transformer.model import TransformerConfig
+from transformer.tokenize import MAX_TEXT_CHARS, writes_without_spaces
+
+from .context import Context, build_context
+from .i18n import LANG_NAMES, LANGS, t
+from .import_panel import checkpoint_panel, current_import
+from .links import URL_NOTICES, publish_view
+from .settings import (
+    CHOICES,
+    DEFAULT_PRESET,
+    LIMITS,
+    MAX_DROPOUT,
+    PRESETS,
+    SETTING_NAMES,
+    SIZE_FIELDS,
+    Settings,
+    estimate_params,
+    parse_settings,
+    preset_of,
+    settings_values,
+)
+
+PRESENTER_KEY = "presenter"  # the presenter-mode toggle's session-state key
+
+# Widgets whose values the sidebar shows only for its own model: while a checkpoint is
+# active they are replaced by read-only copies of the checkpoint's values.
+_OWN_MODEL_KEYS = ("preset", *(n for n in SETTING_NAMES if n not in ("source", "target",
+                                                                        "token_mode")))
+
+# Radios and selectboxes (every page's) whose option labels are translated. Streamlit sends
+# a radio's or selectbox's value between browser and server as the option's label, so after
+# a language change the browser's old label matches no new one and the choice would be lost.
+# The language selector's callback therefore writes each of these values back from Python,
+# and Streamlit sends the browser the label in the new language.
+TRANSLATED_CHOICES = (
+    "preset", *CHOICES,
+    "attn_kind", "attn_layer", "attn_head", "shape_stack", "shape_layer", "model_component",
+    "tr_task", "tr_symbols", "tr_model", "tr_schedule", "tr_which", "tr_kind", "tr_layer",
+    "tr_head",
+)
+
+PRESENTER_CSS = """<style>
+html { font-size: 21px; }
+[data-testid="stMainBlockContainer"] { max-width: 100%; padding-left: 2rem; padding-right: 2rem; }
+[data-testid="stCode"] code, [data-testid="stDataFrame"] { font-size: 1.05rem; }
+</style>"""
+
+
+def _keep_choices_on_language_change() -> None:
+    """Write every translated choice back, so the browser gets its label in the new language."""
+    for key in TRANSLATED_CHOICES:
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+
+
+def _apply_preset() -> None:
+    preset = PRESETS.get(st.session_state.get("preset", ""))
+    if preset is not None:
+        for key in SIZE_FIELDS:
+            st.session_state[key] = getattr(preset, key)
+
+
+def _mark_custom() -> None:
+    st.session_state["preset"] = preset_of(st.session_state)
+
+
+def _init_state() -> None:
+    for key, value in settings_values(Settings()).items():
+        st.session_state.setdefault(key, value)
+    st.session_state.setdefault("preset", DEFAULT_PRESET)
+    if st.session_state.get("lang") not in LANGS:  # unset, or tampered with
+        st.session_state["lang"] = LANGS[0]
+    if not isinstance(st.session_state.get(PRESENTER_KEY), bool):
+        st.session_state[PRESENTER_KEY] = False
+
+
+def render_sidebar() -> Context:
+    """Draw the shared controls, validate them again in Python, and return the context."""
+    _init_state()
+    imported = current_import()
+    sb = st.sidebar
+    sb.selectbox(t("sidebar.language"), LANGS, key="lang", format_func=LANG_NAMES.get,
+                 on_change=_keep_choices_on_language_change)
+    sb.toggle(t("sidebar.presenter"), key=PRESENTER_KEY, help=t("sidebar.presenter_help"))
+    share_slot = sb.empty()  # filled last, once the whole view is known
+    presenter = st.session_state.get(PRESENTER_KEY) is True
+    if presenter:
+        st.markdown(PRESENTER_CSS, unsafe_allow_html=True)  # a constant: no user text
+    for notice in st.session_state.pop(URL_NOTICES, []):
+        sb.warning(notice, icon=":material/link_off:")
+    sb.text_input(
+        t("sidebar.source"), key="source", max_chars=MAX_TEXT_CHARS,
+        help=t("sidebar.source_help"),
+    )
+    sb.text_input(
+        t("sidebar.target"), key="target", max_chars=MAX_TEXT_CHARS,
+        placeholder=t("sidebar.target_placeholder"),
+        help=t("sidebar.target_help"),
+    )
+    sb.radio(t("sidebar.tokens"), CHOICES["token_mode"], key="token_mode", horizontal=True,
+             format_func={"word": t("sidebar.tokens_word"), "char": t("sidebar.tokens_char")}.get)
+    texts = [st.session_state.get(k) for k in ("source", "target")]
+    if any(isinstance(x, str) and writes_without_spaces(x[:MAX_TEXT_CHARS]) for x in texts):
+        sb.caption(t("sidebar.tokens_unspaced"))
+    if imported is not None:
+        _imported_model_widgets(imported.config)
+    else:
+        _model_widgets()
+    settings = parse_settings({k: st.session_state.get(k) for k in SETTING_NAMES})
+    for message in settings.errors:
+        sb.error(message)
+    imported = checkpoint_panel()
+    ctx = build_context(settings, imported, presenter)
+    _summary(ctx)
+    # The page's own selections (layer, head, ...) are already in session_state: widgets
+    # write a learner's change there before the rerun starts, so the link is complete now.
+    publish_view(ctx, share_slot)
+    return ctx
+
+
+def _teaching_options(cfg: TransformerConfig | None = None) -> None:
+    """The teaching options: the sidebar's own (cfg None), or read-only copies of `cfg`'s."""
+    fixed = cfg is not None
+
+    def own(name: str) -> dict:
+        """Widget arguments: the session key of the sidebar's model, or cfg's value, disabled."""
+        if not fixed:
+            return {"key": name}
+        value = getattr(cfg, name)
+        if name in CHOICES:
+            return {"index": CHOICES[name].index(value), "disabled": True}
+        return {"value": value, "disabled": True}
+
+    with st.sidebar.expander(t("sidebar.teaching")):
+        st.radio(t("sidebar.norm_placement"), CHOICES["norm_placement"], horizontal=True,
+                 format_func={"pre": t("sidebar.norm_pre"), "post": t("sidebar.norm_post")}.get,
+                 **own("norm_placement"))
+        st.radio(t("sidebar.layer_norm"), CHOICES["layer_norm"], horizontal=True,
+                 format_func={"annotated": "std + 1e-6", "standard": "nn.LayerNorm"}.get,
+                 **own("layer_norm"))
+        st.checkbox(t("sidebar.scale_embedding"), **own("scale_embedding"))
+        st.selectbox(t("sidebar.tie_weights"), CHOICES["tie_weights"],
+                     format_func={"none": t("sidebar.tie_none"),
+                                  "decoder": t("sidebar.tie_decoder"),
+                                  "all": t("sidebar.tie_all")}.get, **own("tie_weights"))
+        if not fixed:
+            st.toggle(t("sidebar.train_mode"), key="train_mode")
+
+
+def _model_widgets() -> None:
+    """The size, seed and teaching options of the sidebar's own model."""
+    sb = st.sidebar
+    sb.selectbox(t("sidebar.preset"), (*PRESETS, "custom"), key="preset",
+                 on_change=_apply_preset, help=t("sidebar.preset_help"),
+                 format_func=lambda p: t("sidebar.preset_custom") if p == "custom" else p)
+    c1, c2 = sb.columns(2)
+    lo, hi = LIMITS["N"]
+    c1.number_input(t("sidebar.N"), lo, hi, step=1, key="N", on_change=_mark_custom)
+    lo, hi = LIMITS["h"]
+    c2.number_input(t("sidebar.h"), lo, hi, step=1, key="h", on_change=_mark_custom)
+    lo, hi = LIMITS["d_model"]
+    c1.number_input("d_model", lo, hi, step=2, key="d_model", on_change=_mark_custom)
+    lo, hi = LIMITS["d_ff"]
+    c2.number_input("d_ff", lo, hi, step=16, key="d_ff", on_change=_mark_custom)
+    sb.slider("dropout", 0.0, MAX_DROPOUT, step=0.05, key="dropout", on_change=_mark_custom)
+    lo, hi = LIMITS["seed"]
+    sb.number_input(t("sidebar.seed"), lo, hi, step=1, key="seed")
+    _teaching_options()
+
+
+def _imported_model_widgets(cfg: TransformerConfig) -> None:
+    """Read-only copies of the size and options, showing the checkpoint's model.
+
+    The sidebar's own values are kept (written back each run, so Streamlit does not drop the
+    state of widgets that are not drawn) and come back with "Back to the sidebar's model".
+    """
+    for key in _OWN_MODEL_KEYS:
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+    sb = st.sidebar
+    sb.caption(t("sidebar.fixed_by_checkpoint"))
+    c1, c2 = sb.columns(2)
+    c1.number_input(t("sidebar.N"), value=cfg.N, disabled=True)
+    c2.number_input(t("sidebar.h"), value=cfg.h, disabled=True)
+    c1.number_input("d_model", value=cfg.d_model, disabled=True)
+    c2.number_input("d_ff", value=cfg.d_ff, disabled=True)
+    _teaching_options(cfg)
+
+
+def _summary(ctx: Context) -> None:
+    sb = st.sidebar
+    if ctx.imported is not None:
+        n = sum(p.numel() for p in ctx.imported.model.parameters())
+        sb.metric(t("sidebar.params_imported"), f"{n:,}")
+    elif ctx.cfg is not None and ctx.tokens is not None:
+        n = estimate_params(ctx.cfg.N, ctx.cfg.d_model, ctx.cfg.d_ff, len(ctx.tokens.vocab),
+                            ctx.cfg.tie_weights, ctx.cfg.norm_placement)
+        sb.metric(t("sidebar.params"), f"{n:,}")
+    elif ctx.arch_error:
+        sb.error(ctx.arch_error, icon=":material/construction:")
+    if ctx.tokens is not None:
+        with sb.expander(t("sidebar.tokens_table", n=len(ctx.tokens.src_tokens))):
+            st.dataframe(
+                {t("sidebar.col_source"): list(ctx.tokens.src_tokens), "id": ctx.tokens.src_ids},
+                hide_index=True, width="stretch",
+            )
+            st.dataframe(
+                {t("sidebar.col_decoder"): list(ctx.tokens.tgt_in_tokens),
+                 "id": ctx.tokens.tgt_in_ids},
+                hide_index=True, width="stretch",
+            )
+    elif ctx.text_error:
+        sb.error(ctx.text_error, icon=":material/edit_note:")
