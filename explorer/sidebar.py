@@ -148,12 +148,13 @@ def _teaching_options(cfg: TransformerConfig | None = None) -> None:
                  **own("norm_placement"))
         st.radio(t("sidebar.layer_norm"), CHOICES["layer_norm"], horizontal=True,
                  format_func={"annotated": "std + 1e-6", "standard": "nn.LayerNorm"}.get,
-                 **own("layer_norm"))
+                 help=t("sidebar.layer_norm_help"), **own("layer_norm"))
         st.checkbox(t("sidebar.scale_embedding"), **own("scale_embedding"))
         st.selectbox(t("sidebar.tie_weights"), CHOICES["tie_weights"],
                      format_func={"none": t("sidebar.tie_none"),
                                   "decoder": t("sidebar.tie_decoder"),
-                                  "all": t("sidebar.tie_all")}.get, **own("tie_weights"))
+                                  "all": t("sidebar.tie_all")}.get,
+                     help=t("sidebar.tie_weights_help"), **own("tie_weights"))
         if not fixed:
             st.toggle(t("sidebar.train_mode"), key="train_mode")
 

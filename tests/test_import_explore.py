@@ -9,9 +9,9 @@ import torch
 from apptest_helpers import app, figure_list
 
 from explorer.checkpoint import load_checkpoint
+from explorer.context import build_context
 from explorer.runs import ImportedTokens
 from explorer.settings import Settings
-from explorer.context import build_context
 from transformer import make_model
 
 PAGES = ["model", "embeddings", "masks", "attention", "shapes", "train"]

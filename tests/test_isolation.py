@@ -29,8 +29,8 @@ from streamlit.runtime import Runtime
 
 from bench.common import quiet_streamlit
 from explorer import session_training
-from explorer.settings import parse_settings
 from explorer.context import build_context
+from explorer.settings import parse_settings
 from tools.screenshots import CHROMIUM_ARGS, free_port, serve, set_text, wait_idle
 
 SENTENCE = "the cat sat on the mat"

@@ -16,11 +16,11 @@ from apptest_helpers import app, errors
 from streamlit.testing.v1 import AppTest
 
 from explorer.checkpoint import MIN_POSITIONS, load_checkpoint
+from explorer.context import build_context
 from explorer.exports import checkpoint_bytes
 from explorer.i18n import set_lang
 from explorer.session_training import ModelKey, build_model_for, task_for
 from explorer.settings import Settings
-from explorer.context import build_context
 from explorer.sidebar import TRANSLATED_CHOICES
 from transformer import make_model
 from transformer.model import TransformerConfig, build_model

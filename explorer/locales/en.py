@@ -72,11 +72,14 @@ TEXT: dict[str, str] = {
     "model.norm_post": "**Post-norm** (the paper's \"Add & Norm\"): each sublayer computes "
                        "`LayerNorm(x + dropout(sublayer(x)))`, so every layer already ends "
                        "normalised and the stacks have no final LayerNorm.",
-    "model.arch_caption": "Data flows upwards. Shapes are (batch, …) with batch = 1; {lengths}. "
-                          "Every ⊕ is a residual addition: the arrow around each sublayer carries "
-                          "its input past it. {norm_text} Purple: the mask each attention "
-                          "receives (True = may attend). Dropout is not drawn; it follows every "
-                          "sublayer and the embedding + positional encoding sum.",
+    "model.arch_caption": "Data flows upwards. Shapes are (batch, …) with batch = 1; "
+                          "{lengths}. Every ⊕ is a residual addition: the arrow around each "
+                          "sublayer carries its input past it. {norm_text} Purple: the mask "
+                          "each attention receives (True = may attend). Dropout is not drawn. "
+                          "The paper (§5.4) applies it to every sublayer's output before the "
+                          "residual addition and to the embedding + positional encoding sum; "
+                          "this model, like The Annotated Transformer, also drops attention "
+                          "weights and the feed-forward network's hidden layer.",
     "model.need_text": "The module tree, parameter counts and live shapes appear once the source "
                        "and target text can be used.",
     "model.tree_header": "The module tree",
@@ -167,13 +170,14 @@ TEXT: dict[str, str] = {
                        "|p − q|: nearby positions have similar codes, wherever they are in the "
                        "sentence.",
     "emb.shift_header": "Why PE(pos + k) is a linear function of PE(pos)",
-    "emb.shift_text": "For one frequency w, the angle-addition formulas give "
-                      "sin(w(p+k)) = sin(wp)·cos(wk) + cos(wp)·sin(wk) and "
-                      "cos(w(p+k)) = cos(wp)·cos(wk) − sin(wp)·sin(wk). The factors cos(wk) and "
-                      "sin(wk) depend on k only, not on p. So one matrix M_k, a 2×2 rotation for "
-                      "every sine/cosine pair, moves *any* position k steps forward. This makes "
-                      "relative offsets easy for a linear layer (like the attention projections) "
-                      "to use.",
+    "emb.shift_text": "For one frequency w, the angle-addition formulas give sin(w(p+k)) = "
+                      "sin(wp)·cos(wk) + cos(wp)·sin(wk) and cos(w(p+k)) = cos(wp)·cos(wk) − "
+                      "sin(wp)·sin(wk). The factors cos(wk) and sin(wk) depend on k only, not "
+                      "on p. So one matrix M_k, a 2×2 rotation for every sine/cosine pair, "
+                      "moves *any* position k steps forward. The paper (§3.5) chose the "
+                      "sinusoids because it *hypothesised* that this would let the model "
+                      "learn to attend by relative positions easily; the identity is exact, "
+                      "whether a model uses it is up to training.",
     "emb.k_label": "offset k",
     "emb.shift_metric": "max |M_k·PE(pos) − PE(pos+k)| over all positions",
     "emb.shift_caption": "Numerically zero: the same matrix works for every position.",
@@ -235,10 +239,10 @@ TEXT: dict[str, str] = {
     "mask.tgt_caption": "tgt_mask has shape {shape}. In the shorter sentence the padded columns "
                         "are 0 in every row; the padded rows still attend to the real tokens, "
                         "and their predictions are simply ignored by the loss.",
-    "mask.heads_text": "Inside `MultiHeadedAttention`, `mask.unsqueeze(1)` adds a head axis: the "
-                       "encoder's mask becomes (batch, 1, 1, src_len) and the decoder's (batch, "
-                       "1, T, T). The 1s broadcast: every head, and for the encoder every query "
-                       "row, uses the same mask.",
+    "mask.heads_text": "Inside `MultiHeadedAttention`, `mask.unsqueeze(1)` adds a head axis: "
+                       "the encoder's mask becomes (batch, 1, 1, src_len) and the decoder's "
+                       "(batch, 1, T, T). The size-1 axes broadcast: every head, and for the "
+                       "encoder every query row, uses the same mask.",
     "mask.effect_header": "What masking does to the scores and the softmax",
     "mask.effect_yours": "Decoder self-attention, layer 0, head 0, for your target:",
     "mask.effect_random": "Random scores (fix the settings above to see your own sentence's):",
@@ -253,11 +257,14 @@ TEXT: dict[str, str] = {
     "mask.all_caption": "…gives uniform weights, 0.25 for each of 4 keys: all scores are "
                         "equally −1e9.",
     "mask.conv_header": "Two conventions for the same mask",
-    "mask.conv_text": "Some tutorials store the opposite: **1 = masked** (hide this position), "
-                      "and write `scores.masked_fill(mask == 1, -1e9)`. Their subsequent mask has "
-                      "1s *above* the diagonal. Both describe the same rule; what matters is that "
-                      "the mask and the `masked_fill` condition agree. PyTorch's own "
-                      "`nn.MultiheadAttention` also uses True = *not allowed*.",
+    "mask.conv_text": "Some tutorials store the opposite: **1 = masked** (hide this "
+                      "position), and write `scores.masked_fill(mask == 1, -1e9)`. Their "
+                      "subsequent mask has 1s *above* the diagonal. Both describe the same "
+                      "rule; what matters is that the mask and the `masked_fill` condition "
+                      "agree. PyTorch itself uses both: `nn.MultiheadAttention`'s boolean "
+                      "mask means True = *not allowed*, while "
+                      "`F.scaled_dot_product_attention`'s means True = *takes part* (as in "
+                      "this app).",
     "mask.conv_this_app": "True/1 = may attend (this app)",
     "mask.conv_other": "1 = masked (the other way)",
     "mask.conv_caption": "Same colours (blue = may attend) in both; only the stored numbers "
@@ -515,9 +522,10 @@ TEXT: dict[str, str] = {
                            "see learned attention.",
     "attn.checkpoint_weights": "These are the weights of your checkpoint: whatever it learned "
                                "shows here.",
-    "attn.train_mode": " · **train mode: dropout is on**: the weights shown are before "
-                       "dropout, and each rerun draws a new random dropout pattern for "
-                       "everything after them",
+    "attn.train_mode": " · **train mode: dropout is on**: every rerun draws new dropout "
+                       "masks, so the weights shown change too (dropout on the embedding + PE "
+                       "sum and in earlier sublayers feeds the queries and keys). They are "
+                       "shown before this attention's own dropout, so each row still sums to 1",
     "attn.too_many": "{N} layers × {h} heads × {q} × {k} tokens is too many cells to draw one "
                      "heatmap per head, so the grid shows the mean of the heads. The focus "
                      "view below shows any single head.",
@@ -527,11 +535,16 @@ TEXT: dict[str, str] = {
     "attn.focus_header": "One head, step by step",
     "attn.layer": "Layer",
     "attn.head": "Head",
-    "attn.step1": "**1. Project and split.** The layer's input goes through `linears[0..2]` "
-                  "(d_model → d_model) and is cut into {h} heads of d_k = {d_k}. This head's "
-                  "slice:",
-    "attn.step2": "**2. Scores** `Q @ Kᵀ / √d_k`, with √d_k = {sqrt_dk}. Dividing keeps the "
-                  "scores from growing with d_k, which would make the softmax saturate.",
+    "attn.step1": "**1. Project and split.** `linears[0..2]` (d_model → d_model) make Q, K "
+                  "and V. Q comes from the layer's input x (with pre-norm, from "
+                  "LayerNorm(x)); K and V come from the same x in self-attention, and from "
+                  "`memory`, the encoder's output, in cross-attention. Each is cut into {h} "
+                  "heads of d_k = {d_k}. This head's slice:",
+    "attn.step2": "**2. Scores** `Q @ Kᵀ / √d_k`, with √d_k = {sqrt_dk}. Why divide? If the "
+                  "entries of q and k are independent with mean 0 and variance 1, q · k has "
+                  "variance d_k (§3.2.1, footnote 4): large dot products push the softmax "
+                  "into regions where its gradients are extremely small. Dividing by √d_k "
+                  "brings the variance back to 1.",
     "attn.scores_title": "scores ({shape})",
     "attn.masked_title": "masked scores: blank = -1e9 ({n} blocked)",
     "attn.step3": "**3. Softmax** over each row turns scores into weights that sum to 1; a "
@@ -605,9 +618,9 @@ TEXT: dict[str, str] = {
     "settings.not_text_target": "The target text must be text; got {type}.",
     "settings.dropout": "dropout must be a number from 0 to {high}; got {value}.",
     "settings.too_many_params": "This model would have {params}M parameters; the limit is "
-                                "{limit}M so that one learner cannot use up the shared server's "
-                                "memory. Reduce N, d_model or d_ff (the paper base model has "
-                                "about 44M).",
+                                "{limit}M so that one learner cannot use up the shared "
+                                "server's memory. Reduce N, d_model or d_ff (the paper's base "
+                                "model has about 65M, 44M of it in the two stacks).",
     "settings.too_big_to_train": "Training is limited to models of up to {limit}M parameters "
                                  "(this one has {params}M) so that it finishes in seconds on "
                                  "the shared 2-core server. Pick the tiny or small preset to "
@@ -791,7 +804,9 @@ TEXT: dict[str, str] = {
     "train.rule_copy": "the same sequence",
     "train.rule_reverse": "the sequence backwards",
     "train.rule_sort": "the symbols in order",
-    "train.rule_sort_words": "the symbols in order (alphabetical order of the words)",
+    "train.rule_sort_words": "the symbols in order (words in Unicode code-point order: "
+                             "capitals before lower case, Chinese characters by their code "
+                             "points)",
     "train.task_text": "The source is 1 to {max_len} random symbols; the answer is {rule}. "
                        "Vocabulary: {vocab} tokens = 4 special tokens + {symbols} symbols:",
     "train.tf_expander": "Teacher forcing for one example of this task",
@@ -952,24 +967,33 @@ TEXT: dict[str, str] = {
     "train.train_first": "Train the model (section 2) to see the trained attention here.",
     "train.schedule_header": "5. The learning-rate schedule and label smoothing",
     "train.noam_expander": "The Noam learning-rate schedule",
-    "train.noam_text": "The paper raises the learning rate linearly for `warmup` steps, then "
-                       "lowers it as 1/√step: `lr = factor · d_model^-0.5 · min(step^-0.5, "
-                       "step · warmup^-1.5)`. The peak is at step = warmup. Warm-up keeps "
-                       "Adam's first, badly estimated steps small; wider models (larger "
-                       "d_model) get a smaller rate. Dotted: the Annotated Transformer's "
-                       "example curves.",
+    "train.noam_text": "The paper (§5.3) raises the learning rate linearly for the first "
+                       "warmup_steps = 4000 steps, then lowers it as 1/√step: `lr = "
+                       "d_model^-0.5 · min(step^-0.5, step · warmup^-1.5)`. The Annotated "
+                       "Transformer's `rate()` multiplies this by a `factor` of its own: its "
+                       "copy example runs Adam with lr 0.5 × rate(factor 1, warmup 400), an "
+                       "effective factor of 0.5, and its Multi30k model uses a base lr of 1.0 "
+                       "with warmup 3000. The peak is at step = warmup, and wider models "
+                       "(larger d_model) get a smaller rate. The paper gives no reason for "
+                       "the warm-up; a common explanation (this app's, not the paper's) is "
+                       "that Adam's first updates rest on poor estimates of the gradients' "
+                       "statistics, so they are kept small. Dotted: The Annotated "
+                       "Transformer's example curves.",
     "train.noam_invalid": "Use d_model from 2 to 1024, warmup from 1 to 20000 and factor from "
                           "0.1 to 5.",
     "train.smoothing_expander": "Label smoothing",
     "train.smoothing_text": "Instead of training towards a one-hot target (all probability on "
                             "the label), label smoothing keeps 1 − ε on the label and spreads "
-                            "ε over the other tokens, except `<pad>`, which always gets 0. The "
-                            "model is discouraged from becoming certain; the paper (ε = 0.1) "
-                            "reports worse perplexity but better BLEU. The loss is the KL "
-                            "divergence to this distribution: it is 0 only when the model "
-                            "predicts exactly that smoothed distribution, so a fully confident "
-                            "(one-hot) prediction now costs loss. A row whose label is `<pad>` "
-                            "is all zeros: padding adds no loss.",
+                            "ε over the other tokens, except `<pad>`, which always gets 0. "
+                            "This is The Annotated Transformer's variant: each of the V − 2 "
+                            "other tokens gets ε / (V − 2). Szegedy et al. (2016), whom the "
+                            "paper cites, spread ε over all V classes, the label included. "
+                            "The model is discouraged from becoming certain; the paper (ε = "
+                            "0.1) reports worse perplexity but better BLEU. The loss is the "
+                            "KL divergence to this distribution: it is 0 only when the model "
+                            "predicts exactly that smoothed distribution, so a fully "
+                            "confident (one-hot) prediction now costs loss. A row whose label "
+                            "is `<pad>` is all zeros: padding adds no loss.",
     "train.smoothing_caption": "Vocabulary of {n} tokens: ε/(size − 2) = {share} goes to every "
                                "token that is neither the label nor <pad>.",
     "train.smooth_row": "label {token}",
@@ -1029,4 +1053,16 @@ TEXT: dict[str, str] = {
                              "symbol number {which} is not one of them.",
     "train.input.too_many": "The model was trained on sequences of at most {n} symbols; this "
                             "input has {got}.",
+    "sidebar.layer_norm_help": "Two LayerNorms that differ only in the last digits. **std + "
+                               "1e-6** (The Annotated Transformer): (x − mean) / (std + "
+                               "1e-6), with the unbiased std (dividing by d_model − 1) and "
+                               "eps added to the std, outside the square root. "
+                               "**nn.LayerNorm** (PyTorch): (x − mean) / √(var + 1e-5), with "
+                               "the biased variance (dividing by d_model) and eps inside the "
+                               "square root. Both then scale and shift by learned vectors.",
+    "sidebar.tie_weights_help": "The paper (§3.4) shares one weight matrix between the two "
+                                "embedding layers and the linear layer before the softmax "
+                                "(source and target then share one vocabulary). The Annotated "
+                                "Transformer's `make_model` does not tie: its tying code sits "
+                                "in an `if False:` block. The default here is none, as there.",
 }

@@ -63,10 +63,13 @@ TEXT: dict[str, str] = {
     "model.norm_post": "**Post-norm**（论文中的 \"Add & Norm\"）：每个子层计算 "
                        "`LayerNorm(x + dropout(sublayer(x)))`，每一层的输出都已经归一化，所以"
                        "堆叠的最后没有额外的层归一化。",
-    "model.arch_caption": "数据自下而上流动。形状写作 (batch, …)，batch = 1；{lengths}。每个 ⊕ "
-                          "都是一次残差相加：绕过子层的箭头把子层的输入直接送到它的后面。"
-                          "{norm_text}紫色：每个注意力接收的掩码（True = 可以关注）。图中没有"
-                          "画出 dropout：它跟在每个子层之后，以及词嵌入与位置编码相加之后。",
+    "model.arch_caption": "数据自下而上流动。形状写作 (batch, …)，batch = 1；{lengths}。每个 "
+                          "⊕ 都是一次残差相加：绕过子层的箭头把子层的输入直接送到它的后面。{no"
+                          "rm_text}紫色：每个注意力接收的掩码（True = "
+                          "可以关注）。图中没有画出 dropout。论文（§5.4）把它用在每个子层的输"
+                          "出上（在残差相加之前），以及词嵌入与位置编码之和上；这个模型和 The "
+                          "Annotated Transformer 一样，还对注意力权重和前馈网络的隐藏层做 "
+                          "dropout。",
     "model.need_text": "当源句和目标句的文本可以使用时，这里会显示模块树、参数量和实时形状。",
     "model.tree_header": "模块树",
     "model.tree_intro": "`print(model)` 显示的内容：`encoder.layers` 中 {N} 个 `EncoderLayer` "
@@ -144,12 +147,12 @@ TEXT: dict[str, str] = {
     "emb.sim_caption": "PE(p)·PE(q) 在对角线上最大，并且只取决于距离 |p − q|：相邻的位置编码"
                        "相似，不论它们在句子的什么地方。",
     "emb.shift_header": "为什么 PE(pos + k) 是 PE(pos) 的线性函数",
-    "emb.shift_text": "对某一个频率 w，由和角公式可得 "
-                      "sin(w(p+k)) = sin(wp)·cos(wk) + cos(wp)·sin(wk)，"
-                      "cos(w(p+k)) = cos(wp)·cos(wk) − sin(wp)·sin(wk)。系数 cos(wk) 和 "
-                      "sin(wk) 只与 k 有关，与 p 无关。所以一个矩阵 M_k（对每一对正弦/余弦做一次 "
-                      "2×2 旋转）就能把*任意*位置向前移动 k 步。这让线性层（例如注意力中的投影）"
-                      "很容易利用相对位置。",
+    "emb.shift_text": "对某一个频率 w，由和角公式可得 sin(w(p+k)) = sin(wp)·cos(wk) + "
+                      "cos(wp)·sin(wk)，cos(w(p+k)) = cos(wp)·cos(wk) − sin(wp)·sin(wk)。系数 "
+                      "cos(wk) 和 sin(wk) 只与 k 有关，与 p 无关。所以一个矩阵 "
+                      "M_k（对每一对正弦/余弦做一次 2×2 旋转）就能把*任意*位置向前移动 k "
+                      "步。论文（§3.5）选用正弦函数，是因为它*推测*这能让模型容易学会按相对位"
+                      "置来关注；这个恒等式是精确成立的，但模型是否利用它，要看训练。",
     "emb.k_label": "偏移量 k",
     "emb.shift_metric": "所有位置上 |M_k·PE(pos) − PE(pos+k)| 的最大值",
     "emb.shift_caption": "在数值上为零：同一个矩阵对每个位置都成立。",
@@ -201,9 +204,10 @@ TEXT: dict[str, str] = {
     "mask.tgt_caption": "tgt_mask 的形状为 {shape}。在较短的句子中，padding 对应的列在每一行都"
                         "是 0；padding 对应的行仍然关注真实的 token，它们的预测会被损失函数直接"
                         "忽略。",
-    "mask.heads_text": "在 `MultiHeadedAttention` 内部，`mask.unsqueeze(1)` 增加了一个头的维度："
-                       "编码器的掩码变为 (batch, 1, 1, src_len)，解码器的变为 (batch, 1, T, T)。"
-                       "这些 1 会被广播：每个头（对编码器来说还有每个查询行）使用同一个掩码。",
+    "mask.heads_text": "在 `MultiHeadedAttention` 内部，`mask.unsqueeze(1)` "
+                       "增加了一个头的维度：编码器的掩码变为 (batch, 1, 1, "
+                       "src_len)，解码器的变为 (batch, 1, T, T)。大小为 1 "
+                       "的维度会被广播：每个头（对编码器来说还有每个查询行）使用同一个掩码。",
     "mask.effect_header": "掩码对分数和 softmax 的作用",
     "mask.effect_yours": "解码器自注意力，第 0 层，第 0 个头，使用你的目标句：",
     "mask.effect_random": "随机分数（修正上面的设置后即可看到你自己句子的分数）：",
@@ -216,9 +220,12 @@ TEXT: dict[str, str] = {
     "mask.all_caption": "……得到均匀的权重，4 个键各为 0.25：所有分数都同样是 −1e9。",
     "mask.conv_header": "同一个掩码的两种约定",
     "mask.conv_text": "有些教程存储的是相反的含义：**1 = 被屏蔽**（遮住这个位置），写作 "
-                      "`scores.masked_fill(mask == 1, -1e9)`。它们的后续位置掩码在对角线*上方*"
-                      "是 1。两者描述的是同一条规则；关键是掩码与 `masked_fill` 的条件要一致。"
-                      "PyTorch 自己的 `nn.MultiheadAttention` 也使用 True = *不允许*。",
+                      "`scores.masked_fill(mask == 1, "
+                      "-1e9)`。它们的后续位置掩码在对角线*上方*是 "
+                      "1。两者描述的是同一条规则；关键是掩码与 `masked_fill` "
+                      "的条件要一致。PyTorch 自己两种都用：`nn.MultiheadAttention` 的布尔掩码 "
+                      "True = *不允许*，而 `F.scaled_dot_product_attention` 的布尔掩码 True = "
+                      "*参与注意力*（与本应用相同）。",
     "mask.conv_this_app": "True/1 = 可以关注（本应用）",
     "mask.conv_other": "1 = 被屏蔽（另一种约定）",
     "mask.conv_caption": "两张图颜色含义相同（蓝色 = 可以关注），只有存储的数字不同。",
@@ -462,9 +469,10 @@ TEXT: dict[str, str] = {
                            "“训练与解码”页训练一个模型，或在侧边栏加载检查点，就能看到学到的"
                            "注意力。",
     "attn.checkpoint_weights": "这些是你的检查点中的权重：它学到的东西会显示在这里。",
-    "attn.train_mode": " · **训练模式：dropout 已启用**：图中是 dropout 之前的权重，每次重新运"
-                       "行都会"
-                       "为其后的计算抽取新的随机 dropout 模式",
+    "attn.train_mode": " · **训练模式：dropout 已启用**：每次重新运行都会抽取新的 dropout "
+                       "掩码，所以图中的权重本身也会变（词嵌入与位置编码之和上、以及前面各子层"
+                       "里的 dropout 会影响查询和键）。图中是这个注意力自己的 dropout "
+                       "之前的权重，所以每一行的和仍然是 1",
     "attn.too_many": "{N} 层 × {h} 个头 × {q} × {k} 个 token 的格子太多，无法为每个头各画一张"
                      "热力图，"
                      "因此网格显示各头的平均。下方的单头视图可以查看任意一个头。",
@@ -474,10 +482,14 @@ TEXT: dict[str, str] = {
     "attn.focus_header": "逐步查看一个头",
     "attn.layer": "层",
     "attn.head": "头",
-    "attn.step1": "**1. 投影并拆分。** 该层的输入经过 `linears[0..2]`（d_model → d_model），再切成 "
+    "attn.step1": "**1. 投影并拆分。** `linears[0..2]`（d_model → d_model）生成 Q、K、V。Q "
+                  "来自该层的输入 x（前置归一化时来自 LayerNorm(x)）；自注意力中 K、V "
+                  "也来自这个 x，交叉注意力中 K、V 来自编码器的输出 `memory`。三者各自切成 "
                   "{h} 个 d_k = {d_k} 的头。这个头的切片：",
-    "attn.step2": "**2. 分数** `Q @ Kᵀ / √d_k`，其中 √d_k = {sqrt_dk}。除以它可以防止分数随 d_k "
-                  "增大，否则 softmax 会饱和。",
+    "attn.step2": "**2. 分数** `Q @ Kᵀ / √d_k`，其中 √d_k = {sqrt_dk}。为什么要除？如果 q 和 "
+                  "k 的各个分量相互独立、均值为 0、方差为 1，那么 q · k 的方差是 "
+                  "d_k（§3.2.1，脚注 4）：点积很大时，softmax 会进入梯度极小的区域。除以 √d_k "
+                  "把方差拉回到 1。",
     "attn.scores_title": "分数（{shape}）",
     "attn.masked_title": "掩码后的分数：空白 = -1e9（{n} 个被屏蔽）",
     "attn.step3": "**3. Softmax** 对每一行把分数变成和为 1 的权重；被屏蔽的位置得到 exp(-1e9) "
@@ -546,9 +558,10 @@ TEXT: dict[str, str] = {
     "settings.not_text_source": "源句子必须是文本；收到的是 {type}。",
     "settings.not_text_target": "目标句子必须是文本；收到的是 {type}。",
     "settings.dropout": "dropout 必须是 0 到 {high} 之间的数；收到的是 {value}。",
-    "settings.too_many_params": "这个模型将有 {params}M 个参数；上限是 {limit}M，以免一位学习者"
-                                "占满共享服务器的内存。请减小 N、d_model 或 d_ff（论文的 base "
-                                "模型约有 44M 个参数）。",
+    "settings.too_many_params": "这个模型将有 {params}M 个参数；上限是 "
+                                "{limit}M，以免一位学习者占满共享服务器的内存。请减小 "
+                                "N、d_model 或 d_ff（论文的 base 模型约有 65M 个参数，其中 "
+                                "44M 在编码器栈和解码器栈里）。",
     "settings.too_big_to_train": "只能训练不超过 {limit}M 个参数的模型（这个模型有 {params}M），"
                                  "这样训练才能在共享的双核服务器上几秒内完成。请选择 tiny 或 "
                                  "small 预设来训练。",
@@ -698,7 +711,8 @@ TEXT: dict[str, str] = {
     "train.rule_copy": "同一个序列",
     "train.rule_reverse": "倒过来的序列",
     "train.rule_sort": "按顺序排列的符号",
-    "train.rule_sort_words": "按顺序排列的符号（词按字母顺序）",
+    "train.rule_sort_words": "按顺序排列的符号（词按 Unicode "
+                             "码位排序：大写字母在小写字母之前，汉字按码位）",
     "train.task_text": "源序列是 1 到 {max_len} 个随机符号；答案是{rule}。词表："
                        "{vocab} 个 token = 4 个特殊 token + {symbols} 个符号：",
     "train.tf_expander": "教师强制：这个任务的一个例子",
@@ -838,20 +852,27 @@ TEXT: dict[str, str] = {
     "train.train_first": "训练模型（第 2 节）后，这里会显示训练后的注意力。",
     "train.schedule_header": "5. 学习率调度与标签平滑",
     "train.noam_expander": "Noam 学习率调度",
-    "train.noam_text": "论文在前 `warmup` 步线性提高学习率，然后按 1/√step 降低："
-                       "`lr = factor · d_model^-0.5 · min(step^-0.5, step · warmup^-1.5)`。"
-                       "峰值在 step = warmup 处。学习率预热让 Adam 最初那几步（估计还很不准）"
-                       "保持较小；更宽的模型（d_model 更大）学习率更小。虚线：The Annotated "
-                       "Transformer 中的示例曲线。",
+    "train.noam_text": "论文（§5.3）在前 warmup_steps = 4000 步线性提高学习率，然后按 1/√step "
+                       "降低：`lr = d_model^-0.5 · min(step^-0.5, step · warmup^-1.5)`。The "
+                       "Annotated Transformer 的 `rate()` 在此之外又乘了一个自己的 "
+                       "`factor`：它的复制任务示例用 Adam，lr 0.5 × rate(factor 1, warmup "
+                       "400)，相当于 factor 为 0.5；它的 Multi30k 模型用基础学习率 "
+                       "1.0、warmup 3000。峰值在 step = warmup 处；模型越宽（d_model "
+                       "越大），学习率越小。论文没有说明为什么要预热；一种常见的解释（这是本应"
+                       "用的解释，不是论文的）是：Adam 最初几步依据的梯度统计量还很不准，所以"
+                       "让这几步保持较小。虚线：The Annotated Transformer 中的示例曲线。",
     "train.noam_invalid": "请使用 2 到 1024 之间的 d_model、1 到 20000 之间的 warmup 和 0.1 到 "
                           "5 之间的 factor。",
     "train.smoothing_expander": "标签平滑",
     "train.smoothing_text": "标签平滑不以 one-hot 目标（全部概率都在标签上）为训练目标，而是在"
-                            "标签上保留 1 − ε，把 ε 分给其他 token，只有 `<pad>` 始终为 0。"
-                            "这样可以防止模型变得过于确定；论文（ε = 0.1）报告说困惑度变差，"
-                            "但 BLEU 提高了。损失是到这个分布的 KL 散度：只有当模型恰好预测出"
-                            "这个平滑后的分布时它才为 0，所以完全确定的（one-hot）预测现在也"
-                            "会产生损失。标签是 `<pad>` 的那一行全为 0：填充不产生损失。",
+                            "标签上保留 1 − ε，把 ε 分给其他 token，只有 `<pad>` 始终为 "
+                            "0。这是 The Annotated Transformer 的做法：其余 V − 2 个 token "
+                            "各得 ε / (V − 2)。论文引用的 Szegedy 等人（2016）则把 ε 分给全部 "
+                            "V 个类别，标签本身也算在内。这样可以防止模型变得过于确定；论文（ε"
+                            " = 0.1）报告说困惑度变差，但 BLEU 提高了。损失是到这个分布的 KL "
+                            "散度：只有当模型恰好预测出这个平滑后的目标分布时它才为 "
+                            "0，所以完全确定的（one-hot）预测现在也会产生损失。标签是 `<pad>` "
+                            "的那一行全为 0：填充不产生损失。",
     "train.smoothing_caption": "词表共 {n} 个 token：每个既不是标签也不是 <pad> 的 token 分到 "
                                "ε/(size − 2) = {share}。",
     "train.smooth_row": "标签 {token}",
@@ -900,4 +921,15 @@ TEXT: dict[str, str] = {
                               "其中。",
     "train.input.bad_words": "只能使用任务中的符号，并用空格分隔；第 {which} 个符号不在其中。",
     "train.input.too_many": "模型训练时的序列最多 {n} 个符号；这个输入有 {got} 个。",
+    "sidebar.layer_norm_help": "两种 LayerNorm，只在数值的末几位上不同。**std + 1e-6**（The "
+                               "Annotated Transformer）：(x − mean) / (std + 1e-6)，std "
+                               "是无偏标准差（除以 d_model − 1），eps "
+                               "加在标准差上、平方根之外。**nn.LayerNorm**（PyTorch）：(x − "
+                               "mean) / √(var + 1e-5)，var 是有偏方差（除以 d_model），eps "
+                               "在平方根之内。两者之后都用可学习的向量做缩放和平移。",
+    "sidebar.tie_weights_help": "论文（§3.4）让两个词嵌入层和 softmax "
+                                "之前的线性层共享同一个权重矩阵（这时源语言和目标语言共用一个"
+                                "词表）。The Annotated Transformer 的 `make_model` "
+                                "并没有绑定权重：它的绑定代码写在一个 `if False:` "
+                                "分支里。这里默认也不绑定。",
 }
