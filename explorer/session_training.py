@@ -30,9 +30,16 @@ from typing import Any
 import numpy as np
 import torch
 
-from transformer.model import EncoderDecoder, make_model, subsequent_mask
+from transformer.model import (
+    AttentionModule,
+    EncoderDecoder,
+    Stack,
+    attention_hook,
+    make_model,
+    subsequent_mask,
+)
 from transformer.recipes import FAST
-from transformer.tasks import TASKS, Task, make_task
+from transformer.tasks import DIGITS, TASKS, Task, make_task
 from transformer.tokenize import BOS, EOS, MAX_TEXT_CHARS, PAD, SPECIALS, TokenizeError, tokenize
 from transformer.train import (
     SCHEDULES,
@@ -202,14 +209,14 @@ def parse_sequence(text: Any, task: Task) -> tuple[list[str] | None, str | None]
     if len(text) > MAX_INPUT_CHARS:
         return None, t("train.input.too_long", n=task.max_len)
     parts = text.split()
-    if task.symbols == tuple("0123456789") and len(parts) == 1 and parts[0].isdecimal():
+    if task.symbols == DIGITS and len(parts) == 1 and parts[0].isdecimal():
         parts = list(parts[0])
     if not parts:
         return None, t("train.input.empty")
     bad = [i + 1 for i, p in enumerate(parts) if p not in task.symbols]
     if bad:
         which = ", ".join(map(str, bad[:5])) + (" …" if len(bad) > 5 else "")
-        digits = task.symbols == tuple("0123456789")
+        digits = task.symbols == DIGITS
         return None, t("train.input.bad_digits" if digits else "train.input.bad_words",
                        which=which)
     if len(parts) > task.max_len:
@@ -252,7 +259,7 @@ class ModelKey:
 
     def describe(self) -> str:
         """The task and the model, for a message (in the language of the run)."""
-        syms = t("train.describe_digits") if self.symbols == tuple("0123456789") else (
+        syms = t("train.describe_digits") if self.symbols == DIGITS else (
             t("train.describe_words", n=len(self.symbols)))
         return t("train.describe", task=t(f"train.task_{self.task}"), symbols=syms, N=self.N,
                  d_model=self.d_model, h=self.h, d_ff=self.d_ff,
@@ -559,10 +566,10 @@ def _encode_src(task: Task, tokens: Sequence[str]) -> tuple[torch.Tensor, torch.
     return src, (src != PAD).unsqueeze(-2)
 
 
-def _layers(cache: dict, stack: str, module: str, n: int) -> np.ndarray:
-    return np.stack([
-        cache[f"{stack}.layers.{i}.{module}.hook_pattern"][0].float().numpy() for i in range(n)
-    ])
+def _layers(cache: dict, stack: Stack, module: AttentionModule, n: int) -> np.ndarray:
+    """The attention weights of every layer: (n, h, q_len, k_len), batch item 0."""
+    return np.stack([cache[attention_hook(stack, i, module, "hook_pattern")][0].float().numpy()
+                     for i in range(n)])
 
 
 def _check_readable(model: EncoderDecoder) -> None:
@@ -614,9 +621,9 @@ def attention_pattern(
     _, cache = model.run_with_cache(src, tgt, src_mask, subsequent_mask(tgt.size(1)))
     last = n - 1
     if kind == "enc":
-        w = cache[f"encoder.layers.{last}.self_attn.hook_pattern"][0]
+        w = cache[attention_hook("encoder", last, "self_attn", "hook_pattern")][0]
         return w.mean(0).float().numpy(), source_tokens(tokens), source_tokens(tokens)
-    w = cache[f"decoder.layers.{last}.src_attn.hook_pattern"][0]
+    w = cache[attention_hook("decoder", last, "src_attn", "hook_pattern")][0]
     return w.mean(0).float().numpy(), tgt_tokens, source_tokens(tokens)
 
 

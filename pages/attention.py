@@ -9,11 +9,9 @@ from explorer.figures.attention import (
     GRID_CELL_BUDGET,
     KINDS,
     attention_grid,
-    head_matrix,
-    hook,
+    head_steps,
     patterns,
 )
-from explorer.figures.common import heatmap
 from explorer.i18n import t
 
 st.title(t("attn.title"))
@@ -68,48 +66,20 @@ head = f2.selectbox(t("attn.head"), range(cfg.h), key="attn_head",
 layer = layer if isinstance(layer, int) and 0 <= layer < cfg.N else 0
 head = head if isinstance(head, int) and 0 <= head < cfg.h else 0
 
-Q = run.cache[hook(kind, layer, "hook_q")][0, head]
-K = run.cache[hook(kind, layer, "hook_k")][0, head]
-V = run.cache[hook(kind, layer, "hook_v")][0, head]
-scores = run.cache[hook(kind, layer, "hook_scores")][0, head]
-masked = run.cache[hook(kind, layer, "hook_masked_scores")][0, head]
-pattern = run.cache[hook(kind, layer, "hook_pattern")][0, head]
-z = run.cache[hook(kind, layer, "hook_z")][0, head]
-d_k = cfg.d_k
-
-
-def shape(a: np.ndarray) -> str:
-    return " × ".join(str(s) for s in a.shape)
-
-
-st.markdown(t("attn.step1", h=cfg.h, d_k=d_k))
-q1, q2, q3 = st.columns(3)
+figs = head_steps(run.cache, kind, layer, head, q_tok, k_tok)
 name = f"attention_{kind.key}_L{layer}_H{head}"
-ctx.chart(head_matrix(Q, q_tok, f"Q  ({shape(Q)})"), f"{name}_Q", key="attn_q", where=q1)
-ctx.chart(head_matrix(K, k_tok, f"K  ({shape(K)})"), f"{name}_K", key="attn_k", where=q2)
-ctx.chart(head_matrix(V, k_tok, f"V  ({shape(V)})"), f"{name}_V", key="attn_v", where=q3)
-
-st.markdown(t("attn.step2", sqrt_dk=f"{np.sqrt(d_k):.3g}"))
+st.markdown(t("attn.step1", h=cfg.h, d_k=cfg.d_k))
+for step, column in zip(("Q", "K", "V"), st.columns(3), strict=True):
+    ctx.chart(figs[step], f"{name}_{step}", key=f"attn_{step.lower()}", where=column)
+st.markdown(t("attn.step2", sqrt_dk=f"{np.sqrt(cfg.d_k):.3g}"))
 s1, s2 = st.columns(2)
-lim = float(np.abs(scores).max()) or 1.0
-ctx.chart(heatmap(scores, k_tok, q_tok, t("attn.scores_title", shape=shape(scores)),
-                   zmin=-lim, zmax=lim, colorscale="RdBu", value_format=".2f"),
-           f"{name}_scores", key="attn_s", where=s1)
-blocked = masked <= -1e8
-shown = np.where(blocked, np.nan, masked)
-ctx.chart(heatmap(shown, k_tok, q_tok,
-                   t("attn.masked_title", n=int(blocked.sum())),
-                   zmin=-lim, zmax=lim, colorscale="RdBu", value_format=".2f"),
-           f"{name}_masked", key="attn_m", where=s2)
-
+ctx.chart(figs["scores"], f"{name}_scores", key="attn_s", where=s1)
+ctx.chart(figs["masked"], f"{name}_masked", key="attn_m", where=s2)
 st.markdown(t("attn.step3"))
 w1, w2 = st.columns(2)
-ctx.chart(heatmap(pattern, k_tok, q_tok, t("attn.weights_title", shape=shape(pattern)),
-                   zmin=0,
-                   zmax=1), f"{name}_weights", key="attn_p", where=w1)
-ctx.chart(head_matrix(z, q_tok, t("attn.z_title", shape=shape(z))), f"{name}_z",
-           key="attn_z", where=w2)
-st.markdown(t("attn.step5", h=cfg.h, q=len(q_tok), d_k=d_k, d_model=cfg.d_model))
+ctx.chart(figs["weights"], f"{name}_weights", key="attn_p", where=w1)
+ctx.chart(figs["z"], f"{name}_z", key="attn_z", where=w2)
+st.markdown(t("attn.step5", h=cfg.h, q=len(q_tok), d_k=cfg.d_k, d_model=cfg.d_model))
 
 st.download_button(
     t("attn.npz"),

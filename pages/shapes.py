@@ -3,7 +3,7 @@
 import streamlit as st
 
 from explorer.context import context, show_problems
-from explorer.figures.attention import KINDS, hook
+from explorer.figures.attention import KINDS
 from explorer.figures.common import text_px
 from explorer.figures.shapes import head_split_figure, shape_csv, tensor_slice, values_figure
 from explorer.i18n import t
@@ -105,8 +105,8 @@ split_layer = int(layer.split()[1]) if layer != "all" else 0
 split_kinds = {"Encoder": ["enc"], "Decoder": ["dec", "cross"]}.get(stack, ["enc"])
 if cfg.h <= 16:
     for kind in (KINDS[k] for k in split_kinds):
-        z_heads = run.cache[hook(kind, split_layer, "hook_z")][0]  # (h, q_len, d_k)
-        concat = run.cache[hook(kind, split_layer, "hook_concat")][0]  # (q_len, d_model)
+        z_heads = run.cache[kind.hook(split_layer, "hook_z")][0]  # (h, q_len, d_k)
+        concat = run.cache[kind.hook(split_layer, "hook_concat")][0]  # (q_len, d_model)
         module = f"{kind.stack}.layers.{split_layer}.{kind.module}"
         which = t("shapes.split_which", kind=kind.label, layer=split_layer, module=module)
         ctx.chart(head_split_figure(z_heads, concat, list(tokens[kind.queries]), title=which),

@@ -62,7 +62,7 @@ from explorer.session_training import (
 )
 from explorer.settings import architecture_problem, training_problem
 from transformer.recipes import FAST
-from transformer.tasks import TASKS
+from transformer.tasks import DIGITS, TASKS
 from transformer.train import SCHEDULES
 
 STATE_KEY = "train_state"  # this learner's TrainedState
@@ -139,7 +139,7 @@ for message in ts.errors:
     st.warning(message, icon=":material/build:")
 
 task, task_note = task_for(ts.task, ts.symbols, s.source)
-on_words = task.symbols != tuple("0123456789")
+on_words = task.symbols != DIGITS
 if task_note:
     st.info(task_note, icon=":material/info:")
 rule = t("train.rule_sort_words" if task.name == "sort" and on_words

@@ -19,7 +19,6 @@ from transformer.tokenize import (
     TokenizeError,
     Vocab,
     normalize,
-    token_labels,
     tokenize,
 )
 
@@ -485,11 +484,3 @@ def test_property_vocab_round_trip_on_tokenized_text(text: str, mode: str) -> No
 # ------------------------------------------------------------------------------------------
 # Labels
 # ------------------------------------------------------------------------------------------
-
-
-def test_token_labels() -> None:
-    assert token_labels(["the", "cat", "the"]) == ["0:the", "1:cat", "2:the"]
-    assert token_labels([]) == []
-    labels = token_labels(tokenize("the cat the cat the"))
-    assert len(set(labels)) == len(labels) == 5
-    assert token_labels(["<b>"]) == ["0:<b>"]  # no escaping here

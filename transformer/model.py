@@ -19,13 +19,18 @@ import copy
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 from .hooks import HookPoint, capture
+
+# The score a blocked position gets before the softmax: The Annotated Transformer's
+# `scores.masked_fill(mask == 0, -1e9)`. Finite, so a row with every key blocked still has
+# a softmax (uniform weights) instead of NaN.
+MASK_FILL = -1e9
 
 NormPlacement = Literal["pre", "post"]
 LayerNormKind = Literal["annotated", "standard"]
@@ -63,7 +68,7 @@ class TransformerConfig:
         return self.d_model // self.h
 
 
-def _check_int(name: str, value: object, low: int = 1) -> int:
+def check_int(name: str, value: object, low: int = 1) -> int:
     """Return `value` if it is an int >= low, else raise a ValueError that says so."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{name} must be a whole number, got {value!r}.")
@@ -91,7 +96,7 @@ def check_heads(d_model: int, h: int) -> None:
 def validate_config(cfg: TransformerConfig) -> None:
     """Raise a ValueError naming the problem and a valid choice for any bad field."""
     for name in ("src_vocab", "tgt_vocab", "N", "d_model", "d_ff", "h", "max_len"):
-        _check_int(name, getattr(cfg, name))
+        check_int(name, getattr(cfg, name))
     if cfg.d_model % 2:
         raise ValueError(
             f"d_model must be even (got {cfg.d_model}): the sinusoidal positional encoding "
@@ -105,12 +110,10 @@ def validate_config(cfg: TransformerConfig) -> None:
         raise ValueError(
             f"dropout must be in [0, 1) (the probability of zeroing a value), got {cfg.dropout}."
         )
-    choices = {
-        "norm_placement": ("pre", "post"),
-        "layer_norm": ("annotated", "standard"),
-        "tie_weights": ("none", "decoder", "all"),
-    }
-    for name, allowed in choices.items():
+    choices = {"norm_placement": NormPlacement, "layer_norm": LayerNormKind,
+               "tie_weights": TieWeights}
+    for name, literal in choices.items():
+        allowed = get_args(literal)
         if getattr(cfg, name) not in allowed:
             raise ValueError(f"{name} must be one of {allowed}, got {getattr(cfg, name)!r}.")
     if not isinstance(cfg.scale_embedding, bool):
@@ -231,16 +234,14 @@ class LayerNorm(nn.Module):
         self.eps = eps if eps is not None else (1e-6 if kind == "annotated" else 1e-5)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        # Written out rather than x.std(): the same numbers, and several times faster on CPU
-        # for short feature vectors (torch's std/var kernels pay a cost per row).
-        n = x.size(-1)
+        if self.kind == "standard":
+            return F.layer_norm(x, (x.size(-1),), self.a_2, self.b_2, self.eps)
+        # Written out: The Annotated Transformer's formula, which F.layer_norm does not offer
+        # (unbiased std, eps added outside the square root). Also several times faster on
+        # CPU than x.std() for short feature vectors (torch's std kernel pays a cost per row).
         centred = x - x.mean(-1, keepdim=True)
-        squares = centred.pow(2).sum(-1, keepdim=True)
-        if self.kind == "annotated":
-            std = (squares / (n - 1)).sqrt()  # unbiased: divides by (features - 1)
-            return self.a_2 * centred / (std + self.eps) + self.b_2
-        var = squares / n  # biased: divides by features
-        return self.a_2 * centred / torch.sqrt(var + self.eps) + self.b_2
+        std = (centred.pow(2).sum(-1, keepdim=True) / (x.size(-1) - 1)).sqrt()  # unbiased
+        return self.a_2 * centred / (std + self.eps) + self.b_2
 
     def extra_repr(self) -> str:
         return f"{self.a_2.numel()}, kind={self.kind!r}, eps={self.eps:g}"
@@ -377,7 +378,7 @@ class DecoderLayer(nn.Module):
 
 def subsequent_mask(size: int) -> torch.Tensor:
     """(1, size, size) bool mask: True where position i may attend to position j, i.e. j <= i."""
-    size = _check_int("size", size)
+    size = check_int("size", size)
     return torch.tril(torch.ones(1, size, size, dtype=torch.bool))
 
 
@@ -407,7 +408,7 @@ def attention(
     d_k = query.size(-1)
     scores = hook("scores", query @ key.transpose(-2, -1) / math.sqrt(d_k))  # (batch, h, q, k)
     if mask is not None:
-        scores = scores.masked_fill(mask == 0, -1e9)
+        scores = scores.masked_fill(mask == 0, MASK_FILL)
     scores = hook("masked_scores", scores)
     p_attn = hook("pattern", scores.softmax(dim=-1))  # each row sums to 1
     if dropout is not None:
@@ -427,7 +428,7 @@ class MultiHeadedAttention(nn.Module):
     def __init__(self, h: int, d_model: int, dropout: float = 0.1) -> None:
         super().__init__()
         check_heads(d_model, h)
-        self.d_k = d_model // h  # we assume d_v = d_k
+        self.d_k = d_model // h  # we assume d_v = d_k (TransformerConfig.d_k)
         self.h = h
         self.linears = clones(nn.Linear(d_model, d_model), 4)  # W^Q, W^K, W^V, W^O
         self.dropout = nn.Dropout(p=dropout)
@@ -619,8 +620,44 @@ def build_model(cfg: TransformerConfig, seed: int | None = None) -> EncoderDecod
 
 
 def _tie(model: EncoderDecoder, tie: TieWeights) -> None:
-    """Share embedding tables with the generator's projection (seed 004: weight tying)."""
+    """Share embedding tables with the generator's projection (the paper, section 3.4)."""
     if tie in ("decoder", "all"):
         model.generator.proj.weight = model.tgt_embed[0].lut.weight  # (tgt_vocab, d_model)
     if tie == "all":
         model.src_embed[0].lut.weight = model.tgt_embed[0].lut.weight
+
+
+# ---------------------------------------------------------------------------------------
+# Hook names: the module paths `capture()` records under, spelled in this one place
+# ---------------------------------------------------------------------------------------
+
+Stack = Literal["encoder", "decoder"]
+AttentionModule = Literal["self_attn", "src_attn"]  # src_attn: the decoder's cross-attention
+# What MultiHeadedAttention captures, in the order it computes it.
+AttentionPoint = Literal["hook_q", "hook_k", "hook_v", "hook_scores", "hook_masked_scores",
+                         "hook_pattern", "hook_z", "hook_concat", "hook_out"]
+# What each SublayerConnection captures.
+SublayerPoint = Literal["hook_in", "hook_normed", "hook_sublayer_out", "hook_resid"]
+ATTENTION_POINTS: tuple[str, ...] = get_args(AttentionPoint)
+SUBLAYER_POINTS: tuple[str, ...] = get_args(SublayerPoint)
+
+
+def layer_hook(stack: Stack, layer: int, rest: str) -> str:
+    """A hook point inside one layer: layer_hook("encoder", 0, "feed_forward.hook_out")."""
+    return f"{stack}.layers.{layer}.{rest}"
+
+
+def attention_hook(stack: Stack, layer: int, module: AttentionModule,
+                   point: AttentionPoint) -> str:
+    """A hook point of one attention: ("decoder", 1, "src_attn", "hook_pattern")."""
+    return layer_hook(stack, layer, f"{module}.{point}")
+
+
+def sublayer_hook(stack: Stack, layer: int, index: int, point: SublayerPoint) -> str:
+    """A hook point of sublayer connection `index` (0: self-attention; last: feed-forward)."""
+    return layer_hook(stack, layer, f"sublayer.{index}.{point}")
+
+
+def stack_output_hook(stack: Stack) -> str:
+    """The output of a whole stack (after its final LayerNorm, if it has one)."""
+    return f"{stack}.hook_out"

@@ -408,8 +408,3 @@ class Vocab:
             i = operator.index(raw)
             out.append(self._itos[i] if 0 <= i < size else SPECIALS[UNK])
         return out
-
-
-def token_labels(tokens: Sequence[str]) -> list[str]:
-    """Plot labels that keep repeated tokens distinct: ["0:the", "1:cat", "2:the"]."""
-    return [f"{i}:{tok}" for i, tok in enumerate(tokens)]

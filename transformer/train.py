@@ -16,7 +16,7 @@ import torch
 from torch import nn
 
 from .hooks import capture
-from .model import EncoderDecoder, subsequent_mask
+from .model import EncoderDecoder, check_int, subsequent_mask
 from .tokenize import BOS, EOS, PAD
 
 # ---------------------------------------------------------------------------------------
@@ -202,11 +202,8 @@ class TrainConfig:
     seed: int = 0  # seeds the batches (the model's weights come from its own seed)
 
     def __post_init__(self) -> None:
-        if isinstance(self.steps, bool) or not isinstance(self.steps, int) or self.steps < 1:
-            raise ValueError(f"steps must be a whole number >= 1, got {self.steps!r}.")
-        if (isinstance(self.batch_size, bool) or not isinstance(self.batch_size, int)
-                or self.batch_size < 1):
-            raise ValueError(f"batch_size must be a whole number >= 1, got {self.batch_size!r}.")
+        check_int("steps", self.steps)
+        check_int("batch_size", self.batch_size)
         if self.schedule not in SCHEDULES:
             raise ValueError(f"schedule must be one of {', '.join(SCHEDULES)}, "
                              f"got {self.schedule!r}.")

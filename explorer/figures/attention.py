@@ -9,6 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
+from transformer.model import MASK_FILL, AttentionModule, AttentionPoint, Stack, attention_hook
+
 from ..i18n import t
 from .common import FONT, axis_labels, cell_labels, esc, fast_figure, heatmap
 
@@ -18,8 +20,8 @@ class AttentionKind:
     """One of the three places attention is used."""
 
     key: str  # "enc", "dec", "cross"
-    stack: str  # "encoder" or "decoder"
-    module: str  # "self_attn" or "src_attn"
+    stack: Stack  # "encoder" or "decoder"
+    module: AttentionModule  # "self_attn" or "src_attn" (cross-attention)
     queries: str  # "src" or "tgt": which tokens ask
     keys: str  # "src" or "tgt": which tokens are looked at
 
@@ -27,6 +29,10 @@ class AttentionKind:
     def label(self) -> str:
         """Its name, in the run's language."""
         return t(f"fig.attention.kind_{self.key}")
+
+    def hook(self, layer: int, point: AttentionPoint) -> str:
+        """The capture name of `point` (e.g. "hook_pattern") in this attention of `layer`."""
+        return attention_hook(self.stack, layer, self.module, point)
 
     @property
     def mask(self) -> str:
@@ -47,14 +53,9 @@ MAX_PANEL_PX = 420  # one layer's panels grow with the query tokens up to this h
 MAX_GRID_PX = 1600  # ... and all layers' panels together up to this
 
 
-def hook(kind: AttentionKind, layer: int, point: str) -> str:
-    """The capture name of `point` (e.g. "hook_pattern") in one attention module."""
-    return f"{kind.stack}.layers.{layer}.{kind.module}.{point}"
-
-
 def patterns(cache: Mapping[str, np.ndarray], kind: AttentionKind, n_layers: int) -> np.ndarray:
     """Attention weights of every layer: (N, h, q_len, k_len), batch item 0."""
-    return np.stack([cache[hook(kind, i, "hook_pattern")][0] for i in range(n_layers)])
+    return np.stack([cache[kind.hook(i, "hook_pattern")][0] for i in range(n_layers)])
 
 
 def _span(low: float, high: float) -> list[float]:
@@ -171,3 +172,38 @@ def head_matrix(
         colorscale="RdBu", value_format=value_format,
         show_values=z.shape[1] <= 6 and z.size <= 60,
     )
+
+
+def _shape(a: np.ndarray) -> str:
+    return " × ".join(str(n) for n in a.shape)
+
+
+def head_steps(cache: Mapping[str, np.ndarray], kind: AttentionKind, layer: int, head: int,
+               q_tok: Sequence[str], k_tok: Sequence[str]) -> dict[str, go.Figure]:
+    """One head of one attention, step by step: Q, K, V, scores, masked scores, weights, z.
+
+    Keys are the steps in computing order. The scores and the masked scores share one
+    colour scale; a blocked score (exactly MASK_FILL, the model's fill value) is left blank
+    and counted in the title.
+    """
+    def take(point: AttentionPoint) -> np.ndarray:
+        return cache[kind.hook(layer, point)][0, head]  # (q_len or k_len, ...) of this head
+
+    Q, K, V = take("hook_q"), take("hook_k"), take("hook_v")  # (len, d_k)
+    scores, masked = take("hook_scores"), take("hook_masked_scores")  # (q_len, k_len)
+    pattern, z = take("hook_pattern"), take("hook_z")  # (q_len, k_len), (q_len, d_k)
+    lim = float(np.abs(scores).max()) or 1.0
+    blocked = masked == MASK_FILL
+    return {
+        "Q": head_matrix(Q, q_tok, f"Q  ({_shape(Q)})"),
+        "K": head_matrix(K, k_tok, f"K  ({_shape(K)})"),
+        "V": head_matrix(V, k_tok, f"V  ({_shape(V)})"),
+        "scores": heatmap(scores, k_tok, q_tok, t("attn.scores_title", shape=_shape(scores)),
+                          zmin=-lim, zmax=lim, colorscale="RdBu", value_format=".2f"),
+        "masked": heatmap(np.where(blocked, np.nan, masked), k_tok, q_tok,
+                          t("attn.masked_title", n=int(blocked.sum())),
+                          zmin=-lim, zmax=lim, colorscale="RdBu", value_format=".2f"),
+        "weights": heatmap(pattern, k_tok, q_tok, t("attn.weights_title", shape=_shape(pattern)),
+                           zmin=0, zmax=1),
+        "z": head_matrix(z, q_tok, t("attn.z_title", shape=_shape(z))),
+    }

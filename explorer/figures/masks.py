@@ -8,6 +8,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from transformer.model import MASK_FILL
+
 from ..i18n import t
 from .common import FONT, axis_labels, esc, fast_figure, text_px
 
@@ -134,7 +136,7 @@ def batch_masks_figure(
 
 
 def softmax_rows(scores: np.ndarray) -> np.ndarray:
-    """Row-wise softmax, stable for -1e9 entries."""
+    """Row-wise softmax, stable for MASK_FILL (-1e9) entries."""
     shifted = scores - scores.max(axis=-1, keepdims=True)
     e = np.exp(shifted)
     return e / e.sum(axis=-1, keepdims=True)
@@ -149,7 +151,7 @@ def masking_effect_figure(
     Two by two rather than four in a row: each panel gets half the width, so its numbers
     and the panels' titles stay apart, also in presenter mode.
     """
-    masked = np.where(mask, scores, -1e9)
+    masked = np.where(mask, scores, MASK_FILL)
     panels = [
         (t("fig.masks.scores"), scores),
         ("masked_fill(mask == 0, -1e9)", masked),
@@ -168,7 +170,7 @@ def masking_effect_figure(
     for i, (_, z) in enumerate(panels):
         row, col = i // 2 + 1, i % 2 + 1
         is_prob = i >= 2
-        text = np.where(z <= -1e8, "-1e9", np.vectorize(lambda v: f"{v:.2f}")(z))
+        text = np.where(z == MASK_FILL, "-1e9", np.vectorize(lambda v: f"{v:.2f}")(z))
         fig.add_trace(
             go.Heatmap(
                 z=np.clip(z, -lim, lim) if not is_prob else z,

@@ -10,6 +10,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from transformer.model import MASK_FILL
+
 from ..i18n import t
 from ..introspect import ShapeRow
 from .common import FONT, axis_labels, esc, heatmap
@@ -31,9 +33,9 @@ def tensor_slice(value: np.ndarray, head: int = 0) -> tuple[np.ndarray, str]:
 def values_figure(z: np.ndarray, row_tokens: Sequence[str] | None,
                   col_tokens: Sequence[str] | None, title: str) -> go.Figure:
     """A small heatmap of one tensor's values (diverging colours, symmetric range)."""
-    finite = z[np.isfinite(z) & (z > -1e8)]
+    finite = z[np.isfinite(z) & (z != MASK_FILL)]
     lim = float(np.abs(finite).max()) if finite.size else 1.0
-    shown = np.where(z <= -1e8, np.nan, z)  # -1e9 fills would flatten the colour scale
+    shown = np.where(z == MASK_FILL, np.nan, z)  # -1e9 fills would flatten the colour scale
     rows = row_tokens if row_tokens is not None and len(row_tokens) == z.shape[0] else None
     cols = col_tokens if col_tokens is not None and len(col_tokens) == z.shape[1] else None
     return heatmap(shown, cols, rows, title, zmin=-lim or -1, zmax=lim or 1, colorscale="RdBu",
