@@ -47,8 +47,7 @@ from bench.common import (
 )
 
 TARGET_MS = {"tiny": 100.0, "paper base": 1000.0}
-FIGURE_MODULES = ("architecture", "attention", "common", "masks", "positions", "shapes",
-                  "training")
+FIGURE_MODULES = ("attention", "common", "embeddings", "masks", "model", "shapes", "train")
 COMPONENTS = ("sidebar", "forward", "assemble", "figures", "chart")
 
 

@@ -17,9 +17,10 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Any, Protocol, TypeVar
 
+import numpy as np
 import streamlit as st
 
-from transformer.model import EncoderDecoder, TransformerConfig
+from transformer.model import EncoderDecoder, TransformerConfig, sinusoid_table
 from transformer.tokenize import Vocab
 
 from .i18n import t
@@ -73,6 +74,12 @@ def tiered(small: int, large: int, is_big: Callable[..., bool],
         return call  # type: ignore[return-value]
 
     return wrap
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def pe_table(positions: int, d_model: int) -> np.ndarray:
+    """The sinusoid table (positions, d_model) as numpy; st.cache_data hands out copies."""
+    return sinusoid_table(positions, d_model).numpy()
 
 
 @tiered(small=16, large=2, is_big=lambda cfg, seed, train_mode: is_large(cfg))

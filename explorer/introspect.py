@@ -9,6 +9,7 @@ are written in the run's language directly.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import re
 from collections.abc import Mapping
@@ -18,7 +19,14 @@ import numpy as np
 from torch import nn
 
 from transformer import model as model_module
-from transformer.model import TransformerConfig
+from transformer.model import (
+    ATTENTION_POINTS,
+    TransformerConfig,
+    attention_hook,
+    layer_hook,
+    stack_output_hook,
+    sublayer_hook,
+)
 
 from .i18n import t
 
@@ -327,3 +335,124 @@ def shape_rows(cache: Mapping[str, np.ndarray], cfg: TransformerConfig) -> list[
             )
         )
     return rows
+
+
+# ---- What each component of the Model page's code view shows ---------------------------
+
+PAPER_VOCAB = 37_000  # the paper's shared English-German BPE vocabulary (section 5.1)
+PAPER_PARAMS = "65M"  # the base model's parameters in the paper's Table 3
+_EMBEDDING_GROUPS = ("Source embedding", "Target embedding", "Generator (output layer)")
+
+
+def make_model_arguments(cfg: TransformerConfig) -> dict[str, str]:
+    """The arguments `make_model` would be called with to build `cfg`'s model, as text."""
+    names = [f.name for f in dataclasses.fields(TransformerConfig) if f.name != "max_len"]
+    return {name: str(getattr(cfg, name)) for name in names}
+
+
+@dataclass(frozen=True)
+class ParameterSummary:
+    """Where a model's parameters are: the whole, each stack, and the embedding tables."""
+
+    total: int
+    encoder: int
+    decoder: int
+    embeddings: int  # both embedding tables and the generator (tied tables counted once)
+
+    @property
+    def stacks(self) -> int:
+        return self.encoder + self.decoder
+
+
+def summarize_parameters(groups: Mapping[str, int]) -> ParameterSummary:
+    """Sum `parameter_groups` into the totals the Model page shows."""
+    total = sum(groups.values())
+    stacks = sum(n for g, n in groups.items() if g not in _EMBEDDING_GROUPS)
+    encoder = sum(n for g, n in groups.items() if g.startswith("Encoder"))
+    return ParameterSummary(total, encoder, stacks - encoder, total - stacks)
+
+
+def paper_comparison(summary: ParameterSummary, cfg: TransformerConfig, vocab_text: str,
+                     share: str) -> str:
+    """The sentence comparing this model with the paper's (with its shared 37,000 table)."""
+    paper_total = summary.stacks + PAPER_VOCAB * cfg.d_model + PAPER_VOCAB  # table + bias
+    note = t("model.paper_note", stacks=f"{summary.stacks:,}", share=share,
+             vocab_text=vocab_text, paper_vocab=f"{PAPER_VOCAB:,}",
+             paper_total=f"{paper_total / 1e6:.1f}")
+    if (cfg.N, cfg.d_model, cfg.d_ff, cfg.h) == (6, 512, 2048, 8):
+        note += t("model.paper_base_note", stacks=f"{summary.stacks / 1e6:.1f}",
+                  paper_vocab=f"{PAPER_VOCAB:,}", d_model=cfg.d_model,
+                  table=f"{PAPER_VOCAB * cfg.d_model / 1e6:.1f}",
+                  paper_total=f"{paper_total / 1e6:.1f}", paper_params=PAPER_PARAMS)
+    return note
+
+
+def relevant_rows(component: str, rows: list[ShapeRow], pre: bool) -> list[ShapeRow]:
+    """The captured tensors that show what `component` does (layer 0 where it repeats).
+
+    `pre`: the model puts LayerNorm before each sublayer (pre-norm) rather than after it.
+    """
+    inner = {p for p in ATTENTION_POINTS if p not in ("hook_concat", "hook_out")}
+    enc_out = "hook_resid" if pre else "hook_normed"  # a layer's output, per placement
+    norm_in = "hook_in" if pre else "hook_resid"  # what the LayerNorm reads
+    enc0, dec0 = layer_hook("encoder", 0, ""), layer_hook("decoder", 0, "")  # path prefixes
+    enc_self, dec_self = enc0 + "self_attn.", dec0 + "self_attn."
+    cross = dec0 + "src_attn."
+    outs = {stack_output_hook("encoder"), stack_output_hook("decoder")}
+
+    def keep(n: str) -> bool:
+        hook = n.rsplit(".", 1)[-1]
+        if component == "Embeddings":
+            return n in ("src_embed.0.hook_out", "tgt_embed.0.hook_out")
+        if component == "PositionalEncoding":
+            return n.startswith(("src_embed.1.", "tgt_embed.1."))
+        if component == "attention":
+            return n.startswith((enc_self, cross)) and hook in inner
+        if component == "MultiHeadedAttention":
+            return n.startswith((enc_self, dec_self, cross))
+        if component == "PositionwiseFeedForward":
+            return n.startswith((enc0 + "feed_forward.", dec0 + "feed_forward."))
+        if component == "LayerNorm":
+            return ((n.startswith(enc0 + "sublayer.") and hook in (norm_in, "hook_normed"))
+                    or (pre and n in outs))
+        if component == "SublayerConnection":
+            return n.startswith(enc0 + "sublayer.")
+        if component in ("EncoderLayer", "DecoderLayer"):
+            prefix = enc0 if component == "EncoderLayer" else dec0
+            return n.startswith(prefix) and (".sublayer." in n or hook == "hook_out"
+                                             or n == attention_hook("decoder", 0, "src_attn",
+                                                                    "hook_k"))
+        if component in ("Encoder", "Decoder"):
+            stack = "encoder" if component == "Encoder" else "decoder"
+            last = 1 if stack == "encoder" else 2  # the feed-forward sublayer's index
+            return (n == sublayer_hook(stack, 0, 0, "hook_in") or n == stack_output_hook(stack)
+                    or (n.startswith(f"{stack}.layers.")
+                        and n.endswith(f"sublayer.{last}.{enc_out}")))
+        if component == "Generator":
+            return n.startswith("generator.")
+        if component == "EncoderDecoder":
+            return n in ("src_embed.1.hook_out", stack_output_hook("encoder"),
+                         "tgt_embed.1.hook_out", stack_output_hook("decoder"),
+                         "generator.hook_log_probs")
+        if component == "subsequent_mask":
+            return n.startswith(dec_self) and hook in (
+                "hook_scores", "hook_masked_scores", "hook_pattern")
+        return False
+
+    return [r for r in rows if keep(r.name)]
+
+
+def component_shapes(component: str, rows: list[ShapeRow], pre: bool,
+                     tgt_len: int) -> list[tuple[str, str, str]]:
+    """(tensor, dims, operation) rows of the live shapes beside `component`'s source.
+
+    The hook comes first in a tensor's name: it is what tells the rows apart in a narrow
+    column. For `subsequent_mask` the mask itself (not captured: it is an input) leads.
+    """
+    table = [(" · ".join(reversed(r.name.rsplit(".", 1))), r.dims, r.op)
+             for r in relevant_rows(component, rows, pre)]
+    if component == "subsequent_mask":
+        n = tgt_len
+        table.insert(0, ("tgt_mask", f"(batch=1, tgt_len={n}, tgt_len={n})",
+                         f"subsequent_mask({n}): tril(ones(1, {n}, {n}))"))
+    return table

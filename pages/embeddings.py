@@ -3,18 +3,19 @@
 import numpy as np
 import streamlit as st
 
+from explorer.cache import pe_table
 from explorer.context import context, show_problems
-from explorer.figures.positions import (
+from explorer.figures.embeddings import (
     magnitude_bars,
     pe_curves,
     pe_similarity,
     pe_table_heatmap,
+    shift_error,
     shift_matrix,
     shift_matrix_figure,
     token_vectors,
 )
 from explorer.i18n import t
-from transformer.model import sinusoid_table
 
 st.title(t("emb.title"))
 ctx = context()
@@ -23,12 +24,6 @@ st.latex(
     r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right) \qquad "
     r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)"
 )
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def pe_table(positions: int, d_model: int) -> np.ndarray:
-    """The sinusoid table as numpy (cached per size; st.cache_data hands out copies)."""
-    return sinusoid_table(positions, d_model).numpy()
 
 
 PE_D_MODEL_DEFAULT = 20  # the Annotated Transformer's figure (explorer/urlstate.py: "ped")
@@ -94,8 +89,7 @@ st.header(t("emb.shift_header"))
 st.markdown(t("emb.shift_text"))
 k = max(1, min(int(st.slider(t("emb.k_label"), 1, 50, value=3, key="pe_k")), 50))
 m = shift_matrix(d_model, k)
-full = pe_table(positions + 50, d_model).astype(np.float64)  # one cached table for every k
-err = float(np.abs(full[:positions] @ m.T - full[k: k + positions]).max())
+err = shift_error(pe_table(positions + 50, d_model), m, k, positions)  # one table for every k
 l1, l2 = st.columns([3, 2])
 ctx.chart(shift_matrix_figure(m, k), f"positional_encoding_shift_k{k}", key="pe_shift",
            where=l1)
@@ -131,4 +125,5 @@ if show_problems(ctx):
                         float(np.abs(pe).mean())]),
         "embedding_magnitudes", key="pe_mag",
     )
-    st.caption(t("emb.why_scale"))
+    lut = ctx.model().src_embed[0].lut.weight  # (vocab, d_model), read only
+    st.caption(t("emb.why_scale", bound=f"{float(lut.detach().abs().max()):.2f}"))

@@ -2,14 +2,18 @@
 
 import numpy as np
 import streamlit as st
-import torch
 
 from explorer.context import context, show_problems
-from explorer.figures.masks import batch_masks_figure, mask_figure, masking_effect_figure
+from explorer.figures.masks import (
+    all_blocked_weights,
+    batch_masks_figure,
+    mask_figure,
+    masking_effect_figure,
+    padded_pair,
+)
 from explorer.i18n import t
-from transformer.model import attention, subsequent_mask
-from transformer.tokenize import BOS, PAD, Vocab
-from transformer.train import Batch
+from explorer.urlstate import EXTRAS, MASK_LEN_RANGE
+from transformer.model import attention_hook, subsequent_mask
 
 # Short lines (32 characters at most): the code sits in a half-width column, where a long
 # line used to be cut off on the right; they also fit presenter mode's larger font.
@@ -19,8 +23,8 @@ SUBSEQUENT_MASK_CODE = """def subsequent_mask(size):
     ones = torch.ones(
         shape, dtype=torch.bool)
     return torch.tril(ones)"""
-LEN_RANGE = (1, 12)  # the two sentence lengths of the padding example
-LEN_DEFAULTS = {"mask_len_a": 3, "mask_len_b": 4}  # the walk-through's example
+LEN_RANGE = MASK_LEN_RANGE  # the two sentence lengths of the padding example
+LEN_DEFAULTS = {EXTRAS[k][0]: EXTRAS[k][1] for k in ("la", "lb")}  # 3 and 4, as in the link
 
 
 def valid_length(value: object, default: int) -> int:
@@ -66,23 +70,12 @@ for where, (key, default), name in zip((p1, p2), LEN_DEFAULTS.items(), "AB", str
     value = where.number_input(t("mask.len_label", name=name), *LEN_RANGE, step=1, key=key)
     lengths.append(valid_length(value, default))
 len_a, len_b = lengths
-width = max(len_a, len_b)
-vocab = Vocab(words)
-src_rows, tgt_rows = [], []
-for n in (len_a, len_b):
-    ids = vocab.encode([words[i % len(words)] for i in range(n)])
-    src_rows.append(ids + [PAD] * (width - n))
-    tgt_rows.append([BOS, *ids[: n - 1]] + [PAD] * (width - n))  # decoder input: n tokens
-src = torch.tensor(src_rows)
-labels = torch.full((2, 1), PAD)  # Batch splits off the last column as labels
-batch = Batch(src, torch.cat([torch.tensor(tgt_rows), labels], dim=1))
-rows = src_rows
-sentence_tokens = [vocab.decode(r) for r in rows]
-src_mask = batch.src_mask.numpy()  # (2, 1, width)
+pair = padded_pair(words, len_a, len_b)
+src_mask = pair.batch.src_mask.numpy()  # (2, 1, width)
 b1, b2 = st.columns([3, 2])
 ctx.chart(
-    mask_figure(src_mask[:, 0, :], ["A", "B"], sentence_tokens[1] if len_b >= len_a
-                else sentence_tokens[0],
+    mask_figure(src_mask[:, 0, :], ["A", "B"], pair.src_tokens[1] if len_b >= len_a
+                else pair.src_tokens[0],
                 t("mask.src_mask_title", shape=tuple(src_mask.shape)),
                 row_noun=t("mask.row_sentence"), col_noun=t("mask.col_position")),
     "mask_padding", key="mask_pad", where=b1,
@@ -90,20 +83,19 @@ ctx.chart(
 b2.caption(t("mask.pad_caption"))
 # The two target masks get the page's whole width: side by side in a column, their row
 # labels (e.g. "5:<pad>") ran into the padding-mask chart beside them.
-tgt_tokens = [vocab.decode(r.tolist()) for r in batch.tgt]
 ctx.chart(
-    batch_masks_figure(batch.tgt_mask.numpy(), tgt_tokens,
+    batch_masks_figure(pair.batch.tgt_mask.numpy(), pair.tgt_tokens,
                        [t("mask.tgt_title", i=0, name="A", n=len_a),
                         t("mask.tgt_title", i=1, name="B", n=len_b)]),
     "mask_target", key="mask_tgt",
 )
-st.caption(t("mask.tgt_caption", shape=tuple(batch.tgt_mask.shape)))
+st.caption(t("mask.tgt_caption", shape=tuple(pair.batch.tgt_mask.shape)))
 st.markdown(t("mask.heads_text"))
 
 st.header(t("mask.effect_header"))
 if text_ok and ctx.cfg is not None:
     run = ctx.run()
-    scores = run.cache["decoder.layers.0.self_attn.hook_scores"][0, 0]  # (T, T)
+    scores = run.cache[attention_hook("decoder", 0, "self_attn", "hook_scores")][0, 0]  # (T, T)
     st.caption(t("mask.effect_yours"))
 else:
     rng = np.random.default_rng(0)
@@ -111,13 +103,12 @@ else:
     st.caption(t("mask.effect_random"))
 ctx.chart(masking_effect_figure(scores, sub, tokens), "mask_softmax_effect", key="mask_fx")
 st.markdown(t("mask.effect_text"))
-q = torch.randn(1, 1, 4, 8, generator=torch.Generator().manual_seed(0))
-_, p_all = attention(q, q, q, mask=torch.zeros(1, 1, 4, 4, dtype=torch.bool))
+p_all = all_blocked_weights(4)  # (4, 4)
 a1, a2 = st.columns(2)
 ctx.chart(mask_figure(np.zeros((4, 4), dtype=bool), list("abcd"), list("abcd"),
                        t("mask.all_blocked")), "mask_all_blocked", key="mask_all", where=a1)
 a2.dataframe(
-    {t("mask.key_col", j=j): p_all[0, 0, :, j].numpy().round(4) for j in range(4)},
+    {t("mask.key_col", j=j): p_all[:, j].round(4) for j in range(4)},
     width="stretch",
 )
 a2.caption(t("mask.all_caption"))

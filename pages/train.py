@@ -11,7 +11,7 @@ import streamlit as st
 from explorer.cache import is_large, tiered
 from explorer.context import context, session_disconnected
 from explorer.exports import checkpoint_bytes, download_name
-from explorer.figures.training import (
+from explorer.figures.train import (
     attention_figure,
     loss_figure,
     next_token_figure,

@@ -172,12 +172,12 @@ def test_shape_rows_keep_identifiers_and_translate_operations(zh):
 
 
 def test_figures_speak_chinese(zh):
-    from explorer.figures.architecture import architecture_figure, parameter_chart
     from explorer.figures.attention import KINDS, attention_grid, head_matrix
+    from explorer.figures.embeddings import pe_curves, pe_similarity, shift_matrix_figure
     from explorer.figures.masks import batch_masks_figure, mask_figure, masking_effect_figure
-    from explorer.figures.positions import pe_curves, pe_similarity, shift_matrix_figure
+    from explorer.figures.model import architecture_figure, parameter_chart
     from explorer.figures.shapes import head_split_figure, tensor_slice, values_figure
-    from explorer.figures.training import loss_figure, noam_figure
+    from explorer.figures.train import loss_figure, noam_figure
     from transformer.model import TransformerConfig
 
     arch = _labels(architecture_figure(TransformerConfig(10, 10, N=2, d_model=32, d_ff=64, h=4,

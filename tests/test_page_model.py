@@ -8,7 +8,7 @@ import pytest
 from apptest_helpers import PAPER_BASE, ROOT
 from streamlit.testing.v1 import AppTest
 
-from explorer.figures.architecture import architecture_figure, parameter_chart
+from explorer.figures.model import architecture_figure, parameter_chart
 from transformer.model import TransformerConfig
 
 ALLOWED_MARKUP = re.compile(r"</?b>|<br>|<span style='font-size:\d+px'>|</span>")

@@ -10,7 +10,7 @@ import pytest
 import torch
 from apptest_helpers import PAPER_BASE, all_text, app, errors, figure_list
 
-from explorer.figures.training import (
+from explorer.figures.train import (
     attention_figure,
     loss_figure,
     next_token_figure,

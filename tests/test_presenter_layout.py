@@ -107,11 +107,11 @@ def test_presenter_charts_get_their_own_element_key():
 def _all_figures() -> dict[str, object]:
     """One of every figure the figure modules make, including those AppTest cannot reach
     without a click (a tensor's values, the training curves)."""
-    from explorer.figures.architecture import architecture_figure, parameter_chart
     from explorer.figures.attention import attention_grid, head_matrix
     from explorer.figures.masks import batch_masks_figure, mask_figure, masking_effect_figure
+    from explorer.figures.model import architecture_figure, parameter_chart
     from explorer.figures.shapes import head_split_figure, values_figure
-    from explorer.figures.training import loss_figure, next_token_figure, noam_figure
+    from explorer.figures.train import loss_figure, next_token_figure, noam_figure
     from transformer.model import TransformerConfig
     from transformer.train import StepInfo
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
+import torch
 from plotly.subplots import make_subplots
 
-from transformer.model import MASK_FILL
+from transformer.model import MASK_FILL, attention
+from transformer.tokenize import BOS, PAD, Vocab
+from transformer.train import Batch
 
 from ..i18n import t
 from .common import FONT, axis_labels, esc, fast_figure, text_px
@@ -194,3 +198,45 @@ def masking_effect_figure(
     fig.update_layout(font=FONT, height=top + plot + bottom,
                       margin=dict(l=10, r=10, t=top, b=bottom))
     return fig
+
+
+# ---- The examples' data (pure torch/numpy; the Masks page draws them) ----------------------
+
+
+@dataclass(frozen=True)
+class PaddedPair:
+    """Two sentences of different lengths padded into one batch, as `Batch` masks them."""
+
+    batch: Batch  # src (2, width); tgt (2, width) decoder input, tgt_y the labels
+    src_tokens: tuple[list[str], list[str]]  # each sentence's source row, <pad> included
+    tgt_tokens: list[list[str]]  # each decoder input row, <pad> included
+
+
+def padded_pair(words: Sequence[str], len_a: int, len_b: int) -> PaddedPair:
+    """Sentences A and B of `len_a` and `len_b` tokens drawn from `words`, padded to one width.
+
+    Each decoder input starts with <s> and has as many tokens as its sentence; a last
+    column of <pad> is added for `Batch` to split off as the labels.
+    """
+    width = max(len_a, len_b)
+    vocab = Vocab(list(words))
+    src_rows, tgt_rows = [], []
+    for n in (len_a, len_b):
+        ids = vocab.encode([words[i % len(words)] for i in range(n)])
+        src_rows.append(ids + [PAD] * (width - n))
+        tgt_rows.append([BOS, *ids[: n - 1]] + [PAD] * (width - n))  # decoder input: n tokens
+    labels = torch.full((2, 1), PAD)
+    batch = Batch(torch.tensor(src_rows), torch.cat([torch.tensor(tgt_rows), labels], dim=1))
+    return PaddedPair(batch, (vocab.decode(src_rows[0]), vocab.decode(src_rows[1])),
+                      [vocab.decode(r.tolist()) for r in batch.tgt])
+
+
+def all_blocked_weights(n: int = 4) -> np.ndarray:
+    """Attention weights (n, n) of a row whose every key is masked: uniform, 1/n each.
+
+    Every score becomes MASK_FILL, so the softmax sees equal numbers (not NaN, as -inf
+    would give).
+    """
+    q = torch.randn(1, 1, n, 8, generator=torch.Generator().manual_seed(0))
+    _, p = attention(q, q, q, mask=torch.zeros(1, 1, n, n, dtype=torch.bool))
+    return p[0, 0].numpy()

@@ -198,11 +198,15 @@ TEXT: dict[str, str] = {
     "emb.positional_encoding": "positional encoding",
     "emb.sum_title": "sum: what the encoder gets",
     "emb.embedding_raw": "embedding (raw)",
-    "emb.why_scale": "Why multiply by √d_model? The embedding table starts with small values "
-                     "(about ±√(3/d_model) here); scaling brings them to the size of the "
-                     "positional encoding (values in [−1, 1]) so that the position signal does "
-                     "not drown out the word. Turn the scaling off in the sidebar's teaching "
-                     "options to see the difference. Repeated words get the same embedding but a "
+    "emb.why_scale": "Why multiply by √d_model? This model's embedding table holds small "
+                     "values (at most {bound} in absolute value here; Xavier initialisation "
+                     "of a vocab × d_model table, as The Annotated Transformer's `make_model` "
+                     "does, draws them from ±√(6/(vocab + d_model))). Neither the paper nor "
+                     "The Annotated Transformer says why it scales; a common interpretation "
+                     "is that scaling brings the embeddings to the size of the positional "
+                     "encoding (values in [−1, 1]) so that the position signal does not drown "
+                     "out the word. Turn the scaling off in the sidebar's teaching options to "
+                     "see the difference. Repeated words get the same embedding but a "
                      "different position, so their sums differ.",
 
     # ---- Masks page (pages/masks.py) ----
@@ -362,7 +366,7 @@ TEXT: dict[str, str] = {
     "fig.common.column": "column",
     "fig.common.value": "value",
 
-    # ---- Figures: architecture and parameters (explorer/figures/architecture.py) ----
+    # ---- Figures: architecture and parameters (explorer/figures/model.py) ----
     "fig.arch.src_tokens": "Source tokens (src)",
     "fig.arch.src_ids": "ids x₁ … xₙ",
     "fig.arch.tgt_tokens": "Decoder input (tgt)",
@@ -422,7 +426,7 @@ TEXT: dict[str, str] = {
     "fig.masks.softmax_without": "softmax without mask",
     "fig.masks.softmax_with": "softmax with mask",
 
-    # ---- Figures: positional encoding (explorer/figures/positions.py) ----
+    # ---- Figures: positional encoding (explorer/figures/embeddings.py) ----
     "fig.pos.curve_name": "dim {d} ({kind})",
     "fig.pos.dim": "dim",
     "fig.pos.position": "position",
@@ -440,7 +444,7 @@ TEXT: dict[str, str] = {
     "fig.shapes.token": "token",
     "fig.shapes.feature": "feature",
 
-    # ---- Figures: training (explorer/figures/training.py) ----
+    # ---- Figures: training (explorer/figures/train.py) ----
     "fig.training.step": "step",
     "fig.training.step_axis": "training step",
     "fig.training.loss": "loss",

@@ -169,10 +169,14 @@ TEXT: dict[str, str] = {
     "emb.positional_encoding": "位置编码",
     "emb.sum_title": "两者之和：编码器收到的输入",
     "emb.embedding_raw": "词嵌入（原始值）",
-    "emb.why_scale": "为什么要乘以 √d_model？词嵌入表的初始值很小（这里大约是 ±√(3/d_model)）；"
-                     "缩放后它们与位置编码（取值在 [−1, 1] 之间）大小相当，位置信号就不会淹没"
-                     "词本身的信息。在侧边栏的教学选项中关闭缩放，可以看到两者的差别。重复出现的"
-                     "词有相同的词嵌入，但位置不同，所以它们的和也不同。",
+    "emb.why_scale": "为什么要乘以 √d_model？这个模型的词嵌入表里的值很小（这里绝对值最大为 "
+                     "{bound}；像 The Annotated Transformer 的 `make_model` 那样对 vocab × "
+                     "d_model 的表做 Xavier 初始化，取值范围是 ±√(6/(vocab + "
+                     "d_model))）。论文和 The Annotated Transformer "
+                     "都没有说明为什么要缩放；一种常见的解释是：缩放后词嵌入与位置编码（取值在"
+                     " [−1, 1] 之间）大小相当，位置信号就不会淹没词本身的信息。在侧边栏的教学"
+                     "选项中关闭缩放，可以看到两者的差别。重复出现的词有相同的词嵌入，但位置不"
+                     "同，所以它们的和也不同。",
 
     # ---- 掩码页（pages/masks.py） ----
     "mask.title": "掩码",
@@ -317,7 +321,7 @@ TEXT: dict[str, str] = {
     "fig.common.column": "列",
     "fig.common.value": "值",
 
-    # ---- 图表：模型结构与参数（explorer/figures/architecture.py） ----
+    # ---- 图表：模型结构与参数（explorer/figures/model.py） ----
     "fig.arch.src_tokens": "源序列 token (src)",
     "fig.arch.src_ids": "id：x₁ … xₙ",
     "fig.arch.tgt_tokens": "解码器输入 (tgt)",
@@ -377,7 +381,7 @@ TEXT: dict[str, str] = {
     "fig.masks.softmax_without": "不加掩码的 softmax",
     "fig.masks.softmax_with": "加掩码的 softmax",
 
-    # ---- 图表：位置编码（explorer/figures/positions.py） ----
+    # ---- 图表：位置编码（explorer/figures/embeddings.py） ----
     "fig.pos.curve_name": "第 {d} 维 ({kind})",
     "fig.pos.dim": "维度",
     "fig.pos.position": "位置",
@@ -395,7 +399,7 @@ TEXT: dict[str, str] = {
     "fig.shapes.token": "token",
     "fig.shapes.feature": "特征",
 
-    # ---- 图表：训练（explorer/figures/training.py） ----
+    # ---- 图表：训练（explorer/figures/train.py） ----
     "fig.training.step": "步",
     "fig.training.step_axis": "训练步数",
     "fig.training.loss": "损失",

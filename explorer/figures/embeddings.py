@@ -89,6 +89,12 @@ def shift_matrix(d_model: int, k: int) -> np.ndarray:
     return m
 
 
+def shift_error(table: np.ndarray, m: np.ndarray, k: int, positions: int) -> float:
+    """max |M_k · PE(pos) − PE(pos + k)| over `positions` positions (`table` has pos + k rows)."""
+    full = table.astype(np.float64)
+    return float(np.abs(full[:positions] @ m.T - full[k: k + positions]).max())
+
+
 def shift_matrix_figure(m: np.ndarray, k: int) -> go.Figure:
     """M_k as a heatmap: 2x2 rotation blocks along the diagonal, zeros elsewhere."""
     return heatmap(
