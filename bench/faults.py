@@ -323,7 +323,7 @@ async def stop_without_browser(url: str, run_for: float = 1.5) -> dict[str, floa
     the Stop click's message to the rerun's first message and to its last (script idle)."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-    from explorer.session_training import STEPS_RANGE
+    from explorer.train_settings import STEPS_RANGE
 
     s = Learner(url, page="train")
     out: dict[str, float] = {}

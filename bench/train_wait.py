@@ -66,14 +66,10 @@ def wait_quiet(limit: float) -> float:
 def in_process(task_name: str, seed: int, steps: int | None = None) -> dict[str, float]:
     from dataclasses import replace
 
-    from explorer.session_training import (
-        ModelKey,
-        TrainSettings,
-        run_training,
-        start_training,
-        task_for,
-    )
     from explorer.settings import Settings
+    from explorer.train_settings import TrainSettings
+    from explorer.train_task import task_for
+    from explorer.training import ModelKey, run_training, start_training
 
     ts = TrainSettings(task=task_name)
     if steps is not None:
@@ -106,7 +102,7 @@ def in_browser(task_name: str, seeds: Sequence[int], quiet: float,
                 page.goto(f"{url}/train?seed={seed}")
                 wait_idle(page, 1.0)
                 if task_name != "copy":
-                    from explorer.session_training import TASKS
+                    from transformer.tasks import TASKS
                     page.locator(".st-key-tr_task label").nth(
                         1 + TASKS.index(task_name)).click()
                     page.wait_for_timeout(300)

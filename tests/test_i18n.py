@@ -90,7 +90,8 @@ def test_dynamic_keys_exist():
 
 
 def test_keys_built_at_run_time_by_the_sidebar_train_and_checkpoint_code_exist():
-    from explorer.session_training import STOP_REASONS, SYMBOL_MODES
+    from explorer.train_settings import SYMBOL_MODES
+    from explorer.training import STOP_REASONS
     from transformer.tasks import TASKS
     from transformer.train import SCHEDULES
 
@@ -317,16 +318,12 @@ def test_link_notices_and_sidebar_validation_speak_chinese(zh):
 
 
 def test_training_messages_speak_chinese(zh):
-    from explorer.session_training import (
-        ModelKey,
-        parse_sequence,
-        parse_train_settings,
-        smoothing_example,
-        stop_reason_text,
-        task_for,
-        teacher_forcing_rows,
-    )
+    from explorer.decoding import teacher_forcing_rows
+    from explorer.figures.train import smoothing_example
     from explorer.settings import Settings
+    from explorer.train_settings import parse_train_settings
+    from explorer.train_task import parse_sequence, task_for
+    from explorer.training import ModelKey, stop_reason_text
 
     task, note = task_for("copy", "words", "the the")
     assert note == "你的句子中不同的词少于 2 个，不足以构成任务的符号，所以改用数字。"

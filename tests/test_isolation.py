@@ -28,7 +28,7 @@ from browser_support import need_browser
 from streamlit.runtime import Runtime
 
 from bench.common import quiet_streamlit
-from explorer import session_training
+from explorer import training
 from explorer.context import build_context
 from explorer.settings import parse_settings
 from tools.screenshots import CHROMIUM_ARGS, free_port, serve, set_text, wait_idle
@@ -134,7 +134,7 @@ def test_training_and_model_changes_in_one_session_leave_the_other_untouched(mon
     # seed) with more steps; its training loop waits at step 5 until B has looked.
     reached, resume = threading.Event(), threading.Event()
     mock_runtime: list[object] = []
-    real_record = session_training.record_step
+    real_record = training.record_step
 
     def record_step(state, info):
         stop = real_record(state, info)
@@ -144,7 +144,7 @@ def test_training_and_model_changes_in_one_session_leave_the_other_untouched(mon
             resume.wait(timeout=120)
         return stop
 
-    monkeypatch.setattr(session_training, "record_step", record_step)
+    monkeypatch.setattr(training, "record_step", record_step)
     a = app("train", source=SENTENCE, tr_steps=200, tr_early=False)
     assert not a.exception, a.exception
     a.button(key="tr_train").click()

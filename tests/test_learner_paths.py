@@ -19,9 +19,10 @@ from explorer.checkpoint import MIN_POSITIONS, load_checkpoint
 from explorer.context import build_context
 from explorer.exports import checkpoint_bytes
 from explorer.i18n import set_lang
-from explorer.session_training import ModelKey, build_model_for, task_for
 from explorer.settings import Settings
 from explorer.sidebar import TRANSLATED_CHOICES
+from explorer.train_task import task_for
+from explorer.training import ModelKey, build_model_for
 from transformer import make_model
 from transformer.model import TransformerConfig, build_model
 

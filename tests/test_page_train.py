@@ -10,33 +10,26 @@ import pytest
 import torch
 from apptest_helpers import PAPER_BASE, all_text, app, errors, figure_list
 
+from explorer.decoding import attention_pattern, decode_input, teacher_forcing_rows, top_tokens
 from explorer.figures.train import (
     attention_figure,
     loss_figure,
     next_token_figure,
     noam_figure,
+    smoothing_example,
     smoothing_figure,
 )
-from explorer.session_training import (
-    DEFAULT_DIGITS,
+from explorer.settings import Settings
+from explorer.train_settings import TrainSettings, parse_train_settings
+from explorer.train_task import DEFAULT_DIGITS, answer, parse_sequence, task_for
+from explorer.training import (
     ModelKey,
     TrainedState,
-    TrainSettings,
-    answer,
-    attention_pattern,
     build_model_for,
-    decode_input,
     finish,
-    parse_sequence,
-    parse_train_settings,
     run_training,
-    smoothing_example,
     start_training,
-    task_for,
-    teacher_forcing_rows,
-    top_tokens,
 )
-from explorer.settings import Settings
 from transformer.train import StepInfo, TrainConfig, greedy_decode, rate
 
 TAGS = ("<b>", "<a ", "<span", "<script", "<i>")
@@ -389,7 +382,7 @@ def test_a_cut_sentence_says_why_and_a_wrong_answer_is_explained():
 
 
 def test_input_fit_and_sentence_fit():
-    from explorer.session_training import input_fit, sentence_fit
+    from explorer.train_task import input_fit, sentence_fit
 
     task, _ = task_for("copy", "digits", "")
     assert input_fit(task, list("3141")).inside
@@ -409,7 +402,8 @@ def test_train_page_uses_material_icons_only():
 
     from apptest_helpers import ROOT
 
-    source = (ROOT / "pages" / "train.py").read_text(encoding="utf-8")
+    source = "".join((ROOT / path).read_text(encoding="utf-8") for path in (
+        "pages/train.py", "explorer/train_view.py", "explorer/decode_view.py"))
     icons = re.findall(r"icon=([^,)\n]+)", source)
     assert icons and all(i.startswith('":material/') for i in icons), icons
     assert not re.search("[\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]", source)

@@ -14,10 +14,12 @@ import pytest
 import torch
 from apptest_helpers import app
 
-from explorer.session_training import (
+from explorer.settings import Settings
+from explorer.train_settings import TrainSettings
+from explorer.train_task import task_for
+from explorer.training import (
     EVAL_SEED,
     ModelKey,
-    TrainSettings,
     build_model_for,
     evaluate,
     held_out,
@@ -25,9 +27,7 @@ from explorer.session_training import (
     run_training,
     start_training,
     stop_and_wait,
-    task_for,
 )
-from explorer.settings import Settings
 from transformer.train import TrainConfig, sequence_accuracy
 
 WAIT = 60.0  # seconds: a generous bound for a busy two-core machine; never reached normally

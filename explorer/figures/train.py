@@ -5,13 +5,16 @@ Pure functions: data in, `go.Figure` out; every label passes through `esc()`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
+import torch
 from plotly.subplots import make_subplots
 
-from transformer.train import StepInfo, rate
+from transformer.tokenize import EOS, PAD, SPECIALS
+from transformer.train import LabelSmoothing, StepInfo, rate
 
 from ..i18n import t
 from .common import FONT, esc, heatmap
@@ -117,3 +120,23 @@ def attention_figure(weights: np.ndarray, q_tokens: Sequence[str], k_tokens: Seq
     """One attention matrix (queries x keys) on a 0-1 scale, token labels on both axes."""
     return heatmap(weights, k_tokens, q_tokens, title, x_title=k_title, y_title=q_title,
                    zmin=0, zmax=1, value_format=".2f", height=max(280, 110 + 30 * len(q_tokens)))
+
+
+# ---- The teaching plots' data ----------------------------------------------------------
+
+
+def smoothing_example(epsilon: float, size: int = 6) -> tuple[np.ndarray, list[str], list[str]]:
+    """LabelSmoothing.true_dist for a few labels over a small vocabulary (<pad> row last).
+
+    Returns (dist (rows, size), row names, column tokens). The <pad> column is 0, and a
+    row whose label is <pad> is all 0 (it is not a real target and adds no loss).
+    """
+    epsilon = min(max(float(epsilon), 0.0), 0.99) if math.isfinite(epsilon) else 0.0
+    size = max(len(SPECIALS) + 1, size)
+    crit = LabelSmoothing(size, PAD, epsilon)
+    columns = list(SPECIALS) + [f"w{i}" for i in range(size - len(SPECIALS))]
+    columns = columns[:size]
+    labels = [size - 1, len(SPECIALS), EOS, PAD]
+    dist = crit.true_dist(torch.tensor(labels)).numpy()
+    rows = [t("train.smooth_row", token=columns[i]) for i in labels]
+    return dist, rows, columns

@@ -763,7 +763,7 @@ TEXT: dict[str, str] = {
                            "paper's LayerNorm(x + Sublayer(x))).",
     "ckpt.note.tied": "Tied weights found: tie_weights = {tie}.",
 
-    # ---- Train & decode page (pages/train.py, explorer/session_training.py) ----
+    # ---- Train & decode page (pages/train.py, explorer/train_view.py, decode_view.py) ----
     "train.title": "Train & decode",
     "train.intro": "Here you train a fresh Transformer on a toy task — copy, reverse or sort a "
                    "short sequence — in a few seconds, then watch it produce an answer one "
@@ -1026,7 +1026,7 @@ TEXT: dict[str, str] = {
                                "a real mistake; the held-out evaluation drew no sequence of "
                                "{length} symbols. Train longer (turn off \"Stop when "
                                "learned\" or raise the steps) to make such mistakes rarer.",
-    # validation of the training widgets and the decoder input (explorer/session_training.py)
+    # validation of the training widgets and the decoder input (train_settings.py, train_task.py)
     "train.field.task": "task",
     "train.field.symbols": "symbols",
     "train.field.schedule": "schedule",

@@ -680,7 +680,7 @@ TEXT: dict[str, str] = {
                            "LayerNorm(x + Sublayer(x))）。",
     "ckpt.note.tied": "发现了共享的权重：tie_weights = {tie}。",
 
-    # ---- 训练与解码页（pages/train.py、explorer/session_training.py） ----
+    # ---- 训练与解码页（pages/train.py、explorer/train_view.py、explorer/decode_view.py） ----
     "train.title": "训练与解码",
     "train.intro": "在这里，你可以用几秒钟在一个玩具任务上训练一个全新的 Transformer——复制、"
                    "反转或排序一个短序列——然后看着它一个 token 一个 token 地生成答案。",
@@ -898,7 +898,7 @@ TEXT: dict[str, str] = {
     "train.wrong_inside_none": "这个输入在模型训练过的范围之内，所以这是一个真正的错误；留出"
                                "评估中没有抽到长度为 {length} 的序列。训练更久一些（关闭"
                                "“学会后自动停止”或增加训练步数），这类错误会更少。",
-    # 训练控件与解码输入的校验（explorer/session_training.py）
+    # 训练控件与解码输入的校验（explorer/train_settings.py、explorer/train_task.py）
     "train.field.task": "任务",
     "train.field.symbols": "符号",
     "train.field.schedule": "学习率调度",

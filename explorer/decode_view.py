@@ -1,0 +1,213 @@
+"""The Train & decode page's last sections, drawn with streamlit: decoding step by step,
+attention before and after training, and the schedule and label-smoothing explainers.
+
+Each section is a function taking what it needs; `pages/train.py` calls them in order.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from transformer.tasks import DIGITS, Task
+
+from .context import Context
+from .decoding import Decoding, answer, attention_pattern, decode_input, top_tokens
+from .figures.train import (
+    attention_figure,
+    next_token_figure,
+    noam_figure,
+    smoothing_example,
+    smoothing_figure,
+)
+from .i18n import t
+from .settings import Settings
+from .train_task import (
+    DEFAULT_DIGITS,
+    MAX_INPUT_CHARS,
+    MAX_WORDS,
+    WORD_MAX_LEN,
+    input_fit,
+    parse_sequence,
+    sentence_fit,
+    sentence_input,
+)
+from .train_view import Trained, memo, set_default, untrained
+from .training import ModelKey, TrainedState
+
+
+def _decode_tokens(task: Task, source: str) -> list[str] | None:
+    """The input to decode: the learner's sentence (words task) or the digits they type."""
+    if task.symbols != DIGITS:  # the words task: the learner's sentence
+        tokens = sentence_input(task, source)
+        st.markdown(t("train.input_sentence"))
+        st.code(" ".join(tokens), language=None)
+        fit = sentence_fit(task, source)
+        if fit.cut:
+            st.caption(t("train.first_words", got=fit.words, n=task.max_len,
+                         cap=WORD_MAX_LEN, positions=task.max_len + 2))
+        if fit.dropped:
+            st.caption(t("train.dropped_words", k=fit.dropped, limit=MAX_WORDS))
+        return tokens
+    set_default("tr_digits", DEFAULT_DIGITS)
+    text = st.text_input(t("train.digits_input"), key="tr_digits", max_chars=MAX_INPUT_CHARS)
+    tokens, input_error = parse_sequence(text, task)
+    if input_error:
+        st.error(input_error, icon=":material/edit:")
+    return tokens
+
+
+def _answer(decoding: Decoding, task: Task, tokens: list[str],
+            trained: TrainedState | None) -> None:
+    """The expected and the produced answer, and how the input compares with training."""
+    expected = answer(task, tokens)
+    produced = [tok for tok in decoding.output if tok != "</s>"]
+    right = produced == expected and decoding.output[-1:] == ("</s>",)
+    o1, o2 = st.columns(2)
+    o1.markdown(t("train.expected"))
+    o1.code(" ".join(expected), language=None)
+    o2.markdown(t("train.answer_right" if right else "train.answer_wrong"))
+    o2.code(" ".join(decoding.output), language=None)
+    fits = input_fit(task, tokens)
+    word = "train.input_inside" if fits.inside else "train.input_outside"
+    st.caption(t(word, length=fits.length, min_len=fits.min_len, max_len=fits.max_len,
+                 unknown=len(fits.unknown)))
+    if trained is not None and not right and fits.inside and trained.held_out is not None:
+        r, n_len = trained.held_out.by_length.get(fits.length, (0, 0))
+        st.caption(t("train.wrong_inside", length=fits.length, right=r, total=n_len)
+                   if n_len else t("train.wrong_inside_none", length=fits.length))
+
+
+def _step_view(ctx: Context, decoding: Decoding) -> None:
+    """One decoding step: what it reads, what it picks, and its attention."""
+    n_steps = len(decoding.steps)
+    k = 1
+    if n_steps > 1:
+        if st.session_state.get("tr_step", 1) > n_steps:
+            st.session_state["tr_step"] = n_steps
+        set_default("tr_step", n_steps)  # the whole answer first; slide back to step 1
+        k = st.slider(t("train.step"), 1, n_steps, key="tr_step", help=t("train.step_help"))
+    k = min(max(int(k), 1), n_steps)
+    view = decoding.steps[k - 1]
+    d1, d2 = st.columns([2, 3])
+    with d1:
+        st.markdown(t("train.step_reads", k=k, n=len(view.prefix)))
+        st.code(" ".join(view.prefix), language=None)
+        st.markdown(t("train.picks"))
+        st.code(view.next_token, language=None)
+        ctx.chart(next_token_figure(top_tokens(view.probs, decoding.itos, 10), view.next_token),
+                  f"decode_step{k}_next_token", key="tr_next")
+    with d2:
+        n_layers, n_heads = view.self_attn.shape[:2]
+        a1, a2 = st.columns(2)
+        layer = a1.selectbox(t("train.layer"), range(n_layers), index=n_layers - 1,
+                             key="tr_layer", format_func=lambda i: t("fig.attention.layer", i=i))
+        head = a2.selectbox(t("train.heads"), ["mean", *range(n_heads)], key="tr_head",
+                            format_func=lambda j: t("fig.attention.mean_of_heads")
+                            if j == "mean" else t("fig.attention.head", j=j))
+        layer = layer if isinstance(layer, int) and 0 <= layer < n_layers else n_layers - 1
+        head = head if isinstance(head, int) and 0 <= head < n_heads else None
+        self_w, cross_w = view.attention(layer, head)
+        which = (t("fig.attention.mean_of_heads") if head is None
+                 else t("fig.attention.head", j=head))
+        prefix = list(view.prefix)
+        ctx.chart(attention_figure(self_w, prefix, prefix,
+                                   t("train.self_title", layer=layer, which=which, q=k, k=k),
+                                   q_title=t("train.q_decoder"), k_title=t("train.k_decoder")),
+                  f"decode_step{k}_self_L{layer}", key="tr_self")
+        ctx.chart(attention_figure(cross_w, prefix, list(decoding.src),
+                                   t("train.cross_title", layer=layer, which=which, q=k,
+                                     k=len(decoding.src)),
+                                   q_title=t("train.q_decoder"), k_title=t("train.k_source")),
+                  f"decode_step{k}_cross_L{layer}", key="tr_cross")
+        st.caption(t("train.no_cache_caption"))
+
+
+def _before_after(ctx: Context, key: ModelKey, task: Task, tokens: list[str],
+                  trained: TrainedState | None) -> None:
+    """Section 4: the same input's attention in the untrained and the trained model."""
+    st.header(t("train.before_after_header"))
+    kind = st.radio(t("train.attention"), ("cross", "enc"), key="tr_kind", horizontal=True,
+                    format_func=lambda name: t(f"train.kind_{name}"))
+    kind = kind if kind in ("cross", "enc") else "cross"
+    st.caption(t("train.before_after_caption"))
+    base = untrained(key)
+    before = memo(("before", key, kind, tuple(tokens)),
+                  lambda: attention_pattern(base, task, tokens, kind))
+    q_title = t("train.q_decoder") if kind == "cross" else t("train.q_source")
+    p1, p2 = st.columns(2)
+    ctx.chart(attention_figure(*before, t("train.untrained_title", seed=key.seed),
+                               q_title=q_title, k_title=t("train.k_source")),
+              f"{kind}_attention_untrained", key="tr_before", where=p1)
+    if trained is None:
+        p2.info(t("train.train_first"), icon=":material/fitness_center:")
+        return
+    after = memo(("after", id(trained), trained.version, kind, tuple(tokens)),
+                 lambda: attention_pattern(trained.model, task, tokens, kind))
+    ctx.chart(attention_figure(*after, t("train.trained_title", steps=trained.step),
+                               q_title=q_title, k_title=t("train.k_source")),
+              f"{kind}_attention_trained", key="tr_after", where=p2)
+    p2.caption(t("train.pattern_caption", task=t(f"train.task_{task.name}"),
+                 pattern=t(f"train.pattern_{task.name}")))
+
+
+def decoding_section(ctx: Context, result: Trained, task: Task) -> None:
+    """Sections 3 and 4: greedy decoding step by step, then attention before and after."""
+    key, trained = result.key, result.trained
+    if key is None:
+        return
+    st.header(t("train.decode_header"))
+    st.markdown(t("train.decode_text"))
+    use_trained = False
+    if trained is not None:
+        use_trained = st.radio(t("train.decode_with"), ("trained", "untrained"),
+                               key="tr_which", horizontal=True,
+                               format_func=lambda which: t(f"train.which_{which}"),
+                               ) != "untrained"
+    else:
+        st.caption(t("train.untrained_caption"))
+    tokens = _decode_tokens(task, ctx.settings.source)
+    if not tokens:
+        return
+    if use_trained and trained is not None:
+        model, version = trained.model, ("trained", id(trained), trained.version)
+    else:
+        model, version = untrained(key), ("untrained",)  # a spinner when the model is large
+    decoding = memo((*version, key, tuple(tokens)), lambda: decode_input(model, task, tokens))
+    _answer(decoding, task, tokens, trained if use_trained else None)
+    _step_view(ctx, decoding)
+    _before_after(ctx, key, task, tokens, trained)
+
+
+def schedule_section(ctx: Context, s: Settings) -> None:
+    """Section 5: the Noam schedule and label smoothing, each with its own small controls."""
+    st.header(t("train.schedule_header"))
+    with st.expander(t("train.noam_expander")):
+        st.markdown(t("train.noam_text"))
+        n1, n2, n3 = st.columns(3)
+        set_default("tr_noam_d", int(min(max(s.d_model, 2), 1024)))
+        set_default("tr_noam_warmup", 4000)
+        set_default("tr_noam_factor", 1.0)
+        nd = n1.number_input("d_model", 2, 1024, step=2, key="tr_noam_d")
+        nw = n2.number_input("warmup", 1, 20000, step=100, key="tr_noam_warmup")
+        nf = n3.number_input("factor", 0.1, 5.0, step=0.1, key="tr_noam_factor")
+        try:
+            nd, nw, nf = int(nd), int(nw), float(nf)
+            valid = 2 <= nd <= 1024 and 1 <= nw <= 20000 and 0.1 <= nf <= 5.0
+        except (TypeError, ValueError, OverflowError):
+            valid = False
+        if valid:
+            ctx.chart(noam_figure(nd, nf, nw), "noam_schedule", key="tr_noam")
+        else:
+            st.error(t("train.noam_invalid"))
+    with st.expander(t("train.smoothing_expander")):
+        st.markdown(t("train.smoothing_text"))
+        set_default("tr_eps_demo", 0.1)
+        eps = st.slider("ε", 0.0, 0.9, step=0.05, key="tr_eps_demo")
+        try:
+            eps = min(max(float(eps), 0.0), 0.9)
+        except (TypeError, ValueError):
+            eps = 0.1
+        dist, rows, cols = smoothing_example(eps, size=7)
+        ctx.chart(smoothing_figure(dist, rows, cols, eps), "label_smoothing", key="tr_smooth")
+        st.caption(t("train.smoothing_caption", n=len(cols),
+                     share=f"{eps / (len(cols) - 2):.3f}"))

@@ -1,0 +1,107 @@
+"""The Train page's training widgets: their limits, and their values validated again in Python.
+
+Pure Python: a modified client can send any value, so `parse_train_settings(raw)` checks
+every one and falls back to the fast recipe's (`transformer.recipes.FAST`) with a message
+in the learner's language.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from transformer.recipes import FAST
+from transformer.tasks import TASKS
+from transformer.train import SCHEDULES, TrainConfig
+
+from .i18n import t
+from .settings import SIZE_FIELDS, Settings
+
+SYMBOL_MODES = ("digits", "words")
+MODEL_CHOICES = ("recipe", "sidebar")  # the fast recipe's size, or the sidebar's model
+BATCH_SIZES = (16, 32, 64, 128)
+STEPS_RANGE = (50, 2000)
+LR_RANGE = (1e-4, 1e-2)
+LR_CHOICES = (1e-4, 3e-4, 1e-3, 2e-3, 3e-3, 5e-3, 7e-3, 1e-2)  # the page's slider stops
+WARMUP_RANGE = (1, 4000)
+FACTOR_RANGE = (0.1, 5.0)
+SMOOTHING_RANGE = (0.0, 0.5)
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """The training widgets after validation. Defaults: the fast recipe (recipes.FAST)."""
+
+    task: str = "copy"
+    symbols: str = "digits"
+    model: str = "recipe"  # train the fast recipe's size, or the sidebar's model
+    steps: int = FAST.train.steps
+    batch_size: int = FAST.train.batch_size
+    schedule: str = FAST.train.schedule
+    lr: float = FAST.train.lr
+    warmup: int = FAST.train.warmup
+    factor: float = FAST.train.factor
+    smoothing: float = FAST.train.smoothing
+    early_stop: bool = True  # stop once every sequence of a check is right
+    errors: tuple[str, ...] = field(default=(), compare=False)
+
+    def model_settings(self, settings: Settings) -> Settings:
+        """The sidebar's settings with the size of the model to train."""
+        if self.model == "sidebar":
+            return settings
+        return replace(settings, **{name: getattr(FAST, name) for name in SIZE_FIELDS})
+
+    def train_config(self, seed: int) -> TrainConfig:
+        return TrainConfig(
+            steps=self.steps, batch_size=self.batch_size, schedule=self.schedule,  # type: ignore[arg-type]
+            lr=self.lr, factor=self.factor, warmup=self.warmup, smoothing=self.smoothing,
+            seed=seed,
+        )
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool):
+        return math.nan
+    try:
+        return float(value)
+    except (TypeError, ValueError, OverflowError):
+        return math.nan
+
+
+def parse_train_settings(raw: dict[str, Any]) -> TrainSettings:
+    """Validate raw widget values: a bad value falls back to its default, with a message."""
+    base = TrainSettings()
+    errors: list[str] = []
+    values: dict[str, Any] = {}
+    for name, allowed in (("task", TASKS), ("symbols", SYMBOL_MODES), ("schedule", SCHEDULES),
+                          ("model", MODEL_CHOICES)):
+        value = raw.get(name, getattr(base, name))
+        if value in allowed:
+            values[name] = str(value)
+        else:
+            errors.append(t("train.err.choice", name=t(f"train.field.{name}"),
+                            allowed=", ".join(allowed), default=getattr(base, name)))
+    ints = {"steps": STEPS_RANGE, "warmup": WARMUP_RANGE}
+    floats = {"lr": LR_RANGE, "factor": FACTOR_RANGE, "smoothing": SMOOTHING_RANGE}
+    for name, (low, high) in {**ints, **floats}.items():
+        number = _number(raw.get(name, getattr(base, name)))
+        whole = name not in ints or (math.isfinite(number) and number == int(number))
+        if math.isfinite(number) and whole and low <= number <= high:
+            values[name] = int(number) if name in ints else number
+        else:
+            errors.append(t("train.err.whole" if name in ints else "train.err.number",
+                            name=t(f"train.field.{name}"), low=f"{low:g}", high=f"{high:g}",
+                            default=f"{getattr(base, name):g}"))
+    batch = _number(raw.get("batch_size", base.batch_size))
+    if batch in BATCH_SIZES:
+        values["batch_size"] = int(batch)
+    else:
+        errors.append(t("train.err.batch", allowed=", ".join(map(str, BATCH_SIZES)),
+                        default=base.batch_size))
+    early = raw.get("early_stop", base.early_stop)
+    if isinstance(early, bool):
+        values["early_stop"] = early
+    else:
+        errors.append(t("train.err.early_stop"))
+    return replace(base, **values, errors=tuple(errors))

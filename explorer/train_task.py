@@ -1,0 +1,132 @@
+"""The task to train and the learner's input: digits or the words of their sentence.
+
+Pure Python: `task_for` picks the task's symbols (the digits, or the distinct words of the
+learner's text); `parse_sequence` reads an input to decode; `input_fit` and `sentence_fit`
+say how an input compares with what the model trained on. Reasons are worded with `t()`
+and never repeat the learner's text, so they are safe to show as Markdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from transformer.tasks import DIGITS, Task, make_task
+from transformer.tokenize import MAX_TEXT_CHARS, SPECIALS, TokenizeError, tokenize
+
+from .i18n import t
+
+DIGIT_MAX_LEN = 9  # longest digit sequence of the tasks
+MAX_WORDS = 20  # distinct words of the learner's text used as symbols
+WORD_MIN_LEN, WORD_MAX_LEN = 6, 12  # the words task covers the sentence's length, capped
+DEFAULT_DIGITS = "3 1 4 1 5 9 2"
+MAX_INPUT_CHARS = 200
+
+
+def sentence_words(text: str) -> list[str]:
+    """The word tokens of the learner's text (no specials); empty if it cannot be split."""
+    try:
+        tokens = tokenize(text, "word", max_tokens=MAX_TEXT_CHARS)
+    except TokenizeError:
+        return []
+    return [tok for tok in tokens if tok not in SPECIALS]
+
+
+def task_for(name: str, symbols: str, text: str) -> tuple[Task, str | None]:
+    """The task over digits or over the text's distinct words, and a note if it fell back."""
+    if symbols != "words":
+        return make_task(name, None, max_len=DIGIT_MAX_LEN), None
+    words = sentence_words(text)
+    distinct = list(dict.fromkeys(words))
+    if len(distinct) < 2:
+        why = "train.note.too_few_words" if words else "train.note.no_words"
+        return make_task(name, None, max_len=DIGIT_MAX_LEN), t(why)
+    note = None
+    if len(distinct) > MAX_WORDS:
+        note = t("train.note.too_many_words", n=len(distinct), limit=MAX_WORDS)
+        distinct = distinct[:MAX_WORDS]
+    max_len = min(max(len(words), WORD_MIN_LEN), WORD_MAX_LEN)
+    return make_task(name, distinct, max_len=max_len), note
+
+
+def sentence_input(task: Task, text: str) -> list[str]:
+    """The learner's sentence as an input of the words task: its first max_len known words."""
+    known = set(task.symbols)
+    return [w for w in sentence_words(text) if w in known][: task.max_len]
+
+
+def answer(task: Task, tokens: Sequence[str]) -> list[str]:
+    """What the task expects for `tokens`."""
+    vocab = task.vocab
+    return vocab.decode(task.target_ids(vocab.encode(list(tokens))))
+
+
+def parse_sequence(text: Any, task: Task) -> tuple[list[str] | None, str | None]:
+    """The learner's input as task symbols, or (None, a friendly reason).
+
+    Symbols are separated by spaces; a digit task also takes "31415" without spaces. The
+    reason never repeats the learner's text, so it is safe to show as Markdown.
+    """
+    if not isinstance(text, str):
+        return None, t("train.input.not_text")
+    if len(text) > MAX_INPUT_CHARS:
+        return None, t("train.input.too_long", n=task.max_len)
+    parts = text.split()
+    if task.symbols == DIGITS and len(parts) == 1 and parts[0].isdecimal():
+        parts = list(parts[0])
+    if not parts:
+        return None, t("train.input.empty")
+    bad = [i + 1 for i, p in enumerate(parts) if p not in task.symbols]
+    if bad:
+        which = ", ".join(map(str, bad[:5])) + (" …" if len(bad) > 5 else "")
+        digits = task.symbols == DIGITS
+        return None, t("train.input.bad_digits" if digits else "train.input.bad_words",
+                       which=which)
+    if len(parts) > task.max_len:
+        return None, t("train.input.too_many", n=task.max_len, got=len(parts))
+    return parts, None
+
+
+@dataclass(frozen=True)
+class InputFit:
+    """How an input to decode compares with the sequences the model was trained on."""
+
+    length: int  # symbols in the input
+    min_len: int  # the task samples lengths min_len .. max_len (uniformly)
+    max_len: int
+    unknown: tuple[int, ...] = ()  # 1-based positions of symbols that are not the task's
+
+    @property
+    def inside(self) -> bool:
+        return self.min_len <= self.length <= self.max_len and not self.unknown
+
+
+def input_fit(task: Task, tokens: Sequence[str]) -> InputFit:
+    """Whether `tokens` is like the training sequences: its length and its symbols."""
+    known = set(task.symbols)
+    unknown = tuple(i + 1 for i, tok in enumerate(tokens) if tok not in known)
+    return InputFit(len(tokens), task.min_len, task.max_len, unknown)
+
+
+@dataclass(frozen=True)
+class SentenceFit:
+    """The learner's sentence against the words task: what had to be left out, and why."""
+
+    words: int  # word tokens of the sentence
+    used: int  # words decoded (sentence_input)
+    max_len: int  # the task's longest sequence
+    dropped: int  # words of the sentence that are not symbols of the task
+
+    @property
+    def cut(self) -> bool:
+        """More known words than the task's longest sequence: the rest is not decoded."""
+        return self.words - self.dropped > self.max_len
+
+
+def sentence_fit(task: Task, text: str) -> SentenceFit:
+    """Compare the learner's sentence with what the words task trains on."""
+    words = sentence_words(text)
+    known = set(task.symbols)
+    dropped = sum(1 for w in words if w not in known)
+    return SentenceFit(len(words), len(sentence_input(task, text)), task.max_len, dropped)

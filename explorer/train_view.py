@@ -1,0 +1,325 @@
+"""The Train & decode page's first two sections, drawn with streamlit: the task, training.
+
+Each section is a function taking what it needs; `pages/train.py` calls them in order.
+The trained model lives in this learner's `st.session_state` only (`STATE_KEY`); the
+untrained model of the same key is shared through a cache, read-only.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from transformer.model import EncoderDecoder
+from transformer.recipes import FAST
+from transformer.tasks import DIGITS, TASKS, Task
+from transformer.train import SCHEDULES, StepInfo
+
+from .cache import is_large, tiered
+from .context import Context, session_disconnected
+from .decoding import teacher_forcing_rows
+from .exports import checkpoint_bytes, download_name
+from .figures.train import loss_figure
+from .i18n import t
+from .settings import Settings, architecture_problem, training_problem
+from .train_settings import (
+    BATCH_SIZES,
+    FACTOR_RANGE,
+    LR_CHOICES,
+    MODEL_CHOICES,
+    SMOOTHING_RANGE,
+    STEPS_RANGE,
+    SYMBOL_MODES,
+    WARMUP_RANGE,
+    TrainSettings,
+    parse_train_settings,
+)
+from .train_task import DEFAULT_DIGITS, parse_sequence, sentence_input, task_for
+from .training import (
+    CHECK_EVERY,
+    CHECK_SEQUENCES,
+    EVAL_SEQUENCES,
+    STOP_WAIT,
+    TIME_LIMIT,
+    ModelKey,
+    TrainedState,
+    build_model_for,
+    freeze,
+    is_current,
+    run_training,
+    start_training,
+    stop_and_wait,
+    stop_reason_text,
+)
+
+STATE_KEY = "train_state"  # this learner's TrainedState
+MEMO_KEY = "train_memo"  # this learner's recent decodings, by (model version, input)
+# The training widgets' session keys -> TrainSettings fields.
+WIDGETS = {"tr_task": "task", "tr_symbols": "symbols", "tr_model": "model", "tr_steps": "steps",
+           "tr_batch": "batch_size", "tr_schedule": "schedule", "tr_lr": "lr",
+           "tr_warmup": "warmup", "tr_factor": "factor", "tr_smoothing": "smoothing",
+           "tr_early": "early_stop"}
+
+
+@tiered(small=32, large=2, is_big=lambda key: is_large(key.config),
+        spinner="train.building_untrained")
+def _untrained(key: ModelKey) -> EncoderDecoder:
+    return freeze(build_model_for(key))
+
+
+def untrained(key: ModelKey) -> EncoderDecoder:
+    """The untrained model (shared, read-only): the trained one's starting point."""
+    model = _untrained(key)
+    if not is_current(model):  # built before the app's code was reloaded: build again
+        _untrained.clear()
+        model = _untrained(key)
+    return model
+
+
+def memo(name: tuple, compute: Callable[[], Any]) -> Any:
+    """Remember the last few results of this session (decoding again on every slider move
+    would be wasted work); the memo lives in session_state, never shared."""
+    store = st.session_state.setdefault(MEMO_KEY, {})
+    if name not in store:
+        if len(store) >= 6:
+            store.pop(next(iter(store)))
+        store[name] = compute()
+    return store[name]
+
+
+def set_default(key: str, value: Any) -> None:
+    if key not in st.session_state:
+        st.session_state[key] = value
+
+
+# ---- 1. The task ----------------------------------------------------------------------------
+
+
+def task_section(source: str) -> tuple[TrainSettings, Task]:
+    """The task and symbols widgets, the training settings (validated), the task's text."""
+    st.header(t("train.task_header"))
+    defaults = TrainSettings()
+    for key, name in WIDGETS.items():
+        set_default(key, getattr(defaults, name))
+    c1, c2 = st.columns(2)
+    c1.radio(t("train.task"), TASKS, key="tr_task", horizontal=True,
+             format_func=lambda name: t(f"train.task_{name}"))
+    c2.radio(t("train.symbols"), SYMBOL_MODES, key="tr_symbols", horizontal=True,
+             format_func=lambda mode: t(f"train.symbols_{mode}"))
+    ts = parse_train_settings({name: st.session_state.get(key) for key, name in WIDGETS.items()})
+    for message in ts.errors:
+        st.warning(message, icon=":material/build:")
+
+    task, task_note = task_for(ts.task, ts.symbols, source)
+    on_words = task.symbols != DIGITS
+    if task_note:
+        st.info(task_note, icon=":material/info:")
+    rule = t("train.rule_sort_words" if task.name == "sort" and on_words
+             else f"train.rule_{task.name}")
+    st.markdown(t("train.task_text", max_len=task.max_len, rule=rule, vocab=len(task.vocab),
+                  symbols=len(task.symbols)))
+    st.code(" ".join(task.symbols), language=None)
+    if on_words:
+        example = sentence_input(task, source)
+    else:
+        example = parse_sequence(DEFAULT_DIGITS, task)[0] or ["1", "2", "3"]
+    with st.expander(t("train.tf_expander")):
+        st.dataframe(teacher_forcing_rows(task, example), hide_index=True)
+        st.caption(t("train.tf_caption"))
+    return ts, task
+
+
+# ---- 2. Training ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Trained:
+    """What section 2 hands on: the model key, and the learner's model if it fits that key."""
+
+    key: ModelKey | None  # None: no model can be built from these settings
+    model_settings: Settings  # the sidebar's settings with the size of the model to train
+    trained: TrainedState | None  # trained for `key` and not changing any more
+    problem: str | None  # why nothing can be trained
+
+
+def _training_widgets(s: Settings, ts: TrainSettings) -> None:
+    labels = {
+        "recipe": t("train.model_recipe", N=FAST.N, d_model=FAST.d_model, h=FAST.h,
+                    d_ff=FAST.d_ff),
+        "sidebar": t("train.model_sidebar", N=s.N, d_model=s.d_model, h=s.h, d_ff=s.d_ff,
+                     dropout=f"{s.dropout:g}"),
+    }
+    st.radio(t("train.model"), MODEL_CHOICES, key="tr_model", format_func=labels.get,
+             help=t("train.model_help"))
+    t1, t2, t3 = st.columns(3)
+    t1.slider(t("train.steps"), *STEPS_RANGE, step=10, key="tr_steps",
+              help=t("train.steps_help"))
+    t2.selectbox(t("train.batch"), BATCH_SIZES, key="tr_batch")
+    t3.slider(t("train.smoothing"), *SMOOTHING_RANGE, step=0.05, key="tr_smoothing",
+              help=t("train.smoothing_help"))
+    t1.radio(t("train.schedule"), SCHEDULES, key="tr_schedule",
+             format_func=lambda name: t(f"train.schedule_{name}"))
+    if ts.schedule != "noam":
+        t2.select_slider(t("train.lr"), LR_CHOICES, key="tr_lr", format_func=lambda x: f"{x:g}")
+    if ts.schedule != "constant":
+        t3.number_input(t("train.warmup"), *WARMUP_RANGE, step=10, key="tr_warmup")
+    if ts.schedule == "noam":
+        t2.number_input(t("train.factor"), *FACTOR_RANGE, step=0.1, key="tr_factor")
+    t1.toggle(t("train.early"), key="tr_early",
+              help=t("train.early_help", every=CHECK_EVERY, n=CHECK_SEQUENCES))
+    st.caption(t("train.adam_caption", lr=f"{FAST.train.lr:g}", warmup=FAST.train.warmup,
+                 batch=FAST.train.batch_size))
+    if ts.model == "sidebar":
+        st.caption(t("train.sidebar_caption"))
+
+
+def _current_state(replacing: bool, stop_requested: bool) -> tuple[TrainedState | None, bool]:
+    """This learner's state, once no older script run trains it; and whether that is so.
+
+    A click (Stop or any other widget) starts a new run while the run that was training may
+    still be inside run_training: Streamlit starts the new run at once and the old thread
+    only ends at its next st.* call. Stop it and wait until it has let go of the model, so
+    every number shown belongs to the model as it is (its history was saved at every step,
+    so it keeps what it learned). `replacing`: a new training replaces it (no evaluation).
+    """
+    state: TrainedState | None = st.session_state.get(STATE_KEY)
+    if state is not None and not (isinstance(state, TrainedState) and is_current(state.model)):
+        st.session_state.pop(STATE_KEY, None)  # trained before the app's code was updated
+        st.session_state.pop(MEMO_KEY, None)
+        st.info(t("train.updated"), icon=":material/refresh:")
+        state = None
+    settled = True
+    if state is not None and state.running:
+        with st.spinner(t("train.evaluating")):
+            settled = stop_and_wait(state, "stop_button" if stop_requested else "click",
+                                    finish_state=not replacing)
+        if replacing:
+            state, settled = None, True  # replaced by a fresh model, not evaluated
+        elif not settled:
+            st.warning(t("train.still_stopping", seconds=f"{STOP_WAIT:.0f}"),
+                       icon=":material/hourglass_top:")
+    if state is not None and state.step == 0 and not state.running:
+        st.session_state.pop(STATE_KEY, None)  # stopped before its first step: nothing learned
+        state = None
+    return state, settled
+
+
+def _train_live(key: ModelKey, ts: TrainSettings, seed: int) -> TrainedState:
+    """Train a fresh model for `key` now, drawing progress and the loss as it goes."""
+    config = ts.train_config(seed)
+    state = start_training(key, config, early_stop=ts.early_stop)
+    st.session_state[STATE_KEY] = state
+    progress = st.progress(0.0, text=t("train.starting"))
+    live_chart = st.empty()
+    every = min(20, max(10, config.steps // 50))
+    shown = {"step": 0, "time": time.perf_counter()}
+
+    def on_step(info: StepInfo) -> bool:
+        if session_disconnected():  # the tab was closed: nobody is waiting for this run
+            state.stop_reason = "tab_closed"
+            return True
+        now = time.perf_counter()
+        if info.step % every and info.step != info.steps and now - shown["time"] < 0.7:
+            return False
+        shown.update(step=info.step, time=now)
+        progress.progress(
+            info.step / info.steps,
+            text=t("train.progress", step=info.step, steps=info.steps, loss=f"{info.loss:.3f}",
+                   acc=f"{info.token_accuracy:.0%}", seconds=f"{info.elapsed:.1f}"),
+        )
+        live_chart.plotly_chart(loss_figure(state.history, info.steps), width="stretch",
+                                key=f"tr_live_{info.step}")
+        return False
+
+    with st.spinner(t("train.training")):
+        run_training(state, on_step)
+    progress.empty()
+    live_chart.empty()
+    return state
+
+
+def _results(ctx: Context, state: TrainedState, ms: Settings) -> None:
+    """The trained model's numbers, messages, loss curve and download."""
+    m1, m2, m3, m4 = st.columns(4)
+    acc = state.accuracy if state.accuracy is not None else 0.0
+    m1.metric(t("train.metric_accuracy"), f"{acc:.0%}",
+              help=t("train.metric_accuracy_help", n=EVAL_SEQUENCES, check_n=CHECK_SEQUENCES,
+                     every=CHECK_EVERY))
+    m2.metric(t("train.metric_loss"), f"{state.history[-1].loss:.3f}")
+    m3.metric(t("train.metric_steps"), f"{state.step} / {state.config.steps}")
+    m4.metric(t("train.metric_time"), f"{state.seconds:.1f} s")
+    held = state.held_out
+    missed = ""
+    if held is not None and held.right < held.total:
+        missed = " " + t("train.held_out_missed", metric=t("train.metric_accuracy"),
+                         right=held.right, total=held.total, acc=f"{held.accuracy:.0%}",
+                         wrong=held.total - held.right,
+                         lengths=", ".join(map(str, held.wrong_lengths())))
+    if state.learned:
+        st.success(t("train.learned", step=state.step, n=CHECK_SEQUENCES) + missed,
+                   icon=":material/check_circle:")
+    if state.stopped:
+        st.warning(t("train.stopped", step=state.step, steps=state.config.steps,
+                     reason=stop_reason_text(state.stop_reason)), icon=":material/stop_circle:")
+    ctx.chart(loss_figure(state.history, state.config.steps), f"loss_{state.key.task}",
+              key="tr_loss")
+    cfg = state.config
+    lr_text = t(f"train.lr_{cfg.schedule}", lr=f"{cfg.lr:g}", warmup=cfg.warmup,
+                factor=f"{cfg.factor:g}")
+    st.caption(t("train.trained_caption", batch=cfg.batch_size, lr_text=lr_text,
+                 smoothing=f"{cfg.smoothing:g}"))
+    model, task = state.model, state.task
+    st.download_button(
+        t("train.download"),
+        data=lambda: checkpoint_bytes(
+            model, list(task.vocab.itos),
+            {"task": task.name, "symbols": list(task.symbols), "steps": state.step,
+             "accuracy": state.accuracy}),
+        file_name=download_name(f"transformer_{task.name}", ms, "pt"),
+        mime="application/octet-stream", key="tr_ckpt", on_click="ignore",
+        icon=":material/download:",
+        help=t("train.download_help", keys="{'state_dict', 'config', 'vocab'}",
+               panel=t("ckpt.title")),
+    )
+
+
+def training_section(ctx: Context, ts: TrainSettings, task: Task) -> Trained:
+    """Section 2: the model to train, the training widgets, Train/Stop, and the results."""
+    st.header(t("train.train_header"))
+    s = ctx.settings
+    ms = ts.model_settings(s)
+    V = len(task.vocab)
+    arch_problem = architecture_problem(ms, V)
+    train_problem = None if arch_problem else training_problem(ms, V)
+    key = ModelKey.of(ms, task) if arch_problem is None else None
+    _training_widgets(s, ts)
+    if arch_problem:
+        st.error(t("problems.arch", reason=arch_problem), icon=":material/block:")
+    elif train_problem:
+        st.error(t("train.too_big", reason=train_problem), icon=":material/fitness_center:")
+    problem = arch_problem or train_problem
+
+    stop_requested = st.session_state.get("tr_stop") is True  # read before it is drawn disabled
+    b1, b2, _ = st.columns([1, 1, 4])
+    clicked = b1.button(t("train.train"), type="primary", disabled=bool(problem),
+                        key="tr_train", help=t("train.train_help"))
+    b2.button(t("train.stop"), key="tr_stop", disabled=not clicked, help=t("train.stop_help"))
+    replacing = clicked and not problem and key is not None
+    state, settled = _current_state(replacing, stop_requested)
+    if replacing:
+        state = _train_live(key, ts, s.seed)
+
+    trained = (state if settled and state is not None and state.key == key and state.step > 0
+               else None)
+    if trained is not None:
+        _results(ctx, trained, ms)
+    elif settled and state is not None and state.step > 0:
+        st.info(t("train.other_settings", describe=state.key.describe()),
+                icon=":material/refresh:")
+    elif not problem and settled:
+        st.caption(t("train.not_trained", seconds=f"{TIME_LIMIT:.0f}"))
+    return Trained(key, ms, trained, problem)

@@ -1,0 +1,277 @@
+"""One learner's training run: the model's key, its trained state, stopping, evaluation.
+
+Pure Python and torch (no streamlit). The page keeps a `TrainedState` in the learner's
+`st.session_state`, never in a shared cache: a trained model belongs to the session that
+trained it.
+
+- `ModelKey` is everything that fixes a model's architecture, task and initial weights;
+  `build_model_for(key)` makes the fresh, untrained model (the same weights every time).
+- `start_training` and `run_training` train it; progress is written into the state step by
+  step, so an interrupted run keeps what it learned. `stop_and_wait` stops a run that may
+  still be training in another thread (a click starts the next script run while the old one
+  still trains) and waits until it has.
+- `held_out` is the evaluation shown after training (other sequences than the stop checks').
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+import torch
+
+from transformer.model import EncoderDecoder, TransformerConfig, build_model
+from transformer.tasks import DIGITS, Task
+from transformer.train import StepInfo, TrainConfig, exact_matches, sequence_accuracy, train
+
+from .i18n import t
+from .settings import Settings
+
+CHECK_EVERY = 25  # steps between the early-stop checks
+CHECK_SEQUENCES = 200  # fresh sequences per early-stop check; all must be right
+TIME_LIMIT = 120.0  # seconds: one learner's run must not hold a shared core for longer
+EVAL_SEQUENCES = 200  # held-out sequences for the exact-sequence accuracy shown
+EVAL_SEED = 4321  # their seed; the stop checks use 10_000 + step, training cfg.seed
+STOP_WAIT = 5.0  # seconds the page waits for an interrupted run's thread to stop training
+
+
+@dataclass(frozen=True)
+class ModelKey:
+    """Everything that fixes a model: its task, its architecture and the seed of its weights."""
+
+    task: str  # a name of transformer.tasks.TASKS
+    symbols: tuple[str, ...]  # the task's symbols: the digits, or the learner's words
+    max_len: int  # the task's longest sequence
+    config: TransformerConfig  # the architecture, sized for the task's vocabulary
+    seed: int  # the initial weights
+
+    @classmethod
+    def of(cls, settings: Settings, task: Task) -> ModelKey:
+        """The key of the model the sidebar's `settings` describe, for `task`."""
+        # positions a task sequence can reach: its symbols plus <s> or </s>
+        cfg = replace(settings.model_config(len(task.vocab)), max_len=task.max_len + 2)
+        return cls(task.name, task.symbols, task.max_len, cfg, settings.seed)
+
+    @property
+    def task_obj(self) -> Task:
+        return Task(self.task, self.symbols, 1, self.max_len)
+
+    def describe(self) -> str:
+        """The task and the model, for a message (in the language of the run)."""
+        cfg = self.config
+        syms = t("train.describe_digits") if self.symbols == DIGITS else (
+            t("train.describe_words", n=len(self.symbols)))
+        return t("train.describe", task=t(f"train.task_{self.task}"), symbols=syms, N=cfg.N,
+                 d_model=cfg.d_model, h=cfg.h, d_ff=cfg.d_ff,
+                 dropout=f"{cfg.dropout:g}", seed=self.seed)
+
+
+def build_model_for(key: ModelKey) -> EncoderDecoder:
+    """The fresh model for `key`: always the same initial weights (from key.seed)."""
+    return build_model(key.config, seed=key.seed).eval()
+
+
+def is_current(model: object) -> bool:
+    """Whether `model` was built by the code loaded now.
+
+    A development server that sees a source file change unloads the project's modules and
+    imports them again; a model built before (kept in a cache or a session) then has hook
+    points that the new `capture()` cannot see, and must be built again.
+    """
+    return isinstance(model, EncoderDecoder)
+
+
+def freeze(model: EncoderDecoder) -> EncoderDecoder:
+    """Eval mode and no gradients: for a model that will only be read (e.g. shared)."""
+    model.eval()
+    for p in model.parameters():
+        p.requires_grad_(False)
+    return model
+
+
+@dataclass
+class TrainedState:
+    """One learner's trained model and what happened while training it."""
+
+    key: ModelKey
+    model: EncoderDecoder
+    task: Task
+    config: TrainConfig
+    history: list[StepInfo] = field(default_factory=list)
+    running: bool = True  # True while a script run trains it
+    stopped: bool = False  # ended before config.steps (Stop, another click, time limit)
+    stop_reason: str = ""  # one of STOP_REASONS (or a caller's own text); see stop_reason_text
+    accuracy: float | None = None  # exact-sequence accuracy on the held-out sequences
+    held_out: HeldOut | None = None  # that evaluation, with its counts per length
+    early_stop: bool = False  # check every CHECK_EVERY steps; stop when all are right
+    learned: bool = False  # stopped early because a check got every sequence right
+    version: int = 0  # bumped on every change, for memoised decodings
+    # Asked from another thread (request_stop): the training loop stops after its step.
+    stop_request: threading.Event = field(default_factory=threading.Event, repr=False,
+                                          compare=False)
+    requested_reason: str = ""  # the STOP_REASONS code given with the request
+    # Held by the thread that trains (or finishes) the model: while another thread holds it,
+    # the model may still change, so nothing about it may be shown.
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    @property
+    def step(self) -> int:
+        return self.history[-1].step if self.history else 0
+
+    @property
+    def seconds(self) -> float:
+        return self.history[-1].elapsed if self.history else 0.0
+
+
+# Why a run stopped early: codes kept in the state, worded when shown (the learner may have
+# switched language since).
+STOP_REASONS = ("time_limit", "stop_request", "click", "stop_button", "tab_closed")
+
+
+def stop_reason_text(reason: str) -> str:
+    """`reason` (a STOP_REASONS code) in words; any other text is returned as it is."""
+    if reason in STOP_REASONS:
+        return t(f"train.reason.{reason}", seconds=f"{TIME_LIMIT:.0f}")
+    return reason
+
+
+def start_training(key: ModelKey, config: TrainConfig, early_stop: bool = False) -> TrainedState:
+    """A fresh model for `key`, ready to train with `config` (nothing trained yet)."""
+    return TrainedState(key, build_model_for(key), key.task_obj, config, early_stop=early_stop)
+
+
+def record_step(state: TrainedState, info: StepInfo) -> bool:
+    """Keep `info` in the state; True if training must stop for the time limit."""
+    state.history.append(info)
+    state.version += 1
+    if info.elapsed > TIME_LIMIT and info.step < info.steps:
+        state.stopped = True
+        state.stop_reason = "time_limit"
+        return True
+    return False
+
+
+def run_training(
+    state: TrainedState, on_step: Callable[[StepInfo], bool | None] | None = None
+) -> TrainedState:
+    """Train `state.model` in place; `on_step(info)` runs after each step, True stops.
+
+    Progress is written into `state` before `on_step` runs, so if `on_step` raises (as
+    Streamlit does when the learner clicks during a run) the state keeps every step done.
+    A stop request (`request_stop`, from another thread) is seen after every step: the
+    loop ends before `on_step` is called again. The calling thread holds `state.lock`
+    until it returns or raises (even a BaseException such as Streamlit's StopException).
+    """
+
+    def callback(info: StepInfo) -> bool:
+        stop = record_step(state, info)
+        if state.stop_request.is_set():
+            state.stopped = True
+            state.stop_reason = state.stop_reason or state.requested_reason or "stop_request"
+            return True
+        if (state.early_stop and not stop and info.step % CHECK_EVERY == 0
+                and info.step < info.steps and learned(state.model, state.task, info.step)):
+            state.learned = True
+            stop = True
+        if on_step is not None and on_step(info):
+            state.stopped = True
+            state.stop_reason = state.stop_reason or "stop_request"
+            stop = True
+        return stop
+
+    with state.lock:
+        if not state.stop_request.is_set():  # stopped before it started: nothing to train
+            state.running = True
+            train(state.model, state.task, state.config, callback)
+        finish(state, state.requested_reason)
+    return state
+
+
+def request_stop(state: TrainedState, reason: str = "stop_request") -> None:
+    """Ask the thread training `state` (if any) to stop after its current step."""
+    if not state.stop_request.is_set():
+        state.requested_reason = reason
+    state.stop_request.set()
+
+
+def stop_and_wait(state: TrainedState, reason: str = "stop_request",
+                  timeout: float = STOP_WAIT, finish_state: bool = True) -> bool:
+    """Stop any training of `state` and wait for it; then finish (evaluate) the model.
+
+    A Streamlit click starts the next script run at once, while the thread of the run that
+    was training may still be inside `run_training` (it only ends at its next st.* call).
+    Returns True when no thread trains the model any more and it has been evaluated (every
+    number in `state` then belongs to the model as it is), False if the training thread
+    did not let go within `timeout` seconds (the state is left as it was, still running).
+    With finish_state=False it only waits (for a state about to be replaced).
+    """
+    request_stop(state, reason)
+    if not state.lock.acquire(timeout=timeout):
+        return False
+    try:
+        if finish_state:
+            finish(state, reason)
+    finally:
+        state.lock.release()
+    return True
+
+
+def learned(model: EncoderDecoder, task: Task, step: int) -> bool:
+    """Whether greedy decoding gets every one of CHECK_SEQUENCES fresh sequences right."""
+    return sequence_accuracy(model, task, n=CHECK_SEQUENCES, seed=10_000 + step) == 1.0
+
+
+def finish(state: TrainedState, reason: str = "") -> TrainedState:
+    """Mark training over (after a normal end or an interruption) and evaluate the model.
+
+    Call it only where no other thread trains the model: in `run_training`, or through
+    `stop_and_wait`.
+    """
+    state.model.eval()
+    if (state.running and state.step < state.config.steps and not state.stopped
+            and not state.learned):
+        state.stopped = True
+        state.stop_reason = reason or "click"
+    state.running = False
+    if state.accuracy is None and state.step > 0:
+        state.held_out = held_out(state.model, state.task)
+        state.accuracy = state.held_out.accuracy
+    state.version += 1
+    return state
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """Greedy decoding of held-out sequences: how many were right, in all and per length."""
+
+    right: int
+    total: int
+    by_length: dict[int, tuple[int, int]]  # source length -> (right, total)
+
+    @property
+    def accuracy(self) -> float:
+        return self.right / self.total if self.total else 0.0
+
+    def wrong_lengths(self) -> list[int]:
+        """The lengths of the sequences it got wrong, shortest first."""
+        return [n for n, (right, total) in sorted(self.by_length.items()) if right < total]
+
+
+@torch.no_grad()
+def held_out(model: EncoderDecoder, task: Task, n: int = EVAL_SEQUENCES,
+             seed: int = EVAL_SEED, batch_size: int = 250) -> HeldOut:
+    """Exact-sequence accuracy on `n` random sequences of seed `seed`, with counts per length.
+
+    The same sequences and the same verdicts as `transformer.train.sequence_accuracy` with
+    that seed; the stop checks (seed 10_000 + step) and training (cfg.seed) draw others.
+    """
+    right, lengths = exact_matches(model, task, n, seed, batch_size)
+    by_length = {int(k): (int(right[lengths == k].sum()), int((lengths == k).sum()))
+                 for k in lengths.unique().tolist()}
+    return HeldOut(int(right.sum()), n, by_length)
+
+
+def evaluate(model: EncoderDecoder, task: Task, n: int = EVAL_SEQUENCES) -> float:
+    """Exact-sequence accuracy of greedy decoding on `n` held-out random sequences."""
+    return held_out(model, task, n).accuracy
