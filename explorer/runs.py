@@ -195,11 +195,26 @@ class Run:
 
 
 def run_bytes(cfg: TransformerConfig, src_len: int, tgt_len: int) -> int:
-    """Roughly how many bytes a Run holds: the attention maps dominate for long texts."""
-    S, T, d = src_len, tgt_len, cfg.d_model
-    attention = cfg.N * cfg.h * (S * S + T * T + T * S) * 3  # scores, masked, pattern
-    vectors = cfg.N * (S * (12 * d + cfg.d_ff) + T * (18 * d + cfg.d_ff))
-    return 4 * (attention + vectors + 2 * T * cfg.tgt_vocab)
+    """The bytes a `Run` holds, exactly, from the shapes its hook points capture.
+
+    Counted without building anything (it picks the cache tier before the run exists).
+    S = src_len, T = tgt_len (the decoder input, <s> included), float32 everywhere:
+    - embeddings: lookup, PE and their sum, for both sides: 3·S·d + 3·T·d
+    - each encoder layer: 2 sublayer connections × 4 points (in, normed, sublayer out,
+      residual) = 8·S·d; self-attention Q, K, V, z (h·d_k = d each) and concat, out =
+      6·S·d; scores, masked scores, pattern = 3·h·S²; feed-forward hidden S·d_ff + out S·d
+    - each decoder layer: 3 connections = 12·T·d; self-attention 6·T·d + 3·h·T²;
+      cross-attention Q, z, concat, out = 4·T·d, K and V from memory = 2·S·d, 3·h·T·S;
+      feed-forward T·d_ff + T·d
+    - each stack's output (S·d, T·d), the generator's logits and log-probs (2·T·vocab)
+    - the masks, one byte per bool: src_mask S, tgt_mask T².
+    """
+    S, T, d, h = src_len, tgt_len, cfg.d_model, cfg.h
+    encoder_layer = 15 * S * d + 3 * h * S * S + S * cfg.d_ff
+    decoder_layer = 23 * T * d + 2 * S * d + 3 * h * (T * T + T * S) + T * cfg.d_ff
+    floats = (3 * (S + T) * d + cfg.N * (encoder_layer + decoder_layer) + (S + T) * d
+              + 2 * T * cfg.tgt_vocab)
+    return 4 * floats + S + T * T
 
 
 def forward(model: EncoderDecoder, tokens: Tokens) -> Run:

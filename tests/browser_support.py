@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.screenshots import CHROMIUM_ARGS, free_port, serve, wait_idle
+from tools.screenshots import CHROMIUM_ARGS, after_rerun, free_port, serve, wait_idle
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -34,18 +34,6 @@ INJECTED = """() => {
 }"""
 
 
-# Streamlit has finished the last script run and redrawn every element it sent (elements
-# left from an earlier run are marked data-stale until the new run replaces them), and every
-# element's code has loaded (Streamlit draws a stSkeleton while a chart's or widget's lazily
-# loaded code is on its way).
-SETTLED = """() => {
-  const app = document.querySelector('[data-test-script-state]');
-  return app !== null && app.getAttribute('data-test-script-state') === 'notRunning'
-    && document.querySelector('[data-stale="true"]') === null
-    && document.querySelector('[data-testid="stSkeleton"]') === null;
-}"""
-
-
 def settled(page, timeout: int = 60_000) -> None:
     """Wait until Streamlit has finished its run and no element is left over from an older one.
 
@@ -53,7 +41,7 @@ def settled(page, timeout: int = 60_000) -> None:
     element appeared): a rerun the browser has asked for but the server has not begun yet
     is not visible in the page.
     """
-    page.wait_for_function(SETTLED, timeout=timeout)
+    wait_idle(page, timeout=timeout)
 
 
 def need_browser() -> None:
@@ -94,16 +82,21 @@ def page(browser, request):
 
 
 def open_page(page, url: str, name: str) -> None:
+    """Open a page and wait until its first run is drawn."""
     page.goto(url if name == "model" else f"{url}/{name}")
-    wait_idle(page, 1.0)
+    page.wait_for_selector("h1", timeout=120_000)
+    settled(page, timeout=120_000)
 
 
 def set_number(page, key: str, value: int) -> None:
+    """Type a new `value` into the number input `key` and wait for the run it starts."""
     box = page.locator(f".st-key-{key} input").first
-    box.fill(str(value))
-    box.press("Enter")
-    page.wait_for_timeout(300)
-    wait_idle(page, 1.0)
+
+    def type_value() -> None:
+        box.fill(str(value))
+        box.press("Enter")
+
+    after_rerun(page, type_value)  # the count is read before the value changes
 
 
 def no_exception(page) -> None:

@@ -8,21 +8,19 @@ with a message, except under CI (CI=true), where a missing browser is a failure:
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from browser_support import (
     INJECTED,
     PAGES,
-    ROOT,
     chart_ticks,
     heatmap_count,
     no_exception,
     open_page,
     set_number,
 )
+from shared_inputs import bad_input_texts
 
-from tools.screenshots import free_port, serve, set_text, wait_idle
+from tools.screenshots import after_rerun, free_port, serve, set_text, wait_idle
 
 
 @pytest.mark.parametrize("name", PAGES)
@@ -31,7 +29,6 @@ def test_every_page_follows_new_text_and_hyperparameters(page, app_url, name):
     no_exception(page)
     set_text(page, "source", "a dog saw a cat")
     set_number(page, "h", 2)
-    wait_idle(page, 1.5)
     no_exception(page)
     alerts = page.locator("[data-testid='stAlert']").all()
     assert not [a for a in alerts if "could not" in a.inner_text()]  # no error, infos are fine
@@ -58,7 +55,7 @@ def test_first_visit_to_a_page_url_on_a_fresh_server_runs_the_whole_app(browser)
         # grid itself rather than a fixed time
         p.wait_for_function("() => document.querySelectorAll('.st-key-attn_grid g.hm')"
                             ".length >= 8", timeout=120_000)
-        wait_idle(p, 1.0)
+        wait_idle(p)
         nav = [a.inner_text() for a in p.locator(".st-key-nav a").all()]
         assert p.title() == "Transformer Explorer"
         assert any(item.endswith("Attention") for item in nav) and not any(
@@ -79,10 +76,7 @@ def _bad_texts() -> list[str]:
     texts = ["<b>bold</b> and <i>italic</i>", '<a href="https://example.com">click me</a>',
              '<span style="font-size:999px">huge</span>', "<script>alert(1)</script>",
              "[click](javascript:alert(1))", "", "\u200b\u200b", "a" * 1200]
-    shared = ROOT.parent / "shared" / "bad_inputs.json"
-    if shared.exists():
-        texts += [t["text"] for t in json.loads(shared.read_text(encoding="utf-8"))]
-    return list(dict.fromkeys(texts))
+    return list(dict.fromkeys(texts + bad_input_texts()))
 
 
 @pytest.mark.parametrize("field", ["source", "target"])
@@ -101,9 +95,7 @@ def test_hostile_text_renders_or_explains_and_never_becomes_markup(page, app_url
 
 def test_train_from_the_browser(page, app_url):
     open_page(page, app_url, "train")
-    page.locator(".st-key-tr_train button").first.click()
-    page.wait_for_timeout(500)
-    wait_idle(page, 2.0)
+    after_rerun(page, page.locator(".st-key-tr_train button").first.click)
     no_exception(page)
     text = page.inner_text("[data-testid='stMain']")
     assert "Exact-sequence accuracy" in text

@@ -233,19 +233,21 @@ def test_training_in_one_browser_leaves_the_other_browser_unchanged():
             a = browser.new_context(viewport=viewport).new_page()
             b = browser.new_context(viewport=viewport).new_page()
             b.goto(f"{url}/attention")
-            wait_idle(b, 1.0)
+            b.wait_for_selector(".st-key-attn_grid", timeout=120_000)
+            wait_idle(b)
             set_text(b, "source", "a dog saw a cat")  # B's own sentence
             before = grid(b)
             assert before[0][:5] == ["0:a", "1:dog", "2:saw", "3:a", "4:cat"]
 
             a.goto(f"{url}/train")
-            wait_idle(a, 1.0)
+            a.wait_for_selector(".st-key-tr_train", timeout=120_000)
+            wait_idle(a)
             a.locator(".st-key-tr_train button").first.click()
             rerun_b(b)  # most likely while A trains; compared below either way
             assert grid(b) == before
             a.locator("[data-testid='stMetricLabel']", has_text=ACCURACY).first.wait_for(
                 timeout=120_000)
-            wait_idle(a, 0.5)
+            wait_idle(a)
             assert ACCURACY in metric_labels(a)  # A trained
 
             rerun_b(b)
@@ -253,7 +255,7 @@ def test_training_in_one_browser_leaves_the_other_browser_unchanged():
             assert ACCURACY not in metric_labels(b)
             b.locator(".st-key-nav a[href$='train']").first.click()
             b.locator(".st-key-tr_train button").first.wait_for(timeout=120_000)
-            wait_idle(b, 1.0)
+            wait_idle(b)
             assert b.locator("[data-testid='stException']").count() == 0
             assert ACCURACY not in metric_labels(b)  # A's trained model is A's alone
             assert ACCURACY not in b.inner_text("[data-testid='stMain']")

@@ -4,10 +4,10 @@ presenter mode, and the language chosen by `?lang=`."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from apptest_helpers import ROOT
+from shared_inputs import bad_input_texts
 from streamlit.testing.v1 import AppTest
 
 
@@ -50,10 +50,7 @@ def test_default_view_is_the_bare_address():
 
 def _hostile() -> list[str]:
     texts = ["<script>alert(1)</script>", "1e999", "nan", "-1", "9" * 40]
-    shared = ROOT.parent / "shared" / "bad_inputs.json"
-    if Path(shared).exists():
-        texts += [t["text"] for t in json.loads(shared.read_text(encoding="utf-8"))][:12]
-    return texts
+    return texts + bad_input_texts(12)
 
 
 @pytest.mark.parametrize("value", _hostile())

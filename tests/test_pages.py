@@ -1,10 +1,10 @@
 """AppTest: the Embeddings, Masks, Attention and Shapes pages render and show the right things."""
 
-import json
 from pathlib import Path
 
 import pytest
 from apptest_helpers import PAPER_BASE, all_text, app, array, errors, figure_list
+from shared_inputs import bad_input_texts
 
 HERE = Path(__file__).resolve().parent
 OWN_BAD = [
@@ -17,11 +17,7 @@ OWN_BAD = [
 
 
 def bad_inputs() -> list[str]:
-    shared = HERE.parent.parent / "shared" / "bad_inputs.json"
-    texts = list(OWN_BAD)
-    if shared.exists():
-        texts += [item["text"] for item in json.loads(shared.read_text(encoding="utf-8"))]
-    return texts
+    return list(OWN_BAD) + bad_input_texts()
 
 
 def _heatmaps(fig: dict) -> list[dict]:

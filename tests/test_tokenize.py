@@ -1,12 +1,11 @@
 """Tokenizer: deterministic text -> tokens, friendly errors, and never any other exception."""
 
-import json
 import unicodedata
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shared_inputs import bad_input_params
 
 from transformer.tokenize import (
     BOS,
@@ -44,7 +43,6 @@ FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
 FLAG_CN = "\U0001f1e8\U0001f1f3"
 FLAG_US = "\U0001f1fa\U0001f1f8"
 
-SHARED_BAD_INPUTS = Path(__file__).resolve().parents[1].parent / "shared" / "bad_inputs.json"
 
 OWN_HOSTILE = {
     "empty": "",
@@ -80,10 +78,7 @@ OWN_HOSTILE = {
 
 
 def _shared_cases() -> list:
-    if not SHARED_BAD_INPUTS.is_file():
-        return [pytest.param("", id="shared-absent", marks=pytest.mark.skip("no ../shared"))]
-    items = json.loads(SHARED_BAD_INPUTS.read_text(encoding="utf-8"))
-    return [pytest.param(item["text"], id=f"shared-{item['name']}") for item in items]
+    return bad_input_params()
 
 
 def _is_pictograph_neighbour(ch: str) -> bool:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import urllib.parse
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared_inputs import bad_input_texts
 
 from explorer.settings import (
     LAYER_NORMS,
@@ -48,11 +48,7 @@ OWN_BAD_INPUTS = ["", "   ", "<script>alert(1)</script>", "[click](javascript:al
 
 
 def _bad_inputs() -> list[str]:
-    shared = ROOT.parent / "shared" / "bad_inputs.json"
-    texts = list(OWN_BAD_INPUTS)
-    if shared.exists():
-        texts += [item["text"] for item in json.loads(shared.read_text(encoding="utf-8"))]
-    return texts
+    return list(OWN_BAD_INPUTS) + bad_input_texts()
 
 
 BAD_INPUTS = _bad_inputs()
@@ -197,7 +193,8 @@ def test_page_selections_round_trip(both):
 
 
 def test_page_selections_use_the_pages_widget_keys():
-    pages = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "pages").glob("*.py"))
+    views = [*(ROOT / "pages").glob("*.py"), *(ROOT / "explorer").glob("*_view.py")]
+    pages = "".join(p.read_text(encoding="utf-8") for p in views)
     for key, (session_key, _default) in EXTRAS.items():
         if key not in ("lang", "pres"):  # the sidebar's (explorer/sidebar.py)
             assert f'"{session_key}"' in pages, session_key

@@ -58,10 +58,50 @@ def serve(port: int, env: dict | None = None):
             proc.kill()
 
 
-def wait_idle(page, settle: float = 1.5) -> None:
-    """Wait until Streamlit finished the run and plotly had time to draw."""
-    page.wait_for_selector("[data-test-script-state='notRunning']", timeout=120_000)
-    page.wait_for_timeout(int(settle * 1000))
+# Streamlit has finished the last script run and redrawn every element it sent (elements
+# left from an earlier run are marked data-stale until the new run replaces them), and every
+# element's code has loaded (Streamlit draws a stSkeleton while a chart's or widget's lazily
+# loaded code is on its way).
+SETTLED = """() => {
+  const app = document.querySelector('[data-test-script-state]');
+  return app !== null && app.getAttribute('data-test-script-state') === 'notRunning'
+    && document.querySelector('[data-stale="true"]') === null
+    && document.querySelector('[data-testid="stSkeleton"]') === null;
+}"""
+# Counts the script runs this page has seen finish (a MutationObserver on the run state,
+# installed on first use): a test compares the count before and after an action.
+RUNS_DONE = """() => {
+  if (window.__runsDone === undefined) {
+    window.__runsDone = 0;
+    const app = document.querySelector('[data-test-script-state]');
+    new MutationObserver(records => {
+      for (const r of records) if (r.oldValue === 'running') window.__runsDone++;
+    }).observe(app, {attributes: true, attributeOldValue: true,
+                     attributeFilter: ['data-test-script-state']});
+  }
+  return window.__runsDone;
+}"""
+
+
+def wait_idle(page, settle: float = 0.0, timeout: int = 120_000) -> None:
+    """Wait until Streamlit has finished its run and drawn every element (SETTLED).
+
+    `settle`: an extra pause in seconds, for screenshots and benchmarks only (plotly may
+    still be animating); tests wait on conditions and leave it at 0.
+    """
+    page.wait_for_function(SETTLED, timeout=timeout)
+    if settle:
+        page.wait_for_timeout(int(settle * 1000))
+
+
+def after_rerun(page, action, timeout: int = 120_000) -> None:
+    """Do `action()`, which makes Streamlit run the script again, and wait until that run
+    has finished and its elements are drawn. (An action that starts no run times out.)"""
+    page.wait_for_function(SETTLED, timeout=timeout)
+    done = page.evaluate(RUNS_DONE)
+    action()
+    page.wait_for_function(f"() => window.__runsDone > {done}", timeout=timeout)
+    page.wait_for_function(SETTLED, timeout=timeout)
 
 
 def full_screenshot(page, path: Path, width: int, max_height: int = 14000) -> None:
@@ -77,20 +117,22 @@ def full_screenshot(page, path: Path, width: int, max_height: int = 14000) -> No
 
 
 def choose(page, key: str, option: str) -> None:
-    """Pick `option` in the Streamlit selectbox whose widget key is `key`."""
+    """Pick `option` in the Streamlit selectbox whose widget key is `key` (a new option)."""
     page.locator(f".st-key-{key} [role='combobox']").first.click()
-    page.get_by_role("option", name=option, exact=True).click()
-    page.wait_for_timeout(300)
-    wait_idle(page, 2)
+    after_rerun(page, page.get_by_role("option", name=option, exact=True).click)
 
 
 def set_text(page, key: str, text: str) -> None:
     """Type `text` into the Streamlit text input whose widget key is `key`, then Enter."""
     box = page.locator(f".st-key-{key} input").first
-    box.fill(text)
-    box.press("Enter")
-    page.wait_for_timeout(300)
-    wait_idle(page)
+    if box.input_value() == text[:box.evaluate("b => b.maxLength > 0 ? b.maxLength : 1e9")]:
+        return  # the same text: Streamlit starts no run
+
+    def type_text() -> None:
+        box.fill(text)
+        box.press("Enter")
+
+    after_rerun(page, type_text)  # the count is read before the text changes
 
 
 def main() -> None:
