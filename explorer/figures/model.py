@@ -256,6 +256,24 @@ def _inputs(c: _Canvas, cx: float, cfg: TransformerConfig, side: str, seq: str, 
             anchor="left", size=SUB_SIZE)
 
 
+def _stack_top(c: _Canvas, x: float, lane: float, top: float, stack: str, N: int,
+               pre: bool) -> float:
+    """The outline of an encoder or decoder stack, and (pre-norm) its final LayerNorm.
+
+    Returns the y where the stack's output leaves it.
+    """
+    _stack_outline(c, x, lane, top, t(f"fig.arch.{stack}_stack", N=N), stack)
+    c.label(lane + STACK_PAD - 6, top - 13, f"{stack}.layers", anchor="right",
+            size=SUB_SIZE, color="#566573")
+    if not pre:
+        return top
+    norm = (top + 18, top + 42)
+    c.arrow(x, top, x, norm[0])
+    c.box(f"{stack}.norm", x, *norm, "norm", t("fig.arch.layernorm", name=f"{stack}.norm"),
+          width=BOX_W - 40)
+    return norm[1]
+
+
 def _stack_outline(c: _Canvas, cx: float, lane: float, top: float, title: str,
                    name: str) -> None:
     c.shapes.insert(0, dict(  # first, so that the boxes are drawn on top of it
@@ -297,18 +315,7 @@ def architecture_figure(
                      f"feed_forward: {d} → {cfg.d_ff} → {d}", "encoder.feed_forward",
                      "sublayer[1].norm")
     enc_top = y + 40
-    _stack_outline(c, ENC_X, ENC_LANE, enc_top, t("fig.arch.encoder_stack", N=cfg.N),
-                   "encoder")
-    c.label(ENC_LANE + STACK_PAD - 6, enc_top - 13, "encoder.layers", anchor="right",
-            size=SUB_SIZE, color="#566573")
-    if pre:
-        norm = (enc_top + 18, enc_top + 42)
-        c.arrow(ENC_X, enc_top, ENC_X, norm[0])
-        c.box("encoder.norm", ENC_X, *norm, "norm", t("fig.arch.layernorm", name="encoder.norm"),
-              width=BOX_W - 40)
-        out = norm[1]
-    else:
-        out = enc_top
+    out = _stack_top(c, ENC_X, ENC_LANE, enc_top, "encoder", cfg.N, pre)
     # memory: up, right between the stacks, down to the decoder's cross-attention
     mem_y = enc_top + 70
 
@@ -329,18 +336,8 @@ def architecture_figure(
                      f"feed_forward: {d} → {cfg.d_ff} → {d}", "decoder.feed_forward",
                      "sublayer[2].norm")
     dec_top = y + 40
-    _stack_outline(c, DEC_X, DEC_LANE, dec_top, t("fig.arch.decoder_stack", N=cfg.N),
-                   "decoder")
-    c.label(DEC_LANE + STACK_PAD - 6, dec_top - 13, "decoder.layers", anchor="right",
-            size=SUB_SIZE, color="#566573")
-    if pre:
-        norm = (dec_top + 18, dec_top + 42)
-        c.arrow(DEC_X, dec_top, DEC_X, norm[0])
-        c.box("decoder.norm", DEC_X, *norm, "norm", t("fig.arch.layernorm", name="decoder.norm"),
-              width=BOX_W - 40)
-        y = norm[1]
-    else:
-        y = dec_top
+    y = _stack_top(c, DEC_X, DEC_LANE, dec_top, "decoder", cfg.N, pre)
+    if not pre:
         c.label(RIGHT_TAGS, dec_top - 40, esc(t("fig.arch.post_norm_1")) + "<br>"
                 + esc(t("fig.arch.post_norm_2")), markup=True, anchor="left", size=SUB_SIZE,
                 color="#566573")
