@@ -17,6 +17,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["model", "embeddings", "masks", "attention", "shapes", "train"]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -94,13 +96,24 @@ def wait_idle(page, settle: float = 0.0, timeout: int = 120_000) -> None:
         page.wait_for_timeout(int(settle * 1000))
 
 
-def after_rerun(page, action, timeout: int = 120_000) -> None:
+def after_rerun(page, action, timeout: int = 120_000, maybe: bool = False) -> None:
     """Do `action()`, which makes Streamlit run the script again, and wait until that run
-    has finished and its elements are drawn. (An action that starts no run times out.)"""
+    has finished and its elements are drawn. An action that returns False says it changed
+    nothing (so no run comes); any other action that starts no run times out.
+
+    `maybe`: Streamlit may let the change pass without a run (a text input's blank or
+    invisible-only values): wait up to 10 s for the run, then only until the page is idle.
+    """
     page.wait_for_function(SETTLED, timeout=timeout)
-    done = page.evaluate(RUNS_DONE)
-    action()
-    page.wait_for_function(f"() => window.__runsDone > {done}", timeout=timeout)
+    done = page.evaluate(RUNS_DONE)  # read before the action: a run it starts is counted
+    if action() is False:
+        return
+    try:
+        page.wait_for_function(f"() => window.__runsDone > {done}",
+                               timeout=10_000 if maybe else timeout)
+    except PlaywrightTimeout:
+        if not maybe:
+            raise
     page.wait_for_function(SETTLED, timeout=timeout)
 
 
@@ -122,17 +135,30 @@ def choose(page, key: str, option: str) -> None:
     after_rerun(page, page.get_by_role("option", name=option, exact=True).click)
 
 
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
+
+
+def _blank(text: str) -> bool:
+    """Whether `text` shows nothing: only spaces, tabs or zero-width characters."""
+    return not text.strip().strip(_INVISIBLE).strip()
+
+
 def set_text(page, key: str, text: str) -> None:
     """Type `text` into the Streamlit text input whose widget key is `key`, then Enter."""
     box = page.locator(f".st-key-{key} input").first
-    if box.input_value() == text[:box.evaluate("b => b.maxLength > 0 ? b.maxLength : 1e9")]:
-        return  # the same text: Streamlit starts no run
+    old = box.input_value()
+    # A one-line input drops line breaks from what is pasted into it; typed with them,
+    # Playwright's fill leaves Streamlit's widget without a change to send.
+    text = text.replace("\r", "").replace("\n", "")
 
-    def type_text() -> None:
-        box.fill(text)
+    def type_text() -> bool:
+        box.fill(text)  # the browser may still drop characters (beyond max_chars)
+        if box.input_value() == old:
+            return False  # the same text as before: Streamlit starts no run
         box.press("Enter")
+        return True
 
-    after_rerun(page, type_text)  # the count is read before the text changes
+    after_rerun(page, type_text, maybe=_blank(old) or _blank(text))
 
 
 def main() -> None:

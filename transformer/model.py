@@ -18,8 +18,8 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Literal, get_args
+from dataclasses import dataclass, fields
+from typing import Literal, get_args, get_origin, get_type_hints
 
 import torch
 import torch.nn.functional as F
@@ -68,6 +68,11 @@ class TransformerConfig:
         return self.d_model // self.h
 
 
+# Each field's declared type, resolved (annotations are strings under `from __future__ import
+# annotations`): validate_config reads which fields are ints and which are Literal choices here.
+_FIELD_TYPES = get_type_hints(TransformerConfig)
+
+
 def check_int(name: str, value: object, low: int = 1) -> int:
     """Return `value` if it is an int >= low, else raise a ValueError that says so."""
     if isinstance(value, bool) or not isinstance(value, int):
@@ -75,6 +80,13 @@ def check_int(name: str, value: object, low: int = 1) -> int:
     if value < low:
         raise ValueError(f"{name} must be at least {low}, got {value}.")
     return value
+
+
+def check_choice(name: str, value: object, literal: object) -> None:
+    """Raise a ValueError, listing the allowed values, unless `value` is one of `literal`'s."""
+    allowed = get_args(literal)
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {allowed}, got {value!r}.")
 
 
 def check_heads(d_model: int, h: int) -> None:
@@ -95,8 +107,9 @@ def check_heads(d_model: int, h: int) -> None:
 
 def validate_config(cfg: TransformerConfig) -> None:
     """Raise a ValueError naming the problem and a valid choice for any bad field."""
-    for name in ("src_vocab", "tgt_vocab", "N", "d_model", "d_ff", "h", "max_len"):
-        check_int(name, getattr(cfg, name))
+    for f in fields(cfg):
+        if _FIELD_TYPES[f.name] is int:
+            check_int(f.name, getattr(cfg, f.name))
     if cfg.d_model % 2:
         raise ValueError(
             f"d_model must be even (got {cfg.d_model}): the sinusoidal positional encoding "
@@ -110,12 +123,9 @@ def validate_config(cfg: TransformerConfig) -> None:
         raise ValueError(
             f"dropout must be in [0, 1) (the probability of zeroing a value), got {cfg.dropout}."
         )
-    choices = {"norm_placement": NormPlacement, "layer_norm": LayerNormKind,
-               "tie_weights": TieWeights}
-    for name, literal in choices.items():
-        allowed = get_args(literal)
-        if getattr(cfg, name) not in allowed:
-            raise ValueError(f"{name} must be one of {allowed}, got {getattr(cfg, name)!r}.")
+    for f in fields(cfg):
+        if get_origin(_FIELD_TYPES[f.name]) is Literal:
+            check_choice(f.name, getattr(cfg, f.name), _FIELD_TYPES[f.name])
     if not isinstance(cfg.scale_embedding, bool):
         raise ValueError(f"scale_embedding must be True or False, got {cfg.scale_embedding!r}.")
     if cfg.tie_weights == "all" and cfg.src_vocab != cfg.tgt_vocab:
@@ -401,7 +411,7 @@ def attention(
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Scaled dot-product attention softmax(Q K^T / sqrt(d_k)) V; returns (output, weights).
 
-    `mask` is True (or 1) where attending is allowed; blocked scores become -1e9, so a row
+    `mask` is True (or 1) where attending is allowed; blocked scores become MASK_FILL, so a row
     whose keys are all blocked gets uniform weights. `hook(name, tensor)` lets the caller
     record "scores", "masked_scores" and "pattern" (the weights before dropout).
     """
@@ -630,6 +640,9 @@ def _tie(model: EncoderDecoder, tie: TieWeights) -> None:
 # ---------------------------------------------------------------------------------------
 # Hook names: the module paths `capture()` records under, spelled in this one place
 # ---------------------------------------------------------------------------------------
+# Every part is an attribute name of a module above, so a rename happens here in the same
+# diff. tests/test_hook_names.py checks that these functions name every hook point of a
+# built model and nothing else, and that each Literal lists exactly its module's hooks.
 
 Stack = Literal["encoder", "decoder"]
 AttentionModule = Literal["self_attn", "src_attn"]  # src_attn: the decoder's cross-attention
@@ -638,26 +651,79 @@ AttentionPoint = Literal["hook_q", "hook_k", "hook_v", "hook_scores", "hook_mask
                          "hook_pattern", "hook_z", "hook_concat", "hook_out"]
 # What each SublayerConnection captures.
 SublayerPoint = Literal["hook_in", "hook_normed", "hook_sublayer_out", "hook_resid"]
+FeedForwardPoint = Literal["hook_hidden", "hook_out"]  # PositionwiseFeedForward
+PositionalPoint = Literal["hook_pe", "hook_out"]  # PositionalEncoding: PE rows; dropout(emb + PE)
+GeneratorPoint = Literal["hook_logits", "hook_log_probs"]
 ATTENTION_POINTS: tuple[str, ...] = get_args(AttentionPoint)
 SUBLAYER_POINTS: tuple[str, ...] = get_args(SublayerPoint)
 
+# A layer's sublayers in the order its forward applies them: `sublayer.{i}` wraps
+# SUBLAYERS[stack][i] (EncoderLayer.forward, DecoderLayer.forward).
+SUBLAYERS: dict[Stack, tuple[str, ...]] = {
+    "encoder": ("self_attn", "feed_forward"),
+    "decoder": ("self_attn", "src_attn", "feed_forward"),
+}
+# What feeds each stack: nn.Sequential(Embeddings, PositionalEncoding), as in build_model.
+EMBED_OF: dict[Stack, str] = {"encoder": "src_embed", "decoder": "tgt_embed"}
+
+
+def _sublayers(stack: Stack) -> tuple[str, ...]:
+    check_choice("stack", stack, Stack)
+    return SUBLAYERS[stack]
+
 
 def layer_hook(stack: Stack, layer: int, rest: str) -> str:
-    """A hook point inside one layer: layer_hook("encoder", 0, "feed_forward.hook_out")."""
+    """A path inside one layer: ("encoder", 0, "self_attn") -> "encoder.layers.0.self_attn"."""
+    check_choice("stack", stack, Stack)
     return f"{stack}.layers.{layer}.{rest}"
 
 
 def attention_hook(stack: Stack, layer: int, module: AttentionModule,
                    point: AttentionPoint) -> str:
     """A hook point of one attention: ("decoder", 1, "src_attn", "hook_pattern")."""
+    check_choice("module", module, AttentionModule)
+    check_choice("point", point, AttentionPoint)
+    if module not in _sublayers(stack):
+        raise ValueError(f"{stack} layers have no {module}: their sublayers are "
+                         f"{_sublayers(stack)}.")
     return layer_hook(stack, layer, f"{module}.{point}")
 
 
+def feed_forward_hook(stack: Stack, layer: int, point: FeedForwardPoint) -> str:
+    """A hook point of one layer's feed-forward network: ("encoder", 0, "hook_hidden")."""
+    check_choice("point", point, FeedForwardPoint)
+    return layer_hook(stack, layer, f"feed_forward.{point}")
+
+
 def sublayer_hook(stack: Stack, layer: int, index: int, point: SublayerPoint) -> str:
-    """A hook point of sublayer connection `index` (0: self-attention; last: feed-forward)."""
+    """A hook point of sublayer connection `index`, which wraps SUBLAYERS[stack][index]."""
+    check_choice("point", point, SublayerPoint)
+    if not 0 <= index < len(_sublayers(stack)):
+        raise ValueError(f"{stack} layers have sublayers 0 to {len(_sublayers(stack)) - 1} "
+                         f"{_sublayers(stack)}, got {index!r}.")
     return layer_hook(stack, layer, f"sublayer.{index}.{point}")
 
 
 def stack_output_hook(stack: Stack) -> str:
     """The output of a whole stack (after its final LayerNorm, if it has one)."""
+    check_choice("stack", stack, Stack)
     return f"{stack}.hook_out"
+
+
+def embedding_hook(stack: Stack) -> str:
+    """The token embeddings (x sqrt(d_model)) of a stack's input: "src_embed.0.hook_out"."""
+    check_choice("stack", stack, Stack)
+    return f"{EMBED_OF[stack]}.0.hook_out"
+
+
+def positional_hook(stack: Stack, point: PositionalPoint) -> str:
+    """Positional encoding of a stack's input: ("encoder", "hook_pe") -> "src_embed.1.hook_pe"."""
+    check_choice("stack", stack, Stack)
+    check_choice("point", point, PositionalPoint)
+    return f"{EMBED_OF[stack]}.1.{point}"
+
+
+def generator_hook(point: GeneratorPoint) -> str:
+    """A hook point of the generator: "generator.hook_logits" or "generator.hook_log_probs"."""
+    check_choice("point", point, GeneratorPoint)
+    return f"generator.{point}"

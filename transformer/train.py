@@ -10,13 +10,13 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, get_args
 
 import torch
 from torch import nn
 
 from .hooks import capture
-from .model import EncoderDecoder, check_int, subsequent_mask
+from .model import EncoderDecoder, check_choice, check_int, subsequent_mask
 from .tokenize import BOS, EOS, PAD
 
 # ---------------------------------------------------------------------------------------
@@ -183,7 +183,7 @@ class SequenceTask(Protocol):
 
 
 Schedule = Literal["constant", "warmup", "noam"]
-SCHEDULES: tuple[str, ...] = ("constant", "warmup", "noam")
+SCHEDULES: tuple[str, ...] = get_args(Schedule)
 
 
 @dataclass(frozen=True)
@@ -204,15 +204,12 @@ class TrainConfig:
     def __post_init__(self) -> None:
         check_int("steps", self.steps)
         check_int("batch_size", self.batch_size)
-        if self.schedule not in SCHEDULES:
-            raise ValueError(f"schedule must be one of {', '.join(SCHEDULES)}, "
-                             f"got {self.schedule!r}.")
+        check_choice("schedule", self.schedule, Schedule)
         if not (0 < self.lr <= 1):  # also refuses NaN
             raise ValueError(f"lr must be in (0, 1], got {self.lr}.")
         if not 0.0 <= self.smoothing < 1.0:
             raise ValueError(f"smoothing must be in [0, 1), got {self.smoothing}.")
-        if isinstance(self.warmup, bool) or not isinstance(self.warmup, int) or self.warmup < 1:
-            raise ValueError(f"warmup must be a whole number >= 1, got {self.warmup!r}.")
+        check_int("warmup", self.warmup)
         if not (0 < self.factor < math.inf):
             raise ValueError(f"factor must be a positive finite number, got {self.factor}.")
 
