@@ -9,5 +9,6 @@ text through it), `introspect.py` (names and shapes of what was captured), `chec
 Streamlit: `cache.py` (the shared, read-only models and runs), `context.py` (the page
 context every page reads), `sidebar.py`, `links.py` (the link in the address bar),
 `import_panel.py` (a learner's own checkpoint), `charts.py` (drawing a figure), and the
-Train page's sections, `train_view.py` and `decode_view.py`.
+Train page's session state (`train_state.py`) and sections (`train_view.py`,
+`decode_view.py`).
 """

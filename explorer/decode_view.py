@@ -21,6 +21,7 @@ from .figures.train import (
 )
 from .i18n import t
 from .settings import Settings
+from .train_state import memo, set_default, untrained
 from .train_task import (
     DEFAULT_DIGITS,
     MAX_INPUT_CHARS,
@@ -31,7 +32,7 @@ from .train_task import (
     sentence_fit,
     sentence_input,
 )
-from .train_view import Trained, memo, set_default, untrained
+from .train_view import Trained
 from .training import ModelKey, TrainedState
 
 

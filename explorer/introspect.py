@@ -14,6 +14,7 @@ import inspect
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import get_args
 
 import numpy as np
 from torch import nn
@@ -21,9 +22,16 @@ from torch import nn
 from transformer import model as model_module
 from transformer.model import (
     ATTENTION_POINTS,
+    SUBLAYERS,
+    GeneratorPoint,
+    PositionalPoint,
+    Stack,
     TransformerConfig,
     attention_hook,
+    embedding_hook,
+    generator_hook,
     layer_hook,
+    positional_hook,
     stack_output_hook,
     sublayer_hook,
 )
@@ -341,6 +349,7 @@ def shape_rows(cache: Mapping[str, np.ndarray], cfg: TransformerConfig) -> list[
 
 PAPER_VOCAB = 37_000  # the paper's shared English-German BPE vocabulary (section 5.1)
 PAPER_PARAMS = "65M"  # the base model's parameters in the paper's Table 3
+STACKS_OF_MODEL: tuple[Stack, ...] = get_args(Stack)
 _EMBEDDING_GROUPS = ("Source embedding", "Target embedding", "Generator (output layer)")
 
 
@@ -403,9 +412,10 @@ def relevant_rows(component: str, rows: list[ShapeRow], pre: bool) -> list[Shape
     def keep(n: str) -> bool:
         hook = n.rsplit(".", 1)[-1]
         if component == "Embeddings":
-            return n in ("src_embed.0.hook_out", "tgt_embed.0.hook_out")
+            return n in (embedding_hook("encoder"), embedding_hook("decoder"))
         if component == "PositionalEncoding":
-            return n.startswith(("src_embed.1.", "tgt_embed.1."))
+            return n in {positional_hook(s, p) for s in STACKS_OF_MODEL
+                         for p in get_args(PositionalPoint)}
         if component == "attention":
             return n.startswith((enc_self, cross)) and hook in inner
         if component == "MultiHeadedAttention":
@@ -424,16 +434,16 @@ def relevant_rows(component: str, rows: list[ShapeRow], pre: bool) -> list[Shape
                                                                     "hook_k"))
         if component in ("Encoder", "Decoder"):
             stack = "encoder" if component == "Encoder" else "decoder"
-            last = 1 if stack == "encoder" else 2  # the feed-forward sublayer's index
+            last = SUBLAYERS[stack].index("feed_forward")  # its sublayer connection
             return (n == sublayer_hook(stack, 0, 0, "hook_in") or n == stack_output_hook(stack)
                     or (n.startswith(f"{stack}.layers.")
                         and n.endswith(f"sublayer.{last}.{enc_out}")))
         if component == "Generator":
-            return n.startswith("generator.")
+            return n in {generator_hook(p) for p in get_args(GeneratorPoint)}
         if component == "EncoderDecoder":
-            return n in ("src_embed.1.hook_out", stack_output_hook("encoder"),
-                         "tgt_embed.1.hook_out", stack_output_hook("decoder"),
-                         "generator.hook_log_probs")
+            return n in (positional_hook("encoder", "hook_out"), stack_output_hook("encoder"),
+                         positional_hook("decoder", "hook_out"), stack_output_hook("decoder"),
+                         generator_hook("hook_log_probs"))
         if component == "subsequent_mask":
             return n.startswith(dec_self) and hook in (
                 "hook_scores", "hook_masked_scores", "hook_pattern")

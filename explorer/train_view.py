@@ -1,25 +1,20 @@
 """The Train & decode page's first two sections, drawn with streamlit: the task, training.
 
 Each section is a function taking what it needs; `pages/train.py` calls them in order.
-The trained model lives in this learner's `st.session_state` only (`STATE_KEY`); the
-untrained model of the same key is shared through a cache, read-only.
+The learner's trained model is kept and read through `explorer/train_state.py`.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import streamlit as st
 
-from transformer.model import EncoderDecoder
 from transformer.recipes import FAST
 from transformer.tasks import DIGITS, TASKS, Task
 from transformer.train import SCHEDULES, StepInfo
 
-from .cache import is_large, tiered
 from .context import Context, session_disconnected
 from .decoding import teacher_forcing_rows
 from .exports import checkpoint_bytes, download_name
@@ -38,62 +33,25 @@ from .train_settings import (
     TrainSettings,
     parse_train_settings,
 )
+from .train_state import current_state, keep_state, set_default
 from .train_task import DEFAULT_DIGITS, parse_sequence, sentence_input, task_for
 from .training import (
     CHECK_EVERY,
     CHECK_SEQUENCES,
     EVAL_SEQUENCES,
-    STOP_WAIT,
     TIME_LIMIT,
     ModelKey,
     TrainedState,
-    build_model_for,
-    freeze,
-    is_current,
     run_training,
     start_training,
-    stop_and_wait,
     stop_reason_text,
 )
 
-STATE_KEY = "train_state"  # this learner's TrainedState
-MEMO_KEY = "train_memo"  # this learner's recent decodings, by (model version, input)
 # The training widgets' session keys -> TrainSettings fields.
 WIDGETS = {"tr_task": "task", "tr_symbols": "symbols", "tr_model": "model", "tr_steps": "steps",
            "tr_batch": "batch_size", "tr_schedule": "schedule", "tr_lr": "lr",
            "tr_warmup": "warmup", "tr_factor": "factor", "tr_smoothing": "smoothing",
            "tr_early": "early_stop"}
-
-
-@tiered(small=32, large=2, is_big=lambda key: is_large(key.config),
-        spinner="train.building_untrained")
-def _untrained(key: ModelKey) -> EncoderDecoder:
-    return freeze(build_model_for(key))
-
-
-def untrained(key: ModelKey) -> EncoderDecoder:
-    """The untrained model (shared, read-only): the trained one's starting point."""
-    model = _untrained(key)
-    if not is_current(model):  # built before the app's code was reloaded: build again
-        _untrained.clear()
-        model = _untrained(key)
-    return model
-
-
-def memo(name: tuple, compute: Callable[[], Any]) -> Any:
-    """Remember the last few results of this session (decoding again on every slider move
-    would be wasted work); the memo lives in session_state, never shared."""
-    store = st.session_state.setdefault(MEMO_KEY, {})
-    if name not in store:
-        if len(store) >= 6:
-            store.pop(next(iter(store)))
-        store[name] = compute()
-    return store[name]
-
-
-def set_default(key: str, value: Any) -> None:
-    if key not in st.session_state:
-        st.session_state[key] = value
 
 
 # ---- 1. The task ----------------------------------------------------------------------------
@@ -177,42 +135,11 @@ def _training_widgets(s: Settings, ts: TrainSettings) -> None:
         st.caption(t("train.sidebar_caption"))
 
 
-def _current_state(replacing: bool, stop_requested: bool) -> tuple[TrainedState | None, bool]:
-    """This learner's state, once no older script run trains it; and whether that is so.
-
-    A click (Stop or any other widget) starts a new run while the run that was training may
-    still be inside run_training: Streamlit starts the new run at once and the old thread
-    only ends at its next st.* call. Stop it and wait until it has let go of the model, so
-    every number shown belongs to the model as it is (its history was saved at every step,
-    so it keeps what it learned). `replacing`: a new training replaces it (no evaluation).
-    """
-    state: TrainedState | None = st.session_state.get(STATE_KEY)
-    if state is not None and not (isinstance(state, TrainedState) and is_current(state.model)):
-        st.session_state.pop(STATE_KEY, None)  # trained before the app's code was updated
-        st.session_state.pop(MEMO_KEY, None)
-        st.info(t("train.updated"), icon=":material/refresh:")
-        state = None
-    settled = True
-    if state is not None and state.running:
-        with st.spinner(t("train.evaluating")):
-            settled = stop_and_wait(state, "stop_button" if stop_requested else "click",
-                                    finish_state=not replacing)
-        if replacing:
-            state, settled = None, True  # replaced by a fresh model, not evaluated
-        elif not settled:
-            st.warning(t("train.still_stopping", seconds=f"{STOP_WAIT:.0f}"),
-                       icon=":material/hourglass_top:")
-    if state is not None and state.step == 0 and not state.running:
-        st.session_state.pop(STATE_KEY, None)  # stopped before its first step: nothing learned
-        state = None
-    return state, settled
-
-
 def _train_live(key: ModelKey, ts: TrainSettings, seed: int) -> TrainedState:
     """Train a fresh model for `key` now, drawing progress and the loss as it goes."""
     config = ts.train_config(seed)
     state = start_training(key, config, early_stop=ts.early_stop)
-    st.session_state[STATE_KEY] = state
+    keep_state(state)
     progress = st.progress(0.0, text=t("train.starting"))
     live_chart = st.empty()
     every = min(20, max(10, config.steps // 50))
@@ -309,7 +236,7 @@ def training_section(ctx: Context, ts: TrainSettings, task: Task) -> Trained:
                         key="tr_train", help=t("train.train_help"))
     b2.button(t("train.stop"), key="tr_stop", disabled=not clicked, help=t("train.stop_help"))
     replacing = clicked and not problem and key is not None
-    state, settled = _current_state(replacing, stop_requested)
+    state, settled = current_state(replacing, stop_requested)
     if replacing:
         state = _train_live(key, ts, s.seed)
 

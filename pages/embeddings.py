@@ -16,6 +16,7 @@ from explorer.figures.embeddings import (
     token_vectors,
 )
 from explorer.i18n import t
+from transformer.model import embedding_hook, positional_hook
 
 st.title(t("emb.title"))
 ctx = context()
@@ -101,9 +102,9 @@ if show_problems(ctx):
     run = ctx.run()
     cfg = ctx.cfg  # the model that runs: the sidebar's, or an imported checkpoint's
     tokens = list(ctx.tokens.src_tokens)
-    emb = run.cache["src_embed.0.hook_out"][0]  # (src_len, d_model)
-    pe = run.cache["src_embed.1.hook_pe"][0]
-    total = run.cache["src_embed.1.hook_out"][0]
+    emb = run.cache[embedding_hook("encoder")][0]  # (src_len, d_model)
+    pe = run.cache[positional_hook("encoder", "hook_pe")][0]
+    total = run.cache[positional_hook("encoder", "hook_out")][0]
     limit = float(max(np.abs(emb).max(), 1.0))
     scale = "× √d_model" if cfg.scale_embedding else t("emb.not_scaled")
     lookup = (t("emb.lookup_scaled", d_model=cfg.d_model, sqrt=f"{np.sqrt(cfg.d_model):.2f}")

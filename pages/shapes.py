@@ -14,6 +14,7 @@ from explorer.introspect import (
     stack_label,
     sublayer_label,
 )
+from transformer.model import layer_hook
 
 TABLE_FONT = 14  # px, the table's text (drawn on a canvas: presenter mode's CSS leaves it)
 
@@ -107,7 +108,7 @@ if cfg.h <= 16:
     for kind in (KINDS[k] for k in split_kinds):
         z_heads = run.cache[kind.hook(split_layer, "hook_z")][0]  # (h, q_len, d_k)
         concat = run.cache[kind.hook(split_layer, "hook_concat")][0]  # (q_len, d_model)
-        module = f"{kind.stack}.layers.{split_layer}.{kind.module}"
+        module = layer_hook(kind.stack, split_layer, kind.module)
         which = t("shapes.split_which", kind=kind.label, layer=split_layer, module=module)
         ctx.chart(head_split_figure(z_heads, concat, list(tokens[kind.queries]), title=which),
                    f"shapes_head_split_{kind.key}_L{split_layer}",

@@ -403,7 +403,8 @@ def test_train_page_uses_material_icons_only():
     from apptest_helpers import ROOT
 
     source = "".join((ROOT / path).read_text(encoding="utf-8") for path in (
-        "pages/train.py", "explorer/train_view.py", "explorer/decode_view.py"))
+        "pages/train.py", "explorer/train_view.py", "explorer/decode_view.py",
+        "explorer/train_state.py"))
     icons = re.findall(r"icon=([^,)\n]+)", source)
     assert icons and all(i.startswith('":material/') for i in icons), icons
     assert not re.search("[\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]", source)

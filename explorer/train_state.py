@@ -1,0 +1,101 @@
+"""The Train page's state, kept by streamlit: this learner's trained model and memo, and the
+shared untrained model.
+
+- `STATE_KEY`: this learner's `TrainedState`, in `st.session_state` only (a trained model
+  belongs to the session that trained it); `current_state` reads it once no interrupted
+  run trains it any more.
+- `MEMO_KEY` / `memo`: this learner's recent decodings, in `st.session_state`.
+- `untrained(key)`: the untrained model of a key, shared through a cache, read-only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from transformer.model import EncoderDecoder
+
+from .cache import is_large, tiered
+from .i18n import t
+from .training import (
+    STOP_WAIT,
+    ModelKey,
+    TrainedState,
+    build_model_for,
+    freeze,
+    is_current,
+    stop_and_wait,
+)
+
+STATE_KEY = "train_state"  # this learner's TrainedState
+MEMO_KEY = "train_memo"  # this learner's recent decodings, by (model version, input)
+
+
+@tiered(small=32, large=2, is_big=lambda key: is_large(key.config),
+        spinner="train.building_untrained")
+def _untrained(key: ModelKey) -> EncoderDecoder:
+    return freeze(build_model_for(key))
+
+
+def untrained(key: ModelKey) -> EncoderDecoder:
+    """The untrained model (shared, read-only): the trained one's starting point."""
+    model = _untrained(key)
+    if not is_current(model):  # built before the app's code was reloaded: build again
+        _untrained.clear()
+        model = _untrained(key)
+    return model
+
+
+def memo(name: tuple, compute: Callable[[], Any]) -> Any:
+    """Remember the last few results of this session (decoding again on every slider move
+    would be wasted work); the memo lives in session_state, never shared."""
+    store = st.session_state.setdefault(MEMO_KEY, {})
+    if name not in store:
+        if len(store) >= 6:
+            store.pop(next(iter(store)))
+        store[name] = compute()
+    return store[name]
+
+
+def set_default(key: str, value: Any) -> None:
+    """A widget's value before it is first drawn (kept if the learner set one already)."""
+    if key not in st.session_state:
+        st.session_state[key] = value
+
+
+def keep_state(state: TrainedState) -> None:
+    """Keep `state` as this learner's trained model (replacing any earlier one)."""
+    st.session_state[STATE_KEY] = state
+
+
+def current_state(replacing: bool, stop_requested: bool) -> tuple[TrainedState | None, bool]:
+    """This learner's state, once no older script run trains it; and whether that is so.
+
+    A click (Stop or any other widget) starts a new run while the run that was training may
+    still be inside run_training: Streamlit starts the new run at once and the old thread
+    only ends at its next st.* call. Stop it and wait until it has let go of the model, so
+    every number shown belongs to the model as it is (its history was saved at every step,
+    so it keeps what it learned). `replacing`: a new training replaces it (no evaluation).
+    """
+    state: TrainedState | None = st.session_state.get(STATE_KEY)
+    if state is not None and not (isinstance(state, TrainedState) and is_current(state.model)):
+        st.session_state.pop(STATE_KEY, None)  # trained before the app's code was updated
+        st.session_state.pop(MEMO_KEY, None)
+        st.info(t("train.updated"), icon=":material/refresh:")
+        state = None
+    settled = True
+    if state is not None and state.running:
+        with st.spinner(t("train.evaluating")):
+            settled = stop_and_wait(state, "stop_button" if stop_requested else "click",
+                                    finish_state=not replacing)
+        if replacing:
+            state, settled = None, True  # replaced by a fresh model, not evaluated
+        elif not settled:
+            st.warning(t("train.still_stopping", seconds=f"{STOP_WAIT:.0f}"),
+                       icon=":material/hourglass_top:")
+    if state is not None and state.step == 0 and not state.running:
+        st.session_state.pop(STATE_KEY, None)  # stopped before its first step: nothing learned
+        state = None
+    return state, settled
