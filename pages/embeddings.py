@@ -127,4 +127,6 @@ if show_problems(ctx):
         "embedding_magnitudes", key="pe_mag",
     )
     lut = ctx.model().src_embed[0].lut.weight  # (vocab, d_model), read only
-    st.caption(t("emb.why_scale", bound=f"{float(lut.detach().abs().max()):.2f}"))
+    xavier = np.sqrt(6 / (cfg.src_vocab + cfg.d_model))  # nn.init.xavier_uniform_'s bound
+    st.caption(t("emb.why_scale", bound=f"{float(lut.detach().abs().max()):.2f}",
+                 xavier=f"{xavier:.2f}", vocab=cfg.src_vocab, d_model=cfg.d_model))

@@ -199,15 +199,16 @@ TEXT: dict[str, str] = {
     "emb.sum_title": "sum: what the encoder gets",
     "emb.embedding_raw": "embedding (raw)",
     "emb.why_scale": "Why multiply by √d_model? This model's embedding table holds small "
-                     "values (at most {bound} in absolute value here; Xavier initialisation "
-                     "of a vocab × d_model table, as The Annotated Transformer's `make_model` "
-                     "does, draws them from ±√(6/(vocab + d_model))). Neither the paper nor "
-                     "The Annotated Transformer says why it scales; a common interpretation "
-                     "is that scaling brings the embeddings to the size of the positional "
-                     "encoding (values in [−1, 1]) so that the position signal does not drown "
-                     "out the word. Turn the scaling off in the sidebar's teaching options to "
-                     "see the difference. Repeated words get the same embedding but a "
-                     "different position, so their sums differ.",
+                     "values: at most {bound} in absolute value here. (The Annotated "
+                     "Transformer's `make_model` initialises a vocab × d_model table with "
+                     "Xavier, in ±√(6/(vocab + d_model)): ±{xavier} for this model's {vocab} "
+                     "tokens and d_model = {d_model}.) Neither the paper nor The Annotated "
+                     "Transformer says why it scales; a common interpretation is that scaling "
+                     "brings the embeddings to the size of the positional encoding (values in "
+                     "[−1, 1]) so that the position signal does not drown out the word. Turn "
+                     "the scaling off in the sidebar's teaching options to see the "
+                     "difference. Repeated words get the same embedding but a different "
+                     "position, so their sums differ.",
 
     # ---- Masks page (pages/masks.py) ----
     "mask.title": "Masks",

@@ -169,14 +169,14 @@ TEXT: dict[str, str] = {
     "emb.positional_encoding": "位置编码",
     "emb.sum_title": "两者之和：编码器收到的输入",
     "emb.embedding_raw": "词嵌入（原始值）",
-    "emb.why_scale": "为什么要乘以 √d_model？这个模型的词嵌入表里的值很小（这里绝对值最大为 "
-                     "{bound}；像 The Annotated Transformer 的 `make_model` 那样对 vocab × "
-                     "d_model 的表做 Xavier 初始化，取值范围是 ±√(6/(vocab + "
-                     "d_model))）。论文和 The Annotated Transformer "
-                     "都没有说明为什么要缩放；一种常见的解释是：缩放后词嵌入与位置编码（取值在"
-                     " [−1, 1] 之间）大小相当，位置信号就不会淹没词本身的信息。在侧边栏的教学"
-                     "选项中关闭缩放，可以看到两者的差别。重复出现的词有相同的词嵌入，但位置不"
-                     "同，所以它们的和也不同。",
+    "emb.why_scale": "为什么要乘以 √d_model？这个模型的词嵌入表里的值很小：这里绝对值最大为 "
+                     "{bound}。（The Annotated Transformer 的 `make_model` 用 Xavier 初始化 "
+                     "vocab × d_model 的表，取值范围是 ±√(6/(vocab + d_model))：对这个模型的 "
+                     "{vocab} 个 token 和 d_model = {d_model}，就是 ±{xavier}。）论文和 The "
+                     "Annotated Transformer 都没有说明为什么要缩放；一种常见的解释是：缩放后词"
+                     "嵌入与位置编码（取值在 [−1, 1] 之间）大小相当，位置信号就不会淹没词本身"
+                     "的信息。在侧边栏的教学选项中关闭缩放，可以看到两者的差别。重复出现的词有"
+                     "相同的词嵌入，但位置不同，所以它们的和也不同。",
 
     # ---- 掩码页（pages/masks.py） ----
     "mask.title": "掩码",
