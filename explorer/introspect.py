@@ -113,6 +113,16 @@ def parameter_groups(model: nn.Module) -> dict[str, int]:
     return groups
 
 
+def embedding_range(model: nn.Module) -> float:
+    """The largest |weight| of `model`'s source embedding table (read only)."""
+    return float(model.src_embed[0].lut.weight.detach().abs().max())
+
+
+def xavier_bound(fan_in: int, fan_out: int) -> float:
+    """`nn.init.xavier_uniform_`'s bound for a (fan_out, fan_in) weight: √(6 / (in + out))."""
+    return float(np.sqrt(6 / (fan_in + fan_out)))
+
+
 def tied_names(model: nn.Module) -> list[tuple[str, str]]:
     """Pairs (kept name, tied name) of parameters that share one tensor."""
     first: dict[int, str] = {}
@@ -343,6 +353,19 @@ def shape_rows(cache: Mapping[str, np.ndarray], cfg: TransformerConfig) -> list[
             )
         )
     return rows
+
+
+def filter_rows(rows: list[ShapeRow], stack: str = "all", layer: str = "all",
+                only_attention: bool = False) -> list[ShapeRow]:
+    """The Shapes page's filters: `rows` of one stack ("all" or a `ShapeRow.stack`), one
+    layer ("all" or "layer i"; the embeddings' and final rows stay with every layer), and
+    only the attention tensors if `only_attention`."""
+    return [
+        r for r in rows
+        if (stack == "all" or r.stack == stack)
+        and (layer == "all" or r.layer == layer or r.layer in ("", "source", "target"))
+        and (not only_attention or "attn" in r.name)
+    ]
 
 
 # ---- What each component of the Model page's code view shows ---------------------------

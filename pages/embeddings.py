@@ -6,6 +6,7 @@ import streamlit as st
 from explorer.cache import pe_table
 from explorer.context import context, show_problems
 from explorer.figures.embeddings import (
+    encoder_input,
     magnitude_bars,
     pe_curves,
     pe_similarity,
@@ -16,7 +17,7 @@ from explorer.figures.embeddings import (
     token_vectors,
 )
 from explorer.i18n import t
-from transformer.model import embedding_hook, positional_hook
+from explorer.introspect import embedding_range, xavier_bound
 
 st.title(t("emb.title"))
 ctx = context()
@@ -102,10 +103,7 @@ if show_problems(ctx):
     run = ctx.run()
     cfg = ctx.cfg  # the model that runs: the sidebar's, or an imported checkpoint's
     tokens = list(ctx.tokens.src_tokens)
-    emb = run.cache[embedding_hook("encoder")][0]  # (src_len, d_model)
-    pe = run.cache[positional_hook("encoder", "hook_pe")][0]
-    total = run.cache[positional_hook("encoder", "hook_out")][0]
-    limit = float(max(np.abs(emb).max(), 1.0))
+    inp = encoder_input(run.cache, cfg.d_model, cfg.scale_embedding)
     scale = "× √d_model" if cfg.scale_embedding else t("emb.not_scaled")
     lookup = (t("emb.lookup_scaled", d_model=cfg.d_model, sqrt=f"{np.sqrt(cfg.d_model):.2f}")
               if cfg.scale_embedding else t("emb.lookup_unscaled"))
@@ -113,20 +111,18 @@ if show_problems(ctx):
                   dropout=t("emb.dropout_train") if run.train_mode else t("emb.dropout_eval")))
     embedding_title = t("emb.embedding_scaled", scale=scale)
     e1, e2, e3 = st.columns(3)
-    ctx.chart(token_vectors(emb, tokens, embedding_title, limit), "embedding_tokens",
-               key="pe_emb", where=e1)
-    ctx.chart(token_vectors(pe, tokens, t("emb.positional_encoding"), limit),
+    ctx.chart(token_vectors(inp.embedding, tokens, embedding_title, inp.limit),
+               "embedding_tokens", key="pe_emb", where=e1)
+    ctx.chart(token_vectors(inp.pe, tokens, t("emb.positional_encoding"), inp.limit),
                "embedding_positions", key="pe_pe", where=e2)
-    ctx.chart(token_vectors(total, tokens, t("emb.sum_title"), limit), "embedding_sum",
+    ctx.chart(token_vectors(inp.total, tokens, t("emb.sum_title"), inp.limit), "embedding_sum",
                key="pe_sum", where=e3)
-    raw = emb / (np.sqrt(cfg.d_model) if cfg.scale_embedding else 1.0)
     ctx.chart(
         magnitude_bars([t("emb.embedding_raw"), embedding_title, t("emb.positional_encoding")],
-                       [float(np.abs(raw).mean()), float(np.abs(emb).mean()),
-                        float(np.abs(pe).mean())]),
+                       inp.magnitudes()),
         "embedding_magnitudes", key="pe_mag",
     )
-    lut = ctx.model().src_embed[0].lut.weight  # (vocab, d_model), read only
-    xavier = np.sqrt(6 / (cfg.src_vocab + cfg.d_model))  # nn.init.xavier_uniform_'s bound
-    st.caption(t("emb.why_scale", bound=f"{float(lut.detach().abs().max()):.2f}",
-                 xavier=f"{xavier:.2f}", vocab=cfg.src_vocab, d_model=cfg.d_model))
+    bound = embedding_range(ctx.model())  # the live (vocab, d_model) table
+    xavier = xavier_bound(cfg.d_model, cfg.src_vocab)  # the bound it was initialised within
+    st.caption(t("emb.why_scale", bound=f"{bound:.2f}", xavier=f"{xavier:.2f}",
+                 vocab=cfg.src_vocab, d_model=cfg.d_model))

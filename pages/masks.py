@@ -7,13 +7,15 @@ from explorer.context import context, show_problems
 from explorer.figures.masks import (
     all_blocked_weights,
     batch_masks_figure,
+    effect_scores,
+    example_words,
     mask_figure,
     masking_effect_figure,
     padded_pair,
 )
 from explorer.i18n import t
 from explorer.urlstate import EXTRAS, MASK_LEN_RANGE
-from transformer.model import attention_hook, subsequent_mask
+from transformer.model import subsequent_mask
 
 # Short lines (32 characters at most): the code sits in a half-width column, where a long
 # line used to be cut off on the right; they also fit presenter mode's larger font.
@@ -58,9 +60,6 @@ with m2:
 
 st.header(t("mask.pad_header"))
 st.markdown(t("mask.pad_text"))
-words = list(tokens[1:]) or ["a", "b", "c", "d"]
-while len(words) < 4:
-    words = words + words
 p1, p2 = st.columns(2)
 lengths = []
 for where, (key, default), name in zip((p1, p2), LEN_DEFAULTS.items(), "AB", strict=True):
@@ -70,12 +69,11 @@ for where, (key, default), name in zip((p1, p2), LEN_DEFAULTS.items(), "AB", str
     value = where.number_input(t("mask.len_label", name=name), *LEN_RANGE, step=1, key=key)
     lengths.append(valid_length(value, default))
 len_a, len_b = lengths
-pair = padded_pair(words, len_a, len_b)
+pair = padded_pair(example_words(tokens), len_a, len_b)
 src_mask = pair.batch.src_mask.numpy()  # (2, 1, width)
 b1, b2 = st.columns([3, 2])
 ctx.chart(
-    mask_figure(src_mask[:, 0, :], ["A", "B"], pair.src_tokens[1] if len_b >= len_a
-                else pair.src_tokens[0],
+    mask_figure(src_mask[:, 0, :], ["A", "B"], pair.longer_src_tokens,
                 t("mask.src_mask_title", shape=tuple(src_mask.shape)),
                 row_noun=t("mask.row_sentence"), col_noun=t("mask.col_position")),
     "mask_padding", key="mask_pad", where=b1,
@@ -93,14 +91,9 @@ st.caption(t("mask.tgt_caption", shape=tuple(pair.batch.tgt_mask.shape)))
 st.markdown(t("mask.heads_text"))
 
 st.header(t("mask.effect_header"))
-if text_ok and ctx.cfg is not None:
-    run = ctx.run()
-    scores = run.cache[attention_hook("decoder", 0, "self_attn", "hook_scores")][0, 0]  # (T, T)
-    st.caption(t("mask.effect_yours"))
-else:
-    rng = np.random.default_rng(0)
-    scores = rng.normal(size=(size, size))
-    st.caption(t("mask.effect_random"))
+yours = text_ok and ctx.cfg is not None
+scores = effect_scores(ctx.run().cache if yours else None, size)  # (T, T)
+st.caption(t("mask.effect_yours") if yours else t("mask.effect_random"))
 ctx.chart(masking_effect_figure(scores, sub, tokens), "mask_softmax_effect", key="mask_fx")
 st.markdown(t("mask.effect_text"))
 p_all = all_blocked_weights(4)  # (4, 4)

@@ -5,10 +5,17 @@ import streamlit as st
 from explorer.context import context, show_problems
 from explorer.figures.attention import KINDS
 from explorer.figures.common import text_px
-from explorer.figures.shapes import head_split_figure, shape_csv, tensor_slice, values_figure
+from explorer.figures.shapes import (
+    head_split_figure,
+    head_split_views,
+    shape_csv,
+    tensor_slice,
+    values_figure,
+)
 from explorer.i18n import t
 from explorer.introspect import (
     STACKS,
+    filter_rows,
     layer_label,
     shape_rows,
     stack_label,
@@ -54,12 +61,7 @@ only_attn = f3.toggle(t("shapes.attn_only"), key="shape_attn")
 stack = stack if stack in stacks else "all"
 layer = layer if layer in layers else "all"
 only_attn = only_attn is True
-shown = [
-    r for r in rows
-    if (stack == "all" or r.stack == stack)
-    and (layer == "all" or r.layer == layer or r.layer in ("", "source", "target"))
-    and (not only_attn or "attn" in r.name)
-]
+shown = filter_rows(rows, stack, layer, only_attn)
 st.caption(t("shapes.caption", shown=len(shown), total=len(rows),
              src_len=len(ctx.tokens.src_tokens), tgt_len=len(ctx.tokens.tgt_in_tokens),
              d_model=cfg.d_model, h=cfg.h, d_k=cfg.d_k, d_ff=cfg.d_ff))
@@ -100,10 +102,7 @@ if selected and 0 <= selected[0] < len(shown):
 
 st.header(t("shapes.split_header"))
 st.markdown(t("shapes.split_text", d_model=cfg.d_model, h=cfg.h, d_k=cfg.d_k))
-# The attention modules the filters point at: the chosen layer (layer 0 for "all") of the
-# encoder, or both attentions of the decoder; the encoder's when the part is not a stack.
-split_layer = int(layer.split()[1]) if layer != "all" else 0
-split_kinds = {"Encoder": ["enc"], "Decoder": ["dec", "cross"]}.get(stack, ["enc"])
+split_layer, split_kinds = head_split_views(stack, layer)
 if cfg.h <= 16:
     for kind in (KINDS[k] for k in split_kinds):
         z_heads = run.cache[kind.hook(split_layer, "hook_z")][0]  # (h, q_len, d_k)

@@ -40,6 +40,8 @@ class AttentionKind:
         return t(f"fig.attention.mask_{self.key}")
 
 
+# The three attentions by key. Also the Shapes page's (its head split): it lives here, with
+# the Attention page, the first page that uses it.
 KINDS: dict[str, AttentionKind] = {
     "enc": AttentionKind("enc", "encoder", "self_attn", "src", "src"),
     "dec": AttentionKind("dec", "decoder", "self_attn", "tgt", "tgt"),

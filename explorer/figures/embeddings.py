@@ -1,11 +1,15 @@
-"""Positional-encoding figures: curves, the whole table, similarity, and the shift matrix."""
+"""Embeddings-page figures: PE curves, the whole table, similarity, the shift matrix, and the
+learner's tokens as the encoder receives them (with the data they are drawn from)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
+
+from transformer.model import embedding_hook, positional_hook
 
 from ..i18n import t
 from .common import FONT, esc, heatmap
@@ -101,6 +105,40 @@ def shift_matrix_figure(m: np.ndarray, k: int) -> go.Figure:
         m, None, None, t("fig.pos.shift_title", k=k),
         zmin=-1, zmax=1, colorscale="RdBu", value_format=".2f",
         show_values=m.shape[0] <= 12, height=420,
+    )
+
+
+@dataclass(frozen=True)
+class EncoderInput:
+    """What the encoder receives for the learner's tokens (batch item 0), each array
+    (src_len, d_model): the token_vectors and magnitude_bars figures' data."""
+
+    embedding: np.ndarray  # lut(ids), times √d_model when the model scales its embeddings
+    pe: np.ndarray  # the positional encoding added to it
+    total: np.ndarray  # dropout(embedding + PE): what the first encoder layer reads
+    raw: np.ndarray  # lut(ids), before any scaling
+
+    @property
+    def limit(self) -> float:
+        """The colour range shared by the three token_vectors heatmaps: the embedding's
+        largest |value|, and at least 1 (the PE's range)."""
+        return float(max(np.abs(self.embedding).max(), 1.0))
+
+    def magnitudes(self) -> list[float]:
+        """Mean |value| of the raw embedding, the embedding as added, and the PE (the order of
+        magnitude_bars' bars)."""
+        return [float(np.abs(a).mean()) for a in (self.raw, self.embedding, self.pe)]
+
+
+def encoder_input(cache: Mapping[str, np.ndarray], d_model: int,
+                  scale_embedding: bool) -> EncoderInput:
+    """The encoder's input read from a run's `cache` (scaled as the model's config says)."""
+    emb = cache[embedding_hook("encoder")][0]  # (src_len, d_model)
+    return EncoderInput(
+        embedding=emb,
+        pe=cache[positional_hook("encoder", "hook_pe")][0],
+        total=cache[positional_hook("encoder", "hook_out")][0],
+        raw=emb / (np.sqrt(d_model) if scale_embedding else 1.0),
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 import torch
 from plotly.subplots import make_subplots
 
-from transformer.model import MASK_FILL, attention
+from transformer.model import MASK_FILL, attention, attention_hook
 from transformer.tokenize import BOS, PAD, Vocab
 from transformer.train import Batch
 
@@ -203,6 +203,19 @@ def masking_effect_figure(
 # ---- The examples' data (pure torch/numpy; the Masks page draws them) ----------------------
 
 
+EXAMPLE_WORDS = ("a", "b", "c", "d")  # the padding example's words without a target
+EFFECT_SCORES = attention_hook("decoder", 0, "self_attn", "hook_scores")  # (1, h, T, T)
+
+
+def example_words(tokens: Sequence[str]) -> list[str]:
+    """The padding example's words: the target's tokens after <s> (`tokens` is the decoder
+    input), or a, b, c, d without any, repeated until there are at least four."""
+    words = list(tokens[1:]) or list(EXAMPLE_WORDS)
+    while len(words) < 4:
+        words = words + words
+    return words
+
+
 @dataclass(frozen=True)
 class PaddedPair:
     """Two sentences of different lengths padded into one batch, as `Batch` masks them."""
@@ -210,6 +223,14 @@ class PaddedPair:
     batch: Batch  # src (2, width); tgt (2, width) decoder input, tgt_y the labels
     src_tokens: tuple[list[str], list[str]]  # each sentence's source row, <pad> included
     tgt_tokens: list[list[str]]  # each decoder input row, <pad> included
+    lengths: tuple[int, int]  # the sentences' lengths, A then B
+
+    @property
+    def longer_src_tokens(self) -> list[str]:
+        """The source row of the longer sentence (B when they are equal): the padding mask's
+        column labels, with a word in every column the mask may allow."""
+        len_a, len_b = self.lengths
+        return self.src_tokens[1] if len_b >= len_a else self.src_tokens[0]
 
 
 def padded_pair(words: Sequence[str], len_a: int, len_b: int) -> PaddedPair:
@@ -228,7 +249,16 @@ def padded_pair(words: Sequence[str], len_a: int, len_b: int) -> PaddedPair:
     labels = torch.full((2, 1), PAD)
     batch = Batch(torch.tensor(src_rows), torch.cat([torch.tensor(tgt_rows), labels], dim=1))
     return PaddedPair(batch, (vocab.decode(src_rows[0]), vocab.decode(src_rows[1])),
-                      [vocab.decode(r.tolist()) for r in batch.tgt])
+                      [vocab.decode(r.tolist()) for r in batch.tgt], (len_a, len_b))
+
+
+def effect_scores(cache: Mapping[str, np.ndarray] | None, size: int) -> np.ndarray:
+    """The (size, size) scores of the masking-effect example: head 0 of the learner's decoder
+    self-attention in layer 0 (before masking) when there is a run (`cache`), else
+    standard-normal numbers from seed 0."""
+    if cache is not None:
+        return cache[EFFECT_SCORES][0, 0]
+    return np.random.default_rng(0).normal(size=(size, size))
 
 
 def all_blocked_weights(n: int = 4) -> np.ndarray:

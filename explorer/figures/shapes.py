@@ -90,6 +90,14 @@ def head_split_figure(q_heads: np.ndarray, concat: np.ndarray,
     return fig
 
 
+def head_split_views(stack: str, layer: str) -> tuple[int, tuple[str, ...]]:
+    """The attentions whose head split the Shapes page draws for its filters: the layer
+    chosen ("layer i"; layer 0 for "all") and the keys of `KINDS` (explorer.figures.attention),
+    both decoder attentions for the "Decoder" part, the encoder's self-attention otherwise."""
+    index = int(layer.split()[1]) if layer != "all" else 0
+    return index, ("dec", "cross") if stack == "Decoder" else ("enc",)
+
+
 def shape_csv(rows: Sequence[ShapeRow]) -> str:
     """The shape table as CSV text."""
     out = io.StringIO()
