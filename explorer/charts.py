@@ -1,7 +1,7 @@
 """Drawing a figure in the page: PNG download names and presenter-mode sizes in one place.
 
 Pages call `ctx.chart(fig, "attention_enc_L0", key=...)` (which calls `show_chart` with the
-view's settings and presenter flag) instead of `st.plotly_chart`: the
+view's model and presenter flag) instead of `st.plotly_chart`: the
 plotly toolbar's camera button then saves `attention_enc_L0_tiny.png` (at twice the screen
 resolution), and in presenter mode every text of the figure is enlarged for a projector.
 
@@ -19,6 +19,8 @@ from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
+
+from transformer.model import TransformerConfig
 
 from .exports import download_name
 from .settings import Settings
@@ -157,15 +159,17 @@ def sized_figure(fig: go.Figure, k: float = 1.0, height_scale: float = 1.0) -> g
     return go.Figure(data=data, layout=layout, _validate=False)
 
 
-def show_chart(fig: go.Figure, name: str, settings: Settings, presenter: bool, *, key: str,
-               where: Any = None, **kwargs: Any) -> None:
+def show_chart(fig: go.Figure, name: str, model: TransformerConfig | Settings | None,
+               presenter: bool, *, key: str, where: Any = None, **kwargs: Any) -> None:
     """Draw `fig` in `where` (a container or column; default the page) with a PNG file name.
 
-    The toolbar's camera button saves `<name>_<model size>.png` (`settings` names the size).
-    In `presenter` mode the figure is `presenter_figure(fig)` and the element's key changes
-    (`<key>_presenter`): the browser draws a new chart at once instead of patching the old
-    one, so no text keeps its old size until the page is left and re-entered. Otherwise it
-    is `sized_figure(fig)`, whose sizes do not depend on the page's root font size.
+    The toolbar's camera button saves `<name>_<model size>.png`, the size of `model`: the
+    config of the model that runs (an imported checkpoint's, not the sidebar's); None
+    leaves the size out. In `presenter` mode the figure is `presenter_figure(fig)` and the
+    element's key changes (`<key>_presenter`): the browser draws a new chart at once
+    instead of patching the old one, so no text keeps its old size until the page is left
+    and re-entered. Otherwise it is `sized_figure(fig)`, whose sizes do not depend on the
+    page's root font size. `where` may be an `st.empty()` placeholder, redrawn in a loop.
     """
     if presenter:
         fig = presenter_figure(fig)
@@ -175,7 +179,7 @@ def show_chart(fig: go.Figure, name: str, settings: Settings, presenter: bool, *
     config = {
         "displaylogo": False,
         "toImageButtonOptions": {"format": "png", "scale": 2,
-                                 "filename": download_name(name, settings, "png")
+                                 "filename": download_name(name, model, "png")
                                  .removesuffix(".png")},
     }
     kwargs.setdefault("width", "stretch")

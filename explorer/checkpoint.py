@@ -408,9 +408,18 @@ def _config(
 
 
 def _is_sinusoid(sd: Mapping[str, torch.Tensor], cfg: TransformerConfig) -> bool:
-    """Whether both saved positional-encoding tables are the paper's sinusoid table."""
+    """Whether both saved positional-encoding tables are the paper's sinusoid table.
+
+    Compared within the precision of the table's dtype: its values lie in [-1, 1], where
+    rounding to the dtype errs by at most half its eps (float16 ~5e-4, bfloat16 ~4e-3), so
+    one eps also admits a table computed a little differently before it was rounded, and a
+    table saved in half precision is still recognised.
+    """
     expected = sinusoid_table(cfg.max_len, cfg.d_model).unsqueeze(0)
-    return all(torch.allclose(sd[k].float(), expected, atol=1e-5) for k in _PE_KEYS)
+    return all(
+        torch.allclose(sd[k].float(), expected, atol=max(1e-5, torch.finfo(sd[k].dtype).eps))
+        for k in _PE_KEYS
+    )
 
 
 def _compare(sd: Mapping[str, torch.Tensor], cfg: TransformerConfig) -> None:

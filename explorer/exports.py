@@ -119,22 +119,28 @@ def _safe(text: str, cap: int) -> str:
     return cleaned[:cap].strip("_-")
 
 
-def size_tag(settings: Settings) -> str:
-    """The preset's name ("tiny", "paper-base") or the custom size ("N3-d64-h4-ff256")."""
-    name = preset_of(settings)
+def size_tag(model: TransformerConfig | Settings) -> str:
+    """The preset's name ("tiny", "paper-base") or the custom size ("N3-d64-h4-ff256").
+
+    `model`: the config of the model that runs (an imported checkpoint's, a trained
+    model's), or settings of the same size; N, d_model, h, d_ff and dropout are compared
+    with the presets.
+    """
+    name = preset_of(model)  # reads the five size fields by name, from either type
     if name != "custom":
         return _safe(name.replace(" ", "-"), 32)
-    return f"N{settings.N}-d{settings.d_model}-h{settings.h}-ff{settings.d_ff}"
+    return f"N{model.N}-d{model.d_model}-h{model.h}-ff{model.d_ff}"
 
 
-def download_name(kind: str, settings: Settings | None, ext: str) -> str:
+def download_name(kind: str, model: TransformerConfig | Settings | None, ext: str) -> str:
     """A safe file name "<kind>_<size>.<ext>", e.g. attention_enc_L0_H1_tiny.png.
 
-    ASCII only, no path separators, no leading dot; a bad `ext` becomes "bin".
+    The size is `size_tag(model)`, of the model that runs; None leaves it out. ASCII only,
+    no path separators, no leading dot; a bad `ext` becomes "bin".
     """
     stem = _safe(str(kind), MAX_NAME_CHARS) or "export"
-    if settings is not None:
-        stem = f"{stem}_{size_tag(settings)}"
+    if model is not None:
+        stem = f"{stem}_{size_tag(model)}"
     suffix = str(ext).lstrip(".").lower()
     if not re.fullmatch(r"[a-z0-9]{1,8}", suffix, flags=re.ASCII):
         suffix = "bin"

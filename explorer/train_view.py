@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 
@@ -15,6 +16,7 @@ from transformer.recipes import FAST
 from transformer.tasks import DIGITS, TASKS, Task
 from transformer.train import SCHEDULES, StepInfo
 
+from .charts import show_chart
 from .context import Context, session_disconnected
 from .decoding import teacher_forcing_rows
 from .exports import checkpoint_bytes, download_name
@@ -135,7 +137,18 @@ def _training_widgets(s: Settings, ts: TrainSettings) -> None:
         st.caption(t("train.sidebar_caption"))
 
 
-def _train_live(key: ModelKey, ts: TrainSettings, seed: int) -> TrainedState:
+def loss_chart(state: TrainedState, steps: int, presenter: bool, *, key: str,
+               where: Any = None) -> None:
+    """The loss curve of `state` over `steps`, drawn as every chart is (presenter sizes).
+
+    `where`: the page (None) or a placeholder that training redraws. The PNG is named
+    after the trained model's size, which need not be the sidebar's (the fast recipe).
+    """
+    show_chart(loss_figure(state.history, steps), f"loss_{state.key.task}",
+               state.model.config, presenter, key=key, where=where)
+
+
+def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool) -> TrainedState:
     """Train a fresh model for `key` now, drawing progress and the loss as it goes."""
     config = ts.train_config(seed)
     state = start_training(key, config, early_stop=ts.early_stop)
@@ -158,8 +171,7 @@ def _train_live(key: ModelKey, ts: TrainSettings, seed: int) -> TrainedState:
             text=t("train.progress", step=info.step, steps=info.steps, loss=f"{info.loss:.3f}",
                    acc=f"{info.token_accuracy:.0%}", seconds=f"{info.elapsed:.1f}"),
         )
-        live_chart.plotly_chart(loss_figure(state.history, info.steps), width="stretch",
-                                key=f"tr_live_{info.step}")
+        loss_chart(state, info.steps, presenter, key=f"tr_live_{info.step}", where=live_chart)
         return False
 
     with st.spinner(t("train.training")):
@@ -169,7 +181,7 @@ def _train_live(key: ModelKey, ts: TrainSettings, seed: int) -> TrainedState:
     return state
 
 
-def _results(ctx: Context, state: TrainedState, ms: Settings) -> None:
+def _results(ctx: Context, state: TrainedState) -> None:
     """The trained model's numbers, messages, loss curve and download."""
     m1, m2, m3, m4 = st.columns(4)
     acc = state.accuracy if state.accuracy is not None else 0.0
@@ -192,8 +204,7 @@ def _results(ctx: Context, state: TrainedState, ms: Settings) -> None:
     if state.stopped:
         st.warning(t("train.stopped", step=state.step, steps=state.config.steps,
                      reason=stop_reason_text(state.stop_reason)), icon=":material/stop_circle:")
-    ctx.chart(loss_figure(state.history, state.config.steps), f"loss_{state.key.task}",
-              key="tr_loss")
+    loss_chart(state, state.config.steps, ctx.presenter, key="tr_loss")
     cfg = state.config
     lr_text = t(f"train.lr_{cfg.schedule}", lr=f"{cfg.lr:g}", warmup=cfg.warmup,
                 factor=f"{cfg.factor:g}")
@@ -206,7 +217,7 @@ def _results(ctx: Context, state: TrainedState, ms: Settings) -> None:
             model, list(task.vocab.itos),
             {"task": task.name, "symbols": list(task.symbols), "steps": state.step,
              "accuracy": state.accuracy}),
-        file_name=download_name(f"transformer_{task.name}", ms, "pt"),
+        file_name=download_name(f"transformer_{task.name}", model.config, "pt"),
         mime="application/octet-stream", key="tr_ckpt", on_click="ignore",
         icon=":material/download:",
         help=t("train.download_help", keys="{'state_dict', 'config', 'vocab'}",
@@ -238,12 +249,12 @@ def training_section(ctx: Context, ts: TrainSettings, task: Task) -> Trained:
     replacing = clicked and not problem and key is not None
     state, settled = current_state(replacing, stop_requested)
     if replacing:
-        state = _train_live(key, ts, s.seed)
+        state = _train_live(key, ts, s.seed, ctx.presenter)
 
     trained = (state if settled and state is not None and state.key == key and state.step > 0
                else None)
     if trained is not None:
-        _results(ctx, trained, ms)
+        _results(ctx, trained)
     elif settled and state is not None and state.step > 0:
         st.info(t("train.other_settings", describe=state.key.describe()),
                 icon=":material/refresh:")
