@@ -30,6 +30,7 @@ SCRIPTS: dict[str, str] = {
     "memory": "5. Memory (one session; 30 sessions)",
     "load": "6. A class at once (30 concurrent sessions)",
     "faults": "7. Faults (closing or reloading during training; the Stop button)",
+    "dates": "8. The shipped date translator (load, Attention page, accuracy, alignment)",
 }
 
 

@@ -8,7 +8,7 @@ The entry script makes it current with `page_context`; a page reads it with `con
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -20,17 +20,26 @@ from streamlit.runtime import Runtime
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from transformer.dates import written_as_trained
 from transformer.model import EncoderDecoder, TransformerConfig
-from transformer.tokenize import TokenizeError
+from transformer.tokenize import EOS, SPECIALS, TokenizeError, normalize
 
 from .cache import shared_model, shared_run
 from .charts import show_chart
 from .checkpoint import LoadedCheckpoint
 from .i18n import set_lang, t
 from .import_panel import imported_run
-from .runs import Run, Tokens, imported_tokens, make_tokens
+from .runs import ImportedTokens, Run, Tokens, imported_tokens, make_tokens
 from .settings import Settings, architecture_problem
+from .sources import (
+    ALIGNMENT_DATES,
+    date_examples,
+    dates_alignment,
+    ends_sources,
+    token_mode,
+)
 
+EOS_TOKEN = SPECIALS[EOS]  # "</s>": a source's end, as this app's tasks train on it
 EXPLORER_MAX_LEN = 256  # positions precomputed by the live model (sentences are short)
 
 
@@ -43,8 +52,10 @@ class Context:
     text_error: str | None  # friendly reason the text was refused
     cfg: TransformerConfig | None  # None when no model can be built
     arch_error: str | None  # friendly reason the architecture was refused
-    imported: LoadedCheckpoint | None = None  # this session's uploaded model, if any
+    loaded: LoadedCheckpoint | None = None  # the model shown, unless the sidebar's own
     presenter: bool = False  # figures drawn large, for a projector
+    source: str = "untrained"  # which model is shown: a name of sources.SOURCES
+    answered: bool = False  # the target is the model's own answer (the target box is blank)
 
     @property
     def ok(self) -> bool:
@@ -58,47 +69,67 @@ class Context:
     def model(self) -> EncoderDecoder:
         """The live model (cached, shared: read it, never change it)."""
         cfg, tokens = self._require()
-        if self.imported is not None:
-            return self.imported.model
+        if self.loaded is not None:
+            return self.loaded.model
         return shared_model(cfg, self.settings.seed, self.settings.train_mode, tokens.vocab)
 
     def run(self) -> Run:
         """The learner's sentence through the live model (cached, shared, read-only)."""
         cfg, tokens = self._require()
-        if self.imported is not None:
-            return imported_run(self.imported, tokens)
+        if self.loaded is not None:
+            return imported_run(self.loaded, tokens)
         return shared_run(cfg, self.settings.seed, self.settings.train_mode, tokens)
 
     def chart(self, fig: go.Figure, name: str, *, key: str, where: Any = None,
               **kwargs: Any) -> None:
-        """Draw `fig` in this view (presenter sizes, PNG file named after `name` and the size)."""
-        show_chart(fig, name, self.settings, self.presenter, key=key, where=where, **kwargs)
+        """Draw `fig` in this view (presenter sizes, PNG file named after `name` and the size
+        of the model that runs, or of the sidebar's settings when none can be built)."""
+        model = self.cfg if self.cfg is not None else self.settings
+        show_chart(fig, name, model, self.presenter, key=key, where=where, **kwargs)
 
 
-def build_context(settings: Settings, imported: LoadedCheckpoint | None = None,
-                  presenter: bool = False) -> Context:
-    """Tokenize and check the architecture; never raises."""
+def build_context(settings: Settings, loaded: LoadedCheckpoint | None = None,
+                  presenter: bool = False, source: str = "untrained",
+                  answer: Callable[[tuple[str, ...]], tuple[str, ...]] | None = None
+                  ) -> Context:
+    """Tokenize and check the architecture; never raises.
+
+    `loaded`: the model of a source other than the sidebar's (read in its own vocabulary).
+    `answer(src_tokens)`: the model's answer, used as the target when the target box is
+    blank (for models trained on a task, whose answer is what their attention explains).
+    """
+    mode = settings.token_mode if loaded is None else token_mode(loaded, settings.token_mode)
     try:
-        tokens: Tokens | None = make_tokens(settings.source, settings.target, settings.token_mode)
+        tokens: Tokens | None = make_tokens(settings.source, settings.target, mode)
         text_error = None
     except TokenizeError as exc:
         tokens, text_error = None, str(exc)
-    if imported is not None:
-        if tokens is not None:
-            specials = imported.special_ids("tgt")
-            tokens = imported_tokens(tokens, imported.src_vocab, imported.tgt_vocab, specials,
-                                     imported.special_ids("src").get("unk"))
-            longest = max(len(tokens.src_tokens), len(tokens.tgt_in_tokens))
-            if longest > imported.config.max_len:  # a table that is not the formula's
-                tokens, text_error = None, t("problems.longer_than_model", n=longest,
-                                             max_len=imported.config.max_len)
-        return Context(settings, tokens, text_error, imported.config, None, imported, presenter)
-    vocab_size = len(tokens.vocab) if tokens is not None else 8
-    arch_error = architecture_problem(settings, vocab_size)
-    cfg = None
-    if arch_error is None:
-        cfg = replace(settings.model_config(vocab_size), max_len=EXPLORER_MAX_LEN)
-    return Context(settings, tokens, text_error, cfg, arch_error, None, presenter)
+    if loaded is None:
+        vocab_size = len(tokens.vocab) if tokens is not None else 8
+        arch_error = architecture_problem(settings, vocab_size)
+        cfg = None
+        if arch_error is None:
+            cfg = replace(settings.model_config(vocab_size), max_len=EXPLORER_MAX_LEN)
+        return Context(settings, tokens, text_error, cfg, arch_error, None, presenter)
+    answered = False
+    if tokens is not None:
+        src = (*tokens.src_tokens, EOS_TOKEN) if ends_sources(loaded) else tokens.src_tokens
+        tgt = tokens.tgt_tokens
+        if answer is not None and not normalize(settings.target):
+            try:
+                tgt, answered = answer(src), True
+            except (RuntimeError, ValueError, IndexError):  # e.g. longer than the PE table
+                answered = False
+        tokens = Tokens(src, tgt, tokens.vocab)
+        specials = loaded.special_ids("tgt")
+        tokens = imported_tokens(tokens, loaded.src_vocab, loaded.tgt_vocab, specials,
+                                 loaded.special_ids("src").get("unk"))
+        longest = max(len(tokens.src_tokens), len(tokens.tgt_in_tokens))
+        if longest > loaded.config.max_len:  # a table that is not the formula's
+            tokens, text_error = None, t("problems.longer_than_model", n=longest,
+                                         max_len=loaded.config.max_len)
+    return Context(settings, tokens, text_error, loaded.config, None, loaded, presenter,
+                   source, answered)
 
 
 _CURRENT: contextvars.ContextVar[Context | None] = contextvars.ContextVar("page_context",
@@ -167,3 +198,54 @@ def session_disconnected() -> bool:
 def _real_server() -> bool:
     """True under `streamlit run`; False under AppTest, which has its own page routing."""
     return runtime.exists() and type(runtime.get_instance()) is Runtime
+
+
+def _use_example() -> None:
+    """An example pill was clicked: it becomes the source, and the target the model's answer."""
+    example = st.session_state.get("date_example")
+    if example in date_examples():  # one of ours, never a value a client made up
+        st.session_state["source"] = example
+        st.session_state["target"] = ""
+    st.session_state["date_example"] = None
+
+
+def show_source_notes(ctx: Context) -> None:
+    """Say which model the page shows, what the decoder reads, and whether the input is of
+    the kind the model was trained on."""
+    loaded = ctx.loaded
+    if loaded is None:
+        st.info(t("attn.random_weights", seed=ctx.settings.seed), icon=":material/casino:")
+        return
+    meta = loaded.meta
+    if ctx.source == "dates":
+        st.info(t("source.dates_weights", steps=meta.get("steps", "?"),
+                  accuracy=f"{float(meta.get('held_out_exact', 0.0)):.1%}",
+                  n=meta.get("held_out_n", "?")), icon=":material/calendar_month:")
+        st.caption(t("source.dates_scope"))
+        st.pills(t("source.examples"), date_examples(), key="date_example",
+                 on_change=_use_example)
+        align = dates_alignment()
+        st.markdown(t("source.alignment", n=ALIGNMENT_DATES, layer=align.layer,
+                      **{k: f"{align.shares[k]:.0%}"
+                         for k in ("year", "month", "day", "month_word")}))
+    elif ctx.source == "yours":
+        st.info(t("source.yours_weights", task=t(f"train.task_{meta.get('task', 'copy')}"),
+                  steps=meta.get("steps", "?")), icon=":material/model_training:")
+    else:
+        st.info(t("attn.checkpoint_weights"), icon=":material/upload_file:")
+    tokens = ctx.tokens
+    if tokens is None or not isinstance(tokens, ImportedTokens):
+        return
+    unknown = sum(i == tokens.src_unk for i in tokens.src_ids)
+    if unknown:
+        st.caption(t("source.unknown", n=unknown))
+    if not ctx.answered:
+        return
+    joiner = "" if token_mode(loaded, ctx.settings.token_mode) == "char" else " "
+    answer = joiner.join(tokens.tgt_tokens)
+    st.markdown(t("source.answer", answer=answer) if answer else t("source.no_answer"))
+    if ctx.source == "dates":
+        raw = tokens.src_tokens
+        raw = raw[:-1] if raw[-1:] == (EOS_TOKEN,) else raw  # the source as typed
+        if unknown or not written_as_trained(raw, answer):
+            st.warning(t("source.dates_outside"), icon=":material/help:")

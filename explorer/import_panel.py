@@ -14,6 +14,9 @@ from .runs import Run, Tokens, forward
 from .settings import LIMITS
 
 IMPORT_KEY = "imported_checkpoint"  # this session's LoadedCheckpoint (never shared)
+# The model source to show from the next run on (the source radio is drawn before this
+# panel, so its value can only change before it is drawn again: the sidebar applies this).
+PENDING_SOURCE = "_pending_source"
 _IMPORTED_RUNS = "_imported_runs"  # this session's recent runs of its imported model
 _MAX_VOCAB_BYTES = 5_000_000
 
@@ -28,8 +31,10 @@ def current_import() -> LoadedCheckpoint | None:
 
 
 def imported_run(imported: LoadedCheckpoint, tokens: Tokens) -> Run:
-    """A run of the session's own imported model, remembered in the session (never shared)."""
-    key = (id(imported.model), tokens.src_tokens, tokens.tgt_tokens)
+    """A run of a checkpoint's model (imported, shipped or trained here), remembered in the
+    session (never shared); a trained model's `meta["version"]` tells its states apart."""
+    key = (id(imported.model), imported.meta.get("version"), tokens.src_tokens,
+           tokens.tgt_tokens)
     store = st.session_state.setdefault(_IMPORTED_RUNS, {})
     if key not in store:
         if len(store) >= 4:
@@ -52,6 +57,7 @@ def checkpoint_panel() -> LoadedCheckpoint | None:
             if st.button(t("ckpt.forget"), key="ckpt_forget"):
                 st.session_state.pop(IMPORT_KEY, None)
                 st.session_state.pop(_IMPORTED_RUNS, None)
+                st.session_state[PENDING_SOURCE] = "untrained"
                 st.rerun()
             return loaded
         st.caption(t("ckpt.explain", mb=MAX_CHECKPOINT_BYTES // 2**20))
@@ -79,5 +85,6 @@ def checkpoint_panel() -> LoadedCheckpoint | None:
                 st.error(str(exc), icon=":material/error:")
             else:
                 st.session_state[IMPORT_KEY] = result
+                st.session_state[PENDING_SOURCE] = "imported"  # show what was just loaded
                 st.rerun()
     return None

@@ -17,7 +17,13 @@ from streamlit.delta_generator import DeltaGenerator
 
 from .context import Context
 from .i18n import get_lang, set_lang, t
-from .urlstate import EXTRAS, params_to_state, settings_to_params
+from .urlstate import (
+    EXTRAS,
+    PE_D_MODEL_RANGE,
+    params_to_state,
+    settings_to_params,
+    shape_layers,
+)
 
 _URL_LOADED = "_url_loaded"  # set once the link's parameters were read, on the first run
 URL_NOTICES = "_url_notices"  # what the link asked for that was refused
@@ -48,8 +54,9 @@ def view_params(ctx: Context) -> dict[str, str]:
 
     Computed before the page runs (widgets write a learner's change into session_state
     before the rerun starts), so a selection the page will correct is corrected here by the
-    same rule: a layer or head the shown model does not have is left out (the page shows
-    the default, 0), and an odd PE d_model is rounded up as the Embeddings page does.
+    same rule: a layer or head (Attention) or a layer filter (Shapes) the shown model does
+    not have is left out (the page shows the default), and the PE d_model and dimensions
+    are corrected as the Embeddings page corrects them.
     """
     extras: dict[str, object] = {}
     for name, (key, default) in EXTRAS.items():
@@ -62,12 +69,35 @@ def view_params(ctx: Context) -> dict[str, str]:
         for name, limit in (("layer", ctx.cfg.N), ("head", ctx.cfg.h)):
             if not (isinstance(extras.get(name), int) and 0 <= extras[name] < limit):
                 extras.pop(name, None)
-    if isinstance(extras.get("ped"), int) and extras["ped"] % 2:
-        extras["ped"] += 1  # as the Embeddings page rounds it
+        if extras.get("sl") not in shape_layers(ctx.cfg.N):
+            extras.pop("sl", None)  # the Shapes page falls back to "all"
+    _pe_as_shown(extras)
+    extras["model"] = ctx.source  # the model shown (an unavailable choice shows "untrained")
     try:
         return settings_to_params(ctx.settings, extras)
     except (ValueError, TypeError):
         return settings_to_params(ctx.settings, {})
+
+
+def _pe_as_shown(extras: dict[str, object]) -> None:
+    """Correct `ped` and `dims` in `extras` as the Embeddings page corrects its widgets.
+
+    An odd d_model is rounded up (within the input's range); dimensions that d_model does
+    not have are dropped, and if none is left the page shows its default ones for d_model.
+    """
+    ped = extras.get("ped")
+    if isinstance(ped, int) and not isinstance(ped, bool):
+        extras["ped"] = min(max(ped + ped % 2, PE_D_MODEL_RANGE[0]), PE_D_MODEL_RANGE[1])
+    else:
+        extras.pop("ped", None)  # not a number the input could show
+    d_model = extras.get("ped", EXTRAS["ped"][1])
+    dims = extras.get("dims")
+    if not isinstance(d_model, int) or not isinstance(dims, list):
+        return
+    kept = [d for d in dims if isinstance(d, int) and not isinstance(d, bool) and 0 <= d < d_model]
+    if kept != dims:
+        default = EXTRAS["dims"][1]  # the Embeddings page's default dimensions
+        extras["dims"] = kept or [d for d in default if d < d_model] or [0, 1]  # type: ignore[attr-defined]
 
 
 def share_link(base: str, params: dict[str, str]) -> str:
@@ -83,6 +113,9 @@ def publish_view(ctx: Context, share_slot: DeltaGenerator) -> None:
     if current != params:
         st.query_params.from_dict(params)
     with share_slot.container():
+        # components.html, though Streamlit marks it deprecated: with st.iframe in its place
+        # (Streamlit 1.67) a click on the sidebar's selectboxes no longer opened their list
+        # in Chromium (bench.faults' "choose a preset" step timed out).
         components.html(_copy_link_html(t("sidebar.copy_link"), t("sidebar.copied")),
                         height=40)
         with st.expander(t("sidebar.share"), icon=":material/link:"):

@@ -41,6 +41,11 @@ PRESETS: dict[str, Preset] = {
     "paper base": Preset(N=6, d_model=512, h=8, d_ff=2048, dropout=0.1),
 }
 DEFAULT_PRESET = "tiny"
+
+# Which model the pages look at (explorer/sources.py): the sidebar's untrained model, the
+# date translator that ships with the app, this session's trained model, or an import.
+ModelSource = Literal["untrained", "dates", "yours", "imported"]
+SOURCES: tuple[str, ...] = get_args(ModelSource)
 SIZE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Preset))
 _TINY = PRESETS[DEFAULT_PRESET]
 

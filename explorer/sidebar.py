@@ -14,7 +14,7 @@ from transformer.tokenize import MAX_TEXT_CHARS, writes_without_spaces
 
 from .context import Context, build_context
 from .i18n import LANG_NAMES, LANGS, t
-from .import_panel import checkpoint_panel, current_import
+from .import_panel import PENDING_SOURCE, checkpoint_panel, current_import
 from .links import URL_NOTICES, publish_view
 from .settings import (
     CHOICES,
@@ -30,6 +30,15 @@ from .settings import (
     preset_of,
     settings_values,
 )
+from .sources import (
+    SOURCE_KEY,
+    SOURCES,
+    TRAINED_SOURCES,
+    answer_tokens,
+    resolve_source,
+    session_answers,
+)
+from .train_state import STATE_KEY
 
 PRESENTER_KEY = "presenter"  # the presenter-mode toggle's session-state key
 
@@ -44,7 +53,7 @@ _OWN_MODEL_KEYS = ("preset", *(n for n in SETTING_NAMES if n not in ("source", "
 # The language selector's callback therefore writes each of these values back from Python,
 # and Streamlit sends the browser the label in the new language.
 TRANSLATED_CHOICES = (
-    "preset", *CHOICES,
+    SOURCE_KEY, "preset", *CHOICES,
     "attn_kind", "attn_layer", "attn_head", "shape_stack", "shape_layer", "model_component",
     "tr_task", "tr_symbols", "tr_model", "tr_schedule", "tr_which", "tr_kind", "tr_layer",
     "tr_head",
@@ -79,6 +88,11 @@ def _init_state() -> None:
     for key, value in settings_values(Settings()).items():
         st.session_state.setdefault(key, value)
     st.session_state.setdefault("preset", DEFAULT_PRESET)
+    pending = st.session_state.pop(PENDING_SOURCE, None)
+    if pending in SOURCES:
+        st.session_state[SOURCE_KEY] = pending
+    if st.session_state.get(SOURCE_KEY) not in SOURCES:  # unset, or tampered with
+        st.session_state[SOURCE_KEY] = SOURCES[0]
     if st.session_state.get("lang") not in LANGS:  # unset, or tampered with
         st.session_state["lang"] = LANGS[0]
     if not isinstance(st.session_state.get(PRESENTER_KEY), bool):
@@ -99,29 +113,50 @@ def render_sidebar() -> Context:
         st.markdown(PRESENTER_CSS, unsafe_allow_html=True)  # a constant: no user text
     for notice in st.session_state.pop(URL_NOTICES, []):
         sb.warning(notice, icon=":material/link_off:")
+    source, loaded, missing = resolve_source(st.session_state.get(SOURCE_KEY), imported,
+                                             st.session_state.get(STATE_KEY))
+    sb.radio(t("source.label"), SOURCES, key=SOURCE_KEY, format_func=source_name,
+             help=t("source.help"))
+    if missing is not None:
+        sb.info(t(missing), icon=":material/info:")
     sb.text_input(
         t("sidebar.source"), key="source", max_chars=MAX_TEXT_CHARS,
         help=t("sidebar.source_help"),
     )
     sb.text_input(
         t("sidebar.target"), key="target", max_chars=MAX_TEXT_CHARS,
-        placeholder=t("sidebar.target_placeholder"),
+        placeholder=(t("source.target_placeholder")
+                     if loaded is not None and source in TRAINED_SOURCES
+                     else t("sidebar.target_placeholder")),
         help=t("sidebar.target_help"),
     )
-    sb.radio(t("sidebar.tokens"), CHOICES["token_mode"], key="token_mode", horizontal=True,
-             format_func={"word": t("sidebar.tokens_word"), "char": t("sidebar.tokens_char")}.get)
+    mode_names = {"word": t("sidebar.tokens_word"), "char": t("sidebar.tokens_char")}.get
+    fixed_mode = loaded.meta.get("token_mode") if loaded is not None else None
+    if fixed_mode in CHOICES["token_mode"]:  # the model was trained on text read this way
+        if "token_mode" in st.session_state:  # keep the learner's own choice for later
+            st.session_state["token_mode"] = st.session_state["token_mode"]
+        sb.radio(t("sidebar.tokens"), CHOICES["token_mode"], horizontal=True, disabled=True,
+                 index=CHOICES["token_mode"].index(fixed_mode), format_func=mode_names,
+                 help=t("source.tokens_fixed"))
+    else:
+        sb.radio(t("sidebar.tokens"), CHOICES["token_mode"], key="token_mode", horizontal=True,
+                 format_func=mode_names)
     texts = [st.session_state.get(k) for k in ("source", "target")]
     if any(isinstance(x, str) and writes_without_spaces(x[:MAX_TEXT_CHARS]) for x in texts):
         sb.caption(t("sidebar.tokens_unspaced"))
-    if imported is not None:
-        _imported_model_widgets(imported.config)
+    if loaded is not None:
+        _imported_model_widgets(loaded.config, source)
     else:
         _model_widgets()
     settings = parse_settings({k: st.session_state.get(k) for k in SETTING_NAMES})
     for message in settings.errors:
         sb.error(message)
-    imported = checkpoint_panel()
-    ctx = build_context(settings, imported, presenter)
+    checkpoint_panel()
+    answer = None
+    if loaded is not None and source in TRAINED_SOURCES:
+        store = session_answers()
+        answer = lambda src: answer_tokens(loaded, src, store)  # noqa: E731
+    ctx = build_context(settings, loaded, presenter, source, answer)
     _summary(ctx)
     # The page's own selections (layer, head, ...) are already in session_state: widgets
     # write a learner's change there before the rerun starts, so the link is complete now.
@@ -180,8 +215,13 @@ def _model_widgets() -> None:
     _teaching_options()
 
 
-def _imported_model_widgets(cfg: TransformerConfig) -> None:
-    """Read-only copies of the size and options, showing the checkpoint's model.
+def source_name(source: str) -> str:
+    """A model source's name in the learner's language."""
+    return t(f"source.{source}")
+
+
+def _imported_model_widgets(cfg: TransformerConfig, source: str) -> None:
+    """Read-only copies of the size and options, showing the chosen model's.
 
     The sidebar's own values are kept (written back each run, so Streamlit does not drop the
     state of widgets that are not drawn) and come back with "Back to the sidebar's model".
@@ -190,7 +230,8 @@ def _imported_model_widgets(cfg: TransformerConfig) -> None:
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
     sb = st.sidebar
-    sb.caption(t("sidebar.fixed_by_checkpoint"))
+    sb.caption(t("sidebar.fixed_by_checkpoint") if source == "imported"
+               else t("source.fixed", name=source_name(source)))
     c1, c2 = sb.columns(2)
     c1.number_input(t("sidebar.N"), value=cfg.N, disabled=True)
     c2.number_input(t("sidebar.h"), value=cfg.h, disabled=True)
@@ -201,9 +242,10 @@ def _imported_model_widgets(cfg: TransformerConfig) -> None:
 
 def _summary(ctx: Context) -> None:
     sb = st.sidebar
-    if ctx.imported is not None:
-        n = sum(p.numel() for p in ctx.imported.model.parameters())
-        sb.metric(t("sidebar.params_imported"), f"{n:,}")
+    if ctx.loaded is not None:
+        n = sum(p.numel() for p in ctx.loaded.model.parameters())
+        sb.metric(t("sidebar.params_imported") if ctx.source == "imported"
+                  else t("source.params", name=source_name(ctx.source)), f"{n:,}")
     elif ctx.cfg is not None and ctx.tokens is not None:
         n = estimate_params(ctx.cfg.N, ctx.cfg.d_model, ctx.cfg.d_ff, len(ctx.tokens.vocab),
                             ctx.cfg.tie_weights, ctx.cfg.norm_placement)

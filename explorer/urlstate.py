@@ -21,6 +21,7 @@ client's text. Unknown parameters are ignored.
 | drop | dropout | task | tr_task |
 | seed | seed | pres | presenter (1/0) |
 | avg | attn_average (1/0) | la, lb | mask_len_a, mask_len_b |
+| model | model_source | | |
 | part, sl | shape_stack, shape_layer ("layer 1") | sattn | shape_attn (1/0) |
 
 A model size that is a preset is written as `preset=small`; a custom size is written as
@@ -47,6 +48,7 @@ from .settings import (
     SETTING_FIELDS,
     SETTING_NAMES,
     SIZE_FIELDS,
+    SOURCES,
     Settings,
     kind_of,
     preset_of,
@@ -75,6 +77,7 @@ _TRUE, _FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
 # Page selections: URL key -> (session key, default). Written only when not the default.
 EXTRAS: dict[str, tuple[str, object]] = {
     "lang": ("lang", LANGS[0]),
+    "model": ("model_source", SOURCES[0]),
     "layer": ("attn_layer", 0),
     "head": ("attn_head", 0),
     "kind": ("attn_kind", ATTENTION_KINDS[0]),
@@ -332,6 +335,7 @@ def _read_extras(r: _Reader, state: dict[str, object]) -> None:
     N, h = int(state["N"]), int(state["h"])  # type: ignore[call-overload]
     parsers: dict[str, tuple[str, str, Callable[[str], object | None]]] = {
         "lang": ("url.label.lang", _one_of(LANGS), _choice(LANGS)),
+        "model": ("url.label.model", _one_of(SOURCES), _choice(SOURCES)),
         "layer": ("url.label.layer", t("url.expect_layer", last=N - 1, N=N),
                   lambda text: _parse_int(text, 0, N - 1)),
         "head": ("url.label.head", t("url.expect_head", last=h - 1, h=h),

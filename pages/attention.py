@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from explorer.context import context, show_problems
+from explorer.context import context, show_problems, show_source_notes
 from explorer.exports import download_name, run_to_npz
 from explorer.figures.attention import (
     GRID_CELL_BUDGET,
@@ -23,10 +23,7 @@ if not show_problems(ctx):
 run = ctx.run()
 cfg = ctx.cfg
 tokens = {"src": list(ctx.tokens.src_tokens), "tgt": list(ctx.tokens.tgt_in_tokens)}
-if ctx.imported is None:
-    st.info(t("attn.random_weights", seed=ctx.settings.seed), icon=":material/casino:")
-else:
-    st.info(t("attn.checkpoint_weights"), icon=":material/upload_file:")
+show_source_notes(ctx)  # which model this is; the decoder's input; inputs it never saw
 # A layer or head the model no longer has (the learner made it smaller): back to 0, before
 # the widgets are drawn, as the link already says (explorer.links.view_params).
 for key, count in (("attn_layer", cfg.N), ("attn_head", cfg.h)):
@@ -83,7 +80,7 @@ st.markdown(t("attn.step5", h=cfg.h, q=len(q_tok), d_k=cfg.d_k, d_model=cfg.d_mo
 
 st.download_button(
     t("attn.npz"),
-    data=lambda: run_to_npz(run), file_name=download_name("run", ctx.settings, "npz"),
+    data=lambda: run_to_npz(run), file_name=download_name("run", cfg, "npz"),
     mime="application/octet-stream", key="attn_npz", on_click="ignore",
     icon=":material/download:",
     help=t("attn.npz_help"),

@@ -18,6 +18,7 @@ from explorer.figures.embeddings import (
 )
 from explorer.i18n import t
 from explorer.introspect import embedding_range, xavier_bound
+from explorer.urlstate import EXTRAS
 
 st.title(t("emb.title"))
 ctx = context()
@@ -28,8 +29,9 @@ st.latex(
 )
 
 
-PE_D_MODEL_DEFAULT = 20  # the Annotated Transformer's figure (explorer/urlstate.py: "ped")
-PE_DIMS_DEFAULT = (4, 5, 6, 7)  # its dimensions (urlstate: "dims")
+# The Annotated Transformer's figure: d_model 20, dimensions 4-7 (declared with the link).
+PE_D_MODEL_DEFAULT: int = EXTRAS["ped"][1]  # type: ignore[assignment]
+PE_DIMS_DEFAULT: tuple[int, ...] = EXTRAS["dims"][1]  # type: ignore[assignment]
 
 
 def _clean_dims(value: object, d_model: int) -> list[int]:

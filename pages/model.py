@@ -53,7 +53,7 @@ total = params.total
 vocab = (str(cfg.tgt_vocab) if cfg.src_vocab == cfg.tgt_vocab
          else f"{cfg.src_vocab} / {cfg.tgt_vocab}")
 vocab_text = (t("model.vocab_checkpoint", src=cfg.src_vocab, tgt=cfg.tgt_vocab)
-              if ctx.imported is not None else t("model.vocab_sentences", vocab=cfg.tgt_vocab))
+              if ctx.loaded is not None else t("model.vocab_sentences", vocab=cfg.tgt_vocab))
 
 m1, m2, m3, m4 = st.columns(4)
 m1.metric(t("model.metric_total"), f"{total:,}", help=t("model.metric_total_help"))

@@ -15,6 +15,8 @@ PAPER_BASE = {"preset": "paper base", "N": 6, "d_model": 512, "h": 8, "d_ff": 20
 def app(page: str | None = None, timeout: float = 120, **state: object) -> AppTest:
     """Run the whole app (sidebar + navigation) on `page` with session state preset."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
+    if "imported_checkpoint" in state:  # loading one in the sidebar also shows it
+        state.setdefault("model_source", "imported")
     for key, value in state.items():
         at.session_state[key] = value
     if page is not None:

@@ -66,6 +66,15 @@ def test_train_wait_smoke(capsys):
     assert "| wait | median s | worst s |" in out and "(a) in the process: copy" in out
 
 
+def test_dates_smoke(capsys):
+    from bench import dates
+
+    assert dates.main(["--smoke"]) == 0
+    out = capsys.readouterr().out
+    assert "load models/dates.pt" in out and "Held-out exact match" in out
+    assert "Cross-attention alignment" in out
+
+
 def test_run_all_writes_every_section(tmp_path, monkeypatch, capsys):
     from bench import run_all
 

@@ -133,3 +133,24 @@ def test_one_click_copies_the_link_of_the_view(browser, app_url):
         assert parse_qs(urlparse(copied).query) == {"layer": ["1"], "src": ["a b c"]}
     finally:
         context.close()
+
+
+def test_a_language_change_keeps_the_train_pages_schedule(page, app_url):
+    page.goto(f"{app_url}/train")
+    page.wait_for_selector(".st-key-tr_schedule", timeout=120_000)
+    settled(page)
+    page.locator(".st-key-tr_schedule label").filter(
+        has_text="linear warm-up, then constant").click()
+    page.wait_for_selector(".st-key-tr_warmup", timeout=60_000)  # warm-up's own input
+    settled(page)
+    assert checked_label(page, "tr_schedule") == "linear warm-up, then constant"
+    choose(page, "lang", "中文")
+    wait_query(page, "q.get('lang') === 'zh'")
+    settled(page)
+    assert checked_label(page, "tr_schedule") == "线性预热，然后恒定"
+    page.locator(".st-key-presenter label").first.click()  # any other widget
+    wait_query(page, "q.get('pres') === '1'")
+    settled(page)
+    assert checked_label(page, "tr_schedule") == "线性预热，然后恒定"
+    assert page.locator(".st-key-tr_warmup").count() == 1
+    no_exception(page)

@@ -29,7 +29,7 @@ def loaded():
 
 def test_the_sentence_is_read_in_the_checkpoints_vocabulary(loaded):
     ctx = build_context(Settings(source="the cat sat on the sofa", target="a cat"), loaded)
-    assert ctx.ok and ctx.imported is loaded and ctx.cfg == loaded.config
+    assert ctx.ok and ctx.loaded is loaded and ctx.cfg == loaded.config
     tokens = ctx.tokens
     assert isinstance(tokens, ImportedTokens)
     assert tokens.src_tokens == ("the", "cat", "sat", "on", "the", "<unk>")  # sofa: unknown

@@ -51,7 +51,9 @@ def test_the_export_is_extended_to_every_length_the_app_reads(own_export):
     ctx = build_context(Settings(source=LONG_CHINESE, token_mode="char"), own_export)
     assert ctx.ok and ctx.text_error is None
     run = ctx.run()
-    assert run.cache["src_embed.1.hook_out"].shape[1] == len(LONG_CHINESE)
+    # the export was trained on sources ending with </s>, so it reads one after the text
+    assert ctx.tokens.src_tokens[-1] == "</s>"
+    assert run.cache["src_embed.1.hook_out"].shape[1] == len(LONG_CHINESE) + 1
 
 
 @pytest.mark.parametrize("page", PAGES)

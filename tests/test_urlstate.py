@@ -16,6 +16,7 @@ from explorer.settings import (
     MAX_DROPOUT,
     NORM_PLACEMENTS,
     PRESETS,
+    SOURCES,
     TIE_WEIGHTS,
     TOKEN_MODES,
     Settings,
@@ -159,6 +160,7 @@ def settings_and_extras(draw):
     ped = draw(st.integers(1, 512)) * 2
     extras = {
         "lang": draw(st.sampled_from(LANGS)),
+        "model": draw(st.sampled_from(SOURCES)),
         "layer": draw(st.integers(0, s.N - 1)),
         "head": draw(st.integers(0, s.h - 1)),
         "kind": draw(st.sampled_from(ATTENTION_KINDS)),

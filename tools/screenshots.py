@@ -130,9 +130,24 @@ def full_screenshot(page, path: Path, width: int, max_height: int = 14000) -> No
 
 
 def choose(page, key: str, option: str) -> None:
-    """Pick `option` in the Streamlit selectbox whose widget key is `key` (a new option)."""
-    page.locator(f".st-key-{key} [role='combobox']").first.click()
-    after_rerun(page, page.get_by_role("option", name=option, exact=True).click)
+    """Pick `option` in the Streamlit selectbox whose widget key is `key` (a new option).
+
+    The list may close before it is read: a click on a selectbox below the sidebar's fold
+    scrolls the sidebar, and the scroll can close the list it opened. Open it again then.
+    """
+    item = page.get_by_role("option", name=option, exact=True)
+    for _ in range(6):
+        page.wait_for_function(SETTLED, timeout=120_000)
+        box = page.locator(f".st-key-{key} [role='combobox']").first
+        box.scroll_into_view_if_needed()
+        box.click()
+        try:
+            item.wait_for(timeout=5_000)
+        except PlaywrightTimeout:
+            continue
+        after_rerun(page, item.click)
+        return
+    raise RuntimeError(f"the {key} selectbox never offered {option!r}")
 
 
 _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"

@@ -584,6 +584,7 @@ TEXT: dict[str, str] = {
     "url.label.tie_weights": "weight tying",
     "url.label.scale_embedding": "embedding scaling",
     "url.label.train_mode": "train mode",
+    "url.label.model": "model to look at",
     "url.label.lang": "language",
     "url.label.layer": "attention layer",
     "url.label.head": "attention head",
@@ -1070,4 +1071,61 @@ TEXT: dict[str, str] = {
                                 "(source and target then share one vocabulary). The Annotated "
                                 "Transformer's `make_model` does not tie: its tying code sits "
                                 "in an `if False:` block. The default here is none, as there.",
+
+    # ---- model source (explorer/sources.py, sidebar) ----
+    "source.label": "Model to look at",
+    "source.help": "Every page shows your text going through this model. Untrained: random "
+                   "weights from the seed, sized by the settings below. The date translator: "
+                   "a model that ships with the app, trained to turn a date written in nine "
+                   "languages into YYYY-MM-DD (type a date as the source sentence). Your "
+                   "trained model: the last one trained on the Train & decode page in this "
+                   "session. Imported: a checkpoint you uploaded below.",
+    "source.untrained": "Untrained (random weights)",
+    "source.dates": "Trained: date translator",
+    "source.yours": "Your trained model",
+    "source.imported": "Imported checkpoint",
+    "source.dates_missing": "The date translator's file (models/dates.pt) is missing from "
+                            "this installation, so the untrained model is shown.",
+    "source.yours_missing": "You have not trained a model in this session yet: train one on "
+                            "the Train & decode page. The untrained model is shown meanwhile.",
+    "source.yours_running": "Your model is still training on the Train & decode page; it is "
+                            "shown here once training has stopped. The untrained model is "
+                            "shown meanwhile.",
+    "source.imported_missing": "No checkpoint is imported yet: load one under \"Explore your "
+                               "own checkpoint\" below. The untrained model is shown meanwhile.",
+    "source.tokens_fixed": "This model was trained on text read this way, so it reads yours "
+                           "the same way.",
+    "source.examples": "Try a date (the same day in other languages)",
+    "source.target_placeholder": "empty: the model's own answer",
+    "source.fixed": "The model \"{name}\" fixes the size and options (shown here, read-only). "
+                    "Choose \"Untrained\" above to get your own settings back.",
+    "source.params": "Parameters ({name})",
+    "source.dates_weights": "**A trained model**: the date translator that ships with the app "
+                            "({steps} training steps; {accuracy} exact on {n} dates it never "
+                            "saw). Type a date in any of its languages as the source sentence, "
+                            "e.g. `Montag, 23. November 2026` or `2026年11月23日`.",
+    "source.yours_weights": "**Your trained model** ({task}, {steps} steps): the attention "
+                            "it learned on the Train & decode page.",
+    "source.answer": "The target box is blank, so the decoder reads the model's own answer: "
+                     "**{answer}**. Cross-attention then shows where each output token looked "
+                     "while it was produced.",
+    "source.no_answer": "The target box is blank and the model gave no answer here, so the "
+                        "decoder reads only <s>.",
+    "source.unknown": "{n} of your tokens are not in this model's vocabulary and read as "
+                      "<unk> (see the token table in the sidebar).",
+    "source.dates_outside": "This does not look like a date the translator was trained on "
+                            "(a date from 1900 to 2099 written in one of its languages and "
+                            "styles). It still answers, because a model always does; treat the "
+                            "answer and the attention as a model guessing outside its data.",
+    "source.alignment": "Cross-attention, measured on {n} dates the model never saw: in "
+                        "decoder layer {layer} (heads averaged), **{year}** of year digits, "
+                        "**{day}** of day digits and **{month}** of month digits ({month_word} "
+                        "where the month is a word, like \"November\" or \"nov.\") look "
+                        "hardest at the part of the source they come from. Choose "
+                        "\"Cross-attention\" below and layer {layer} to see it for your date.",
+    "source.dates_scope": "Trained on: English (US, UK), Chinese (simplified, traditional), "
+                          "German, French, Spanish, Japanese and Korean; full, long, medium and "
+                          "abbreviated styles, lower case too; years 1900–2099. Left out: "
+                          "two-digit years (is 23.11.26 in 1926 or 2026?) and all-number dates "
+                          "whose day/month order differs between countries (03/04/2026).",
 }

@@ -1,0 +1,130 @@
+"""The shipped date translator: load time, the Attention page with it, accuracy, alignment.
+
+Rerun: `.venv/bin/python -m bench.dates` (options: --runs N, --held-out N, --smoke).
+
+(a) Load: `load_checkpoint(models/dates.pt)` as the app's shared cache does on a process's
+    first use (torch.load with weights_only=True, config inference, strict load), median of
+    --runs. Target ≤ 0.3 s.
+(b) Attention page: server-side rerun (AppTest, the whole app) after a NEW date is typed,
+    with "Model to look at" on the date translator (the rerun includes the model's greedy
+    answer, used as the decoder's input), beside the same page with the default untrained
+    tiny model and a new sentence, measured alternately in one run. Target ≤ 100 ms median,
+    as for the tiny model.
+(c) Accuracy on held-out dates (days never used in training) per locale, and the share of
+    output digits whose head-averaged cross-attention argmax falls inside the field they
+    come from (targets: ≥ 99% exact; year and day ≥ 95%, a month written as a word ≥ 90%).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import statistics
+import time
+from collections.abc import Sequence
+
+import torch
+
+from bench.common import machine_facts, met, p90, quiet_streamlit, sentence, table
+from explorer.checkpoint import load_checkpoint
+from explorer.sources import SHIPPED_DATES
+from transformer import dates as D
+
+
+def at_least(value: float, target: float) -> str:
+    """Whether a share met a lower bound."""
+    return "yes" if value >= target else "NO"
+
+
+def _date_text(i: int) -> str:
+    """A different date for every run, written as a learner might (German, full style)."""
+    date = dt.date(2026, 1, 1) + dt.timedelta(days=37 * i)
+    return D.render(date, D.Variant("de", "full")).text
+
+
+def load_times(runs: int) -> list[float]:
+    data = SHIPPED_DATES.read_bytes()
+    out = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        load_checkpoint(data, None, None)
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+def page_times(runs: int) -> dict[str, list[float]]:
+    """Attention-page reruns after a text change: the date model and the untrained tiny one."""
+    from streamlit.testing.v1 import AppTest
+
+    from bench.common import ROOT
+
+    quiet_streamlit()
+    apps = {}
+    for name, state in (("date translator", {"model_source": "dates", "target": ""}),
+                        ("untrained tiny", {})):
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+        for k, v in state.items():
+            at.session_state[k] = v
+        at.switch_page("pages/attention.py")
+        at.run()  # warm: imports, the shared model, the alignment measure
+        apps[name] = at
+    times: dict[str, list[float]] = {name: [] for name in apps}
+    for i in range(runs):
+        for name, at in apps.items():
+            text = _date_text(i + 1) if name == "date translator" else sentence(i + 1)
+            at.sidebar.text_input(key="source").set_value(text)
+            t0 = time.perf_counter()
+            at.run()
+            times[name].append(time.perf_counter() - t0)
+            if at.exception:
+                raise RuntimeError(f"{name}: {at.exception[0].message}")
+    return times
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--held-out", type=int, default=2000)
+    ap.add_argument("--smoke", action="store_true", help="a few runs, to check the script")
+    args = ap.parse_args(argv)
+    if args.smoke:
+        args.runs, args.held_out = 2, 100
+    torch.set_num_threads(1)
+    print(f"Machine: {machine_facts()}\n")
+
+    loads = load_times(args.runs)
+    pages = page_times(args.runs)
+    rows = [["load models/dates.pt (weights_only)", f"{statistics.median(loads) * 1000:.0f} ms",
+             "≤ 300 ms", met(statistics.median(loads), 0.3)]]
+    for name, xs in pages.items():
+        rows.append([f"Attention page rerun, new text, {name}",
+                     f"{statistics.median(xs) * 1000:.0f} ms (p90 {p90(xs) * 1000:.0f})",
+                     "≤ 100 ms", met(statistics.median(xs), 0.1)])
+    print(table(["what", "median", "target", "met?"], rows))
+
+    model = load_checkpoint(SHIPPED_DATES.read_bytes(), None, None).model
+    examples = D.held_out_examples(args.held_out)
+    right = D.exact_matches(model, examples)
+    share = sum(right) / len(right)
+    print(f"\nHeld-out exact match: {share:.2%} of {len(right)} dates (target ≥ 99%: "
+          f"{at_least(share, 0.99)})\n")
+    per = D.accuracy_by(examples, right)
+    print(table(["locale", "exact", "dates"],
+                [[k, f"{r / n:.1%}", n] for k, (r, n) in per.items()]))
+    per_style = D.accuracy_by(examples, right, "style")
+    print()
+    print(table(["style", "exact", "dates"],
+                [[k, f"{r / n:.1%}", n] for k, (r, n) in per_style.items()]))
+    align = D.alignment(model, examples)
+    targets = {"year": 0.95, "day": 0.95, "month_word": 0.90}
+    print(f"\nCross-attention alignment, decoder layer {align.layer}, heads averaged:\n")
+    print(table(["field", "digits inside the field", "digits", "target", "met?"],
+                [[k, f"{v:.1%}", align.counts[k],
+                  f"≥ {targets[k]:.0%}" if k in targets else "",
+                  at_least(v, targets[k]) if k in targets else ""]
+                 for k, v in align.shares.items()]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
