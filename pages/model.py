@@ -6,11 +6,13 @@ from explorer import introspect
 from explorer.context import context, show_problems
 from explorer.figures.model import architecture_figure, parameter_chart, share
 from explorer.i18n import t
+from explorer.preview import show_date_preview
 
 st.title(t("model.title"))
 st.markdown(t("model.intro"))
 
 ctx = context()
+show_date_preview(ctx)  # trained attention first, while the sidebar's model is untrained
 if ctx.cfg is None:  # invalid architecture: nothing to draw
     show_problems(ctx)
     st.stop()

@@ -23,7 +23,9 @@ def run_app(**state: object) -> AppTest:
 
 
 def specs(at: AppTest) -> list[dict]:
-    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+    """The page's own figures (not the trained-model preview box above them)."""
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")
+            if "preview_chart" not in el.proto.id]
 
 
 def texts(fig: dict | go.Figure) -> list[str]:
@@ -114,7 +116,7 @@ def test_bad_text_still_draws_the_architecture_and_bad_architecture_stops():
     assert not any("vocab=" in t for t in texts(arch))  # the placeholder vocabulary is hidden
     at = run_app(d_model=30)  # h=4 does not divide 30
     assert not at.exception
-    assert at.main.error and not at.get("plotly_chart")
+    assert at.main.error and not specs(at)  # only the trained-model preview is drawn
 
 
 # ---- Pure figure functions ----------------------------------------------------------------

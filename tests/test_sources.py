@@ -226,3 +226,45 @@ def test_every_source_and_reason_has_text_in_both_languages():
     keys += ["source.yours_running"]
     for table in (en.TEXT, zh.TEXT):
         assert not [k for k in keys if k not in table]
+
+
+def test_the_files_alignment_is_the_scripts_measure_of_its_weights():
+    meta = shipped_dates().meta
+    align = D.alignment(shipped_dates().model, D.held_out_examples(meta["held_out_n"]))
+    assert align.layer == meta["alignment_layer"]
+    assert dict(align.shares) == pytest.approx(meta["alignment"], abs=1e-9)
+
+
+# ---- The Model page's first look ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_first_page_shows_trained_attention_on_an_editable_date(lang):
+    at = app(lang=lang)  # a first visit: the home page, the untrained sidebar model
+    assert not at.exception and not errors(at)
+    box = at.text_input(key="preview_date")
+    assert D.written_as_trained(D.source_tokens(box.value), "2026-11-23")
+    assert "2026-11-23" in page_text(at)
+    chart = figure_list(at)[0]
+    assert chart["data"][0]["type"] == "heatmap"
+    if lang == "zh":
+        return  # AppTest re-reads the Chinese page's selectboxes by English labels on a rerun
+    box.set_value("lunes, 2 de marzo de 1987").run()
+    assert "1987-03-02" in page_text(at)
+    at.button(key="preview_open").click().run()
+    assert at.session_state["model_source"] == "dates"
+    assert at.session_state["source"] == "lunes, 2 de marzo de 1987"
+
+
+@pytest.mark.parametrize("text", ["", "x" * 61, "<b>hi</b>", "2026年13月45日"])
+def test_the_preview_takes_any_text(text):
+    at = app()
+    at.text_input(key="preview_date").set_value(text).run()
+    assert not at.exception
+    assert "<b>" not in "".join(m.value for m in at.markdown if "hi" in m.value)
+
+
+def test_the_preview_stays_away_when_a_trained_model_is_shown():
+    at = app(model_source="dates", source=A_DATE)
+    assert not at.exception
+    assert not [w for w in at.text_input if w.key == "preview_date"]

@@ -10,15 +10,17 @@ Pure plotly: never calls streamlit.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import plotly.graph_objects as go
 
 from transformer.model import TransformerConfig
 
 from ..i18n import t
 from ..introspect import group_label
-from .common import FONT, esc
+from .common import FONT, esc, heatmap
 
 # Colours close to the paper's Figure 1.
 FILL = {
@@ -460,3 +462,11 @@ def parameter_chart(groups: dict[str, int]) -> go.Figure:
         showlegend=False,
     )
     return fig
+
+
+def date_preview_figure(weights: np.ndarray, out_tokens: Sequence[str],
+                        src_tokens: Sequence[str], title: str) -> go.Figure:
+    """The shipped date translator's cross-attention (rows: the decoder's input, <s> and its
+    answer; columns: the date's characters and </s>), one decoder layer, heads averaged."""
+    return heatmap(weights, src_tokens, out_tokens, title, zmin=0.0, zmax=1.0,
+                   show_values=False, height=120 + 22 * len(out_tokens))

@@ -1110,9 +1110,9 @@ TEXT: dict[str, str] = {
                      "**{answer}**. Cross-attention then shows where each output token looked "
                      "while it was produced.",
     "source.no_answer": "The target box is blank and the model gave no answer here, so the "
-                        "decoder reads only <s>.",
+                        "decoder reads only `<s>`.",
     "source.unknown": "{n} of your tokens are not in this model's vocabulary and read as "
-                      "<unk> (see the token table in the sidebar).",
+                      "`<unk>` (see the token table in the sidebar).",
     "source.dates_outside": "This does not look like a date the translator was trained on "
                             "(a date from 1900 to 2099 written in one of its languages and "
                             "styles). It still answers, because a model always does; treat the "
@@ -1128,4 +1128,21 @@ TEXT: dict[str, str] = {
                           "abbreviated styles, lower case too; years 1900–2099. Left out: "
                           "two-digit years (is 23.11.26 in 1926 or 2026?) and all-number dates "
                           "whose day/month order differs between countries (03/04/2026).",
+
+    # ---- the Model page's first look at trained attention (explorer/preview.py) ----
+    "preview.title": "**First, a trained model.** The model on this page is built from the "
+                     "sidebar and has random weights. The app also ships a trained one: a "
+                     "date translator that turns a date in nine languages into YYYY-MM-DD. "
+                     "Edit the date and watch where each output digit looks.",
+    "preview.input": "A date, in any of English, Chinese, German, French, Spanish, Japanese "
+                     "or Korean",
+    "preview.unreadable": "Type a date (at most {n} characters) to see the translator's "
+                          "answer.",
+    "preview.answer": "Its answer: **{answer}**. Each row below is one step of the decoder: "
+                      "the row of a token is where the next one is chosen (the `<s>` row "
+                      "writes the first digit). Dark cells are the characters of your date "
+                      "that step attended to most (decoder layer {layer}, cross-attention, "
+                      "heads averaged).",
+    "preview.figure_title": "Cross-attention of the date translator, decoder layer {layer}",
+    "preview.everywhere": "Look at this model on every page",
 }
