@@ -832,7 +832,7 @@ TEXT: dict[str, str] = {
     # 9.5-10.3 s, best 4.2-5.6 s (the default seed 0: 9.0-10.3 s, 500 steps). In the process
     # alone (start_training + run_training): median 5.2 s, worst 6.4 s.
     "train.model_recipe": "fast recipe: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, no "
-                          "dropout (learns copy in about 4–10 s on two CPU cores)",
+                          "dropout (learns copy in about 10 s on two CPU cores)",
     "train.model_sidebar": "the sidebar's model: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, "
                            "dropout {dropout} (slower; see the note below)",
     "train.model_help": "The fast recipe is small on purpose: one layer and two heads are all "

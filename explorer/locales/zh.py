@@ -730,7 +730,7 @@ TEXT: dict[str, str] = {
     "train.model": "要训练的模型",
     # (13) 测量方法与结果见 EN 中的注释（bench/train_wait.py）。
     "train.model_recipe": "快速配方：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，不用 "
-                          "dropout（在两个 CPU 核上约 4–10 秒学会复制）",
+                          "dropout（在两个 CPU 核上约 10 秒学会复制）",
     "train.model_sidebar": "侧边栏的模型：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，"
                            "dropout {dropout}（更慢；见下方说明）",
     "train.model_help": "快速配方故意做得很小：复制、反转和排序只需要一层和两个头，几秒钟就"
