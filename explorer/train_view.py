@@ -235,6 +235,8 @@ def training_section(ctx: Context, ts: TrainSettings, task: Task) -> Trained:
     train_problem = None if arch_problem else training_problem(ms, V)
     key = ModelKey.of(ms, task) if arch_problem is None else None
     _training_widgets(s, ts)
+    if ctx.loaded is not None:  # the sidebar shows another model's size, read-only
+        st.caption(t("source.train_own", name=t(f"source.{ctx.source}")))
     if arch_problem:
         st.error(t("problems.arch", reason=arch_problem), icon=":material/block:")
     elif train_problem:

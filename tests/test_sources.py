@@ -268,3 +268,11 @@ def test_the_preview_stays_away_when_a_trained_model_is_shown():
     at = app(model_source="dates", source=A_DATE)
     assert not at.exception
     assert not [w for w in at.text_input if w.key == "preview_date"]
+
+
+def test_the_train_page_says_whose_settings_it_trains_while_another_model_is_shown():
+    at = app("train", model_source="dates", source=A_DATE)
+    assert not at.exception and not errors(at)
+    assert any("Training here always starts from a fresh" in c.value for c in at.caption)
+    at = app("train")
+    assert not any("Training here always starts" in c.value for c in at.caption)

@@ -1097,6 +1097,10 @@ TEXT: dict[str, str] = {
                            "the same way.",
     "source.examples": "Try a date (the same day in other languages)",
     "source.target_placeholder": "empty: the model's own answer",
+    "source.train_own": "The sidebar shows the model \"{name}\". Training here always starts "
+                        "from a fresh, untrained model: the fast recipe's, or \"the sidebar's "
+                        "model\", which means your own settings (choose \"Untrained\" in the "
+                        "sidebar to see and change them).",
     "source.fixed": "The model \"{name}\" fixes the size and options (shown here, read-only). "
                     "Choose \"Untrained\" above to get your own settings back.",
     "source.params": "Parameters ({name})",
