@@ -2,9 +2,10 @@
 
 Rerun: `.venv/bin/python -m bench.dates` (options: --runs N, --held-out N, --smoke).
 
-(a) Load: `load_checkpoint(models/dates.pt)` as the app's shared cache does on a process's
-    first use (torch.load with weights_only=True, config inference, strict load), median of
-    --runs. Target ≤ 0.3 s.
+(a) Load: `load_checkpoint(models/dates.pt)` as the app's shared cache does (torch.load
+    with weights_only=True, config inference, strict load), median of --runs; and the
+    first load in a fresh process (what a server's first visitor waits for, imports
+    excluded), median of 3 processes. Target ≤ 0.3 s.
 (b) Attention page: server-side rerun (AppTest, the whole app) after a NEW date is typed,
     with "Model to look at" on the date translator (the rerun includes the model's greedy
     answer, used as the decoder's input), beside the same page with the default untrained
@@ -20,6 +21,8 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Sequence
 
@@ -50,6 +53,27 @@ def load_times(runs: int) -> list[float]:
         load_checkpoint(data, None, None)
         out.append(time.perf_counter() - t0)
     return out
+
+
+_FIRST_LOAD = """
+import time, torch
+from explorer.checkpoint import load_checkpoint
+from explorer.sources import SHIPPED_DATES
+data = SHIPPED_DATES.read_bytes()
+t0 = time.perf_counter()
+load_checkpoint(data, None, None)
+print(time.perf_counter() - t0)
+"""
+
+
+def first_load_times(runs: int) -> list[float]:
+    """The load on a fresh server's first visit: a new process each time (imports done
+    before the clock starts, as the app has done them by then)."""
+    from bench.common import ROOT
+
+    return [float(subprocess.run([sys.executable, "-c", _FIRST_LOAD], cwd=ROOT, check=True,
+                                 capture_output=True, text=True).stdout.split()[-1])
+            for _ in range(runs)]
 
 
 def page_times(runs: int) -> dict[str, list[float]]:
@@ -93,9 +117,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"Machine: {machine_facts()}\n")
 
     loads = load_times(args.runs)
+    firsts = first_load_times(min(args.runs, 3))
     pages = page_times(args.runs)
     rows = [["load models/dates.pt (weights_only)", f"{statistics.median(loads) * 1000:.0f} ms",
-             "≤ 300 ms", met(statistics.median(loads), 0.3)]]
+             "≤ 300 ms", met(statistics.median(loads), 0.3)],
+            ["the same, first load in a fresh process",
+             f"{statistics.median(firsts) * 1000:.0f} ms", "≤ 300 ms",
+             met(statistics.median(firsts), 0.3)]]
     for name, xs in pages.items():
         rows.append([f"Attention page rerun, new text, {name}",
                      f"{statistics.median(xs) * 1000:.0f} ms (p90 {p90(xs) * 1000:.0f})",

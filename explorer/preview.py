@@ -8,7 +8,7 @@ import streamlit as st
 from .context import Context
 from .figures.model import date_preview_figure
 from .i18n import t
-from .sources import SOURCE_KEY, date_examples, date_preview
+from .sources import SOURCE_KEY, date_example, date_preview
 
 PREVIEW_KEY = "preview_date"  # the preview's own text box (not the sidebar's sentence)
 MAX_PREVIEW_CHARS = 60  # dates are short; the box's limit, checked again here
@@ -27,7 +27,7 @@ def show_date_preview(ctx: Context) -> None:
     """A bordered box: a date, the trained model's answer and its cross-attention."""
     if ctx.source != "untrained":
         return  # the pages already show a trained or imported model
-    st.session_state.setdefault(PREVIEW_KEY, date_examples()[0])
+    st.session_state.setdefault(PREVIEW_KEY, date_example(0))
     with st.container(border=True):
         st.markdown(t("preview.title"))
         text = st.text_input(t("preview.input"), key=PREVIEW_KEY, max_chars=MAX_PREVIEW_CHARS)

@@ -64,9 +64,14 @@ EXAMPLE_VARIANTS = (("de", "full"), ("zh_Hans", "full"), ("en_US", "medium"), ("
 EXAMPLE_DATE = dt.date(2026, 11, 23)
 
 
+def date_example(i: int, date: dt.date = EXAMPLE_DATE) -> str:
+    """`date` written in the i-th EXAMPLE_VARIANTS style (one locale's data is loaded)."""
+    return D.render(date, D.Variant(*EXAMPLE_VARIANTS[i])).text
+
+
 def date_examples(date: dt.date = EXAMPLE_DATE) -> tuple[str, ...]:
     """`date` written in each EXAMPLE_VARIANTS style."""
-    return tuple(D.render(date, D.Variant(loc, style)).text for loc, style in EXAMPLE_VARIANTS)
+    return tuple(date_example(i, date) for i in range(len(EXAMPLE_VARIANTS)))
 
 
 @dataclass(frozen=True)
