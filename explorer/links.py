@@ -113,9 +113,10 @@ def publish_view(ctx: Context, share_slot: DeltaGenerator) -> None:
     if current != params:
         st.query_params.from_dict(params)
     with share_slot.container():
-        # components.html, though Streamlit marks it deprecated: with st.iframe in its place
-        # (Streamlit 1.67) a click on the sidebar's selectboxes no longer opened their list
-        # in Chromium (bench.faults' "choose a preset" step timed out).
+        # components.html, though Streamlit marks it deprecated. st.iframe was tried once and
+        # a browser step that opens a sidebar selectbox failed with it; the same failure came
+        # back with components.html (a scroll closing the list, handled in
+        # tools/screenshots.choose), so st.iframe is untested rather than known to break.
         components.html(_copy_link_html(t("sidebar.copy_link"), t("sidebar.copied")),
                         height=40)
         with st.expander(t("sidebar.share"), icon=":material/link:"):
