@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 import torch
 
-from bench.common import machine_facts, met, p90, quiet_streamlit, sentence, table
+from bench.common import ROOT, machine_facts, met, p90, quiet_streamlit, sentence, table
 from explorer.checkpoint import load_checkpoint
 from explorer.sources import SHIPPED_DATES
 from transformer import dates as D
@@ -69,8 +69,6 @@ print(time.perf_counter() - t0)
 def first_load_times(runs: int) -> list[float]:
     """The load on a fresh server's first visit: a new process each time (imports done
     before the clock starts, as the app has done them by then)."""
-    from bench.common import ROOT
-
     return [float(subprocess.run([sys.executable, "-c", _FIRST_LOAD], cwd=ROOT, check=True,
                                  capture_output=True, text=True).stdout.split()[-1])
             for _ in range(runs)]
@@ -79,8 +77,6 @@ def first_load_times(runs: int) -> list[float]:
 def page_times(runs: int) -> dict[str, list[float]]:
     """Attention-page reruns after a text change: the date model and the untrained tiny one."""
     from streamlit.testing.v1 import AppTest
-
-    from bench.common import ROOT
 
     quiet_streamlit()
     apps = {}

@@ -6,6 +6,7 @@ Each test pins what the page used to compute inline, so moving it kept the behav
 import numpy as np
 import pytest
 import torch
+from run_helpers import small_run
 
 from explorer.figures.attention import KINDS, head_steps
 from explorer.figures.embeddings import encoder_input, shift_error, shift_matrix
@@ -21,18 +22,10 @@ from explorer.introspect import (
     shape_rows,
     xavier_bound,
 )
-from transformer.model import MASK_FILL, make_model, sinusoid_table, subsequent_mask
+from transformer.model import MASK_FILL, sinusoid_table
 from transformer.tokenize import PAD
 
-
-def _run(**options):
-    model = make_model(12, 12, N=2, d_model=16, d_ff=24, h=4, dropout=0.0, seed=0, **options)
-    model.eval()
-    src = torch.tensor([[4, 5, 6, 7, 8]])
-    tgt = torch.tensor([[1, 4, 5, 6]])
-    _, cache = model.run_with_cache(src, tgt, torch.ones(1, 1, 5, dtype=torch.bool),
-                                    subsequent_mask(4))
-    return model, {k: v.numpy() for k, v in cache.items()}
+_run = small_run
 
 
 SRC, TGT = list("abcde"), ["<s>", "a", "b", "c"]

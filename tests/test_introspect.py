@@ -1,6 +1,6 @@
 """The module tree, parameter groups and shape table describe the model correctly."""
 
-import torch
+from run_helpers import small_run
 
 from explorer.introspect import (
     COMPONENTS,
@@ -10,17 +10,8 @@ from explorer.introspect import (
     shape_rows,
     tied_names,
 )
-from transformer.model import make_model, subsequent_mask
 
-
-def _run(**options):
-    model = make_model(12, 12, N=2, d_model=16, d_ff=24, h=4, dropout=0.0, seed=0, **options)
-    model.eval()
-    src = torch.tensor([[4, 5, 6, 7, 8]])
-    tgt = torch.tensor([[1, 4, 5, 6]])
-    _, cache = model.run_with_cache(src, tgt, torch.ones(1, 1, 5, dtype=torch.bool),
-                                    subsequent_mask(4))
-    return model, {k: v.numpy() for k, v in cache.items()}
+_run = small_run
 
 
 def test_module_tree_hides_hook_points_only():
