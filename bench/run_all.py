@@ -31,6 +31,8 @@ SCRIPTS: dict[str, str] = {
     "load": "6. A class at once (30 concurrent sessions)",
     "faults": "7. Faults (closing or reloading during training; the Stop button)",
     "dates": "8. The shipped date translator (load, Attention page, accuracy, alignment)",
+    "dates_train": "8b. The date task on the Train page (time to 95% and 99%, the Train button)",
+    "film": "9. The attention film (recording's share of training time, frames, bytes)",
 }
 
 

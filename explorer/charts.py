@@ -156,7 +156,8 @@ def sized_figure(fig: go.Figure, k: float = 1.0, height_scale: float = 1.0) -> g
             else v for side, v in margin.items()}
     if isinstance(layout.get("height"), (int, float)):
         layout["height"] = int(layout["height"] * height_scale)
-    return go.Figure(data=data, layout=layout, _validate=False)
+    # an animation's frames only change values (z), never a size
+    return go.Figure(data=data, layout=layout, frames=spec.get("frames"), _validate=False)
 
 
 def show_chart(fig: go.Figure, name: str, model: TransformerConfig | Settings | None,

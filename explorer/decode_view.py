@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from transformer import dates as D
+from transformer.model import EncoderDecoder
 from transformer.tasks import DIGITS, Task
 
+from .checkpoint import CheckpointError
 from .context import Context
 from .decoding import Decoding, answer, attention_pattern, decode_input, top_tokens
 from .figures.train import (
@@ -21,16 +24,22 @@ from .figures.train import (
 )
 from .i18n import t
 from .settings import Settings
+from .sources import shipped_dates
 from .train_state import memo, set_default, untrained
 from .train_task import (
     DEFAULT_DIGITS,
     MAX_INPUT_CHARS,
     MAX_WORDS,
     WORD_MAX_LEN,
+    TrainTask,
+    date_probe_example,
     input_fit,
+    is_dates,
+    parse_date_input,
     parse_sequence,
     sentence_fit,
     sentence_input,
+    unknown_characters,
 )
 from .train_view import Trained
 from .training import ModelKey, TrainedState
@@ -123,17 +132,21 @@ def _step_view(ctx: Context, decoding: Decoding) -> None:
         st.caption(t("train.no_cache_caption"))
 
 
-def _before_after(ctx: Context, key: ModelKey, task: Task, tokens: list[str],
-                  trained: TrainedState | None) -> None:
-    """Section 4: the same input's attention in the untrained and the trained model."""
+def _before_after(ctx: Context, key: ModelKey, task: TrainTask, tokens: list[str],
+                  trained: TrainedState | None, expected: list[str] | None = None) -> None:
+    """Section 4: the same input's attention in the untrained and the trained model.
+
+    The decoder reads the right answer (teacher forcing): the task's rule, or `expected`.
+    """
     st.header(t("train.before_after_header"))
     kind = st.radio(t("train.attention"), ("cross", "enc"), key="tr_kind", horizontal=True,
                     format_func=lambda name: t(f"train.kind_{name}"))
     kind = kind if kind in ("cross", "enc") else "cross"
     st.caption(t("train.before_after_caption"))
     base = untrained(key)
-    before = memo(("before", key, kind, tuple(tokens)),
-                  lambda: attention_pattern(base, task, tokens, kind))
+    target = tuple(expected) if expected is not None else None
+    before = memo(("before", key, kind, tuple(tokens), target),
+                  lambda: attention_pattern(base, task, tokens, kind, target))
     q_title = t("train.q_decoder") if kind == "cross" else t("train.q_source")
     p1, p2 = st.columns(2)
     ctx.chart(attention_figure(*before, t("train.untrained_title", seed=key.seed),
@@ -142,8 +155,8 @@ def _before_after(ctx: Context, key: ModelKey, task: Task, tokens: list[str],
     if trained is None:
         p2.info(t("train.train_first"), icon=":material/fitness_center:")
         return
-    after = memo(("after", id(trained), trained.version, kind, tuple(tokens)),
-                 lambda: attention_pattern(trained.model, task, tokens, kind))
+    after = memo(("after", id(trained), trained.version, kind, tuple(tokens), target),
+                 lambda: attention_pattern(trained.model, task, tokens, kind, target))
     ctx.chart(attention_figure(*after, t("train.trained_title", steps=trained.step),
                                q_title=q_title, k_title=t("train.k_source")),
               f"{kind}_attention_trained", key="tr_after", where=p2)
@@ -151,32 +164,103 @@ def _before_after(ctx: Context, key: ModelKey, task: Task, tokens: list[str],
                  pattern=t(f"train.pattern_{task.name}")))
 
 
-def decoding_section(ctx: Context, result: Trained, task: Task) -> None:
+def _date_tokens(task: D.DateTask) -> list[str] | None:
+    """The date to decode, typed by the learner (characters; unknown ones read as <unk>)."""
+    set_default("tr_date", date_probe_example().text)
+    text = st.text_input(t("train.date_input"), key="tr_date", max_chars=MAX_INPUT_CHARS,
+                         help=t("train.date_input_help"))
+    tokens, error = parse_date_input(text, task)
+    if error:
+        st.error(error, icon=":material/edit:")
+        return None
+    unknown = unknown_characters(task, tokens or [])
+    if unknown:
+        st.caption(t("train.date_unknown", n=unknown))
+    return tokens
+
+
+def _shipped_model() -> EncoderDecoder | None:
+    """The date translator that ships with the app, or None where the file is missing."""
+    try:
+        return shipped_dates().model
+    except (OSError, CheckpointError):
+        return None
+
+
+def expected_date(tokens: list[str]) -> list[str] | None:
+    """The right ISO answer for a typed date, when the app can be sure of it, else None.
+
+    The shipped translator proposes an answer; it is kept only if writing that date in one
+    of the task's own variants gives exactly the typed characters, so the check, not the
+    model, vouches for it. None: the text is not a date as the task writes them (or the
+    shipped translator misread it, which it did for none of 2,000 held-out dates).
+    """
+    model = _shipped_model()
+    if model is None:  # a deployment without models/dates.pt
+        return None
+    guess = D.translate_tokens(model, [tokens])[0]
+    return list(guess) if D.written_as_trained(tokens, guess) else None
+
+
+def _date_answer(decoding: Decoding, expected: list[str] | None) -> None:
+    """The model's ISO answer beside the right one (when the app knows it)."""
+    produced = [tok for tok in decoding.output if tok != "</s>"]
+    o1, o2 = st.columns(2)
+    if expected is None:
+        o1.markdown(t("train.expected"))
+        o1.info(t("train.date_no_expected"), icon=":material/help:")
+        o2.markdown(t("train.answer_plain"))
+    else:
+        right = produced == expected and decoding.output[-1:] == ("</s>",)
+        o1.markdown(t("train.expected"))
+        o1.code("".join(expected), language=None)
+        o2.markdown(t("train.answer_right" if right else "train.answer_wrong"))
+    o2.code("".join(produced) + (" </s>" if decoding.output[-1:] == ("</s>",) else ""),
+            language=None)
+    st.caption(t("train.date_inside" if expected is not None else "train.date_outside"))
+
+
+def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
     """Sections 3 and 4: greedy decoding step by step, then attention before and after."""
     key, trained = result.key, result.trained
     if key is None:
         return
     st.header(t("train.decode_header"))
     st.markdown(t("train.decode_text"))
-    use_trained = False
-    if trained is not None:
-        use_trained = st.radio(t("train.decode_with"), ("trained", "untrained"),
-                               key="tr_which", horizontal=True,
-                               format_func=lambda which: t(f"train.which_{which}"),
-                               ) != "untrained"
-    else:
+    dates = is_dates(task)
+    shipped = _shipped_model() if dates else None
+    choices = [c for c, ok in (("trained", trained is not None), ("untrained", True),
+                               ("shipped", shipped is not None)) if ok]
+    which = "untrained"
+    if len(choices) > 1:
+        if ctx.source == "dates" and shipped is not None:  # the sidebar shows the shipped one
+            set_default("tr_which", "shipped")
+        which = st.radio(t("train.decode_with"), choices, key="tr_which", horizontal=True,
+                         format_func=lambda w: t(f"train.which_{w}"))
+        which = which if which in choices else choices[0]
+    if which == "untrained" and trained is None:
         st.caption(t("train.untrained_caption"))
-    tokens = _decode_tokens(task, ctx.settings.source)
+    tokens = _date_tokens(task) if dates else _decode_tokens(task, ctx.settings.source)
     if not tokens:
         return
-    if use_trained and trained is not None:
+    use_trained = which == "trained" and trained is not None
+    if use_trained:
         model, version = trained.model, ("trained", id(trained), trained.version)
+    elif which == "shipped" and shipped is not None:
+        model, version = shipped, ("shipped",)  # shared and read-only: only decoded
     else:
         model, version = untrained(key), ("untrained",)  # a spinner when the model is large
     decoding = memo((*version, key, tuple(tokens)), lambda: decode_input(model, task, tokens))
-    _answer(decoding, task, tokens, trained if use_trained else None)
+    expected = None
+    if dates:
+        expected = memo(("expected", tuple(tokens)), lambda: expected_date(tokens))
+        _date_answer(decoding, expected)
+    else:
+        _answer(decoding, task, tokens, trained if use_trained else None)
     _step_view(ctx, decoding)
-    _before_after(ctx, key, task, tokens, trained)
+    if dates and expected is None:  # no right answer to feed in: the model's own
+        expected = [tok for tok in decoding.output if tok != "</s>"]
+    _before_after(ctx, key, task, tokens, trained, expected)
 
 
 def schedule_section(ctx: Context, s: Settings) -> None:

@@ -86,7 +86,7 @@ def decode_input(model: EncoderDecoder, task: Task, tokens: Sequence[str]) -> De
     _check_readable(model)
     n = model.config.N if model.config is not None else len(model.encoder.layers)
     src, src_mask = _encode_src(task, tokens)
-    enc_cache, steps = decode_steps(model, src, src_mask, max_len=task.max_len + 2)
+    enc_cache, steps = decode_steps(model, src, src_mask, max_len=task.target_len)
     itos = tuple(task.vocab.itos)
     views = tuple(
         DecodeView(
@@ -109,17 +109,18 @@ def top_tokens(probs: np.ndarray, itos: Sequence[str], k: int = 10) -> list[tupl
 
 
 def attention_pattern(
-    model: EncoderDecoder, task: Task, tokens: Sequence[str], kind: str
+    model: EncoderDecoder, task: Task, tokens: Sequence[str], kind: str,
+    expected: Sequence[str] | None = None,
 ) -> tuple[np.ndarray, list[str], list[str]]:
     """Last layer's attention, averaged over heads, with the correct answer fed in.
 
     kind "cross": rows are the decoder input `<s> y1 .. ym` (teacher forcing with the
-    task's answer), columns the source; kind "enc": the source against itself.
+    task's answer, or `expected`), columns the source; kind "enc": the source against itself.
     """
     _check_readable(model)
     n = model.config.N if model.config is not None else len(model.encoder.layers)
     src, src_mask = _encode_src(task, tokens)
-    tgt_tokens = ["<s>", *answer(task, tokens)]
+    tgt_tokens = ["<s>", *(answer(task, tokens) if expected is None else expected)]
     tgt = torch.tensor([[BOS, *task.vocab.encode(tgt_tokens[1:])]])
     _, cache = model.run_with_cache(src, tgt, src_mask, subsequent_mask(tgt.size(1)))
     last = n - 1
@@ -130,8 +131,10 @@ def attention_pattern(
     return w.mean(0).float().numpy(), tgt_tokens, source_tokens(tokens)
 
 
-def teacher_forcing_rows(task: Task, tokens: Sequence[str]) -> dict[str, list[str]]:
-    """The decoder input and the labels for `tokens`, as `Batch` builds tgt and tgt_y."""
-    target = ["<s>", *answer(task, tokens), "</s>"]
+def teacher_forcing_rows(task: Task, tokens: Sequence[str],
+                         expected: Sequence[str] | None = None) -> dict[str, list[str]]:
+    """The decoder input and the labels for `tokens`, as `Batch` builds tgt and tgt_y;
+    `expected` is the answer (default: the toy task's rule, `answer`)."""
+    target = ["<s>", *(answer(task, tokens) if expected is None else expected), "</s>"]
     return {t("train.col_position"): [str(i) for i in range(len(target) - 1)],
             t("train.col_input"): target[:-1], t("train.col_label"): target[1:]}

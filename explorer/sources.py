@@ -27,7 +27,7 @@ from .checkpoint import CheckpointError, LoadedCheckpoint, load_checkpoint
 from .exports import checkpoint_bytes
 from .runs import forward
 from .settings import SOURCES, Settings
-from .training import TrainedState
+from .training import TrainedState, task_meta
 
 SOURCE_KEY = "model_source"  # the sidebar's choice, in session_state and (as `model`) links
 TRAINED_SOURCES = ("dates", "yours")  # trained on a task: a blank target means "its answer"
@@ -110,8 +110,8 @@ def trained_checkpoint(state: TrainedState) -> LoadedCheckpoint:
     cache = st.session_state.get(_YOURS)
     stamp = (id(state.model), state.version)
     if cache is None or cache[0] != stamp:
-        meta = {"task": state.task.name, "symbols": list(state.task.symbols),
-                "steps": state.step, "accuracy": state.accuracy, "version": state.version}
+        meta = {**task_meta(state.task), "steps": state.step, "accuracy": state.accuracy,
+                "version": state.version}
         data = checkpoint_bytes(state.model, list(state.task.vocab.itos), meta)
         st.session_state[_YOURS] = cache = (stamp, load_checkpoint(data, None, None))
     return cache[1]

@@ -11,14 +11,15 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from transformer.recipes import FAST
+from transformer.recipes import DATES_LIVE, FAST, Recipe
 from transformer.tasks import TASKS
 from transformer.train import SCHEDULES, TrainConfig
 
 from .i18n import t
 from .settings import SIZE_FIELDS, Settings
 
-SYMBOL_MODES = ("digits", "words")
+TRAIN_TASKS: tuple[str, ...] = (*TASKS, "dates")  # the toy tasks and the date translator's
+SYMBOL_MODES = ("digits", "words")  # the toy tasks' symbols (dates are always characters)
 MODEL_CHOICES = ("recipe", "sidebar")  # the fast recipe's size, or the sidebar's model
 BATCH_SIZES = (16, 32, 64, 128)
 STEPS_RANGE = (50, 2000)
@@ -27,6 +28,11 @@ LR_CHOICES = (1e-4, 3e-4, 1e-3, 2e-3, 3e-3, 5e-3, 7e-3, 1e-2)  # the page's slid
 WARMUP_RANGE = (1, 4000)
 FACTOR_RANGE = (0.1, 5.0)
 SMOOTHING_RANGE = (0.0, 0.5)
+
+
+def recipe_for(task: str) -> Recipe:
+    """The recipe whose size "recipe" trains, and whose values the widgets start from."""
+    return DATES_LIVE if task == "dates" else FAST
 
 
 @dataclass(frozen=True)
@@ -50,7 +56,8 @@ class TrainSettings:
         """The sidebar's settings with the size of the model to train."""
         if self.model == "sidebar":
             return settings
-        return replace(settings, **{name: getattr(FAST, name) for name in SIZE_FIELDS})
+        recipe = recipe_for(self.task)
+        return replace(settings, **{name: getattr(recipe, name) for name in SIZE_FIELDS})
 
     def train_config(self, seed: int) -> TrainConfig:
         return TrainConfig(
@@ -74,7 +81,7 @@ def parse_train_settings(raw: dict[str, Any]) -> TrainSettings:
     base = TrainSettings()
     errors: list[str] = []
     values: dict[str, Any] = {}
-    for name, allowed in (("task", TASKS), ("symbols", SYMBOL_MODES), ("schedule", SCHEDULES),
+    for name, allowed in (("task", TRAIN_TASKS), ("symbols", SYMBOL_MODES), ("schedule", SCHEDULES),
                           ("model", MODEL_CHOICES)):
         value = raw.get(name, getattr(base, name))
         if value in allowed:

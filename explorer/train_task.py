@@ -1,17 +1,21 @@
-"""The task to train and the learner's input: digits or the words of their sentence.
+"""The task to train and the learner's input: digits, the words of their sentence, or a date.
 
 Pure Python: `task_for` picks the task's symbols (the digits, or the distinct words of the
-learner's text); `parse_sequence` reads an input to decode; `input_fit` and `sentence_fit`
-say how an input compares with what the model trained on. Reasons are worded with `t()`
-and never repeat the learner's text, so they are safe to show as Markdown.
+learner's text) or the date task (`transformer.dates.DateTask`, characters);
+`parse_sequence` and `parse_date_input` read an input to decode; `input_fit` and
+`sentence_fit` say how an input compares with what the model trained on. Reasons are
+worded with `t()` and never repeat the learner's text, so they are safe to show as Markdown.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from transformer import dates as D
+from transformer.film import Probe, task_probe
 from transformer.tasks import DIGITS, Task, make_task
 from transformer.tokenize import MAX_TEXT_CHARS, SPECIALS, TokenizeError, tokenize
 
@@ -21,6 +25,22 @@ DIGIT_MAX_LEN = 9  # longest digit sequence of the tasks
 MAX_WORDS = 20  # distinct words of the learner's text used as symbols
 WORD_MIN_LEN, WORD_MAX_LEN = 6, 12  # the words task covers the sentence's length, capped
 DEFAULT_DIGITS = "3 1 4 1 5 9 2"
+FILM_DIGITS = "7 2 9 4 0 6 1 8"  # the film's probe: distinct digits, so one ideal per row
+# The date task's film probe and first input to decode: issue 10's example, written in German.
+FILM_DATE = D.Variant("de", "full"), dt.date(2026, 11, 23)
+
+TrainTask = Task | D.DateTask  # what the Train page trains: a toy task or the date task
+
+
+def is_dates(task: object) -> bool:
+    """Whether `task` is the date translator's task (characters, no rule on symbols)."""
+    return isinstance(task, D.DateTask)
+
+
+def date_probe_example() -> D.DateExample:
+    """The date the film records and the decoding section starts from."""
+    variant, date = FILM_DATE
+    return D.render(date, variant)
 MAX_INPUT_CHARS = 200
 
 
@@ -33,8 +53,11 @@ def sentence_words(text: str) -> list[str]:
     return [tok for tok in tokens if tok not in SPECIALS]
 
 
-def task_for(name: str, symbols: str, text: str) -> tuple[Task, str | None]:
-    """The task over digits or over the text's distinct words, and a note if it fell back."""
+def task_for(name: str, symbols: str, text: str) -> tuple[TrainTask, str | None]:
+    """The task over digits or over the text's distinct words, and a note if it fell back;
+    or the date task (name "dates", whatever `symbols` says)."""
+    if name == "dates":
+        return D.DateTask(), None
     if symbols != "words":
         return make_task(name, None, max_len=DIGIT_MAX_LEN), None
     words = sentence_words(text)
@@ -56,8 +79,23 @@ def sentence_input(task: Task, text: str) -> list[str]:
     return [w for w in sentence_words(text) if w in known][: task.max_len]
 
 
-def answer(task: Task, tokens: Sequence[str]) -> list[str]:
-    """What the task expects for `tokens`."""
+def film_probe(task: TrainTask, text: str) -> Probe:
+    """The input whose attention the film records: FILM_DIGITS, the learner's sentence, or
+    for dates FILM_DATE."""
+    if is_dates(task):
+        return D.film_probe(date_probe_example())
+    if task.symbols == DIGITS:
+        tokens = FILM_DIGITS.split()
+    else:
+        tokens = sentence_input(task, text) or list(task.symbols[: task.max_len])
+    return task_probe(task.name, task.vocab.encode(tokens))
+
+
+def answer(task: TrainTask, tokens: Sequence[str]) -> list[str]:
+    """What the task expects for `tokens` (a toy task; a date's answer needs a model, see
+    decode_view)."""
+    if is_dates(task):
+        raise ValueError("A date task has no rule from its tokens to the answer.")
     vocab = task.vocab
     return vocab.decode(task.target_ids(vocab.encode(list(tokens))))
 
@@ -86,6 +124,32 @@ def parse_sequence(text: Any, task: Task) -> tuple[list[str] | None, str | None]
     if len(parts) > task.max_len:
         return None, t("train.input.too_many", n=task.max_len, got=len(parts))
     return parts, None
+
+
+def parse_date_input(text: Any, task: D.DateTask) -> tuple[list[str] | None, str | None]:
+    """A date typed by the learner as the task's character tokens, or (None, a reason).
+
+    Characters the task never saw are kept (the model reads them as <unk>); a text longer
+    than the task's longest date is refused, since the model has no positions for it.
+    """
+    if not isinstance(text, str):
+        return None, t("train.input.not_text")
+    if len(text) > MAX_INPUT_CHARS:
+        return None, t("train.input.date_too_long", n=task.max_len)
+    try:
+        tokens = D.source_tokens(text)
+    except TokenizeError:
+        return None, t("train.input.date_too_long", n=task.max_len)
+    if not tokens:
+        return None, t("train.input.empty")
+    if len(tokens) > task.max_len:
+        return None, t("train.input.date_too_long", n=task.max_len)
+    return tokens, None
+
+
+def unknown_characters(task: D.DateTask, tokens: Sequence[str]) -> int:
+    """How many of `tokens` are not in the date task's vocabulary (read as <unk>)."""
+    return sum(1 for tok in tokens if tok not in task.vocab)
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
+import torch
 
-from transformer.recipes import FAST
-from transformer.tasks import DIGITS, TASKS, Task
+from transformer import dates as D
+from transformer.tasks import DIGITS
 from transformer.train import SCHEDULES, StepInfo
 
 from .charts import show_chart
@@ -31,22 +32,37 @@ from .train_settings import (
     SMOOTHING_RANGE,
     STEPS_RANGE,
     SYMBOL_MODES,
+    TRAIN_TASKS,
     WARMUP_RANGE,
     TrainSettings,
     parse_train_settings,
+    recipe_for,
 )
 from .train_state import current_state, keep_state, set_default
-from .train_task import DEFAULT_DIGITS, parse_sequence, sentence_input, task_for
+from .train_task import (
+    DEFAULT_DIGITS,
+    TrainTask,
+    date_probe_example,
+    film_probe,
+    is_dates,
+    parse_sequence,
+    sentence_input,
+    task_for,
+)
 from .training import (
     CHECK_EVERY,
     CHECK_SEQUENCES,
+    DATE_CHECK_EVERY,
     EVAL_SEQUENCES,
     TIME_LIMIT,
     ModelKey,
     TrainedState,
+    check_every,
     run_training,
     start_training,
     stop_reason_text,
+    stop_share,
+    task_meta,
 )
 
 # The training widgets' session keys -> TrainSettings fields.
@@ -54,30 +70,54 @@ WIDGETS = {"tr_task": "task", "tr_symbols": "symbols", "tr_model": "model", "tr_
            "tr_batch": "batch_size", "tr_schedule": "schedule", "tr_lr": "lr",
            "tr_warmup": "warmup", "tr_factor": "factor", "tr_smoothing": "smoothing",
            "tr_early": "early_stop"}
+RECIPE_KEY = "tr_recipe"  # the name of the recipe the training widgets were last set from
 
 
 # ---- 1. The task ----------------------------------------------------------------------------
 
 
-def task_section(source: str) -> tuple[TrainSettings, Task]:
+def _use_recipe_values() -> None:
+    """On a task change: the training widgets take the new task's recipe values, if its
+    recipe differs from the one they were set from (the date task trains another size)."""
+    recipe = recipe_for(st.session_state.get("tr_task", ""))
+    if st.session_state.get(RECIPE_KEY) == recipe.name:
+        return
+    st.session_state[RECIPE_KEY] = recipe.name
+    for key, name in WIDGETS.items():
+        if hasattr(recipe.train, name):
+            st.session_state[key] = getattr(recipe.train, name)
+
+
+def task_section(source: str) -> tuple[TrainSettings, TrainTask]:
     """The task and symbols widgets, the training settings (validated), the task's text."""
     st.header(t("train.task_header"))
+    if RECIPE_KEY not in st.session_state:  # first visit: a link may open the date task
+        recipe = recipe_for(st.session_state.get("tr_task", ""))
+        st.session_state[RECIPE_KEY] = recipe.name
+        for key, name in WIDGETS.items():  # values the session already has are kept
+            if hasattr(recipe.train, name):
+                set_default(key, getattr(recipe.train, name))
     defaults = TrainSettings()
     for key, name in WIDGETS.items():
         set_default(key, getattr(defaults, name))
     c1, c2 = st.columns(2)
-    c1.radio(t("train.task"), TASKS, key="tr_task", horizontal=True,
-             format_func=lambda name: t(f"train.task_{name}"))
+    c1.radio(t("train.task"), TRAIN_TASKS, key="tr_task", horizontal=True,
+             format_func=lambda name: t(f"train.task_{name}"), on_change=_use_recipe_values)
+    dates = st.session_state.get("tr_task") == "dates"
     c2.radio(t("train.symbols"), SYMBOL_MODES, key="tr_symbols", horizontal=True,
-             format_func=lambda mode: t(f"train.symbols_{mode}"))
+             format_func=lambda mode: t(f"train.symbols_{mode}"), disabled=dates,
+             help=t("train.symbols_dates") if dates else None)
     ts = parse_train_settings({name: st.session_state.get(key) for key, name in WIDGETS.items()})
     for message in ts.errors:
         st.warning(message, icon=":material/build:")
 
     task, task_note = task_for(ts.task, ts.symbols, source)
-    on_words = task.symbols != DIGITS
     if task_note:
         st.info(task_note, icon=":material/info:")
+    if is_dates(task):
+        _date_task_text(task)
+        return ts, task
+    on_words = task.symbols != DIGITS
     rule = t("train.rule_sort_words" if task.name == "sort" and on_words
              else f"train.rule_{task.name}")
     st.markdown(t("train.task_text", max_len=task.max_len, rule=rule, vocab=len(task.vocab),
@@ -91,6 +131,21 @@ def task_section(source: str) -> tuple[TrainSettings, Task]:
         st.dataframe(teacher_forcing_rows(task, example), hide_index=True)
         st.caption(t("train.tf_caption"))
     return ts, task
+
+
+def _date_task_text(task: D.DateTask) -> None:
+    """What the date task is: its data, a few examples, teacher forcing on one of them."""
+    st.markdown(t("train.task_text_dates", locales=len(D.LOCALES), styles=len(D.STYLES),
+                  first=D.FIRST_YEAR, last=D.LAST_YEAR, min_len=task.min_len,
+                  max_len=task.max_len, vocab=len(task.vocab), symbols=len(task.symbols)))
+    examples = task.examples(6, torch.Generator().manual_seed(3))
+    st.dataframe({t("train.col_date"): [ex.text for ex in examples],
+                  t("train.col_iso"): [ex.iso for ex in examples]}, hide_index=True)
+    example = date_probe_example()
+    with st.expander(t("train.tf_expander")):
+        st.dataframe(teacher_forcing_rows(task, list(example.tokens), list(example.iso)),
+                     hide_index=True)
+        st.caption(t("train.tf_caption"))
 
 
 # ---- 2. Training ----------------------------------------------------------------------------
@@ -107,9 +162,10 @@ class Trained:
 
 
 def _training_widgets(s: Settings, ts: TrainSettings) -> None:
+    recipe = recipe_for(ts.task)
     labels = {
-        "recipe": t("train.model_recipe", N=FAST.N, d_model=FAST.d_model, h=FAST.h,
-                    d_ff=FAST.d_ff),
+        "recipe": t("train.model_recipe_dates" if ts.task == "dates" else "train.model_recipe",
+                    N=recipe.N, d_model=recipe.d_model, h=recipe.h, d_ff=recipe.d_ff),
         "sidebar": t("train.model_sidebar", N=s.N, d_model=s.d_model, h=s.h, d_ff=s.d_ff,
                      dropout=f"{s.dropout:g}"),
     }
@@ -129,10 +185,15 @@ def _training_widgets(s: Settings, ts: TrainSettings) -> None:
         t3.number_input(t("train.warmup"), *WARMUP_RANGE, step=10, key="tr_warmup")
     if ts.schedule == "noam":
         t2.number_input(t("train.factor"), *FACTOR_RANGE, step=0.1, key="tr_factor")
+    dates = ts.task == "dates"
+    task = D.DateTask() if dates else None
     t1.toggle(t("train.early"), key="tr_early",
-              help=t("train.early_help", every=CHECK_EVERY, n=CHECK_SEQUENCES))
-    st.caption(t("train.adam_caption", lr=f"{FAST.train.lr:g}", warmup=FAST.train.warmup,
-                 batch=FAST.train.batch_size))
+              help=t("train.early_help_dates", every=DATE_CHECK_EVERY, n=CHECK_SEQUENCES,
+                     share=f"{stop_share(task):.0%}") if task is not None else
+              t("train.early_help", every=CHECK_EVERY, n=CHECK_SEQUENCES))
+    st.caption(t("train.adam_caption_dates" if dates else "train.adam_caption",
+                 lr=f"{recipe.train.lr:g}", warmup=recipe.train.warmup,
+                 batch=recipe.train.batch_size))
     if ts.model == "sidebar":
         st.caption(t("train.sidebar_caption"))
 
@@ -148,10 +209,13 @@ def loss_chart(state: TrainedState, steps: int, presenter: bool, *, key: str,
                state.model.config, presenter, key=key, where=where)
 
 
-def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool) -> TrainedState:
-    """Train a fresh model for `key` now, drawing progress and the loss as it goes."""
+def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool,
+                source: str) -> TrainedState:
+    """Train a fresh model for `key` now, drawing progress and the loss as it goes; record
+    the attention film of the probe input (`film_probe`: `source` for the words task)."""
     config = ts.train_config(seed)
-    state = start_training(key, config, early_stop=ts.early_stop)
+    state = start_training(key, config, early_stop=ts.early_stop,
+                           probe=film_probe(key.task_obj, source))
     keep_state(state)
     progress = st.progress(0.0, text=t("train.starting"))
     live_chart = st.empty()
@@ -178,6 +242,7 @@ def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool) ->
         run_training(state, on_step)
     progress.empty()
     live_chart.empty()
+    st.session_state["tr_which"] = "trained"  # decode with the new model (drawn below)
     return state
 
 
@@ -185,21 +250,25 @@ def _results(ctx: Context, state: TrainedState) -> None:
     """The trained model's numbers, messages, loss curve and download."""
     m1, m2, m3, m4 = st.columns(4)
     acc = state.accuracy if state.accuracy is not None else 0.0
+    dates = is_dates(state.task)
     m1.metric(t("train.metric_accuracy"), f"{acc:.0%}",
-              help=t("train.metric_accuracy_help", n=EVAL_SEQUENCES, check_n=CHECK_SEQUENCES,
-                     every=CHECK_EVERY))
+              help=t("train.metric_accuracy_help_dates" if dates else "train.metric_accuracy_help",
+                     n=EVAL_SEQUENCES, check_n=CHECK_SEQUENCES,
+                     every=check_every(state.task)))
     m2.metric(t("train.metric_loss"), f"{state.history[-1].loss:.3f}")
     m3.metric(t("train.metric_steps"), f"{state.step} / {state.config.steps}")
     m4.metric(t("train.metric_time"), f"{state.seconds:.1f} s")
     held = state.held_out
     missed = ""
     if held is not None and held.right < held.total:
-        missed = " " + t("train.held_out_missed", metric=t("train.metric_accuracy"),
+        missed = " " + t("train.held_out_missed_dates" if dates else "train.held_out_missed",
+                         metric=t("train.metric_accuracy"),
                          right=held.right, total=held.total, acc=f"{held.accuracy:.0%}",
                          wrong=held.total - held.right,
                          lengths=", ".join(map(str, held.wrong_lengths())))
     if state.learned:
-        st.success(t("train.learned", step=state.step, n=CHECK_SEQUENCES) + missed,
+        st.success(t("train.learned_dates" if dates else "train.learned", step=state.step,
+                     n=CHECK_SEQUENCES, share=f"{stop_share(state.task):.0%}") + missed,
                    icon=":material/check_circle:")
     if state.stopped:
         st.warning(t("train.stopped", step=state.step, steps=state.config.steps,
@@ -215,8 +284,7 @@ def _results(ctx: Context, state: TrainedState) -> None:
         t("train.download"),
         data=lambda: checkpoint_bytes(
             model, list(task.vocab.itos),
-            {"task": task.name, "symbols": list(task.symbols), "steps": state.step,
-             "accuracy": state.accuracy}),
+            {**task_meta(task), "steps": state.step, "accuracy": state.accuracy}),
         file_name=download_name(f"transformer_{task.name}", model.config, "pt"),
         mime="application/octet-stream", key="tr_ckpt", on_click="ignore",
         icon=":material/download:",
@@ -225,7 +293,7 @@ def _results(ctx: Context, state: TrainedState) -> None:
     )
 
 
-def training_section(ctx: Context, ts: TrainSettings, task: Task) -> Trained:
+def training_section(ctx: Context, ts: TrainSettings, task: TrainTask) -> Trained:
     """Section 2: the model to train, the training widgets, Train/Stop, and the results."""
     st.header(t("train.train_header"))
     s = ctx.settings
@@ -251,7 +319,7 @@ def training_section(ctx: Context, ts: TrainSettings, task: Task) -> Trained:
     replacing = clicked and not problem and key is not None
     state, settled = current_state(replacing, stop_requested)
     if replacing:
-        state = _train_live(key, ts, s.seed, ctx.presenter)
+        state = _train_live(key, ts, s.seed, ctx.presenter, s.source)
 
     trained = (state if settled and state is not None and state.key == key and state.step > 0
                else None)

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field, replace
 
 import torch
 
+from transformer import dates as D
+from transformer.film import Film, Probe, film_cap
 from transformer.model import EncoderDecoder, TransformerConfig, build_model
 from transformer.tasks import DIGITS, Task
 from transformer.train import StepInfo, TrainConfig, exact_matches, sequence_accuracy, train
@@ -30,6 +32,11 @@ from .settings import Settings
 
 CHECK_EVERY = 25  # steps between the early-stop checks
 CHECK_SEQUENCES = 200  # fresh sequences per early-stop check; all must be right
+# The date task: its steps and its decoding are ~10x a toy task's, so it is checked less
+# often; and it stops at 97% of a check right (the learner waits for a model that reads
+# dates, not for the last 1%, which takes minutes more: bench/dates_train.py).
+DATE_CHECK_EVERY = 100
+DATE_STOP_SHARE = 0.97
 TIME_LIMIT = 120.0  # seconds: one learner's run must not hold a shared core for longer
 EVAL_SEQUENCES = 200  # held-out sequences for the exact-sequence accuracy shown
 EVAL_SEED = 4321  # their seed; the stop checks use 10_000 + step, training cfg.seed
@@ -40,28 +47,35 @@ STOP_WAIT = 5.0  # seconds the page waits for an interrupted run's thread to sto
 class ModelKey:
     """Everything that fixes a model: its task, its architecture and the seed of its weights."""
 
-    task: str  # a name of transformer.tasks.TASKS
-    symbols: tuple[str, ...]  # the task's symbols: the digits, or the learner's words
+    task: str  # a name of explorer.train_settings.TRAIN_TASKS
+    symbols: tuple[str, ...]  # the task's symbols: the digits, the learner's words, or the
+    # date task's characters
     max_len: int  # the task's longest sequence
     config: TransformerConfig  # the architecture, sized for the task's vocabulary
     seed: int  # the initial weights
 
     @classmethod
-    def of(cls, settings: Settings, task: Task) -> ModelKey:
+    def of(cls, settings: Settings, task: Task | D.DateTask) -> ModelKey:
         """The key of the model the sidebar's `settings` describe, for `task`."""
         # positions a task sequence can reach: its symbols plus <s> or </s>
         cfg = replace(settings.model_config(len(task.vocab)), max_len=task.max_len + 2)
         return cls(task.name, task.symbols, task.max_len, cfg, settings.seed)
 
     @property
-    def task_obj(self) -> Task:
+    def task_obj(self) -> Task | D.DateTask:
+        if self.task == "dates":
+            return D.DateTask()
         return Task(self.task, self.symbols, 1, self.max_len)
 
     def describe(self) -> str:
         """The task and the model, for a message (in the language of the run)."""
         cfg = self.config
-        syms = t("train.describe_digits") if self.symbols == DIGITS else (
-            t("train.describe_words", n=len(self.symbols)))
+        if self.task == "dates":
+            syms = t("train.describe_dates")
+        elif self.symbols == DIGITS:
+            syms = t("train.describe_digits")
+        else:
+            syms = t("train.describe_words", n=len(self.symbols))
         return t("train.describe", task=t(f"train.task_{self.task}"), symbols=syms, N=cfg.N,
                  d_model=cfg.d_model, h=cfg.h, d_ff=cfg.d_ff,
                  dropout=f"{cfg.dropout:g}", seed=self.seed)
@@ -96,7 +110,7 @@ class TrainedState:
 
     key: ModelKey
     model: EncoderDecoder
-    task: Task
+    task: Task | D.DateTask
     config: TrainConfig
     history: list[StepInfo] = field(default_factory=list)
     running: bool = True  # True while a script run trains it
@@ -104,9 +118,10 @@ class TrainedState:
     stop_reason: str = ""  # one of STOP_REASONS (or a caller's own text); see stop_reason_text
     accuracy: float | None = None  # exact-sequence accuracy on the held-out sequences
     held_out: HeldOut | None = None  # that evaluation, with its counts per length
-    early_stop: bool = False  # check every CHECK_EVERY steps; stop when all are right
+    early_stop: bool = False  # check every check_every(task) steps; stop at stop_share(task)
     learned: bool = False  # stopped early because a check got every sequence right
     version: int = 0  # bumped on every change, for memoised decodings
+    film: Film | None = None  # the attention of a probe input while it trained
     # Asked from another thread (request_stop): the training loop stops after its step.
     stop_request: threading.Event = field(default_factory=threading.Event, repr=False,
                                           compare=False)
@@ -136,9 +151,16 @@ def stop_reason_text(reason: str) -> str:
     return reason
 
 
-def start_training(key: ModelKey, config: TrainConfig, early_stop: bool = False) -> TrainedState:
-    """A fresh model for `key`, ready to train with `config` (nothing trained yet)."""
-    return TrainedState(key, build_model_for(key), key.task_obj, config, early_stop=early_stop)
+def start_training(key: ModelKey, config: TrainConfig, early_stop: bool = False,
+                   probe: Probe | None = None) -> TrainedState:
+    """A fresh model for `key`, ready to train with `config` (nothing trained yet).
+
+    With a `probe`, training records the attention film of that input (transformer/film.py).
+    """
+    cfg = key.config
+    film = Film(probe, cap=film_cap(probe, cfg.N, cfg.h)) if probe is not None else None
+    return TrainedState(key, build_model_for(key), key.task_obj, config, early_stop=early_stop,
+                        film=film)
 
 
 def record_step(state: TrainedState, info: StepInfo) -> bool:
@@ -166,11 +188,13 @@ def run_training(
 
     def callback(info: StepInfo) -> bool:
         stop = record_step(state, info)
+        if state.film is not None:
+            state.film.maybe_record(state.model, info.step)
         if state.stop_request.is_set():
             state.stopped = True
             state.stop_reason = state.stop_reason or state.requested_reason or "stop_request"
             return True
-        if (state.early_stop and not stop and info.step % CHECK_EVERY == 0
+        if (state.early_stop and not stop and info.step % check_every(state.task) == 0
                 and info.step < info.steps and learned(state.model, state.task, info.step)):
             state.learned = True
             stop = True
@@ -183,6 +207,8 @@ def run_training(
     with state.lock:
         if not state.stop_request.is_set():  # stopped before it started: nothing to train
             state.running = True
+            if state.film is not None:
+                state.film.record(state.model, 0)  # the untrained model: the film's first frame
             train(state.model, state.task, state.config, callback)
         finish(state, state.requested_reason)
     return state
@@ -217,9 +243,30 @@ def stop_and_wait(state: TrainedState, reason: str = "stop_request",
     return True
 
 
-def learned(model: EncoderDecoder, task: Task, step: int) -> bool:
-    """Whether greedy decoding gets every one of CHECK_SEQUENCES fresh sequences right."""
-    return sequence_accuracy(model, task, n=CHECK_SEQUENCES, seed=10_000 + step) == 1.0
+def task_meta(task: Task | D.DateTask) -> dict[str, object]:
+    """What a checkpoint of a model trained on `task` says of it: its task and symbols, and
+    for dates that it reads characters (the sidebar then fixes its token mode)."""
+    meta: dict[str, object] = {"task": task.name, "symbols": list(task.symbols)}
+    if isinstance(task, D.DateTask):
+        meta["token_mode"] = "char"
+    return meta
+
+
+def check_every(task: Task | D.DateTask) -> int:
+    """Steps between the early-stop checks of `task`."""
+    return DATE_CHECK_EVERY if isinstance(task, D.DateTask) else CHECK_EVERY
+
+
+def stop_share(task: Task | D.DateTask) -> float:
+    """The share of a check that must be right to stop: all of it, or DATE_STOP_SHARE."""
+    return DATE_STOP_SHARE if isinstance(task, D.DateTask) else 1.0
+
+
+def learned(model: EncoderDecoder, task: Task | D.DateTask, step: int) -> bool:
+    """Whether greedy decoding gets enough of CHECK_SEQUENCES fresh sequences right (training
+    ones: the date task's held-out days are kept for the evaluation)."""
+    acc = sequence_accuracy(model, task, n=CHECK_SEQUENCES, seed=10_000 + step)
+    return acc >= stop_share(task)
 
 
 def finish(state: TrainedState, reason: str = "") -> TrainedState:
@@ -234,6 +281,8 @@ def finish(state: TrainedState, reason: str = "") -> TrainedState:
         state.stopped = True
         state.stop_reason = reason or "click"
     state.running = False
+    if state.film is not None and state.step > 0:
+        state.film.record(state.model, state.step)  # the model as it ended (if not recorded)
     if state.accuracy is None and state.step > 0:
         state.held_out = held_out(state.model, state.task)
         state.accuracy = state.held_out.accuracy
@@ -259,19 +308,22 @@ class HeldOut:
 
 
 @torch.no_grad()
-def held_out(model: EncoderDecoder, task: Task, n: int = EVAL_SEQUENCES,
+def held_out(model: EncoderDecoder, task: Task | D.DateTask, n: int = EVAL_SEQUENCES,
              seed: int = EVAL_SEED, batch_size: int = 250) -> HeldOut:
     """Exact-sequence accuracy on `n` random sequences of seed `seed`, with counts per length.
 
     The same sequences and the same verdicts as `transformer.train.sequence_accuracy` with
     that seed; the stop checks (seed 10_000 + step) and training (cfg.seed) draw others.
+    The date task is evaluated on its held-out days, which training never sees.
     """
+    if isinstance(task, D.DateTask):
+        task = D.DateTask(split="held_out")
     right, lengths = exact_matches(model, task, n, seed, batch_size)
     by_length = {int(k): (int(right[lengths == k].sum()), int((lengths == k).sum()))
                  for k in lengths.unique().tolist()}
     return HeldOut(int(right.sum()), n, by_length)
 
 
-def evaluate(model: EncoderDecoder, task: Task, n: int = EVAL_SEQUENCES) -> float:
+def evaluate(model: EncoderDecoder, task: Task | D.DateTask, n: int = EVAL_SEQUENCES) -> float:
     """Exact-sequence accuracy of greedy decoding on `n` held-out random sequences."""
     return held_out(model, task, n).accuracy

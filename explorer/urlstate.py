@@ -35,7 +35,6 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from transformer.tasks import TASKS
 from transformer.tokenize import MAX_TEXT_CHARS
 
 from .i18n import t
@@ -54,6 +53,7 @@ from .settings import (
     preset_of,
     settings_values,
 )
+from .train_settings import TRAIN_TASKS
 
 LANGS: tuple[str, ...] = ("en", "zh")  # interface languages a link may ask for
 ATTENTION_KINDS: tuple[str, ...] = ("enc", "dec", "cross")  # keys of figures.attention.KINDS
@@ -83,7 +83,7 @@ EXTRAS: dict[str, tuple[str, object]] = {
     "kind": ("attn_kind", ATTENTION_KINDS[0]),
     "ped": ("pe_d_model", 20),
     "dims": ("pe_dims", (4, 5, 6, 7)),
-    "task": ("tr_task", TASKS[0]),
+    "task": ("tr_task", TRAIN_TASKS[0]),
     "pres": ("presenter", False),
     "avg": ("attn_average", False),
     "la": ("mask_len_a", 3),
@@ -344,7 +344,7 @@ def _read_extras(r: _Reader, state: dict[str, object]) -> None:
         "ped": ("url.label.pe_d_model",
                 t("url.expect_even", low=PE_D_MODEL_RANGE[0], high=PE_D_MODEL_RANGE[1]),
                 lambda text: _even(_parse_int(text, *PE_D_MODEL_RANGE))),
-        "task": ("url.label.task", _one_of(TASKS), _choice(TASKS)),
+        "task": ("url.label.task", _one_of(TRAIN_TASKS), _choice(TRAIN_TASKS)),
         "pres": ("url.label.presenter", t("url.expect_bool"), _parse_bool),
         "avg": ("url.label.average", t("url.expect_bool"), _parse_bool),
         "la": ("url.label.mask_len", t("url.expect_int", low=MASK_LEN_RANGE[0],

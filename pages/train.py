@@ -1,15 +1,17 @@
 """Train & decode: teach a fresh model a toy task live, then watch it decode step by step.
 
 The page reads as its table of contents: each section is drawn by a function of
-`explorer/train_view.py` (the task, training) or `explorer/decode_view.py` (decoding,
-before and after, the schedule). The trained model lives in this learner's
-st.session_state only; the untrained model of the same key is shared, read-only.
+`explorer/train_view.py` (the task, training), `explorer/decode_view.py` (decoding,
+before and after, the schedule) or `explorer/film_view.py` (the attention film). The
+trained model lives in this learner's st.session_state only; the untrained model of the
+same key is shared, read-only.
 """
 
 import streamlit as st
 
 from explorer.context import context
 from explorer.decode_view import decoding_section, schedule_section
+from explorer.film_view import film_section
 from explorer.i18n import t
 from explorer.train_view import task_section, training_section
 
@@ -22,4 +24,5 @@ ctx = context()
 train_settings, task = task_section(ctx.settings.source)  # 1. the task
 result = training_section(ctx, train_settings, task)  # 2. training
 decoding_section(ctx, result, task)  # 3. decoding step by step, 4. before and after
-schedule_section(ctx, ctx.settings)  # 5. the schedule and label smoothing
+film_section(ctx, result.trained)  # 5. the attention film: how attention formed
+schedule_section(ctx, ctx.settings)  # 6. the schedule and label smoothing

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -23,6 +25,19 @@ def app(page: str | None = None, timeout: float = 120, **state: object) -> AppTe
         at.switch_page(f"pages/{page}.py")
     at.run()
     return at
+
+
+@contextmanager
+def app_in(lang: str, page: str, **state: object) -> Iterator[AppTest]:
+    """`app(page, lang=lang, ...)`, with the test's own thread in `lang` too: AppTest formats
+    a widget's values again in the test's thread when a test sets or clicks one."""
+    from explorer.i18n import set_lang
+
+    set_lang(lang)
+    try:
+        yield app(page, lang=lang, **state)
+    finally:
+        set_lang("en")
 
 
 def figures(at: AppTest) -> dict[str, dict]:

@@ -75,6 +75,22 @@ def test_dates_smoke(capsys):
     assert "Cross-attention alignment" in out
 
 
+def test_dates_train_smoke(capsys):
+    from bench import dates_train
+
+    assert dates_train.main(["--smoke"]) == 0
+    out = capsys.readouterr().out
+    assert "| seed | 95% | 99% |" in out and "95% within 60 s" in out
+
+
+def test_film_smoke(capsys):
+    from bench import film
+
+    assert film.main(["--smoke"]) == 0
+    out = capsys.readouterr().out
+    assert "| task | without film | with film |" in out and "| dates (DATES recipe) |" in out
+
+
 def test_run_all_writes_every_section(tmp_path, monkeypatch, capsys):
     from bench import run_all
 

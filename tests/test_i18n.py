@@ -262,7 +262,7 @@ CHINESE_PAGES = {  # page -> (title, a heading further down)
     "masks": ("掩码", "同一个掩码的两种约定"),
     "shapes": ("张量形状", "拆分成多个头，再拼接回去"),
     "attention": ("注意力", "逐步查看一个头"),
-    "train": ("训练与解码", "1. 选择一个玩具任务"),
+    "train": ("训练与解码", "1. 选择一个任务"),
 }
 
 
@@ -331,7 +331,7 @@ def test_training_messages_speak_chinese(zh):
         "只能使用 0 到 9 的数字，并用空格分隔；第 2 个符号不在其中。")
     assert parse_sequence("", task)[1] == "请至少输入一个符号，例如 3 1 4 1 5。"
     errors = parse_train_settings({"task": "<b>", "steps": 1, "batch_size": 7}).errors
-    assert list(errors) == ["任务必须是以下之一：copy, reverse, sort；改用 copy。",
+    assert list(errors) == ["任务必须是以下之一：copy, reverse, sort, dates；改用 copy。",
                             "训练步数必须是 50 到 2000 之间的整数；改用 1000。",
                             "批大小必须是以下之一：16, 32, 64, 128；改用 64。"]
     assert list(teacher_forcing_rows(task, ["1", "2"])) == [

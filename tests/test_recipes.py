@@ -8,7 +8,15 @@ from dataclasses import replace
 import pytest
 import torch
 
-from transformer.recipes import ANNOTATED, DATES, FAST, RECIPES, AnnotatedCopy, copy_accuracy
+from transformer.recipes import (
+    ANNOTATED,
+    DATES,
+    DATES_LIVE,
+    FAST,
+    RECIPES,
+    AnnotatedCopy,
+    copy_accuracy,
+)
 from transformer.train import SCHEDULES, TrainConfig, lr_at, rate, train
 
 
@@ -33,7 +41,11 @@ def test_train_config_refuses_bad_values_with_a_message(bad):
 
 
 def test_recipes_are_the_documented_ones():
-    assert RECIPES == {"fast": FAST, "annotated": ANNOTATED, "dates": DATES}
+    assert RECIPES == {"fast": FAST, "annotated": ANNOTATED, "dates": DATES,
+                       "dates_live": DATES_LIVE}
+    # the Train page's date recipe trains the shipped model's size
+    assert ((DATES_LIVE.N, DATES_LIVE.d_model, DATES_LIVE.h, DATES_LIVE.d_ff)
+            == (DATES.N, DATES.d_model, DATES.h, DATES.d_ff))
     assert (FAST.N, FAST.d_model, FAST.h, FAST.d_ff, FAST.dropout) == (1, 32, 2, 64, 0.0)
     assert FAST.train.schedule == "warmup" and FAST.train.smoothing == 0.0
     # The Annotated Transformer's copy example: make_model(V, V, N=2), batch 80, 400 steps,

@@ -55,9 +55,10 @@ from typing import Literal, get_args
 
 import torch
 
+from .film import Probe, field_probe
 from .hooks import capture
 from .model import EncoderDecoder, attention_hook
-from .tokenize import EOS, PAD, Vocab
+from .tokenize import BOS, EOS, PAD, Vocab
 from .train import Batch, greedy_decode
 
 LOCALES: tuple[str, ...] = ("en_US", "en_GB", "zh_Hans", "zh_Hant", "de", "fr", "es", "ja", "ko")
@@ -254,15 +255,17 @@ def variants() -> tuple[Variant, ...]:
 
 
 @cache
-def _vocab_and_max_len() -> tuple[Vocab, int]:
+def _vocab_and_max_len() -> tuple[Vocab, int, int]:
+    """(vocabulary, longest source, shortest source), over dates that cover every field text."""
     chars: set[str] = set("0123456789-")
-    longest = 0
+    longest, shortest = 0, 10**9
     for variant in variants():
         for d in _covering_dates():
             toks = render(d, variant).tokens
             chars.update(toks)
             longest = max(longest, len(toks))
-    return Vocab(sorted(chars)), longest
+            shortest = min(shortest, len(toks))
+    return Vocab(sorted(chars)), longest, shortest
 
 
 def vocab() -> Vocab:
@@ -331,6 +334,25 @@ class DateTask:
     @property
     def vocab_size(self) -> int:
         return len(vocab())
+
+    @property
+    def min_len(self) -> int:
+        """The shortest source (tokens, without </s>): as tasks.Task names it."""
+        return _vocab_and_max_len()[2]
+
+    @property
+    def max_len(self) -> int:
+        """The longest source (tokens, without </s>): as tasks.Task names it."""
+        return max_source_tokens()
+
+    @property
+    def target_len(self) -> int:
+        """The target's length, <s> and </s> included (as tasks.Task names it)."""
+        return TGT_LEN
+
+    def source_ids(self, symbol_ids: Sequence[int]) -> list[int]:
+        """The encoder's input for `symbol_ids`: the characters, then </s> (as tasks.Task)."""
+        return [*symbol_ids, EOS]
 
     def examples(self, n: int, generator: torch.Generator) -> list[DateExample]:
         """`n` random dates of this split, written in random variants."""
@@ -576,8 +598,17 @@ def alignment(
 __all__ = [
     "ALIGNMENT_TARGETS", "FIELDS", "FIELD_DIGITS", "FIRST_YEAR", "LAST_YEAR", "LOCALES",
     "STYLES", "TGT_LEN", "Alignment", "DateExample", "DateTask", "Variant", "accuracy_by",
-    "alignment", "alignment_by_layer", "cross_attention_argmax", "exact_matches",
+    "alignment", "alignment_by_layer", "cross_attention_argmax", "exact_matches", "film_probe",
     "held_out_examples", "is_held_out", "max_source_tokens", "parse_iso", "pattern", "render",
     "source_tensor", "source_tokens", "target_tensor", "translate", "translate_tokens",
     "variants", "vocab", "written_as_trained",
 ]
+
+
+def film_probe(example: DateExample) -> Probe:
+    """The attention film's probe (transformer/film.py) for `example`: teacher-forced on its
+    ISO date, each digit's ideal source positions being its field's span."""
+    vocab_ = vocab()
+    src = [*vocab_.encode(list(example.tokens)), EOS]
+    tgt = [BOS, *vocab_.encode(list(example.iso))]
+    return field_probe(src, tgt, [(FIELD_DIGITS[f], example.spans[f]) for f in FIELDS])

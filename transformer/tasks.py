@@ -53,6 +53,11 @@ class Task:
         """Number of tokens: the specials and the symbols."""
         return len(SPECIALS) + len(self.symbols)
 
+    @property
+    def target_len(self) -> int:
+        """The longest target, <s> and </s> included: what decoding may produce at most."""
+        return self.max_len + 2
+
     def source_ids(self, symbol_ids: Sequence[int]) -> list[int]:
         """The encoder's input for `symbol_ids`: the symbols, then </s>."""
         return [*symbol_ids, EOS]

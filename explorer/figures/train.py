@@ -17,6 +17,7 @@ from transformer.tokenize import EOS, PAD, SPECIALS
 from transformer.train import LabelSmoothing, StepInfo, rate
 
 from ..i18n import t
+from .attention import attention_grid
 from .common import FONT, esc, heatmap
 
 NOAM_REFERENCES: tuple[tuple[int, float, int], ...] = ((512, 1.0, 4000), (512, 1.0, 8000),
@@ -140,3 +141,88 @@ def smoothing_example(epsilon: float, size: int = 6) -> tuple[np.ndarray, list[s
     dist = crit.true_dist(torch.tensor(labels)).numpy()
     rows = [t("train.smooth_row", token=columns[i]) for i in labels]
     return dist, rows, columns
+
+
+# ---- The attention film ----------------------------------------------------------------
+
+FILM_FRAME_MS = 350  # how long the play button shows each frame
+
+
+def film_figure(weights: np.ndarray, steps: Sequence[int], q_tokens: Sequence[str],
+                k_tokens: Sequence[str], title: str) -> go.Figure:
+    """One attention of every layer and head as it trained: weights (frames, N, h, q, k).
+
+    The grid of the Attention page (`attention_grid`) at the last frame, with one animation
+    frame per recorded step: the slider scrubs through them and the play button runs them
+    from the first (untrained) frame, all in the browser.
+    """
+    n_frames, n_layers, n_heads = weights.shape[:3]
+    fig = attention_grid(weights[-1], q_tokens, k_tokens, title=title)
+    names = [str(s) for s in steps]
+    traces = list(range(n_layers * n_heads))  # attention_grid: one heatmap per layer, head
+    frames = [dict(name=names[f], traces=traces,
+                   data=[dict(type="heatmap", z=weights[f, layer, head])
+                         for layer in range(n_layers) for head in range(n_heads)])
+              for f in range(n_frames)]
+    still = dict(mode="immediate", frame=dict(duration=0, redraw=True),
+                 transition=dict(duration=0))
+    extra = 100  # px above the grid for the play button and the slider, under the title
+    top = fig.layout.margin.t + extra
+    fig.update_layout(
+        height=fig.layout.height + extra, margin=dict(t=top),
+        title=dict(y=1, yref="container", yanchor="top", pad=dict(t=8)),
+        sliders=[dict(
+            active=n_frames - 1, x=0.16, len=0.84, y=1, yanchor="bottom",
+            pad=dict(b=30, t=0, l=0, r=0),
+            currentvalue=dict(prefix=t("fig.film.step_prefix"), visible=True),
+            steps=[dict(label=name, method="animate", args=[[name], still]) for name in names],
+        )],
+        updatemenus=[dict(
+            type="buttons", direction="left", showactive=False, x=0, xanchor="left", y=1,
+            yanchor="bottom", pad=dict(b=45, t=0, l=0, r=0),
+            buttons=[
+                dict(label="▶ " + t("fig.film.play"), method="animate",
+                     args=[None, dict(mode="immediate", fromcurrent=False,
+                                      frame=dict(duration=FILM_FRAME_MS, redraw=True),
+                                      transition=dict(duration=0))]),
+                dict(label=t("fig.film.pause"), method="animate", args=[[None], still]),
+            ],
+        )],
+    )
+    fig.frames = frames
+    return fig
+
+
+def closeness_figure(steps: Sequence[int], closeness: np.ndarray, baseline: float,
+                     title: str) -> go.Figure:
+    """How close each cross-attention head is to the task's ideal pattern, over training.
+
+    closeness (frames, N, h): the weight on the ideal source positions, averaged over the
+    rows that have any (transformer.film.ideal_mass); `baseline`: that of attention spread
+    evenly over the source.
+    """
+    fig = go.Figure()
+    _, n_layers, n_heads = closeness.shape
+    step = t("fig.training.step")
+    for layer in range(n_layers):
+        for head in range(n_heads):
+            name = t("fig.film.head_name", i=layer, j=head)
+            fig.add_trace(go.Scatter(
+                x=list(steps), y=closeness[:, layer, head], mode="lines+markers",
+                name=esc(name), marker=dict(size=4),
+                line=dict(dash="solid" if layer == n_layers - 1 else "dot"),
+                hovertemplate=f"{esc(name)}<br>{step} %{{x}}<br>"
+                f"{t('fig.film.closeness')} %{{y:.0%}}<extra></extra>",
+            ))
+    fig.add_hline(y=baseline, line=dict(color="#888", dash="dash", width=1),
+                  annotation_text=esc(t("fig.film.baseline")),
+                  annotation_position="bottom right")
+    fig.update_layout(
+        title=dict(text=esc(title)), font=FONT, height=360,
+        margin=dict(l=10, r=10, t=50, b=10),
+        xaxis=dict(title=dict(text=t("fig.training.step_axis"))),
+        yaxis=dict(title=dict(text=t("fig.film.closeness_axis")), range=[0, 1.02],
+                   tickformat=".0%"),
+        legend=dict(orientation="h", y=-0.2, yanchor="top", x=0),
+    )
+    return fig

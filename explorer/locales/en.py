@@ -446,6 +446,13 @@ TEXT: dict[str, str] = {
     "fig.shapes.feature": "feature",
 
     # ---- Figures: training (explorer/figures/train.py) ----
+    "fig.film.step_prefix": "step: ",
+    "fig.film.play": "Play",
+    "fig.film.pause": "Pause",
+    "fig.film.head_name": "layer {i} · head {j}",
+    "fig.film.closeness": "closeness",
+    "fig.film.closeness_axis": "weight on the ideal positions",
+    "fig.film.baseline": "spread evenly",
     "fig.training.step": "step",
     "fig.training.step_axis": "training step",
     "fig.training.loss": "loss",
@@ -768,8 +775,9 @@ TEXT: dict[str, str] = {
     # ---- Train & decode page (pages/train.py, explorer/train_view.py, decode_view.py) ----
     "train.title": "Train & decode",
     "train.intro": "Here you train a fresh Transformer on a toy task — copy, reverse or sort a "
-                   "short sequence — in a few seconds, then watch it produce an answer one "
-                   "token at a time.",
+                   "short sequence — in a few seconds, or teach it to read dates in nine "
+                   "languages in about a minute, then watch it produce an answer one token at "
+                   "a time.",
     "train.how_title": "How training works: teacher forcing, the loss, and why attention "
                        "changes",
     "train.how_text": "**Teacher forcing.** Each training example is a source `x1 … xn </s>` "
@@ -799,7 +807,7 @@ TEXT: dict[str, str] = {
                       "step looks for the next-smallest symbol wherever it sits. Section 4 "
                       "shows the same input through the untrained and the trained model side "
                       "by side.",
-    "train.task_header": "1. Pick a toy task",
+    "train.task_header": "1. Pick a task",
     "train.task": "Task",
     "train.task_copy": "copy",
     "train.task_reverse": "reverse",
@@ -924,6 +932,7 @@ TEXT: dict[str, str] = {
     "train.decode_with": "Decode with",
     "train.which_trained": "trained",
     "train.which_untrained": "untrained",
+    "train.which_shipped": "the shipped date translator",
     "train.untrained_caption": "The untrained model (train it above to see the difference): "
                                "its answers are garbage — that is the point.",
     "train.input_sentence": "Input: your sentence",
@@ -971,7 +980,92 @@ TEXT: dict[str, str] = {
                              "self-attention need not show a clean pattern: the encoder only "
                              "has to keep each token's identity and position.",
     "train.train_first": "Train the model (section 2) to see the trained attention here.",
-    "train.schedule_header": "5. The learning-rate schedule and label smoothing",
+    "train.task_dates": "dates → ISO",
+    "train.symbols_dates": "The date task always reads characters: one token per character, spaces"
+                           " left out.",
+    "train.task_text_dates": "The source is a date written in one of {locales} languages and "
+                             "regions and {styles} styles (rendered by Babel from the Unicode "
+                             "CLDR; lower case too), years {first}–{last}: {min_len} to {max_len} "
+                             "characters, spaces not counted. The answer is the same date as "
+                             "YYYY-MM-DD. Vocabulary: {vocab} tokens = 4 special tokens + "
+                             "{symbols} characters. About one day in twenty is held out of "
+                             "training; the accuracy after training is measured on those days. Six"
+                             " random training examples:",
+    "train.col_date": "date as written",
+    "train.col_iso": "answer",
+    "train.model_recipe_dates": "date recipe: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, no "
+                                "dropout (the size of the date translator that ships with the app)",
+    "train.early_help_dates": "Every {every} steps a stop check greedy-decodes {n} fresh training "
+                              "dates; training stops as soon as at least {share} of them are right"
+                              " (the last percent takes minutes more). The accuracy shown after "
+                              "training comes from held-out days.",
+    "train.adam_caption_dates": "Adam with β = (0.9, 0.98), ε = 1e-9 as in the paper. The date "
+                                "recipe: {lr} after a {warmup}-step warm-up, batch {batch}, no "
+                                "label smoothing. The shipped translator was trained longer "
+                                "(tools/train_dates.py, Noam schedule, batch 128) to reach 100% of"
+                                " held-out dates.",
+    "train.metric_accuracy_help_dates": "The held-out evaluation: greedy decoding of {n} dates on "
+                                        "days never used for training (nor for the stop check, "
+                                        "which decodes {check_n} training dates every {every} "
+                                        "steps). The share whose whole answer, up to </s>, is "
+                                        "right.",
+    "train.held_out_missed_dates": "The “{metric}” beside it is a second, separate test on "
+                                   "held-out days: {right} of {total} dates right ({acc}); {wrong}"
+                                   " wrong.",
+    "train.learned_dates": "Stopped after {step} steps: the stop check at step {step} decoded {n} "
+                           "fresh training dates and got at least {share} of them right.",
+    "train.describe_dates": "dates",
+    "train.input.date_too_long": "The model has positions for dates of at most {n} characters "
+                                 "(spaces are left out); this text is longer.",
+    "train.date_input": "A date to translate",
+    "train.date_input_help": "Type a date as one of the task's languages writes it, e.g. “Montag,"
+                             " 23. November 2026”, “2026年11月23日星期一” or “Nov 23, 2026”. Anyt"
+                             "hing else is read too: a model always answers.",
+    "train.date_unknown": "{n} character(s) of this text never occur in the task's dates: the "
+                          "model reads each as <unk>.",
+    "train.date_no_expected": "The app cannot tell the right answer: this text is not a date "
+                              "written exactly as the task writes them.",
+    "train.answer_plain": "Model's answer",
+    "train.date_inside": "This text is a date written exactly as the task writes them, so its "
+                         "answer is known: the app rendered the date in every language and style "
+                         "of the task and found this text.",
+    "train.date_outside": "This text is outside what the model was trained on (free text, another "
+                          "style, a date outside 1900–2099 or one that does not exist): the model "
+                          "still answers, but nothing says its answer means anything.",
+    "train.pattern_dates": "each digit of the answer looking at its field in the date: year digits"
+                           " at the year, month digits at the month (a name in any language), day "
+                           "digits at the day",
+    "train.film_ideal_dates": "each digit of the answer looks at its field: year digits at the "
+                              "year, month digits at the month, day digits at the day (the dashes "
+                              "and </s> are not scored)",
+    "train.film_header": "5. The attention film: watch attention form",
+    "train.film_intro": "While the model trained, the app recorded the attention of one fixed "
+                        "input (below) at moments spread over the run: every layer and head, "
+                        "with dropout off and the correct answer as the decoder's input "
+                        "(teacher forcing: <s>, then the answer). Press ▶ to play it from the "
+                        "untrained model, or drag the slider to any step.",
+    "train.film_kind": "Attention to watch",
+    "train.film_title": "{kind}: every layer and head, as it trained",
+    "train.film_caption": "{frames} frames, {kb} KB: step 0 (untrained), then one every "
+                          "{every} steps, and the last step ({last}). A film keeps at most "
+                          "{cap} frames (and the last step): when it is full it drops every "
+                          "other frame and records half as often.",
+    "train.film_closeness_title": "Cross-attention heads: how close to the ideal pattern",
+    "train.film_ideal_copy": "the diagonal: each output looks at the same position of the input",
+    "train.film_ideal_reverse": "the anti-diagonal: each output looks at the mirrored position",
+    "train.film_ideal_sort": "each output looks at where the symbol it writes sits in the input",
+    "train.film_best": "At the last step, the head closest to the ideal pattern is layer {i}, "
+                       "head {j}: {share} of its weight is on the ideal positions.",
+    "train.film_reached": "It first passed {level} at step {step}.",
+    "train.film_not_reached": "It did not reach {level} at any recorded step.",
+    "train.film_closeness_caption": "The ideal pattern: {pattern}. Closeness is the attention "
+                                    "weight a head puts on those source positions, averaged "
+                                    "over the output positions (the row that writes </s> is "
+                                    "left out). Attention spread evenly over the input scores "
+                                    "{baseline} (dashed line). Solid lines: the last layer; "
+                                    "dotted: earlier layers. A model can be right without any "
+                                    "one head near 100%: layers and heads share the work.",
+    "train.schedule_header": "6. The learning-rate schedule and label smoothing",
     "train.noam_expander": "The Noam learning-rate schedule",
     "train.noam_text": "The paper (§5.3) raises the learning rate linearly for the first "
                        "warmup_steps = 4000 steps, then lowers it as 1/√step: `lr = "

@@ -400,6 +400,13 @@ TEXT: dict[str, str] = {
     "fig.shapes.feature": "特征",
 
     # ---- 图表：训练（explorer/figures/train.py） ----
+    "fig.film.step_prefix": "步数：",
+    "fig.film.play": "播放",
+    "fig.film.pause": "暂停",
+    "fig.film.head_name": "第 {i} 层 · 头 {j}",
+    "fig.film.closeness": "接近程度",
+    "fig.film.closeness_axis": "理想位置上的权重",
+    "fig.film.baseline": "均匀分布",
     "fig.training.step": "步",
     "fig.training.step_axis": "训练步数",
     "fig.training.loss": "损失",
@@ -684,7 +691,8 @@ TEXT: dict[str, str] = {
     # ---- 训练与解码页（pages/train.py、explorer/train_view.py、explorer/decode_view.py） ----
     "train.title": "训练与解码",
     "train.intro": "在这里，你可以用几秒钟在一个玩具任务上训练一个全新的 Transformer——复制、"
-                   "反转或排序一个短序列——然后看着它一个 token 一个 token 地生成答案。",
+                   "反转或排序一个短序列——或者用大约一分钟教它读懂九种语言的日期，然后看着"
+                   "它一个 token 一个 token 地生成答案。",
     "train.how_title": "训练是怎样进行的：教师强制、损失函数，以及注意力为什么会变化",
     "train.how_text": "**教师强制（teacher forcing）。** 每个训练样本由源序列 "
                       "`x1 … xn </s>` 和目标序列 `<s> y1 … ym </s>` 组成。`Batch` 把目标序列"
@@ -705,7 +713,7 @@ TEXT: dict[str, str] = {
                       "注意力变成一条**对角线**；反转时需要 token *n*−*i*，变成一条**反对角"
                       "线**；排序时，每一步都去找下一个最小的符号，不论它在哪里。第 4 节把同一"
                       "个输入分别送入未训练和训练后的模型，并排对比。",
-    "train.task_header": "1. 选择一个玩具任务",
+    "train.task_header": "1. 选择一个任务",
     "train.task": "任务",
     "train.task_copy": "复制",
     "train.task_reverse": "反转",
@@ -812,6 +820,7 @@ TEXT: dict[str, str] = {
     "train.decode_with": "用哪个模型解码",
     "train.which_trained": "训练后的模型",
     "train.which_untrained": "未训练的模型",
+    "train.which_shipped": "应用自带的日期翻译模型",
     "train.untrained_caption": "这是未训练的模型（在上面训练后即可看到差别）：它的答案是一堆"
                                "乱码——这正是要说明的。",
     "train.input_sentence": "输入：你的句子",
@@ -855,7 +864,74 @@ TEXT: dict[str, str] = {
                              "自注意力不一定有清晰的模式：编码器只需要保留每个 token 的身份和"
                              "位置。",
     "train.train_first": "训练模型（第 2 节）后，这里会显示训练后的注意力。",
-    "train.schedule_header": "5. 学习率调度与标签平滑",
+    "train.task_dates": "日期 → ISO",
+    "train.symbols_dates": "日期任务总是按字符读入：每个字符一个 token，空格去掉。",
+    "train.task_text_dates": "源序列是一个日期，用 {locales} 种语言和地区之一、{styles} 种样式之一"
+                             "写出（由 Babel 根据 Unicode CLDR 生成，也有小写形式），年份 {first}–"
+                             "{last}：{min_len} 到 {max_len} 个字符（不计空格）。答案是同一个日期"
+                             "，写成 YYYY-MM-DD。词表：{vocab} 个 token = 4 个特殊 token + {symbol"
+                             "s} 个字符。大约每 20 天中有一天不参与训练；训练后的准确率就在这些日"
+                             "子上测量。六个随机的训练样例：",
+    "train.col_date": "写出的日期",
+    "train.col_iso": "答案",
+    "train.model_recipe_dates": "日期配方：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，不用 drop"
+                                "out（与应用自带的日期翻译模型同样大小）",
+    "train.early_help_dates": "每 {every} 步做一次停止检验：用贪心解码检验 {n} 个新的训练日期；一"
+                              "旦至少 {share} 正确就停止训练（最后的百分之一还要多花几分钟）。训练"
+                              "后显示的准确率来自留出的日子。",
+    "train.adam_caption_dates": "与论文相同，使用 Adam，β = (0.9, 0.98)，ε = 1e-9。日期配方：{warm"
+                                "up} 步学习率预热后学习率为 {lr}，批大小 {batch}，不使用标签平滑。"
+                                "应用自带的翻译模型训练得更久（tools/train_dates.py，Noam 调度，批"
+                                "大小 128），在留出日期上达到 100%。",
+    "train.metric_accuracy_help_dates": "留出评估：对 {n} 个日期做贪心解码，这些日子从未用于训练（"
+                                        "也没有用于停止检验；停止检验每 {every} 步解码 {check_n} "
+                                        "个训练日期）。整个答案（直到 </s>）完全正确的比例。",
+    "train.held_out_missed_dates": "旁边的“{metric}”来自另一次独立的测试，在留出的日子上：{total} "
+                                   "个日期中答对 {right} 个（{acc}），答错 {wrong} 个。",
+    "train.learned_dates": "{step} 步后停止：第 {step} 步的停止检验解码了 {n} 个新的训练日期，至少"
+                           " {share} 正确。",
+    "train.describe_dates": "日期",
+    "train.input.date_too_long": "模型只有能容纳最多 {n} 个字符（不计空格）的日期的位置；这段文字"
+                                 "更长。",
+    "train.date_input": "要翻译的日期",
+    "train.date_input_help": "按任务中某种语言的写法输入一个日期，例如“Montag, 23. November 2026”“"
+                             "2026年11月23日星期一”或“Nov 23, 2026”。其他文字也会被读入：模型总会"
+                             "给出答案。",
+    "train.date_unknown": "这段文字中有 {n} 个字符从未在任务的日期中出现：模型把它们都读作 <unk>。",
+    "train.date_no_expected": "应用无法判断正确答案：这段文字不是按任务的写法写出的日期。",
+    "train.answer_plain": "模型的答案",
+    "train.date_inside": "这段文字正是按任务的写法写出的日期，所以答案是已知的：应用用任务的每种语"
+                         "言和样式写出这个日期，找到了这段文字。",
+    "train.date_outside": "这段文字超出了模型训练时见过的范围（随意的文字、别的样式、1900–2099 以"
+                          "外的日期或不存在的日期）：模型仍会给出答案，但这个答案不一定有意义。",
+    "train.pattern_dates": "答案的每个数字看向日期中它所属的字段：年份数字看年份，月份数字看月份（"
+                           "任何语言的月份名称），日数字看日",
+    "train.film_ideal_dates": "答案的每个数字看它所属的字段：年份数字看年份，月份数字看月份，日数"
+                              "字看日（连字符和 </s> 不计分）",
+    "train.film_header": "5. 注意力影片：看注意力如何形成",
+    "train.film_intro": "模型训练时，应用在整个训练过程中分散的若干时刻，记录了同一个固定输入"
+                        "（见下）的注意力：每一层、每个头都有。记录时关闭 dropout，解码器的输入"
+                        "是正确答案（教师强制：<s> 后接答案）。点 ▶ 从未训练的模型开始播放，"
+                        "或拖动滑块到任意一步。",
+    "train.film_kind": "要看的注意力",
+    "train.film_title": "{kind}：每一层、每个头在训练中的变化",
+    "train.film_caption": "共 {frames} 帧，{kb} KB：第 0 步（未训练），之后每 {every} 步一帧，"
+                          "以及最后一步（第 {last} 步）。影片最多保留 {cap} 帧（另加最后一步）："
+                          "存满时隔一帧丢一帧，并把记录间隔加倍。",
+    "train.film_closeness_title": "交叉注意力各头与理想模式的接近程度",
+    "train.film_ideal_copy": "对角线：每个输出看输入中相同的位置",
+    "train.film_ideal_reverse": "反对角线：每个输出看输入中镜像的位置",
+    "train.film_ideal_sort": "每个输出看它要写的符号在输入中的位置",
+    "train.film_best": "在最后一步，最接近理想模式的是第 {i} 层的头 {j}：它把 {share} 的权重"
+                       "放在理想位置上。",
+    "train.film_reached": "它在第 {step} 步首次超过 {level}。",
+    "train.film_not_reached": "在记录到的各步中，它都没有达到 {level}。",
+    "train.film_closeness_caption": "理想模式：{pattern}。接近程度是一个头放在这些源位置上的"
+                                    "注意力权重，对各输出位置取平均（写出 </s> 的那一行不计）。"
+                                    "注意力在输入上均匀分布时得分为 {baseline}（虚线）。实线是"
+                                    "最后一层，点线是更早的层。模型答对时也不一定有某一个头接近 "
+                                    "100%：各层、各头会分担工作。",
+    "train.schedule_header": "6. 学习率调度与标签平滑",
     "train.noam_expander": "Noam 学习率调度",
     "train.noam_text": "论文（§5.3）在前 warmup_steps = 4000 步线性提高学习率，然后按 1/√step "
                        "降低：`lr = d_model^-0.5 · min(step^-0.5, step · warmup^-1.5)`。The "
