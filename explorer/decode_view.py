@@ -9,10 +9,8 @@ from __future__ import annotations
 import streamlit as st
 
 from transformer import dates as D
-from transformer.model import EncoderDecoder
 from transformer.tasks import DIGITS, Task
 
-from .checkpoint import CheckpointError
 from .context import Context
 from .decoding import Decoding, answer, attention_pattern, decode_input, top_tokens
 from .figures.train import (
@@ -24,7 +22,7 @@ from .figures.train import (
 )
 from .i18n import t
 from .settings import Settings
-from .sources import shipped_dates
+from .sources import expected_date, shipped_dates_model
 from .train_state import memo, set_default, untrained
 from .train_task import (
     DEFAULT_DIGITS,
@@ -179,44 +177,20 @@ def _date_tokens(task: D.DateTask) -> list[str] | None:
     return tokens
 
 
-def _shipped_model() -> EncoderDecoder | None:
-    """The date translator that ships with the app, or None where the file is missing."""
-    try:
-        return shipped_dates().model
-    except (OSError, CheckpointError):
-        return None
-
-
-def expected_date(tokens: list[str]) -> list[str] | None:
-    """The right ISO answer for a typed date, when the app can be sure of it, else None.
-
-    The shipped translator proposes an answer; it is kept only if writing that date in one
-    of the task's own variants gives exactly the typed characters, so the check, not the
-    model, vouches for it. None: the text is not a date as the task writes them (or the
-    shipped translator misread it, which it did for none of 2,000 held-out dates).
-    """
-    model = _shipped_model()
-    if model is None:  # a deployment without models/dates.pt
-        return None
-    guess = D.translate_tokens(model, [tokens])[0]
-    return list(guess) if D.written_as_trained(tokens, guess) else None
-
-
 def _date_answer(decoding: Decoding, expected: list[str] | None) -> None:
     """The model's ISO answer beside the right one (when the app knows it)."""
     produced = [tok for tok in decoding.output if tok != "</s>"]
+    ended = decoding.output[-1:] == ("</s>",)
     o1, o2 = st.columns(2)
+    o1.markdown(t("train.expected"))
     if expected is None:
-        o1.markdown(t("train.expected"))
         o1.info(t("train.date_no_expected"), icon=":material/help:")
         o2.markdown(t("train.answer_plain"))
     else:
-        right = produced == expected and decoding.output[-1:] == ("</s>",)
-        o1.markdown(t("train.expected"))
         o1.code("".join(expected), language=None)
-        o2.markdown(t("train.answer_right" if right else "train.answer_wrong"))
-    o2.code("".join(produced) + (" </s>" if decoding.output[-1:] == ("</s>",) else ""),
-            language=None)
+        o2.markdown(t("train.answer_right" if produced == expected and ended
+                      else "train.answer_wrong"))
+    o2.code("".join(produced) + (" </s>" if ended else ""), language=None)
     st.caption(t("train.date_inside" if expected is not None else "train.date_outside"))
 
 
@@ -228,7 +202,7 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
     st.header(t("train.decode_header"))
     st.markdown(t("train.decode_text"))
     dates = is_dates(task)
-    shipped = _shipped_model() if dates else None
+    shipped = shipped_dates_model() if dates else None
     choices = [c for c, ok in (("trained", trained is not None), ("untrained", True),
                                ("shipped", shipped is not None)) if ok]
     which = "untrained"

@@ -17,8 +17,8 @@ from .charts import show_chart
 from .context import Context
 from .figures.attention import KINDS
 from .figures.train import closeness_figure, film_figure
-from .i18n import t
-from .train_state import set_default
+from .i18n import get_lang, t
+from .train_state import memo, set_default
 from .training import TrainedState
 
 GETS_IT = 0.8  # a head "gets it" once this share of its weight is on the ideal positions
@@ -61,11 +61,13 @@ def film_section(ctx: Context, state: TrainedState | None) -> None:
                     format_func=lambda k: KINDS[k].label)
     kind = kind if kind in KINDS else "cross"  # a modified client may send anything
     tokens = {"src": vocab.decode(film.probe.src), "tgt": vocab.decode(film.probe.tgt)}
-    weights = film_weights(film, kind, cfg.N)
-    show_chart(film_figure(weights, film.steps, tokens[KINDS[kind].queries],
-                           tokens[KINDS[kind].keys],
-                           t("train.film_title", kind=KINDS[kind].label)),
-               f"film_{state.key.task}_{kind}", cfg, ctx.presenter, key=f"tr_film_{kind}")
+    # built once per run, attention and language: building its animation frames costs ~50 ms
+    # (dates), and the page reruns on every click of its other sections
+    fig = memo(("film", id(state), state.version, kind, get_lang()),
+               lambda: film_figure(film_weights(film, kind, cfg.N), film.steps,
+                                   tokens[KINDS[kind].queries], tokens[KINDS[kind].keys],
+                                   t("train.film_title", kind=KINDS[kind].label)))
+    show_chart(fig, f"film_{state.key.task}_{kind}", cfg, ctx.presenter, key=f"tr_film_{kind}")
     st.caption(t("train.film_caption", frames=len(film.steps), last=film.steps[-1],
                  every=film.every, cap=film.cap, kb=f"{film.nbytes / 1024:.0f}"))
 
@@ -74,7 +76,8 @@ def film_section(ctx: Context, state: TrainedState | None) -> None:
     if np.isnan(final).all():  # no output position has an ideal source position
         return
     pattern = t(f"train.film_ideal_{state.key.task}")
-    show_chart(closeness_figure(film.steps, closeness, even_baseline(film),
+    baseline = even_baseline(film)
+    show_chart(closeness_figure(film.steps, closeness, baseline,
                                 t("train.film_closeness_title")),
                f"film_closeness_{state.key.task}", cfg, ctx.presenter, key="tr_film_close")
     layer, head = divmod(int(np.nanargmax(final)), cfg.h)
@@ -85,4 +88,4 @@ def film_section(ctx: Context, state: TrainedState | None) -> None:
                       t("train.film_not_reached", level=f"{GETS_IT:.0%}"))
     st.markdown(summary)
     st.caption(t("train.film_closeness_caption", pattern=pattern,
-                 baseline=f"{even_baseline(film):.0%}"))
+                 baseline=f"{baseline:.0%}"))

@@ -10,7 +10,7 @@ the model to show, or into the reason it cannot be shown.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ import streamlit as st
 import torch
 
 from transformer import dates as D
-from transformer.model import attention_hook
+from transformer.model import EncoderDecoder, attention_hook
 from transformer.train import Batch, greedy_decode
 
 from .checkpoint import CheckpointError, LoadedCheckpoint, load_checkpoint
@@ -45,6 +45,29 @@ def shipped_dates() -> LoadedCheckpoint:
         p.requires_grad_(False)
     loaded.model.eval()
     return loaded
+
+
+def shipped_dates_model() -> EncoderDecoder | None:
+    """The shipped date translator's model (shared, read-only), or None without the file."""
+    try:
+        return shipped_dates().model
+    except (OSError, CheckpointError):  # a deployment without models/dates.pt
+        return None
+
+
+def expected_date(tokens: Sequence[str]) -> list[str] | None:
+    """The right ISO answer for a typed date, when the app can be sure of it, else None.
+
+    The shipped translator proposes an answer; it is kept only if writing that date in one
+    of the task's own variants gives exactly the typed characters, so the check, not the
+    model, vouches for it. None: the text is not a date as the task writes them (or the
+    shipped translator misread it, which it did for none of 2,000 held-out dates).
+    """
+    model = shipped_dates_model()
+    if model is None:
+        return None
+    guess = D.translate_tokens(model, [list(tokens)])[0]
+    return list(guess) if D.written_as_trained(tokens, guess) else None
 
 
 ALIGNMENT_DATES = 400  # held-out dates the Attention page's alignment sentence is measured on
@@ -126,7 +149,7 @@ def resolve_source(
     if source == "dates":
         try:
             return source, shipped_dates(), None
-        except (OSError, CheckpointError):  # a deployment without the file
+        except (OSError, CheckpointError):  # a deployment without the file (as above)
             return "untrained", None, "source.dates_missing"
     if source == "yours":
         if not isinstance(trained, TrainedState) or trained.step == 0:

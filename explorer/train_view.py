@@ -52,7 +52,6 @@ from .train_task import (
 from .training import (
     CHECK_EVERY,
     CHECK_SEQUENCES,
-    DATE_CHECK_EVERY,
     EVAL_SEQUENCES,
     TIME_LIMIT,
     ModelKey,
@@ -76,27 +75,29 @@ RECIPE_KEY = "tr_recipe"  # the name of the recipe the training widgets were las
 # ---- 1. The task ----------------------------------------------------------------------------
 
 
-def _use_recipe_values() -> None:
-    """On a task change: the training widgets take the new task's recipe values, if its
-    recipe differs from the one they were set from (the date task trains another size)."""
+def _recipe_widgets(keep: bool) -> None:
+    """The training widgets take the values of the current task's recipe, if it differs
+    from the one they were last set from (the date task trains another size and schedule).
+    `keep`: values the session already has stay (a first visit, possibly from a link)."""
     recipe = recipe_for(st.session_state.get("tr_task", ""))
     if st.session_state.get(RECIPE_KEY) == recipe.name:
         return
     st.session_state[RECIPE_KEY] = recipe.name
     for key, name in WIDGETS.items():
-        if hasattr(recipe.train, name):
+        if hasattr(recipe.train, name) and not (keep and key in st.session_state):
             st.session_state[key] = getattr(recipe.train, name)
+
+
+def _use_recipe_values() -> None:
+    """On a task change: the widgets take the new task's recipe values."""
+    _recipe_widgets(keep=False)
 
 
 def task_section(source: str) -> tuple[TrainSettings, TrainTask]:
     """The task and symbols widgets, the training settings (validated), the task's text."""
     st.header(t("train.task_header"))
     if RECIPE_KEY not in st.session_state:  # first visit: a link may open the date task
-        recipe = recipe_for(st.session_state.get("tr_task", ""))
-        st.session_state[RECIPE_KEY] = recipe.name
-        for key, name in WIDGETS.items():  # values the session already has are kept
-            if hasattr(recipe.train, name):
-                set_default(key, getattr(recipe.train, name))
+        _recipe_widgets(keep=True)
     defaults = TrainSettings()
     for key, name in WIDGETS.items():
         set_default(key, getattr(defaults, name))
@@ -188,7 +189,7 @@ def _training_widgets(s: Settings, ts: TrainSettings) -> None:
     dates = ts.task == "dates"
     task = D.DateTask() if dates else None
     t1.toggle(t("train.early"), key="tr_early",
-              help=t("train.early_help_dates", every=DATE_CHECK_EVERY, n=CHECK_SEQUENCES,
+              help=t("train.early_help_dates", every=check_every(task), n=CHECK_SEQUENCES,
                      share=f"{stop_share(task):.0%}") if task is not None else
               t("train.early_help", every=CHECK_EVERY, n=CHECK_SEQUENCES))
     st.caption(t("train.adam_caption_dates" if dates else "train.adam_caption",

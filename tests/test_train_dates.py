@@ -9,8 +9,8 @@ import pytest
 from apptest_helpers import app, app_in
 from shared_inputs import bad_input_texts
 
-from explorer.decode_view import expected_date
 from explorer.settings import Settings
+from explorer.sources import expected_date
 from explorer.train_settings import TRAIN_TASKS, TrainSettings, parse_train_settings, recipe_for
 from explorer.train_task import date_probe_example, film_probe, parse_date_input, task_for
 from explorer.training import (

@@ -189,8 +189,9 @@ def film_figure(weights: np.ndarray, steps: Sequence[int], q_tokens: Sequence[st
             ],
         )],
     )
-    fig.frames = frames
-    return fig
+    # frames built without plotly.py's validation, as attention_grid builds its traces
+    # (validating them took longer than recording the film)
+    return go.Figure(data=fig.data, layout=fig.layout, frames=frames, _validate=False)
 
 
 def closeness_figure(steps: Sequence[int], closeness: np.ndarray, baseline: float,
