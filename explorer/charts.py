@@ -80,7 +80,14 @@ def _scale_explicit(node: Any, k: float) -> Any:
 
 def presenter_figure(fig: go.Figure, *, base: int = PRESENTER_FONT,
                      height_scale: float = PRESENTER_HEIGHT) -> go.Figure:
-    """A copy of `fig` with every text larger, for a projector (pure; `fig` is not changed).
+    """A copy of `fig` with every text larger, for a projector (pure; `fig` is not changed)."""
+    return go.Figure(presenter_spec(fig, base=base, height_scale=height_scale),
+                     _validate=False)
+
+
+def presenter_spec(fig: go.Figure, *, base: int = PRESENTER_FONT,
+                   height_scale: float = PRESENTER_HEIGHT) -> dict[str, Any]:
+    """`presenter_figure(fig)` as a plotly dict (`data`, `layout`, `frames`).
 
     Every font size the figure sets (ticks, cell numbers, annotations, subplot titles,
     colour bars, legends, inline `font-size` of labels) is scaled by k = base / the
@@ -97,17 +104,21 @@ def presenter_figure(fig: go.Figure, *, base: int = PRESENTER_FONT,
     own = fig.layout.meta.get("presenter_scale") if isinstance(fig.layout.meta, dict) else None
     if isinstance(own, (int, float)) and 1 < own <= k:
         k = height_scale = float(own)
-    return sized_figure(fig, k, height_scale)
+    return sized_spec(fig, k, height_scale)
 
 
 def sized_figure(fig: go.Figure, k: float = 1.0, height_scale: float = 1.0) -> go.Figure:
-    """A copy of `fig` with every font size written out and scaled by `k` (pure).
+    """A copy of `fig` with every font size written out and scaled by `k` (pure)."""
+    return go.Figure(sized_spec(fig, k, height_scale), _validate=False)
+
+
+def sized_spec(fig: go.Figure, k: float = 1.0, height_scale: float = 1.0) -> dict[str, Any]:
+    """`sized_figure(fig, k, height_scale)` as a plotly dict (`data`, `layout`, `frames`).
 
     With k = 1 (outside presenter mode) only the sizes the Streamlit theme would give are
     written out, unchanged: the theme computes them from the page's root font size, which
     presenter mode's CSS enlarges, and a chart drawn just after presenter mode is turned
-    off (while that CSS is still on the page) would otherwise keep them enlarged. Building
-    the copy costs less than it saves: Streamlit serialises the copy faster than `fig`.
+    off (while that CSS is still on the page) would otherwise keep them enlarged.
     """
     spec = fig.to_dict()  # a copy: the figure may come from a cache shared by sessions
     layout = spec.get("layout", {})
@@ -157,7 +168,27 @@ def sized_figure(fig: go.Figure, k: float = 1.0, height_scale: float = 1.0) -> g
     if isinstance(layout.get("height"), (int, float)):
         layout["height"] = int(layout["height"] * height_scale)
     # an animation's frames only change values (z), never a size
-    return go.Figure(data=data, layout=layout, frames=spec.get("frames"), _validate=False)
+    out: dict[str, Any] = {"data": data, "layout": layout}
+    if spec.get("frames"):
+        out["frames"] = spec["frames"]
+    return out
+
+
+class _Written(go.Figure):
+    """A figure already written out as a dict, for `st.plotly_chart` only.
+
+    Streamlit reads a figure through `to_dict()`, a deep copy of every array and label.
+    The dict from `sized_spec` is a fresh copy made for this one chart, so it is handed
+    over as it is: building one more `go.Figure` and copying it again took about a third
+    of the Attention page's rerun with the date translator (bench/dates.py).
+    """
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        super().__init__()
+        self._spec = spec
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._spec
 
 
 def show_chart(fig: go.Figure, name: str, model: TransformerConfig | Settings | None,
@@ -173,10 +204,10 @@ def show_chart(fig: go.Figure, name: str, model: TransformerConfig | Settings | 
     page's root font size. `where` may be an `st.empty()` placeholder, redrawn in a loop.
     """
     if presenter:
-        fig = presenter_figure(fig)
+        spec = presenter_spec(fig)
         key = f"{key}_presenter"
     else:
-        fig = sized_figure(fig)
+        spec = sized_spec(fig)
     config = {
         "displaylogo": False,
         "toImageButtonOptions": {"format": "png", "scale": 2,
@@ -184,4 +215,4 @@ def show_chart(fig: go.Figure, name: str, model: TransformerConfig | Settings | 
                                  .removesuffix(".png")},
     }
     kwargs.setdefault("width", "stretch")
-    (where or st).plotly_chart(fig, key=key, config=config, **kwargs)
+    (where or st).plotly_chart(_Written(spec), key=key, config=config, **kwargs)

@@ -6,13 +6,23 @@ Each section is a function taking what it needs; `pages/train.py` calls them in 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import streamlit as st
 
 from transformer import dates as D
-from transformer.tasks import DIGITS, Task
+from transformer.tasks import DIGITS, Task, make_task
 
+from .checkpoint import LoadedCheckpoint
 from .context import Context
-from .decoding import Decoding, answer, attention_pattern, decode_input, top_tokens
+from .decoding import (
+    Decoding,
+    answer,
+    attention_pattern,
+    decode_checkpoint,
+    decode_input,
+    top_tokens,
+)
 from .figures.train import (
     attention_figure,
     next_token_figure,
@@ -22,7 +32,8 @@ from .figures.train import (
 )
 from .i18n import t
 from .settings import Settings
-from .sources import expected_date, shipped_dates_model
+from .sources import MAX_ANSWER, expected_date, shipped_dates_model
+from .train_settings import TRAIN_TASKS
 from .train_state import memo, set_default, untrained
 from .train_task import (
     DEFAULT_DIGITS,
@@ -194,6 +205,57 @@ def _date_answer(decoding: Decoding, expected: list[str] | None) -> None:
     st.caption(t("train.date_inside" if expected is not None else "train.date_outside"))
 
 
+def _imported_expected(loaded: LoadedCheckpoint, task: str | None,
+                       src: tuple[str, ...]) -> list[str] | None:
+    """The right answer to `src` when the checkpoint's file names one of this app's tasks
+    and the text is an input of that task; else None."""
+    body = [tok for tok in src if tok != "</s>"]
+    if task is None or not body:
+        return None
+    if task == "dates":
+        return expected_date(body)
+    symbols = loaded.meta.get("symbols")
+    if not isinstance(symbols, list) or not all(tok in symbols for tok in body):
+        return None
+    return answer(make_task(task, [str(s) for s in symbols]), body)
+
+
+def _imported_decoding(ctx: Context, loaded: LoadedCheckpoint) -> None:
+    """The imported checkpoint decodes the sidebar's text, read in its own vocabulary."""
+    if ctx.tokens is None:  # the sidebar says why the text cannot be read
+        st.info(t("train.imported_no_text"), icon=":material/edit:")
+        return
+    src = tuple(ctx.tokens.src_tokens)
+    st.markdown(t("train.imported_input"))
+    st.code(" ".join(src), language=None)
+    max_len = min(MAX_ANSWER + 1, loaded.config.max_len)
+    # the entry holds `loaded` too, so its id cannot name another import while it is kept
+    _, decoding = memo(("imported", id(loaded), src, max_len),
+                       lambda: (loaded, decode_checkpoint(loaded, src, max_len)))
+    task = loaded.meta.get("task") if isinstance(loaded.meta, Mapping) else None
+    task = task if task in TRAIN_TASKS else None  # a task of this app, named by its file
+    expected = _imported_expected(loaded, task, src)
+    eos = loaded.special_ids("tgt").get("eos")
+    ended = eos is not None and decoding.output[-1:] == (loaded.tgt_vocab[eos],)
+    produced = list(decoding.output[:-1] if ended else decoding.output)
+    o1, o2 = st.columns(2)
+    if expected is not None:
+        o1.markdown(t("train.expected"))
+        o1.code(" ".join(expected), language=None)
+        right = produced == expected and ended
+        o2.markdown(t("train.answer_right" if right else "train.answer_wrong"))
+    else:
+        o2.markdown(t("train.answer_plain"))
+    o2.code(" ".join(decoding.output), language=None)
+    if task is None:
+        st.caption(t("train.imported_caption"))
+    else:
+        st.caption(t("train.imported_caption_task" if expected is not None
+                     else "train.imported_caption_outside", task=t(f"train.task_{task}")))
+    _step_view(ctx, decoding)
+    st.info(t("train.imported_no_before_after"), icon=":material/info:")
+
+
 def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
     """Sections 3 and 4: greedy decoding step by step, then attention before and after."""
     key, trained = result.key, result.trained
@@ -203,15 +265,22 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
     st.markdown(t("train.decode_text"))
     dates = is_dates(task)
     shipped = shipped_dates_model() if dates else None
+    imported = ctx.loaded if ctx.source == "imported" else None
     choices = [c for c, ok in (("trained", trained is not None), ("untrained", True),
-                               ("shipped", shipped is not None)) if ok]
+                               ("shipped", shipped is not None),
+                               ("imported", imported is not None)) if ok]
     which = "untrained"
     if len(choices) > 1:
         if ctx.source == "dates" and shipped is not None:  # the sidebar shows the shipped one
             set_default("tr_which", "shipped")
+        if imported is not None:  # the sidebar shows an imported checkpoint
+            set_default("tr_which", "imported")
         which = st.radio(t("train.decode_with"), choices, key="tr_which", horizontal=True,
                          format_func=lambda w: t(f"train.which_{w}"))
         which = which if which in choices else choices[0]
+    if which == "imported" and imported is not None:
+        _imported_decoding(ctx, imported)
+        return
     if which == "untrained" and trained is None:
         st.caption(t("train.untrained_caption"))
     tokens = _date_tokens(task) if dates else _decode_tokens(task, ctx.settings.source)

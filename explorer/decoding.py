@@ -21,8 +21,9 @@ from transformer.model import (
 )
 from transformer.tasks import Task
 from transformer.tokenize import BOS, PAD
-from transformer.train import decode_steps
+from transformer.train import DecodeStep, decode_steps
 
+from .checkpoint import LoadedCheckpoint
 from .i18n import t
 from .train_task import answer
 
@@ -84,10 +85,38 @@ def _check_readable(model: EncoderDecoder) -> None:
 def decode_input(model: EncoderDecoder, task: Task, tokens: Sequence[str]) -> Decoding:
     """Greedy-decode `tokens` (task symbols) with an eval-mode `model` (it is only read)."""
     _check_readable(model)
-    n = model.config.N if model.config is not None else len(model.encoder.layers)
     src, src_mask = _encode_src(task, tokens)
     enc_cache, steps = decode_steps(model, src, src_mask, max_len=task.target_len)
-    itos = tuple(task.vocab.itos)
+    return _decoding(model, source_tokens(tokens), tuple(task.vocab.itos), enc_cache, steps)
+
+
+def decode_checkpoint(loaded: LoadedCheckpoint, src_tokens: Sequence[str],
+                      max_len: int) -> Decoding:
+    """Greedy-decode `src_tokens` (already in the checkpoint's vocabulary, ending as its
+    training data did) with a loaded checkpoint's model, at most `max_len` tokens.
+
+    Its special tokens are looked up by name: an imported vocabulary need not put <s> and
+    </s> where this app's tasks do (The Annotated Transformer's does not).
+    """
+    _check_readable(loaded.model)
+    src_specials = loaded.special_ids("src")
+    stoi = {tok: i for i, tok in reversed(list(enumerate(loaded.src_vocab)))}
+    unk = src_specials.get("unk", 0)
+    src = torch.tensor([[stoi.get(tok, unk) for tok in src_tokens]])  # (1, src_len)
+    pad = src_specials.get("pad")
+    src_mask = (src != pad).unsqueeze(-2) if pad is not None else torch.ones(
+        1, 1, src.size(1), dtype=torch.bool)  # (1, 1, src_len)
+    tgt_specials = loaded.special_ids("tgt")
+    enc_cache, steps = decode_steps(loaded.model, src, src_mask, max_len=max_len,
+                                    start_symbol=tgt_specials.get("bos", BOS),
+                                    end_symbol=tgt_specials.get("eos"))
+    return _decoding(loaded.model, list(src_tokens), tuple(loaded.tgt_vocab), enc_cache, steps)
+
+
+def _decoding(model: EncoderDecoder, src: list[str], itos: tuple[str, ...],
+              enc_cache: dict, steps: list[DecodeStep]) -> Decoding:
+    """What `decode_steps` computed, as names and numpy arrays for the page."""
+    n = model.config.N if model.config is not None else len(model.encoder.layers)
     views = tuple(
         DecodeView(
             prefix=tuple(itos[i] for i in s.ys),
@@ -98,8 +127,7 @@ def decode_input(model: EncoderDecoder, task: Task, tokens: Sequence[str]) -> De
         )
         for s in steps
     )
-    return Decoding(tuple(source_tokens(tokens)), itos, views,
-                    _layers(enc_cache, "encoder", "self_attn", n))
+    return Decoding(tuple(src), itos, views, _layers(enc_cache, "encoder", "self_attn", n))
 
 
 def top_tokens(probs: np.ndarray, itos: Sequence[str], k: int = 10) -> list[tuple[str, float]]:

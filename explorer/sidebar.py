@@ -37,6 +37,7 @@ from .sources import (
     answer_tokens,
     resolve_source,
     session_answers,
+    shipped_answer,
 )
 from .train_state import STATE_KEY
 
@@ -153,7 +154,9 @@ def render_sidebar() -> Context:
         sb.error(message)
     checkpoint_panel()
     answer = None
-    if loaded is not None and source in TRAINED_SOURCES:
+    if loaded is not None and source == "dates":
+        answer = shipped_answer  # the same model for everyone: answers are shared
+    elif loaded is not None and source in TRAINED_SOURCES:
         store = session_answers()
         answer = lambda src: answer_tokens(loaded, src, store)  # noqa: E731
     ctx = build_context(settings, loaded, presenter, source, answer)

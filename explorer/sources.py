@@ -116,7 +116,7 @@ def date_preview(text: str) -> DatePreview | None:
 
     loaded = shipped_dates()
     ctx = build_context(Settings(source=text, target=""), loaded, source="dates",
-                        answer=lambda src: answer_tokens(loaded, src))
+                        answer=shipped_answer)
     if ctx.tokens is None or not ctx.answered:
         return None
     layer = int(loaded.meta.get("alignment_layer", 0))  # measured by tools/train_dates.py
@@ -203,6 +203,13 @@ def answer_tokens(loaded: LoadedCheckpoint, src_tokens: tuple[str, ...],
             store.pop(next(iter(store)))
         store[key] = answer
     return answer
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def shipped_answer(src_tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """The shipped translator's answer to `src_tokens`, shared by every session: its model
+    is the same read-only one for all, and a class often types the same example date."""
+    return answer_tokens(shipped_dates(), src_tokens)
 
 
 def session_answers() -> dict[Any, tuple[str, ...]]:

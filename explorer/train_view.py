@@ -6,6 +6,7 @@ The learner's trained model is kept and read through `explorer/train_state.py`.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -91,6 +92,12 @@ def _recipe_widgets(keep: bool) -> None:
 def _use_recipe_values() -> None:
     """On a task change: the widgets take the new task's recipe values."""
     _recipe_widgets(keep=False)
+
+
+def how_training_works(where: Any, task: TrainTask) -> None:
+    """The explainer of teacher forcing and the loss, with the numbers of `task`."""
+    vocab = len(task.vocab)
+    where.markdown(t("train.how_text", vocab=vocab, ln_vocab=f"{math.log(vocab):.2f}"))
 
 
 def task_section(source: str) -> tuple[TrainSettings, TrainTask]:

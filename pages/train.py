@@ -13,15 +13,15 @@ from explorer.context import context
 from explorer.decode_view import decoding_section, schedule_section
 from explorer.film_view import film_section
 from explorer.i18n import t
-from explorer.train_view import task_section, training_section
+from explorer.train_view import how_training_works, task_section, training_section
 
 st.title(t("train.title"))
 st.markdown(t("train.intro"))
-with st.expander(t("train.how_title"), expanded=False):
-    st.markdown(t("train.how_text"))
+how = st.expander(t("train.how_title"), expanded=False)  # filled once the task is known
 
 ctx = context()
 train_settings, task = task_section(ctx.settings.source)  # 1. the task
+how_training_works(how, task)  # its numbers are the chosen task's
 result = training_section(ctx, train_settings, task)  # 2. training
 decoding_section(ctx, result, task)  # 3. decoding step by step, 4. before and after
 film_section(ctx, result.trained)  # 5. the attention film: how attention formed

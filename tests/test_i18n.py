@@ -220,7 +220,7 @@ def test_figures_speak_chinese(zh):
 
     z, where = tensor_slice(np.zeros((1, 2, 3, 3)), 1)
     assert where == "[0, 头 1]"
-    assert "行 %{customdata[0]}" in values_figure(z, None, None, "v").data[0].hovertemplate
+    assert "行 %{y}" in values_figure(z, None, None, "v").data[0].hovertemplate
     split = head_split_figure(np.zeros((2, 3, 4)), np.zeros((3, 8)), list("abc"))
     assert "拼接：(seq, h·d_k = d_model)" in {a.text for a in split.layout.annotations}
 

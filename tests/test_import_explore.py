@@ -61,3 +61,60 @@ def test_forgetting_the_checkpoint_returns_to_the_sidebar_model(loaded):
     at.button(key="ckpt_forget").click().run()
     assert not at.exception
     assert "imported_checkpoint" not in at.session_state
+
+
+# ---- The Train page decodes with the imported checkpoint (issue 10, part 1) ----------------
+
+
+def test_decode_checkpoint_agrees_with_the_models_greedy_answer(loaded):
+    from explorer.decoding import decode_checkpoint
+    from explorer.sources import answer_tokens
+
+    src = ("the", "cat", "sat", "<unk>")
+    decoding = decode_checkpoint(loaded, src, max_len=8)
+    assert decoding.src == src and decoding.itos == tuple(VOCAB)
+    assert decoding.steps[0].prefix == ("<s>",)  # its own <s> (id 0), not this app's
+    produced = [tok for tok in decoding.output if tok != "</s>"]
+    assert tuple(produced) == answer_tokens(loaded, src)[: len(produced)]
+    n, h = loaded.config.N, loaded.config.h
+    assert decoding.enc_attn.shape == (n, h, len(src), len(src))
+    assert decoding.steps[-1].cross_attn.shape[-1] == len(src)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_train_page_decodes_the_sidebar_text_with_the_import(loaded, lang):
+    from apptest_helpers import app_in
+
+    from explorer.i18n import t
+
+    with app_in(lang, "train", imported_checkpoint=loaded,
+                source="the cat sat on the sofa") as at:
+        assert not at.exception, at.exception
+        assert at.radio(key="tr_which").value == "imported"
+        shown = [c.value for c in at.code]
+        assert "the cat sat on the <unk>" in shown
+        assert t("train.imported_caption") in [c.value for c in at.caption]
+        assert at.slider(key="tr_step").value >= 1  # the step view of the import's decoding
+        assert t("train.imported_no_before_after") in [i.value for i in at.info]
+
+
+def test_an_exported_copy_model_is_checked_against_the_copy_rule():
+    from explorer.exports import checkpoint_bytes
+    from explorer.i18n import t
+    from explorer.training import task_meta
+    from transformer.tasks import make_task
+
+    task = make_task("copy")
+    itos = list(task.vocab.itos)
+    model = make_model(len(itos), len(itos), N=1, d_model=16, d_ff=32, h=2, seed=0)
+    data = checkpoint_bytes(model, itos, {**task_meta(task), "steps": 0})
+    copy_model = load_checkpoint(data, None, None)
+    at = app("train", imported_checkpoint=copy_model, source="3 1 4", token_mode="word")
+    assert not at.exception, at.exception
+    assert at.radio(key="tr_which").value == "imported"
+    assert "3 1 4" in [c.value for c in at.code]  # the expected answer: the copy rule's
+    task_name = t("train.task_copy")
+    assert t("train.imported_caption_task", task=task_name) in [c.value for c in at.caption]
+    at.sidebar.text_input(key="source").set_value("3 cat 4").run()  # not a copy input
+    assert not at.exception
+    assert t("train.imported_caption_outside", task=task_name) in [c.value for c in at.caption]

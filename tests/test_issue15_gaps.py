@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import json
 
-import plotly.graph_objects as go
+import plotly.io as pio
 import pytest
 import streamlit as st
 import torch
@@ -206,7 +206,7 @@ def test_training_in_presenter_mode_draws_every_loss_chart_large(monkeypatch):
 
     def spy(self, fig, *args, **kwargs):
         if "tr_live" in str(kwargs.get("key")):
-            live.append((kwargs["key"], json.loads(go.Figure(fig).to_json()),
+            live.append((kwargs["key"], json.loads(pio.to_json(fig.to_dict(), validate=False)),
                          kwargs.get("config") or {}))
         return plotly_chart(self, fig, *args, **kwargs)
 

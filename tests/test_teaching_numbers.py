@@ -24,3 +24,17 @@ def test_the_scaling_note_gives_the_live_tables_range_and_xaviers_bound(lang, wo
     assert f"{float(lut.abs().max()):.2f}" in captions[0]
     assert f"±{math.sqrt(6 / (V + d_model)):.2f}" in captions[0]
     assert f"{V} " in captions[0] and f"d_model = {d_model}" in captions[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("task", ["copy", "dates"])
+def test_the_loss_explainer_gives_ln_of_the_chosen_tasks_vocabulary(lang, task):
+    from explorer.train_task import task_for
+
+    at = app("train", lang=lang, tr_task=task)
+    assert not at.exception, at.exception
+    text = at.expander[0].markdown[0].value
+    vocab = len(task_for(task, "digits", "")[0].vocab)
+    assert f"ln {vocab} ≈ {math.log(vocab):.2f}" in text
+    assert "n*−1−*i*" in text  # reverse, counted from 0 as everywhere on the page
+    assert "V = 11" in text  # how The Annotated Transformer's copy task differs

@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 from transformer.model import MASK_FILL, AttentionModule, AttentionPoint, Stack, attention_hook
 
 from ..i18n import t
-from .common import FONT, axis_labels, cell_labels, esc, fast_figure, heatmap
+from .common import FONT, axis_labels, esc, fast_figure, heatmap
 
 
 @dataclass(frozen=True)
@@ -100,9 +100,9 @@ def attention_grid(
     row_titles = [t("fig.attention.layer", i=i) for i in range(n_layers)]
     query, key, weight = (t("fig.attention.query"), t("fig.attention.key"),
                           t("fig.attention.weight"))
+    # Both axes are categories named by the labels, so the hover reads them as %{y} and
+    # %{x}: a per-cell array of label pairs was copied, cell by cell, for every panel.
     qlab, klab = axis_labels(q_tokens), axis_labels(k_tokens)
-    custom = cell_labels(qlab, klab)
-    ys = list(range(q_len))
     panel, step = _grid_rows(n_layers, n_heads, q_len)
     shown_q = [lab if i % step == 0 else "" for i, lab in enumerate(qlab)]
     # The grid is laid out by hand and the figure built from plain dicts without plotly's
@@ -121,13 +121,12 @@ def attention_grid(
             suffix = "" if n == 1 else str(n)
             left = head * (width + hs)
             data.append(dict(
-                type="heatmap", z=weights[layer, head], x=klab, y=ys, zmin=0.0, zmax=1.0,
+                type="heatmap", z=weights[layer, head], x=klab, y=qlab, zmin=0.0, zmax=1.0,
                 colorscale="Blues", showscale=layer == 0 and head == 0,
                 colorbar=dict(thickness=10, len=0.5, y=1.0, yanchor="top"),
-                customdata=custom, xaxis=f"x{suffix}", yaxis=f"y{suffix}",
+                xaxis=f"x{suffix}", yaxis=f"y{suffix}",
                 hovertemplate=f"{row_titles[layer]} · {col_titles[head]}<br>{query} "
-                f"%{{customdata[0]}}<br>{key} %{{customdata[1]}}<br>{weight} %{{z:.3f}}"
-                "<extra></extra>",
+                f"%{{y}}<br>{key} %{{x}}<br>{weight} %{{z:.3f}}<extra></extra>",
             ))
             # Keys: categories with automatic ticks, which plotly spaces by the tick font.
             layout[f"xaxis{suffix}"] = dict(
@@ -135,8 +134,9 @@ def attention_grid(
                 tickangle=-60, showticklabels=layer == n_layers - 1,
             )
             layout[f"yaxis{suffix}"] = dict(
-                domain=_span(top - height, top), anchor=f"x{suffix}", tickmode="array",
-                tickvals=ys, ticktext=shown_q if head == 0 else [""] * q_len,
+                domain=_span(top - height, top), anchor=f"x{suffix}", type="category",
+                tickmode="array", tickvals=qlab,
+                ticktext=shown_q if head == 0 else [""] * q_len,
                 autorange="reversed",
             )
         layout["annotations"].append(dict(

@@ -66,19 +66,13 @@ def axis_labels(tokens: Sequence[str]) -> list[str]:
     return [esc(f"{i}:{tok}") for i, tok in enumerate(tokens)]
 
 
-def cell_labels(row_labels: Sequence[str], col_labels: Sequence[str]) -> np.ndarray:
-    """(rows, cols, 2) array of (row label, column label) for hover text."""
-    rows = np.array(list(row_labels), dtype=object)[:, None]
-    cols = np.array(list(col_labels), dtype=object)[None, :]
-    return np.stack(np.broadcast_arrays(rows, cols), axis=-1)
-
-
-def token_axis(tokens: Sequence[str], title: str | None = None, **extra: object) -> dict:
-    """An axis over integer positions, labelled with the tokens."""
+def token_axis(labels: Sequence[str], title: str | None = None, **extra: object) -> dict:
+    """An axis whose categories are `labels` (from `axis_labels`), every one of them shown."""
     return dict(
+        type="category",
         tickmode="array",
-        tickvals=list(range(len(tokens))),
-        ticktext=axis_labels(tokens),
+        tickvals=list(labels),
+        ticktext=list(labels),
         title=dict(text=esc(title)) if title else None,
         **extra,
     )
@@ -102,35 +96,37 @@ def heatmap(
     """A heatmap over token positions; rows top to bottom, hover shows both tokens and value."""
     z = np.asarray(z, dtype=float)
     rows, cols = z.shape
+    # The axes are categories named by the labels, so the hover reads them as %{y} and %{x}
+    # (a per-cell array of label pairs was copied cell by cell on every rerun).
     ylab = axis_labels(y_tokens) if y_tokens is not None else [str(i) for i in range(rows)]
     xlab = axis_labels(x_tokens) if x_tokens is not None else [str(i) for i in range(cols)]
-    custom = cell_labels(ylab, xlab)
     if show_values is None:
         show_values = rows * cols <= 144
     trace = dict(
         type="heatmap",
         z=z,
-        x=list(range(cols)),
-        y=list(range(rows)),
+        x=xlab,
+        y=ylab,
         zmin=zmin,
         zmax=zmax,
         colorscale=colorscale,
-        customdata=custom,
-        hovertemplate=f"{t('fig.common.row')} %{{customdata[0]}}<br>{t('fig.common.column')} "
-        f"%{{customdata[1]}}<br>{t('fig.common.value')} %{{z:{value_format}}}<extra></extra>",
+        hovertemplate=f"{t('fig.common.row')} %{{y}}<br>{t('fig.common.column')} "
+        f"%{{x}}<br>{t('fig.common.value')} %{{z:{value_format}}}<extra></extra>",
         texttemplate=f"%{{z:{value_format}}}" if show_values else None,
         textfont=dict(size=10),
         colorbar=dict(thickness=12),
     )
     xaxis = (
-        token_axis(x_tokens, x_title, side="top", tickangle=-45)
+        token_axis(xlab, x_title, side="top", tickangle=-45)
         if x_tokens is not None
-        else dict(title=dict(text=esc(x_title)) if x_title else None, side="top")
+        else dict(type="category", title=dict(text=esc(x_title)) if x_title else None,
+                  side="top")
     )
     yaxis = (
-        token_axis(y_tokens, y_title, autorange="reversed")
+        token_axis(ylab, y_title, autorange="reversed")
         if y_tokens is not None
-        else dict(title=dict(text=esc(y_title)) if y_title else None, autorange="reversed")
+        else dict(type="category", title=dict(text=esc(y_title)) if y_title else None,
+                  autorange="reversed")
     )
     layout = dict(
         title=dict(text=esc(title), y=0.02, yanchor="bottom") if title else None,

@@ -780,33 +780,41 @@ TEXT: dict[str, str] = {
                    "a time.",
     "train.how_title": "How training works: teacher forcing, the loss, and why attention "
                        "changes",
-    "train.how_text": "**Teacher forcing.** Each training example is a source `x1 … xn </s>` "
-                      "and a target `<s> y1 … ym </s>`. `Batch` cuts the target in two, "
-                      "shifted by one: the decoder *input* `tgt = <s> y1 … ym` and the "
-                      "*labels* `tgt_y = y1 … ym </s>`. Position *i* of the decoder reads the "
-                      "correct tokens up to *i* and must predict the token at *i*+1. All "
-                      "positions are trained at once, in one pass; the subsequent mask stops "
-                      "a position from looking at the answer it must predict. The model never "
-                      "sees its own mistakes during training — only when it decodes on its "
-                      "own (section 3).\n\n"
-                      "**Loss per token.** At every label position the generator gives "
-                      "log-probabilities over the vocabulary; the loss compares them with the "
-                      "label (with label smoothing, with a slightly spread-out target). The "
-                      "losses of all real label tokens in the batch are summed, `<pad>` "
-                      "positions are skipped, and the sum is divided by the number of real "
-                      "tokens (`batch.ntokens`), so the curve below is the average loss per "
-                      "target token, whatever the sequence lengths. Without smoothing it is "
-                      "the cross-entropy: ln(vocabulary size) ≈ 2.6 for guessing among 14 "
-                      "tokens, 0 for certainty.\n\n"
-                      "**Why attention changes.** A fresh model's weight matrices are random "
-                      "(Xavier initialisation), so its queries and keys are random projections "
-                      "and its attention weights are a nearly uniform, patternless smear. "
-                      "Training shapes them to the task: to copy, output position *i* needs "
-                      "source token *i*, so the cross-attention becomes a **diagonal**; to "
-                      "reverse, it needs token *n*−*i*, an **anti-diagonal**; to sort, each "
-                      "step looks for the next-smallest symbol wherever it sits. Section 4 "
-                      "shows the same input through the untrained and the trained model side "
-                      "by side.",
+    "train.how_text": "**Teacher forcing.** Positions are counted from 0. Each training example"
+                      " is a source `x0 … x(n−1) </s>` and a target `<s> y0 … y(m−1) </s>`."
+                      " `Batch` cuts the target in two, shifted by one: the decoder *input*"
+                      " `tgt = <s> y0 … y(m−1)` and the *labels* `tgt_y = y0 … y(m−1) </s>`."
+                      " Decoder position *i* reads `<s> y0 … y(i−1)` (the correct tokens before"
+                      " label *i*) and must predict label *i*. All positions are trained at"
+                      " once, in one pass; the subsequent mask stops a position from looking"
+                      " at the answer it must predict. The model never sees its own mistakes"
+                      " during training — only when it decodes on its own (section 3).\n\n"
+                      "**Loss per token.** At every label position the generator gives log-probabi"
+                      "lities over the vocabulary; the loss compares them with the label (with"
+                      " label smoothing, with a slightly spread-out target). The losses of"
+                      " all real label tokens in the batch are summed, `<pad>` positions are"
+                      " skipped, and the sum is divided by the number of real tokens (`batch.ntoke"
+                      "ns`), so the curve below is the average loss per target token, whatever"
+                      " the sequence lengths. Without smoothing it is the cross-entropy: for"
+                      " the task chosen below, guessing evenly among its {vocab} tokens gives"
+                      " ln {vocab} ≈ {ln_vocab}, and certainty gives 0.\n\n**Why attention"
+                      " changes.** A fresh model's weight matrices are random (Xavier initialisati"
+                      "on), so its queries and keys are random projections and its attention"
+                      " weights are a nearly uniform, patternless smear. Training shapes them"
+                      " to the task: to copy, output position *i* needs source token *i*, so"
+                      " the cross-attention becomes a **diagonal**; to reverse, it needs source"
+                      " token *n*−1−*i*, an **anti-diagonal**; to sort, each step looks for"
+                      " the next-smallest symbol wherever it sits. Section 4 shows the same"
+                      " input through the untrained and the trained model side by side.\n"
+                      "\n**How this copy task differs from The Annotated Transformer's.** Its"
+                      " example draws sequences of exactly 10 tokens from a vocabulary of 11"
+                      " (V = 11; id 0 is padding but never used), sets the first token of every"
+                      " sequence to 1, which then serves as the start symbol, and feeds the"
+                      " same sequence as source and target: no `</s>`, no padding, one length."
+                      " Here the lengths vary, every source ends with `</s>`, every target"
+                      " starts with `<s>`, shorter sequences are padded with `<pad>` (which"
+                      " the masks and the loss skip), and the symbols are the digits 0–9 (or"
+                      " your words).",
     "train.task_header": "1. Pick a task",
     "train.task": "Task",
     "train.task_copy": "copy",
@@ -933,6 +941,22 @@ TEXT: dict[str, str] = {
     "train.which_trained": "trained",
     "train.which_untrained": "untrained",
     "train.which_shipped": "the shipped date translator",
+    "train.which_imported": "the imported checkpoint (sidebar)",
+    "train.imported_input": "The sidebar's text, as the imported checkpoint reads it (its own "
+                            "vocabulary; words it does not know are `<unk>`):",
+    "train.imported_caption": "The app does not know what this checkpoint was trained to do, so "
+                              "there is no right answer to compare with: read the answer and the "
+                              "attention below as what the model does with this text.",
+    "train.imported_caption_task": "Its file says it was trained on the “{task}” task, so the "
+                                   "right answer comes from that task's rule.",
+    "train.imported_caption_outside": "Its file says it was trained on the “{task}” task, but this"
+                                      " text is not an input of that task, so there is no right "
+                                      "answer to compare with.",
+    "train.imported_no_text": "Type a text in the sidebar: the imported checkpoint decodes the "
+                              "sidebar's text.",
+    "train.imported_no_before_after": "Section 4 compares the model trained on this page with its "
+                                      "untrained start; choose “trained” or “untrained” above to "
+                                      "see it.",
     "train.untrained_caption": "The untrained model (train it above to see the difference): "
                                "its answers are garbage — that is the point.",
     "train.input_sentence": "Input: your sentence",
