@@ -16,12 +16,10 @@ from explorer.sidebar import render_sidebar
 # in parallel threads, and more torch threads per pass only make them fight (README).
 torch.set_num_threads(1)
 
-st.set_page_config(
-    page_title="Transformer Explorer", page_icon=":material/neurology:", layout="wide"
-)
-
 load_url_state()  # a shared link's settings, on the session's first run
 set_lang(st.session_state.get("lang"))  # the interface language of this run
+# The browser tab's title, in the learner's language (set here, it names the tab on every page)
+st.set_page_config(page_title=t("app.title"), page_icon=":material/neurology:", layout="wide")
 
 # (file, text key of the title, icon, URL path): the six pages, in teaching order.
 PAGES = [

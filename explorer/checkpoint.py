@@ -39,7 +39,7 @@ from transformer.model import (
 from transformer.tokenize import MAX_TOKENS
 
 from .exports import FORMAT
-from .i18n import t
+from .i18n import learner_message, t
 from .settings import LIMITS, MAX_PARAMS, estimate_params
 
 # The Annotated Transformer's trained Multi30k model (N=6, d_model=512, 55M parameters with
@@ -403,7 +403,8 @@ def _config(
     try:
         return TransformerConfig(**inferred, **options)
     except (ValueError, TypeError) as exc:
-        message = str(exc) if isinstance(exc, ValueError) and len(str(exc)) < 400 else ""
+        message = learner_message(exc) if isinstance(exc, ValueError) else ""
+        message = message if len(message) < 400 else ""
         raise CheckpointError(t("ckpt.err.no_model", message=message).strip()) from None
 
 

@@ -22,12 +22,12 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from transformer.dates import written_as_trained
 from transformer.model import EncoderDecoder, TransformerConfig
-from transformer.tokenize import EOS, SPECIALS, TokenizeError, normalize
+from transformer.tokenize import EOS, SPECIALS, TokenizeError, normalize, tokenize
 
 from .cache import shared_model, shared_run
 from .charts import show_chart
 from .checkpoint import LoadedCheckpoint
-from .i18n import set_lang, t
+from .i18n import learner_message, set_lang, t
 from .import_panel import imported_run
 from .runs import ImportedTokens, Run, Tokens, imported_tokens, make_tokens
 from .settings import Settings, architecture_problem
@@ -103,7 +103,7 @@ def build_context(settings: Settings, loaded: LoadedCheckpoint | None = None,
         tokens: Tokens | None = make_tokens(settings.source, settings.target, mode)
         text_error = None
     except TokenizeError as exc:
-        tokens, text_error = None, str(exc)
+        tokens, text_error = None, _text_problem(exc, settings.source, mode)
     if loaded is None:
         vocab_size = len(tokens.vocab) if tokens is not None else 8
         arch_error = architecture_problem(settings, vocab_size)
@@ -130,6 +130,24 @@ def build_context(settings: Settings, loaded: LoadedCheckpoint | None = None,
                                          max_len=loaded.config.max_len)
     return Context(settings, tokens, text_error, loaded.config, None, loaded, presenter,
                    source, answered)
+
+
+def _text_problem(exc: TokenizeError, source: str, mode: str) -> str:
+    """Why the text was refused, in the learner's language, naming the sentence at fault.
+
+    `make_tokens` wraps the tokenizer's error (in English, "Source sentence: ...") and keeps
+    it as the cause; which of the two texts was refused is found by reading the source again.
+    """
+    cause = exc.__cause__
+    if not isinstance(cause, TokenizeError) or not cause.key:
+        return learner_message(exc)
+    try:
+        tokenize(source, mode)
+    except TokenizeError:
+        which = "problems.source_sentence"
+    else:
+        which = "problems.target_sentence"
+    return t(which, reason=learner_message(cause))
 
 
 _CURRENT: contextvars.ContextVar[Context | None] = contextvars.ContextVar("page_context",

@@ -39,3 +39,19 @@ def t(key: str, /, **values: object) -> str:
     if text is None:
         text = en.TEXT[key]  # a KeyError here is a programming error, caught by the tests
     return text.format(**values) if values else text
+
+
+def learner_message(exc: Exception) -> str:
+    """An error raised in transformer/ (tokenizer, model config), in the learner's language.
+
+    Those errors carry a stable code (`key`, a key of the text tables) and the `values` to
+    fill in; the English table says what their English message says. Anything else, or a
+    code the tables lack, is shown as it is.
+    """
+    key, values = getattr(exc, "key", None), getattr(exc, "values", None)
+    if isinstance(key, str) and key in TABLES["en"] and isinstance(values, dict):
+        try:
+            return t(key, **values)
+        except (KeyError, IndexError, ValueError):  # values that do not fit the text
+            pass
+    return str(exc)

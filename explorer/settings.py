@@ -15,7 +15,7 @@ from typing import Any, Literal, get_args, get_origin, get_type_hints
 from transformer.model import LayerNormKind, NormPlacement, TieWeights, TransformerConfig
 from transformer.tokenize import TokenMode
 
-from .i18n import t
+from .i18n import learner_message, t
 
 MAX_PARAMS = 120_000_000  # building: the paper base model (~44M with a small vocab) fits
 MAX_TRAIN_PARAMS = 3_000_000  # training must finish in seconds on 2 shared CPU cores
@@ -240,8 +240,8 @@ def architecture_problem(s: Settings, vocab_size: int) -> str | None:
     """Why no model can be built from `s` (a friendly sentence), or None if it can."""
     try:
         s.model_config(vocab_size)
-    except ValueError as exc:
-        return str(exc)
+    except ValueError as exc:  # the model's own refusal (a ConfigError has a text key)
+        return learner_message(exc)
     params = settings_params(s, vocab_size)
     if params > MAX_PARAMS:
         return t("settings.too_many_params", params=f"{params / 1e6:.0f}",

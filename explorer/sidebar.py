@@ -13,6 +13,7 @@ from transformer.model import TransformerConfig
 from transformer.tokenize import MAX_TEXT_CHARS, writes_without_spaces
 
 from .context import Context, build_context
+from .glossary import glossary_expander
 from .i18n import LANG_NAMES, LANGS, t
 from .import_panel import PENDING_SOURCE, checkpoint_panel, current_import
 from .links import URL_NOTICES, publish_view
@@ -164,6 +165,7 @@ def render_sidebar() -> Context:
     # The page's own selections (layer, head, ...) are already in session_state: widgets
     # write a learner's change there before the rerun starts, so the link is complete now.
     publish_view(ctx, share_slot)
+    glossary_expander()  # the last thing in the sidebar
     return ctx
 
 

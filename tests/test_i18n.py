@@ -167,7 +167,7 @@ def test_shape_rows_keep_identifiers_and_translate_operations(zh):
                                           model.config)}
     q = rows["decoder.layers.0.src_attn.hook_q"]
     assert (q.stack, q.layer, q.sublayer) == ("Decoder", "layer 0", "cross-attention")
-    assert rows["encoder.hook_out"].op == "memory （post-norm：没有最后的归一化）"
+    assert rows["encoder.hook_out"].op == "memory （后置归一化：没有最后的归一化）"
     assert rows["src_embed.0.hook_out"].op == "lut(ids) （未缩放）"
     assert rows["encoder.layers.0.self_attn.hook_scores"].op == "Q @ K.transpose(-2, -1) / √d_k"
 
@@ -183,7 +183,7 @@ def test_figures_speak_chinese(zh):
 
     arch = _labels(architecture_figure(TransformerConfig(10, 10, N=2, d_model=32, d_ff=64, h=4,
                                                          tie_weights="all"), 5, 6))
-    for text in ("编码器层 × 2", "解码器层 × 2", "掩码自注意力", "交叉注意力", "共享权重",
+    for text in ("编码器层 × 2", "解码器层 × 2", "掩码自注意力", "交叉注意力", "绑定的权重",
                  "+ 位置编码", "&lt;s&gt; y₁ y₂ …（右移一位）", "(1, 1, tgt_len=6, tgt_len=6)"):
         assert text in arch, text
     bars = parameter_chart({"Encoder self-attention": 10, "Source embedding": 5, "<b>x</b>": 1})
@@ -337,7 +337,8 @@ def test_training_messages_speak_chinese(zh):
     assert list(teacher_forcing_rows(task, ["1", "2"])) == [
         "位置", "解码器输入 (tgt)", "要预测的标签 (tgt_y)"]
     assert smoothing_example(0.1)[1][0].startswith("标签 ")
-    assert ModelKey.of(Settings(), task).describe().startswith("数字上的复制任务，N=2，d_model=32")
+    assert ModelKey.of(Settings(), task).describe().startswith(
+        "任务：复制；符号：数字；N=2，d_model=32")
     assert stop_reason_text("time_limit") == "达到了 120 秒的时间上限"
     assert stop_reason_text("stop_button") == "点击了“停止”按钮"
     assert stop_reason_text("<b>own text</b>") == "<b>own text</b>"  # not a code: as it is
@@ -357,7 +358,7 @@ def test_checkpoint_errors_and_notes_follow_the_language():
     set_lang("zh")
     try:
         notes = loaded.notes  # ...read in Chinese: the notes follow the learner's language
-        assert notes != english and any("词元按 id 命名为 tok0" in n for n in notes)
+        assert notes != english and any("token 按 id 命名为 tok0" in n for n in notes)
         with pytest.raises(CheckpointError) as info:
             load_checkpoint(b"", 2, None)
         assert str(info.value) == "文件是空的。请选择一个用 torch.save 保存的检查点。"
@@ -366,7 +367,8 @@ def test_checkpoint_errors_and_notes_follow_the_language():
         assert str(info.value).startswith("h = 3 不可用：h 必须整除 d_model = 16")
         with pytest.raises(CheckpointError) as info:
             load_checkpoint(buffer.getvalue(), 2, "a\nb\n")
-        assert str(info.value).startswith("共享词元列表有 2 个词元，而检查点的共享词表有 11 个")
+        assert str(info.value).startswith(
+            "共享 token 列表有 2 个 token，而检查点的共享词表有 11 个")
     finally:
         set_lang("en")
 
@@ -384,8 +386,8 @@ def test_sidebar_in_chinese_through_app_py():
     assert [m.label for m in at.sidebar.metric] == ["参数量"]
     labels = [e.label for e in at.sidebar.expander]
     assert "教学选项" in labels and "查看你自己的检查点" in labels
-    assert labels[-1].startswith("模型看到的词元")
-    assert list(at.sidebar.dataframe[0].value.columns) == ["源词元", "id"]
+    assert labels[-2].startswith("模型看到的 token") and labels[-1].startswith("术语表")
+    assert list(at.sidebar.dataframe[0].value.columns) == ["源 token", "id"]
     assert at.sidebar.button(key="ckpt_load").label == "加载检查点"
     english = app(None)
     assert english.sidebar.text_input(key="source").label == "Source sentence"

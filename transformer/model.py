@@ -73,20 +73,34 @@ class TransformerConfig:
 _FIELD_TYPES = get_type_hints(TransformerConfig)
 
 
+class ConfigError(ValueError):
+    """A setting that cannot build (or train) a model. The message is English; `key` is a
+    stable code for the problem and `values` the names and numbers in it, so an interface
+    can say the same in the learner's language (one text per code)."""
+
+    def __init__(self, message: str, key: str = "", **values: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.values: dict[str, object] = values
+
+
 def check_int(name: str, value: object, low: int = 1) -> int:
-    """Return `value` if it is an int >= low, else raise a ValueError that says so."""
+    """Return `value` if it is an int >= low, else raise a ConfigError that says so."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be a whole number, got {value!r}.")
+        raise ConfigError(f"{name} must be a whole number, got {value!r}.", "config.whole",
+                          name=name, value=f"{value!r:.40}")
     if value < low:
-        raise ValueError(f"{name} must be at least {low}, got {value}.")
+        raise ConfigError(f"{name} must be at least {low}, got {value}.", "config.at_least",
+                          name=name, low=low, value=value)
     return value
 
 
 def check_choice(name: str, value: object, literal: object) -> None:
-    """Raise a ValueError, listing the allowed values, unless `value` is one of `literal`'s."""
+    """Raise a ConfigError, listing the allowed values, unless `value` is one of `literal`'s."""
     allowed = get_args(literal)
     if value not in allowed:
-        raise ValueError(f"{name} must be one of {allowed}, got {value!r}.")
+        raise ConfigError(f"{name} must be one of {allowed}, got {value!r}.", "config.choice",
+                          name=name, allowed=str(allowed), value=f"{value!r:.40}")
 
 
 def check_heads(d_model: int, h: int) -> None:
@@ -99,9 +113,11 @@ def check_heads(d_model: int, h: int) -> None:
     hint = f"h in {sorted(near_heads)}"
     if widths:
         hint += f", or d_model in {widths}"
-    raise ValueError(
+    raise ConfigError(
         f"d_model ({d_model}) must be divisible by h ({h}): each of the h heads gets "
-        f"d_k = d_model / h dimensions. Try {hint}."
+        f"d_k = d_model / h dimensions. Try {hint}.",
+        "config.heads_widths" if widths else "config.heads", d_model=d_model, h=h,
+        heads=", ".join(map(str, sorted(near_heads))), widths=", ".join(map(str, widths)),
     )
 
 
@@ -111,28 +127,35 @@ def validate_config(cfg: TransformerConfig) -> None:
         if _FIELD_TYPES[f.name] is int:
             check_int(f.name, getattr(cfg, f.name))
     if cfg.d_model % 2:
-        raise ValueError(
+        raise ConfigError(
             f"d_model must be even (got {cfg.d_model}): the sinusoidal positional encoding "
             f"pairs a sine and a cosine for each frequency. Try {cfg.d_model - 1} or "
-            f"{cfg.d_model + 1}."
+            f"{cfg.d_model + 1}.",
+            "config.even", d_model=cfg.d_model, lower=cfg.d_model - 1, upper=cfg.d_model + 1,
         )
     check_heads(cfg.d_model, cfg.h)
     if isinstance(cfg.dropout, bool) or not isinstance(cfg.dropout, (int, float)):
-        raise ValueError(f"dropout must be a number in [0, 1), got {cfg.dropout!r}.")
+        raise ConfigError(f"dropout must be a number in [0, 1), got {cfg.dropout!r}.",
+                          "config.dropout_number", value=f"{cfg.dropout!r:.40}")
     if not 0.0 <= float(cfg.dropout) < 1.0:  # also rejects NaN
-        raise ValueError(
-            f"dropout must be in [0, 1) (the probability of zeroing a value), got {cfg.dropout}."
+        raise ConfigError(
+            f"dropout must be in [0, 1) (the probability of zeroing a value), got {cfg.dropout}.",
+            "config.dropout_range", value=cfg.dropout,
         )
     for f in fields(cfg):
         if get_origin(_FIELD_TYPES[f.name]) is Literal:
             check_choice(f.name, getattr(cfg, f.name), _FIELD_TYPES[f.name])
     if not isinstance(cfg.scale_embedding, bool):
-        raise ValueError(f"scale_embedding must be True or False, got {cfg.scale_embedding!r}.")
+        raise ConfigError(
+            f"scale_embedding must be True or False, got {cfg.scale_embedding!r}.",
+            "config.scale_embedding", value=f"{cfg.scale_embedding!r:.40}",
+        )
     if cfg.tie_weights == "all" and cfg.src_vocab != cfg.tgt_vocab:
-        raise ValueError(
+        raise ConfigError(
             f"tie_weights='all' shares one embedding table between source and target, so both "
             f"vocabularies must be the same size (got {cfg.src_vocab} and {cfg.tgt_vocab}). "
-            f"Use tie_weights='decoder' or one shared vocabulary."
+            f"Use tie_weights='decoder' or one shared vocabulary.",
+            "config.tie_all", src=cfg.src_vocab, tgt=cfg.tgt_vocab,
         )
 
 

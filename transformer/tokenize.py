@@ -33,7 +33,18 @@ _FFFD = "\ufffd"
 
 
 class TokenizeError(ValueError):
-    """A learner-facing problem with the text: the message says what is wrong and what to do."""
+    """A learner-facing problem with the text: the message says what is wrong and what to do.
+
+    The message is English. `key` names the problem with a stable code and `values` holds
+    the numbers and names in it, so an interface can say the same in the learner's language
+    (the explorer's text tables have one entry per code); `key` is "" when there is none.
+    """
+
+    def __init__(self, message: str, key: str = "", values: Mapping[str, object] | None = None
+                 ) -> None:
+        super().__init__(message)
+        self.key = key
+        self.values: dict[str, object] = dict(values or {})
 
 
 # --------------------------------------------------------------------------------------------
@@ -292,31 +303,37 @@ def tokenize(text: str, mode: str = "word", max_tokens: int = MAX_TOKENS) -> lis
     """
     if not isinstance(text, str):
         raise TokenizeError(
-            f"Expected text (a string) but got {type(text).__name__}. Type some words instead."
+            f"Expected text (a string) but got {type(text).__name__}. Type some words instead.",
+            "tokenize.not_text", {"type": type(text).__name__},
         )
     if not isinstance(mode, str) or mode not in MODES:
         valid = " or ".join(repr(m) for m in MODES)
-        raise TokenizeError(f"Unknown tokenizer mode {mode!r:.40}. Choose {valid}.")
+        raise TokenizeError(f"Unknown tokenizer mode {mode!r:.40}. Choose {valid}.",
+                            "tokenize.mode", {"mode": f"{mode!r:.40}", "valid": valid})
     if isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1:
         raise TokenizeError(
-            f"The token limit must be a whole number of at least 1, not {max_tokens!r:.40}."
+            f"The token limit must be a whole number of at least 1, not {max_tokens!r:.40}.",
+            "tokenize.max_tokens", {"value": f"{max_tokens!r:.40}"},
         )
     if len(text) > MAX_TEXT_CHARS:
         raise TokenizeError(
             f"The text has {len(text)} characters; the limit is {MAX_TEXT_CHARS} so that every "
-            "picture stays readable and the server stays fast. Shorten it."
+            "picture stays readable and the server stays fast. Shorten it.",
+            "tokenize.too_many_chars", {"n": len(text), "limit": MAX_TEXT_CHARS},
         )
     clean = normalize(text)
     tokens = _word_tokens(clean) if mode == "word" else _char_tokens(clean)
     if not tokens:
         raise TokenizeError(
             "The text is empty (after removing spaces and invisible characters). "
-            "Type at least one word."
+            "Type at least one word.",
+            "tokenize.empty",
         )
     if len(tokens) > max_tokens:
         raise TokenizeError(
             f"The text has {len(tokens)} tokens; the limit is {max_tokens} so that every "
-            "picture stays readable and the server stays fast. Shorten it."
+            "picture stays readable and the server stays fast. Shorten it.",
+            "tokenize.too_many_tokens", {"n": len(tokens), "limit": max_tokens},
         )
     return tokens
 

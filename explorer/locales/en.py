@@ -41,6 +41,43 @@ TEXT: dict[str, str] = {
                                   "sinusoid formula (so it cannot be extended). Shorten the "
                                   "text to at most {max_len} tokens (the target counts <s>).",
     "problems.arch": "**No model can be built with these settings.** {reason}",
+    "problems.source_sentence": "Source sentence: {reason}",
+    "problems.target_sentence": "Target sentence: {reason}",
+    # Errors raised in transformer/ (TokenizeError, ConfigError): the key is the error's code,
+    # the text says what its English message says (explorer/context.py learner_message).
+    "tokenize.not_text": "Expected text (a string) but got {type}. Type some words instead.",
+    "tokenize.mode": "Unknown tokenizer mode {mode}. Choose {valid}.",
+    "tokenize.max_tokens": "The token limit must be a whole number of at least 1, not {value}.",
+    "tokenize.too_many_chars": "The text has {n} characters; the limit is {limit} so that every "
+                               "picture stays readable and the server stays fast. Shorten it.",
+    "tokenize.empty": "The text is empty (after removing spaces and invisible characters). "
+                      "Type at least one word.",
+    "tokenize.too_many_tokens": "The text has {n} tokens; the limit is {limit} so that every "
+                                "picture stays readable and the server stays fast. Shorten it.",
+    "config.whole": "{name} must be a whole number, got {value}.",
+    "config.at_least": "{name} must be at least {low}, got {value}.",
+    "config.choice": "{name} must be one of {allowed}, got {value}.",
+    "config.heads": "d_model ({d_model}) must be divisible by h ({h}): each of the h heads gets "
+                    "d_k = d_model / h dimensions. Try h in [{heads}].",
+    "config.heads_widths": "d_model ({d_model}) must be divisible by h ({h}): each of the h "
+                           "heads gets d_k = d_model / h dimensions. Try h in [{heads}], or "
+                           "d_model in [{widths}].",
+    "config.even": "d_model must be even (got {d_model}): the sinusoidal positional encoding "
+                   "pairs a sine and a cosine for each frequency. Try {lower} or {upper}.",
+    "config.dropout_number": "dropout must be a number in [0, 1), got {value}.",
+    "config.dropout_range": "dropout must be in [0, 1) (the probability of zeroing a value), "
+                            "got {value}.",
+    "config.scale_embedding": "scale_embedding must be True or False, got {value}.",
+    "config.tie_all": "tie_weights='all' shares one embedding table between source and target, "
+                      "so both vocabularies must be the same size (got {src} and {tgt}). Use "
+                      "tie_weights='decoder' or one shared vocabulary.",
+    # The glossary (explorer/glossary.py), at the bottom of the sidebar
+    "glossary.title": "Glossary (English – 中文)",
+    "glossary.caption": "The words this app uses for each idea, in English and in Chinese.",
+    "glossary.col_en": "English",
+    "glossary.col_zh": "中文",
+    "glossary.col_note": "Note",
+    "glossary.col_avoid": "Not used in Chinese",
 
     # ---- navigation (app.py) ----
     "nav.model": "Model",

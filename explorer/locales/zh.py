@@ -20,21 +20,57 @@ TEXT: dict[str, str] = {
     "ckpt.h_help": "头数无法从权重的形状推断（W^Q 把所有头放在同一个 d_model x d_model 矩阵"
                    "里）。本应用“训练”页导出的检查点记录了 h：这一栏留空即可。对 The Annotated "
                    "Transformer 保存的 state_dict，请填写它的 h（它的 make_model 用 8）。",
-    "ckpt.vocab": "词表（可选）：.txt 文件，每行一个词元，按 id 顺序",
-    "ckpt.vocab_help": "不上传词表时，词元名为 tok0、tok1……，你输入的词对模型来说都是未知词。",
+    "ckpt.vocab": "词表（可选）：.txt 文件，每行一个 token，按 id 顺序",
+    "ckpt.vocab_help": "不上传词表时，token 依次命名为 tok0、tok1……，"
+                       "你输入的词对模型来说都是未知词。",
     "ckpt.load": "加载检查点",
     "ckpt.loading": "正在加载检查点…",
     "ckpt.using": "正在查看你的检查点：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，词表大小 "
                   "{src} / {tgt}。",
     "ckpt.forget": "返回侧边栏设置的模型",
     "ckpt.vocab_too_big": "词表文件过大（最大 5 MB）。",
-    "ckpt.vocab_not_utf8": "词表文件不是 UTF-8 文本：请存为纯文本，每行一个词元。",
+    "ckpt.vocab_not_utf8": "词表文件不是 UTF-8 文本：请存为纯文本，每行一个 token。",
     # show_problems（explorer/context.py），供该文件作者应用补丁时使用
     "problems.text": "**你的文本无法使用。** {reason}",
     "problems.longer_than_model": "它需要 {n} 个位置，但你的检查点的位置编码表只覆盖 "
                                   "{max_len} 个位置，而且不是正弦公式算出的表（所以无法扩展）。"
                                   "请把文本缩短到最多 {max_len} 个 token（目标句要算上 <s>）。",
     "problems.arch": "**无法用这些设置构建模型。** {reason}",
+    "problems.source_sentence": "源句子：{reason}",
+    "problems.target_sentence": "目标句子：{reason}",
+    # transformer/ 中抛出的错误（TokenizeError、ConfigError）：键就是错误的代码
+    "tokenize.not_text": "这里需要文本（字符串），收到的却是 {type}。请输入几个词。",
+    "tokenize.mode": "没有 {mode} 这种分词方式。请选择 {valid}。",
+    "tokenize.max_tokens": "token 数的上限必须是不小于 1 的整数，而不是 {value}。",
+    "tokenize.too_many_chars": "这段文本有 {n} 个字符，上限是 {limit}，这样每张图都看得清，"
+                               "服务器也不会变慢。请把它缩短。",
+    "tokenize.empty": "去掉空格和不可见字符之后，文本是空的。请至少输入一个词。",
+    "tokenize.too_many_tokens": "这段文本有 {n} 个 token，上限是 {limit}，这样每张图都看得清，"
+                                "服务器也不会变慢。请把它缩短。",
+    "config.whole": "{name} 必须是整数；收到的是 {value}。",
+    "config.at_least": "{name} 至少是 {low}；收到的是 {value}。",
+    "config.choice": "{name} 必须是以下之一：{allowed}；收到的是 {value}。",
+    "config.heads": "d_model（{d_model}）必须能被 h（{h}）整除：h 个头各分到 d_k = d_model / h "
+                    "维。可以试试 h 取 {heads} 之一。",
+    "config.heads_widths": "d_model（{d_model}）必须能被 h（{h}）整除：h 个头各分到 d_k = "
+                           "d_model / h 维。可以试试 h 取 {heads} 之一，或者 d_model 取 "
+                           "{widths} 之一。",
+    "config.even": "d_model 必须是偶数（现在是 {d_model}）：正弦位置编码的每个频率都要一个正弦、"
+                   "一个余弦，成对占两维。可以试试 {lower} 或 {upper}。",
+    "config.dropout_number": "dropout 必须是 [0, 1) 之间的数；收到的是 {value}。",
+    "config.dropout_range": "dropout 必须在 [0, 1) 之间（它是把一个值置零的概率）；收到的是 "
+                            "{value}。",
+    "config.scale_embedding": "scale_embedding 只能是 True 或 False；收到的是 {value}。",
+    "config.tie_all": "tie_weights='all' 让源语言和目标语言共用一张词嵌入表，所以两个词表必须"
+                      "一样大（现在是 {src} 和 {tgt}）。请改用 tie_weights='decoder'，或者让两边"
+                      "共用一个词表。",
+    # 术语表（explorer/glossary.py），在侧边栏最下面
+    "glossary.title": "术语表（English – 中文）",
+    "glossary.caption": "本应用对每个概念使用的英文和中文说法。",
+    "glossary.col_en": "English",
+    "glossary.col_zh": "中文",
+    "glossary.col_note": "说明",
+    "glossary.col_avoid": "中文里不用",
 
     # ---- 导航（app.py） ----
     "nav.model": "模型",
@@ -54,15 +90,15 @@ TEXT: dict[str, str] = {
                    "`EncoderDecoder.forward = decode(encode(src, src_mask), src_mask, tgt, "
                    "tgt_mask)`。本页的所有内容都读取自用侧边栏设置构建出的模型。",
     "model.arch_header": "由你的设置画出的模型结构",
-    "model.lengths_known": "src_len = {src_len}（源 token 数）和 tgt_len = {tgt_len}（解码器输入"
-                           "数：`<s>` + 目标句）来自你的句子",
-    "model.lengths_unknown": "在你的文本可以使用之前，句子长度以符号表示",
-    "model.norm_pre": "**Pre-norm**（The Annotated Transformer 的写法）：每个子层计算 "
-                      "`x + dropout(sublayer(LayerNorm(x)))`，残差通路绕过层归一化，因此每个"
-                      "堆叠的最后还需要一个层归一化。",
-    "model.norm_post": "**Post-norm**（论文中的 \"Add & Norm\"）：每个子层计算 "
-                       "`LayerNorm(x + dropout(sublayer(x)))`，每一层的输出都已经归一化，所以"
-                       "堆叠的最后没有额外的层归一化。",
+    "model.lengths_known": "src_len = {src_len}（源句子的 token 数）和 tgt_len = "
+                           "{tgt_len}（解码器输入的 token 数：`<s>` 加上目标句子）都取自你的句子",
+    "model.lengths_unknown": "你的文本暂时还不能用，所以句子长度先用符号表示",
+    "model.norm_pre": "**前置归一化（pre-norm）**，The Annotated Transformer 的写法：每个子层计算 "
+                      "`x + dropout(sublayer(LayerNorm(x)))`，残差通路绕过层归一化，"
+                      "因此编码器栈和解码器栈的最后各还需要一个层归一化。",
+    "model.norm_post": "**后置归一化（post-norm）**，即论文中的 \"Add & Norm\"：每个子层计算 "
+                       "`LayerNorm(x + dropout(sublayer(x)))`，每一层的输出都已经归一化，"
+                       "所以编码器栈和解码器栈的最后都没有额外的层归一化。",
     "model.arch_caption": "数据自下而上流动。形状写作 (batch, …)，batch = 1；{lengths}。每个 "
                           "⊕ 都是一次残差相加：绕过子层的箭头把子层的输入直接送到它的后面。{no"
                           "rm_text}紫色：每个注意力接收的掩码（True = "
@@ -70,7 +106,7 @@ TEXT: dict[str, str] = {
                           "出上（在残差相加之前），以及词嵌入与位置编码之和上；这个模型和 The "
                           "Annotated Transformer 一样，还对注意力权重和前馈网络的隐藏层做 "
                           "dropout。",
-    "model.need_text": "当源句和目标句的文本可以使用时，这里会显示模块树、参数量和实时形状。",
+    "model.need_text": "等源句子和目标句子都能正常使用，这里就会显示模块树、参数量和实时形状。",
     "model.tree_header": "模块树",
     "model.tree_intro": "`print(model)` 显示的内容：`encoder.layers` 中 {N} 个 `EncoderLayer` "
                         "的副本，`decoder.layers` 中 {N} 个 `DecoderLayer`，两个词嵌入 "
@@ -80,25 +116,25 @@ TEXT: dict[str, str] = {
     "model.tree_caption": "这里隐藏了钩子点：它们是恒等模块（`HookPoint`），本应用用它们捕获其他"
                           "页面上展示的张量；它们没有参数，也不改变任何计算。",
     "model.params_header": "参数",
-    "model.metric_total": "参数量（不重复计算的张量）",
+    "model.metric_total": "参数总量（共享的张量只算一次）",
     "model.metric_total_help": "每个参数张量只计一次，即使两个模块共享它。",
-    "model.metric_enc": "编码器堆叠",
-    "model.metric_dec": "解码器堆叠",
+    "model.metric_enc": "编码器栈",
+    "model.metric_dec": "解码器栈",
     "model.metric_embed": "词嵌入 + 生成器（词表大小 {vocab}）",
     "model.col_component": "组件",
     "model.col_parameters": "参数量",
     "model.col_share": "占比",
     "model.tie_pair": "`{b}` 与 `{a}` 是同一个张量",
     "model.tie_sep": "；",
-    "model.ties": "权重共享：{pairs}（tie_weights = {tie}）。每个共享的表只计一次，记在它第一次"
-                  "出现的名字下。",
-    "model.paper_note": "两个堆叠共有 {stacks} 个参数（{share}）。词嵌入表和生成器随词表大小增长，"
-                        "{vocab_text}。如果"
-                        "使用论文中约 {paper_vocab} 个 token 的共享词表，并让两个词嵌入和输出层"
-                        "共用一张表（论文 3.4 节），这个结构大约有 {paper_total}M 个参数。",
+    "model.ties": "权重绑定：{pairs}（tie_weights = {tie}）。每张绑定在一起的表只计一次，"
+                  "记在它第一次出现的名字下。",
+    "model.paper_note": "编码器栈和解码器栈共有 {stacks} 个参数（{share}）。"
+                        "词嵌入表和生成器随词表大小增长，{vocab_text}。如果使用论文中约 "
+                        "{paper_vocab} 个 token 的共享词表，并让两个词嵌入和输出层共用一张表（论文 "
+                        "3.4 节），这个结构大约有 {paper_total}M 个参数。",
     "model.vocab_sentences": "而这里的词表只有你句子中的 {vocab} 个 token（含 4 个特殊 token）",
     "model.vocab_checkpoint": "你的检查点的源词表有 {src} 个 token，目标词表有 {tgt} 个",
-    "model.paper_base_note": "这就是论文的 base 模型：仅两个堆叠就有 {stacks}M 个参数，"
+    "model.paper_base_note": "这就是论文的 base 模型：仅编码器栈和解码器栈就有 {stacks}M 个参数，"
                              "{paper_vocab} × {d_model} 的共享表再加 {table}M，总计 "
                              "{paper_total}M，接近论文表 3 中报告的 {paper_params}。",
     "model.every_param": "所有参数张量",
@@ -180,34 +216,33 @@ TEXT: dict[str, str] = {
 
     # ---- 掩码页（pages/masks.py） ----
     "mask.title": "掩码",
-    "mask.intro": "掩码规定了每个查询（query）位置可以关注哪些键（key）位置。在本应用的代码中"
-                  "（与 The Annotated Transformer 相同），**True / 1 表示*可以关注***，注意力在 "
-                  "softmax 之前执行 `scores.masked_fill(mask == 0, -1e9)`，于是被屏蔽的位置"
-                  "权重约为 exp(−1e9) ≈ 0。掩码有两种：**padding 掩码**遮住只用来把一个 batch "
-                  "补齐到相同长度的 `<pad>` token；**后续位置掩码**（subsequent mask）阻止"
-                  "解码器看到后面的位置。",
+    "mask.intro": "掩码规定了每个查询（query）位置可以关注哪些键（key）位置。在本应用的代码中（与 "
+                  "The Annotated Transformer 相同），**True / 1 表示*可以关注***，注意力在 softmax "
+                  "之前执行 `scores.masked_fill(mask == 0, -1e9)`，于是被屏蔽的位置权重约为 "
+                  "exp(−1e9) ≈ 0。掩码有两种：**填充掩码**遮住 `<pad>` token，"
+                  "它们只用来把一批（batch）句子补齐到相同长度；**后续位置掩码**（subsequent mask）"
+                  "阻止解码器看到后面的位置。",
     "mask.sub_header": "后续位置（look-ahead）掩码",
     "mask.sub_text": "第 *i* 行是负责预测下一个 token 的解码器位置，它只能关注位置 0..*i*。"
-                     "训练时整个目标序列一次性输入（teacher forcing），如果没有这个掩码，位置 "
-                     "*i* 就能直接读到它要在位置 *i*+1 预测的那个词。",
+                     "训练时整个目标序列一次性输入（教师强制），如果没有这个掩码，位置 *i* "
+                     "就能直接读到它要在位置 *i*+1 预测的那个词。",
     "mask.sub_caption": "形状为 (1, {size}, {size})。The Annotated Transformer 用 "
                         "`triu(ones, k=1) == 0` 构造出同样的矩阵。",
     "mask.pad_header": "填充（padding）与组合后的目标掩码",
-    "mask.pad_text": "一个 batch 中的句子长度不同，较短的句子用 `<pad>`（id 0）补齐。`Batch` "
-                     "构造 `src_mask = (src != pad).unsqueeze(-2)`，形状为 (batch, 1, "
-                     "src_len)：每个句子一行，广播到每个查询和每个头。对目标序列，它把 padding "
-                     "和后续位置掩码结合起来：`tgt_mask = (tgt != pad).unsqueeze(-2) & "
+    "mask.pad_text": "同一批中的句子长度不同，较短的句子用 `<pad>`（id 0）补齐。`Batch` 构造 "
+                     "`src_mask = (src != pad).unsqueeze(-2)`，形状为 (batch, 1, src_len)："
+                     "每个句子一行，广播到每个查询和每个头。对目标序列，"
+                     "它把填充掩码和后续位置掩码结合起来：`tgt_mask = (tgt != pad).unsqueeze(-2) & "
                      "subsequent_mask(T)`，形状为 (batch, T, T)。",
     "mask.len_label": "句子 {name} 的长度",
     "mask.src_mask_title": "src_mask，形状 {shape}",
     "mask.row_sentence": "句子",
     "mask.col_position": "位置（token）",
-    "mask.pad_caption": "每一行是一个句子：1 = 真实的 token，0 = padding。长度为 3 和 4 时，"
+    "mask.pad_caption": "每一行是一个句子：1 = 真实的 token，0 = 填充。长度为 3 和 4 时，"
                         "这正是教程中的例子：[1 1 1 0] 和 [1 1 1 1]。",
     "mask.tgt_title": "tgt_mask[{i}]\n{name}，长度 {n}",
-    "mask.tgt_caption": "tgt_mask 的形状为 {shape}。在较短的句子中，padding 对应的列在每一行都"
-                        "是 0；padding 对应的行仍然关注真实的 token，它们的预测会被损失函数直接"
-                        "忽略。",
+    "mask.tgt_caption": "tgt_mask 的形状为 {shape}。在较短的句子中，填充位置对应的列在每一行都是 "
+                        "0；填充位置对应的行仍然关注真实的 token，它们的预测会被损失函数直接忽略。",
     "mask.heads_text": "在 `MultiHeadedAttention` 内部，`mask.unsqueeze(1)` "
                        "增加了一个头的维度：编码器的掩码变为 (batch, 1, 1, "
                        "src_len)，解码器的变为 (batch, 1, T, T)。大小为 1 "
@@ -289,7 +324,7 @@ TEXT: dict[str, str] = {
     "intro.comp.MultiHeadedAttention": "h 个头并行计算，再乘以 W^O",
     "intro.comp.PositionwiseFeedForward": "两个线性层，中间是 ReLU",
     "intro.comp.LayerNorm": "对每个向量做归一化，再缩放和平移",
-    "intro.comp.SublayerConnection": "残差连接 + 层归一化（pre 或 post）",
+    "intro.comp.SublayerConnection": "残差连接 + 层归一化（前置或后置）",
     "intro.comp.EncoderLayer": "自注意力 + 前馈网络",
     "intro.comp.DecoderLayer": "掩码自注意力 + 交叉注意力 + 前馈网络",
     "intro.comp.Encoder": "N 个编码器层 + 最后的层归一化",
@@ -314,7 +349,7 @@ TEXT: dict[str, str] = {
     "intro.op.no_scaling": "（未缩放）",
     "intro.op.fixed_sincos": "（固定的正弦和余弦）",
     "intro.op.x_entering": "进入子层的 x",
-    "intro.op.post_no_final_norm": "（post-norm：没有最后的归一化）",
+    "intro.op.post_no_final_norm": "（后置归一化：没有最后的归一化）",
 
     # ---- 图表：通用（explorer/figures/common.py） ----
     "fig.common.row": "行",
@@ -339,19 +374,19 @@ TEXT: dict[str, str] = {
     "fig.arch.feed_forward": "前馈网络",
     "fig.arch.heads": "h={h} 个头，每个 d_k={d_k}",
     "fig.arch.mask_tag": "掩码：{mask}",
-    "fig.arch.hides_padding": "屏蔽 padding",
-    "fig.arch.hides_later": "屏蔽 padding 和后面的位置",
-    "fig.arch.hides_src_padding": "屏蔽源序列的 padding",
+    "fig.arch.hides_padding": "屏蔽填充",
+    "fig.arch.hides_later": "屏蔽填充和后面的位置",
+    "fig.arch.hides_src_padding": "屏蔽源序列的填充",
     "fig.arch.encoder_stack": "编码器层 × {N}",
     "fig.arch.decoder_stack": "解码器层 × {N}",
-    "fig.arch.post_norm_1": "post-norm：没有最后的层归一化",
+    "fig.arch.post_norm_1": "后置归一化：没有最后的层归一化",
     "fig.arch.post_norm_2": "（每一层的末尾已经有一个）",
     "fig.arch.linear": "线性层 (generator.proj)",
     "fig.arch.output": "输出概率",
     "fig.arch.output_detail": "（对数）：每个位置上下一个 token 的概率",
     "fig.arch.generator": "生成器",
     "fig.arch.to_every_layer": "送入每个解码器层",
-    "fig.arch.shared": "共享权重",
+    "fig.arch.shared": "绑定的权重",
     "fig.arch.parameters": "参数量",
     "fig.arch.param_hover": "%{y}：%{x:,} 个参数<extra></extra>",
 
@@ -359,9 +394,9 @@ TEXT: dict[str, str] = {
     "fig.attention.kind_enc": "编码器自注意力",
     "fig.attention.kind_dec": "解码器掩码自注意力",
     "fig.attention.kind_cross": "交叉注意力（解码器 → 编码器）",
-    "fig.attention.mask_enc": "src_mask：只屏蔽 padding",
-    "fig.attention.mask_dec": "tgt_mask：屏蔽 padding 和未来的位置",
-    "fig.attention.mask_cross": "src_mask：屏蔽源序列的 padding",
+    "fig.attention.mask_enc": "src_mask：只屏蔽填充",
+    "fig.attention.mask_dec": "tgt_mask：屏蔽填充和未来的位置",
+    "fig.attention.mask_cross": "src_mask：屏蔽源序列的填充",
     "fig.attention.mean_of_heads": "各头的平均",
     "fig.attention.head": "头 {j}",
     "fig.attention.layer": "第 {i} 层",
@@ -413,7 +448,7 @@ TEXT: dict[str, str] = {
     "fig.training.loss_name": "每个 token 的损失",
     "fig.training.loss_axis": "损失（对数坐标）",
     "fig.training.accuracy": "token 准确率",
-    "fig.training.accuracy_name": "token 准确率（teacher forcing）",
+    "fig.training.accuracy_name": "token 准确率（教师强制）",
     "fig.training.accuracy_axis": "准确率",
     "fig.training.token": "token",
     "fig.training.probability": "概率",
@@ -446,10 +481,10 @@ TEXT: dict[str, str] = {
     "sidebar.norm_post": "后置（论文）",
     "sidebar.layer_norm": "层归一化公式",
     "sidebar.scale_embedding": "词嵌入乘以 √d_model",
-    "sidebar.tie_weights": "权重共享",
-    "sidebar.tie_none": "不共享",
+    "sidebar.tie_weights": "权重绑定",
+    "sidebar.tie_none": "不绑定",
     "sidebar.tie_decoder": "解码器词嵌入 = 输出层",
-    "sidebar.tie_all": "三张表全部共享",
+    "sidebar.tie_all": "三张表全部绑定",
     "sidebar.train_mode": "训练模式（启用 dropout）",
     "sidebar.fixed_by_checkpoint": "模型的规模和选项由你的检查点决定（这里只读显示）。点下面的"
                                    "“返回侧边栏设置的模型”即可恢复你自己的设置。",
@@ -459,8 +494,8 @@ TEXT: dict[str, str] = {
     "sidebar.share_help": "这个链接能打开你现在看到的一切：句子、模型、语言和本页的各项选择。"
                           "点框右侧的按钮，或点“复制本视图的链接”，即可复制。",
     "sidebar.params": "参数量",
-    "sidebar.tokens_table": "模型看到的词元（源句 {n} 个）",
-    "sidebar.col_source": "源词元",
+    "sidebar.tokens_table": "模型看到的 token（源句子 {n} 个）",
+    "sidebar.col_source": "源 token",
     "sidebar.col_decoder": "解码器输入",
     # ---- 注意力页 ----
     "attn.title": "注意力",
@@ -510,7 +545,7 @@ TEXT: dict[str, str] = {
     "attn.step5": "**5. 拼接并混合。** {h} 个头的输出（每个 {q} × {d_k}）并排拼成 {q} × {d_model}，"
                   "再乘以 W^O（`linears[3]`）。本次前向传播的每个张量见“张量形状”页。",
     "attn.npz": "下载本次运行捕获的全部张量（.npz）",
-    "attn.npz_help": "每个 hook 点一个数组（名称与“张量形状”页相同），另含 token；用 "
+    "attn.npz_help": "每个钩子点一个数组（名称与“张量形状”页相同），另含 token；用 "
                      "numpy.load(path) 打开。每张图都可单独下载 PNG：点击其工具栏中的相机图标。",
     # ---- 缓存计算（explorer/cache.py） ----
     "ui.running_sentence": "正在让你的句子通过模型…",
@@ -529,7 +564,7 @@ TEXT: dict[str, str] = {
     "url.label.dropout": "dropout",
     "url.label.norm_placement": "层归一化位置",
     "url.label.layer_norm": "层归一化公式",
-    "url.label.tie_weights": "权重共享方式",
+    "url.label.tie_weights": "权重绑定方式",
     "url.label.scale_embedding": "词嵌入缩放",
     "url.label.train_mode": "训练模式",
     "url.label.model": "要查看的模型",
@@ -586,17 +621,17 @@ TEXT: dict[str, str] = {
     "ckpt.err.one_layer": "1 层",
     "ckpt.err.layers": "{n} 层",
     "ckpt.err.a_type": "（一个 {type}）",
-    "ckpt.err.list_not_utf8": "词元列表不是 UTF-8 文本。",
-    "ckpt.err.list_not_text": "词元列表必须是文本：每行一个词元。",
-    "ckpt.err.list_too_long": "词元列表有 {n} 个字符，上限是 {limit}。它应当每行只有一个词元。",
-    "ckpt.err.token_too_long_line": "词元列表第 {i} 行有 {n} 个字符，而一个词元最多 {limit} 个"
-                                    "字符。文件选对了吗（每行一个词元）？",
-    "ckpt.err.token_too_long_token": "词元列表的第 {i} 个词元有 {n} 个字符，而一个词元最多 "
-                                     "{limit} 个字符。文件选对了吗（每行一个词元）？",
-    "ckpt.err.duplicate_line": "词元列表的第 {a} 行和第 {b} 行是同一个词元：每个 id 都需要"
-                               "自己的词元。",
-    "ckpt.err.duplicate_token": "词元列表的第 {a} 个和第 {b} 个词元相同：每个 id 都需要自己的"
-                                "词元。",
+    "ckpt.err.list_not_utf8": "token 列表不是 UTF-8 文本。",
+    "ckpt.err.list_not_text": "token 列表必须是文本：每行一个 token。",
+    "ckpt.err.list_too_long": "token 列表有 {n} 个字符，上限是 {limit}。它应当每行只有一个 token。",
+    "ckpt.err.token_too_long_line": "token 列表第 {i} 行有 {n} 个字符，而一个 token 最多 {limit} "
+                                    "个字符。文件选对了吗（每行一个 token）？",
+    "ckpt.err.token_too_long_token": "token 列表的第 {i} 个 token 有 {n} 个字符，而一个 token 最多 "
+                                     "{limit} 个字符。文件选对了吗（每行一个 token）？",
+    "ckpt.err.duplicate_line": "token 列表的第 {a} 行和第 {b} 行是同一个 token：每个 id "
+                               "都需要自己的 token。",
+    "ckpt.err.duplicate_token": "token 列表的第 {a} 个和第 {b} 个 token 相同：每个 id 都需要自己的 "
+                                "token。",
     "ckpt.err.not_bytes": "检查点必须是用 torch.save 保存的文件的字节内容。",
     "ckpt.err.empty": "文件是空的。请选择一个用 torch.save 保存的检查点。",
     "ckpt.err.too_big": "文件大小为 {size}，上限是 {limit}，以免加载时占满共享服务器的内存。",
@@ -632,12 +667,12 @@ TEXT: dict[str, str] = {
                                   "encoder.layers.0.self_attn...）。",
     "ckpt.err.no_layers_decoder": "检查点中没有解码器层（名字应形如 "
                                   "decoder.layers.0.self_attn...）。",
-    "ckpt.err.layer_counts": "编码器有 {enc}，解码器却有 {dec}；这个模型的两个堆叠层数 N 应当"
-                             "相同（是不是缺了一层？）。",
+    "ckpt.err.layer_counts": "编码器有 {enc}，解码器却有 {dec}；这个模型的编码器栈和解码器栈层数 N "
+                             "应当相同（是不是缺了一层？）。",
     "ckpt.err.one_final_norm_encoder": "编码器最后有一个层归一化（encoder.norm），解码器却没有；"
-                                       "pre-norm 模型两者都有，post-norm 模型两者都没有。",
+                                       "前置归一化的模型两者都有，后置归一化的模型两者都没有。",
     "ckpt.err.one_final_norm_decoder": "解码器最后有一个层归一化（decoder.norm），编码器却没有；"
-                                       "pre-norm 模型两者都有，post-norm 模型两者都没有。",
+                                       "前置归一化的模型两者都有，后置归一化的模型两者都没有。",
     "ckpt.err.out_of_range": "检查点的 {name} = {value}；本应用支持的 {name} 范围是 {low} 到 "
                              "{high}。",
     "ckpt.err.too_many_params": "这个模型将有 {params}M 个参数；上限是 {limit}M，以免一位学习者"
@@ -661,14 +696,14 @@ TEXT: dict[str, str] = {
     "ckpt.err.do_not_fit": "这些权重与它们所描述的模型不符（N = {N}，d_model = {d_model}，"
                            "d_ff = {d_ff}，词表大小 {src}/{tgt}）：{problems}。",
     "ckpt.err.swapped": "它的大小和另一个词表相同：是不是把两个列表弄反了？",
-    "ckpt.err.list_size_shared": "共享词元列表有 {n} 个词元，而检查点的共享词表有 {size} 个"
-                                 "（词嵌入表的每一行对应一个词元，按 id 顺序）。",
-    "ckpt.err.list_size_source": "源语言词元列表有 {n} 个词元，而检查点的源语言词表有 {size} "
-                                 "个（词嵌入表的每一行对应一个词元，按 id 顺序）。",
-    "ckpt.err.list_size_target": "目标语言词元列表有 {n} 个词元，而检查点的目标语言词表有 "
-                                 "{size} 个（词嵌入表的每一行对应一个词元，按 id 顺序）。",
-    "ckpt.err.stored_vocab": "文件中保存的词表与它的词嵌入表不匹配；请上传一个词元列表（每行"
-                             "一个词元）来给词元命名。",
+    "ckpt.err.list_size_shared": "共享 token 列表有 {n} 个 token，而检查点的共享词表有 {size} "
+                                 "个（词嵌入表的每一行对应一个 token，按 id 顺序）。",
+    "ckpt.err.list_size_source": "源语言 token 列表有 {n} 个 token，而检查点的源语言词表有 {size} "
+                                 "个（词嵌入表的每一行对应一个 token，按 id 顺序）。",
+    "ckpt.err.list_size_target": "目标语言 token 列表有 {n} 个 token，而检查点的目标语言词表有 "
+                                 "{size} 个（词嵌入表的每一行对应一个 token，按 id 顺序）。",
+    "ckpt.err.stored_vocab": "文件中保存的词表与它的词嵌入表不匹配；请上传一个 token "
+                             "列表（每行一个 token）来给 token 命名。",
     "ckpt.err.load_memory": "加载这个检查点需要的内存超过了服务器的容量。",
     "ckpt.err.unexpected_failure": "无法加载这个检查点（{type}）。需要的是 The Annotated "
                                    "Transformer 的 make_model 的 state_dict。{hint}",
@@ -676,7 +711,7 @@ TEXT: dict[str, str] = {
                            "（训练发散了？）。",
     "ckpt.err.load_state_dict": "这些权重与它们的形状所描述的模型不符；文件可能已损坏。",
     "ckpt.note.module_prefix": "已去掉 nn.DataParallel 加在每个名字前面的 'module.' 前缀。",
-    "ckpt.note.no_vocab": "没有提供词元列表：词元按 id 命名为 tok0、tok1……",
+    "ckpt.note.no_vocab": "没有提供 token 列表：token 按 id 命名为 tok0、tok1……",
     "ckpt.note.no_pe": "文件中没有位置编码表（它们是固定的，不是学出来的）；已按公式为 {n} "
                        "个位置重新计算。",
     "ckpt.note.pe_extended": "文件中的位置编码表只覆盖 {saved} 个位置；它们是固定的正弦公式"
@@ -684,9 +719,9 @@ TEXT: dict[str, str] = {
                              "最长文本）。",
     "ckpt.note.assumed_options": "假定层归一化公式是 Annotated 版本（std + 1e-6），并且词嵌入"
                                  "乘以 sqrt(d_model)：仅凭 state_dict 无法判断。",
-    "ckpt.note.post_norm": "两个堆叠都没有最后的层归一化：按 post-norm 加载（论文中的 "
+    "ckpt.note.post_norm": "编码器栈和解码器栈都没有最后的层归一化：按后置归一化加载（论文中的 "
                            "LayerNorm(x + Sublayer(x))）。",
-    "ckpt.note.tied": "发现了共享的权重：tie_weights = {tie}。",
+    "ckpt.note.tied": "发现了绑定的权重：tie_weights = {tie}。",
 
     # ---- 训练与解码页（pages/train.py、explorer/train_view.py、explorer/decode_view.py） ----
     "train.title": "训练与解码",
@@ -744,15 +779,15 @@ TEXT: dict[str, str] = {
     "train.train_header": "2. 训练",
     "train.model": "要训练的模型",
     # (13) 测量方法与结果见 EN 中的注释（bench/train_wait.py）。
-    "train.model_recipe": "快速配方：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，不用 "
+    "train.model_recipe": "快速训练方案：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，不用 "
                           "dropout（在两个 CPU 核上约 10 秒学会复制）",
     "train.model_sidebar": "侧边栏的模型：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，"
                            "dropout {dropout}（更慢；见下方说明）",
-    "train.model_help": "快速配方故意做得很小：复制、反转和排序只需要一层和两个头，几秒钟就"
-                        "能训练完。侧边栏的教学选项（层归一化的位置与公式、缩放、权重共享）和"
-                        "随机种子对两者都适用。",
+    "train.model_help": "快速训练方案故意做得很小：复制、反转和排序只需要一层和两个头，"
+                        "几秒钟就能训练完。侧边栏的教学选项（层归一化的位置与公式、缩放、权重绑定）"
+                        "和随机种子对两者都适用。",
     "train.steps": "训练步数",
-    "train.steps_help": "优化器的步数，每步使用一个随机 batch。",
+    "train.steps_help": "优化器的步数，每步用一批随机抽取的序列。",
     "train.batch": "批大小（每步的序列数）",
     "train.smoothing": "标签平滑 ε",
     "train.smoothing_help": "0 = 普通的交叉熵；论文中用 0.1。见页面底部的图。",
@@ -766,12 +801,13 @@ TEXT: dict[str, str] = {
     "train.early": "学会后自动停止",
     "train.early_help": "每 {every} 步做一次停止检验：用贪心解码检验 {n} 个新的随机序列；一旦"
                         "全部正确就停止训练。训练后显示的准确率来自另外的序列。",
-    "train.adam_caption": "与论文相同，使用 Adam，β = (0.9, 0.98)，ε = 1e-9。默认是本应用的"
-                          "快速配方：{warmup} 步学习率预热后学习率为 {lr}，批大小 {batch}，"
-                          "不使用标签平滑——在这里比 The Annotated Transformer 的复制任务配方"
-                          "（N=2，d_model=512，Noam 预热 400 步，在两个 CPU 核上需要几分钟）"
-                          "快约 100 倍。权重和 batch 都由侧边栏的随机种子决定；dropout 为 0 "
-                          "时每次运行结果可复现，dropout > 0 时每次被丢弃的单元都不同。",
+    "train.adam_caption": "与论文相同，使用 Adam，β = (0.9, 0.98)，ε = 1e-9。"
+                          "默认是本应用的快速训练方案：{warmup} 步学习率预热后学习率为 {lr}，"
+                          "批大小 {batch}，不使用标签平滑——在这里比 The Annotated Transformer "
+                          "的复制任务训练方案（N=2，d_model=512，Noam 预热 400 步，在两个 CPU "
+                          "核上需要几分钟）快约 100 倍。权重和每一批数据都由侧边栏的随机种子决定；"
+                          "dropout 为 0 时每次运行结果可复现，dropout > 0 "
+                          "时每次被丢弃的单元都不同。",
     "train.sidebar_caption": "侧边栏的模型用同样的设置训练。small 预设（N=2，d_model=128）在"
                              "这里需要几十秒才能学会复制；论文的 base 模型太大，无法在共享的 "
                              "CPU 上训练。",
@@ -793,8 +829,8 @@ TEXT: dict[str, str] = {
     "train.other_settings": "你训练的模型对应的是另一组设置（{describe}）。点击“训练”即可为"
                             "当前的任务和侧边栏设置训练一个模型；在此之前，下面使用的是未训练"
                             "的模型。",
-    "train.describe": "{symbols}上的{task}任务，N={N}，d_model={d_model}，h={h}，"
-                      "d_ff={d_ff}，dropout={dropout}，seed={seed}",
+    "train.describe": "任务：{task}；符号：{symbols}；N={N}，d_model={d_model}，h={h}，"
+                      "d_ff={d_ff}，dropout={dropout}，随机种子={seed}",
     "train.describe_digits": "数字",
     "train.describe_words": "{n} 个词",
     "train.metric_accuracy": "整序列准确率",
@@ -812,9 +848,9 @@ TEXT: dict[str, str] = {
     "train.lr_constant": "恒定学习率 {lr}",
     "train.lr_warmup": "{warmup} 步线性预热后学习率为 {lr}",
     "train.lr_noam": "Noam，预热 {warmup} 步，系数 {factor}",
-    "train.trained_caption": "训练设置：批大小 {batch}，{lr_text}，标签平滑 {smoothing}。"
-                             "token 准确率是在训练 batch 上用教师强制测得的；整序列准确率让"
-                             "模型独立生成，所以前面错一个就会毁掉整个答案。",
+    "train.trained_caption": "训练设置：批大小 {batch}，{lr_text}，标签平滑 {smoothing}。token "
+                             "准确率是在训练用的那一批数据上用教师强制测得的；"
+                             "整序列准确率让模型独立生成，所以前面错一个就会毁掉整个答案。",
     "train.download": "下载训练好的模型（.pt 检查点）",
     "train.download_help": "torch.save 保存的 {keys}：可以用 torch.load(path, "
                            "weights_only=True) 加载，也可以在侧边栏（{panel}）上传，在每个页面"
@@ -874,7 +910,7 @@ TEXT: dict[str, str] = {
     "train.before_after_caption": "最后一层，各头的平均，使用上面的输入。对交叉注意力，两个"
                                   "模型都被喂入正确答案（教师强制），所以两边的行都是同样的"
                                   "解码器输入 `<s> y1 … ym`。",
-    "train.untrained_title": "未训练（seed {seed}）",
+    "train.untrained_title": "未训练（随机种子 {seed}）",
     "train.trained_title": "训练后（{steps} 步）",
     "train.pattern_copy": "一条对角线",
     "train.pattern_reverse": "一条反对角线",
@@ -893,15 +929,15 @@ TEXT: dict[str, str] = {
                              "子上测量。六个随机的训练样例：",
     "train.col_date": "写出的日期",
     "train.col_iso": "答案",
-    "train.model_recipe_dates": "日期配方：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，不用 drop"
-                                "out（与应用自带的日期翻译模型同样大小）",
+    "train.model_recipe_dates": "日期训练方案：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，不用 "
+                                "dropout（与应用自带的日期翻译模型同样大小）",
     "train.early_help_dates": "每 {every} 步做一次停止检验：用贪心解码检验 {n} 个新的训练日期；一"
                               "旦至少 {share} 正确就停止训练（最后的百分之一还要多花几分钟）。训练"
                               "后显示的准确率来自留出的日子。",
-    "train.adam_caption_dates": "与论文相同，使用 Adam，β = (0.9, 0.98)，ε = 1e-9。日期配方：{warm"
-                                "up} 步学习率预热后学习率为 {lr}，批大小 {batch}，不使用标签平滑。"
-                                "应用自带的翻译模型训练得更久（tools/train_dates.py，Noam 调度，批"
-                                "大小 128），在留出日期上达到 100%。",
+    "train.adam_caption_dates": "与论文相同，使用 Adam，β = (0.9, 0.98)，ε = 1e-9。日期训练方案："
+                                "{warmup} 步学习率预热后学习率为 {lr}，批大小 {batch}，"
+                                "不使用标签平滑。应用自带的翻译模型训练得更久（tools/train_dates.py"
+                                "，Noam 调度，批大小 128），在留出日期上达到 100%。",
     "train.metric_accuracy_help_dates": "留出评估：对 {n} 个日期做贪心解码，这些日子从未用于训练（"
                                         "也没有用于停止检验；停止检验每 {every} 步解码 {check_n} "
                                         "个训练日期）。整个答案（直到 </s>）完全正确的比例。",
@@ -1067,10 +1103,10 @@ TEXT: dict[str, str] = {
     "source.yours_weights": "**你训练的模型**（{task}，{steps} 步）：这是它在“训练与解码”页上"
                             "学到的注意力。",
     "source.answer": "目标框是空的，所以解码器读入的是模型自己的答案：**{answer}**。"
-                     "交叉注意力因此显示每个输出词元在生成时看向了源句子的哪里。",
+                     "交叉注意力因此显示每个输出 token在生成时看向了源句子的哪里。",
     "source.no_answer": "目标框是空的，而模型在这里没有给出答案，所以解码器只读入 `<s>`。",
-    "source.unknown": "你的词元中有 {n} 个不在这个模型的词表里，被读作 `<unk>`"
-                      "（见侧边栏的词元表）。",
+    "source.unknown": "你的 token 中有 {n} 个不在这个模型的词表里，被读作 `<unk>`（见侧边栏的 "
+                      "token 表）。",
     "source.dates_outside": "这看起来不像翻译器训练时见过的日期（1900 到 2099 年之间、用它学过的"
                             "某种语言和格式书写的日期）。它仍然会给出答案，因为模型总会输出点什么；"
                             "请把这里的答案和注意力看作模型在训练数据之外的猜测。",
@@ -1090,9 +1126,10 @@ TEXT: dict[str, str] = {
                      "YYYY-MM-DD。改一改日期，看看每个输出数字关注的是哪里。",
     "preview.input": "一个日期（英语、中文、德语、法语、西班牙语、日语或韩语均可）",
     "preview.unreadable": "输入一个日期（最多 {n} 个字符），就能看到翻译器的答案。",
-    "preview.answer": "它的答案：**{answer}**。下图每一行是解码器的一步：某个词元所在的行"
-                      "负责选出它后面的那个词元（`<s>` 这一行写出第一个数字）。颜色深的格子是"
-                      "这一步最关注的日期字符（解码器第 {layer} 层的交叉注意力，各头取平均）。",
+    "preview.answer": "它的答案：**{answer}**。下图每一行是解码器的一步：某个 token "
+                      "所在的行负责选出它后面的那个 token（`<s>` 这一行写出第一个数字）。"
+                      "颜色深的格子是这一步最关注的日期字符（解码器第 {layer} 层的交叉注意力，"
+                      "各头取平均）。",
     "preview.figure_title": "日期翻译器的交叉注意力，解码器第 {layer} 层",
     "preview.everywhere": "在每个页面上查看这个模型",
 }

@@ -1,0 +1,183 @@
+"""The bilingual glossary: one Chinese word for each idea, the source of truth for translators.
+
+`GLOSSARY` lists, for every term the app teaches, the English term, the one Chinese term
+the Chinese table (explorer/locales/zh.py) uses, a short note in both languages, and the
+Chinese variants that must not appear. tests/test_glossary.py scans the Chinese table for
+those variants with `misused_terms`. Learners see the same list at the bottom of the
+sidebar (`glossary_expander`), drawn as a plain table: no HTML.
+
+Decisions, so that translators do not reopen them:
+- "token" stays "token" in Chinese text (it is what the code, the figures and PyTorch call
+  it); it is explained once here as token（词元）, and 词元 is not used elsewhere.
+- A term may appear once with its English name in brackets where it is first explained,
+  written exactly as "中文（English）", e.g. 教师强制（teacher forcing）.
+- Code names stay code: `batch` in a shape such as (batch, seq, d_model), `tie_weights`,
+  `HookPoint`. Only prose uses the Chinese words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import streamlit as st
+
+from .i18n import get_lang, t
+
+
+@dataclass(frozen=True)
+class Term:
+    """One glossary entry."""
+
+    en: str  # the English term
+    zh: str  # the one Chinese term
+    note_en: str  # what it means / how to use it, for learners and translators
+    note_zh: str
+    avoid: tuple[str, ...] = ()  # Chinese variants that must not be used (case-insensitive)
+    english_names: tuple[str, ...] = ()  # allowed in brackets after zh: "zh（name）"
+
+
+GLOSSARY: tuple[Term, ...] = (
+    Term("token", "token",
+         "One unit the tokenizer cuts the text into: a word, a punctuation mark or a "
+         "character. Chinese text keeps the word token.",
+         "分词器把文本切成的一个单位：一个词、一个标点或一个字。中文界面直接写 token，"
+         "即 token（词元）；不另写“词元”。",
+         avoid=("词元",)),
+    Term("vocabulary", "词表",
+         "The table that gives every token its id.",
+         "给每个 token 一个 id 的表。",
+         avoid=("词汇表",)),
+    Term("embedding", "词嵌入",
+         "The vector a token id is turned into (a row of the embedding table).",
+         "token id 变成的向量，即词嵌入表中的一行。"),
+    Term("positional encoding", "位置编码",
+         "The fixed sine/cosine signal added to the embeddings.",
+         "加在词嵌入上的固定的正弦/余弦信号。"),
+    Term("query / key / value", "查询 / 键 / 值",
+         "The three projections attention compares and mixes.",
+         "注意力用来比较和加权求和的三种投影。"),
+    Term("head (attention head)", "头（注意力头）",
+         "One of the h attentions computed side by side, each d_k wide.",
+         "并行计算的 h 个注意力之一，每个宽 d_k。"),
+    Term("mask", "掩码",
+         "Says which key positions each query may attend to (True / 1 = may attend).",
+         "规定每个查询可以关注哪些键的位置（True / 1 = 可以关注）。",
+         avoid=("遮罩", "蒙版")),
+    Term("subsequent (look-ahead) mask", "后续位置掩码",
+         "Keeps each decoder position from seeing the positions after it.",
+         "让解码器的每个位置看不到它后面的位置。"),
+    Term("padding", "填充",
+         "The <pad> tokens that make the sentences of a batch equally long; the padding "
+         "mask is 填充掩码.",
+         "用 <pad> 把一批句子补齐到同样长度；对应的掩码叫填充掩码。首次出现可写 "
+         "填充（padding）。",
+         avoid=("padding",), english_names=("padding",)),
+    Term("batch", "批",
+         "The sequences trained on in one step. In prose: 一批序列, 批大小; in a shape such "
+         "as (batch, seq, d_model) the code name batch stays.",
+         "一步训练所用的一组序列。正文写“一批序列”“批大小”；形状 (batch, seq, d_model) "
+         "里的 batch 是代码里的名字，保留不译。",
+         avoid=("批次", "一个 batch", "随机 batch", "训练 batch"), english_names=("batch",)),
+    Term("teacher forcing", "教师强制",
+         "Training the decoder on the correct previous tokens, not on its own outputs.",
+         "训练时解码器读入的是正确答案的前文，而不是它自己的输出。",
+         avoid=("teacher forcing",), english_names=("teacher forcing",)),
+    Term("layer normalisation (LayerNorm)", "层归一化",
+         "Normalises each vector, then scales and shifts it.",
+         "对每个向量做归一化，再缩放和平移。"),
+    Term("pre-norm", "前置归一化",
+         "LayerNorm before each sublayer: x + sublayer(LayerNorm(x)) (The Annotated "
+         "Transformer).",
+         "层归一化放在每个子层之前：x + sublayer(LayerNorm(x))（The Annotated Transformer "
+         "的写法）。",
+         avoid=("pre-norm", "pre norm"), english_names=("pre-norm",)),
+    Term("post-norm", "后置归一化",
+         "LayerNorm after the residual sum: LayerNorm(x + sublayer(x)) (the paper).",
+         "层归一化放在残差相加之后：LayerNorm(x + sublayer(x))（论文的写法）。",
+         avoid=("post-norm", "post norm"), english_names=("post-norm",)),
+    Term("residual connection", "残差连接",
+         "The path that adds a sublayer's input to its output.",
+         "把子层的输入直接加到它的输出上的通路。"),
+    Term("sublayer", "子层",
+         "Self-attention, cross-attention or the feed-forward network inside a layer.",
+         "一层里的自注意力、交叉注意力或前馈网络。"),
+    Term("encoder stack / decoder stack", "编码器栈 / 解码器栈",
+         "The N encoder layers (decoder layers) one above the other. Do not use 堆叠 as a "
+         "noun; for the action, say 叠起来.",
+         "N 个编码器层（解码器层）一层叠一层。不要把“堆叠”当名词用；说动作时写“叠起来”。",
+         avoid=("堆叠",)),
+    Term("weight tying", "权重绑定",
+         "One weight matrix used by several layers (tie_weights).",
+         "几个层使用同一个权重矩阵（tie_weights）。",
+         avoid=("权重共享", "共享权重"), english_names=("weight tying",)),
+    Term("hook / hook point", "钩子 / 钩子点",
+         "An identity module (HookPoint) where the app captures a tensor.",
+         "恒等模块（HookPoint），本应用在这里捕获张量。",
+         avoid=("hook 点", "挂钩")),
+    Term("broadcasting", "广播",
+         "Say it as: 大小为 1 的维度会被广播 (a dimension of size 1 is broadcast).",
+         "这样说：大小为 1 的维度会被广播。"),
+    Term("label smoothing", "标签平滑",
+         "Training towards a smoothed target instead of a one-hot label.",
+         "训练目标不是 one-hot 标签，而是平滑后的目标分布。"),
+    Term("smoothed target distribution", "平滑后的目标分布",
+         "1 − ε on the label, ε shared by the other tokens.",
+         "标签上 1 − ε，其余 ε 分给其他 token。",
+         avoid=("平滑目标分布", "平滑的目标分布", "平滑分布")),
+    Term("(random) seed", "随机种子",
+         "The number that fixes the initial weights and the random batches.",
+         "决定初始权重和随机抽取的每一批数据的数。",
+         avoid=("seed", "种子数")),
+    Term("training recipe", "训练方案",
+         "The model size and training settings used together (fast recipe: 快速训练方案).",
+         "一起使用的模型规模和训练设置（fast recipe：快速训练方案）。",
+         avoid=("配方",)),
+    Term("greedy decoding", "贪心解码",
+         "Always appending the most probable next token.",
+         "每一步都接上概率最大的下一个 token。"),
+    Term("warm-up", "预热",
+         "The first steps, during which the learning rate rises.",
+         "训练开始时学习率逐步升高的那些步。"),
+    Term("held-out", "留出",
+         "Examples never used in training, kept to measure accuracy.",
+         "从不用于训练、留着测量准确率的样例。"),
+    Term("checkpoint", "检查点",
+         "A saved state_dict of a model.",
+         "保存下来的模型 state_dict。"),
+)
+
+_CODE_SPAN = re.compile(r"`[^`]*`")
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def misused_terms(text: str) -> list[str]:
+    """The glossary's forbidden Chinese variants found in `text` (one Chinese table value).
+
+    Code spans and `{placeholders}` are skipped, and so is a term's own explanation written
+    as "中文（English）" (e.g. 填充（padding）), where the English name is allowed.
+    """
+    prose = _PLACEHOLDER.sub(" ", _CODE_SPAN.sub(" ", text))
+    for term in GLOSSARY:
+        for name in term.english_names:
+            prose = re.sub(re.escape(f"{term.zh}（{name}）"), term.zh, prose, flags=re.I)
+    lowered = prose.lower()
+    return [v for term in GLOSSARY for v in term.avoid if v.lower() in lowered]
+
+
+def glossary_rows() -> dict[str, list[str]]:
+    """The glossary as table columns, headed and noted in the current language."""
+    zh = get_lang() == "zh"
+    return {
+        t("glossary.col_en"): [term.en for term in GLOSSARY],
+        t("glossary.col_zh"): [term.zh for term in GLOSSARY],
+        t("glossary.col_note"): [term.note_zh if zh else term.note_en for term in GLOSSARY],
+        t("glossary.col_avoid"): ["、".join(term.avoid) for term in GLOSSARY],
+    }
+
+
+def glossary_expander() -> None:
+    """The glossary at the bottom of the sidebar: an expander holding a plain table."""
+    with st.sidebar.expander(t("glossary.title"), icon=":material/translate:"):
+        st.caption(t("glossary.caption"))
+        st.dataframe(glossary_rows(), hide_index=True, width="stretch")
