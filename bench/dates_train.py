@@ -3,8 +3,8 @@ button's whole run.
 
 Rerun: `.venv/bin/python -m bench.dates_train` (options: --seeds N, --cap S, --smoke).
 
-(a) Time to learn: the Train page's date recipe (transformer.recipes.DATES_LIVE: the
-    shipped model's size, batch 64, 5e-3 after a 50-step warm-up) from the sidebar's seed,
+(a) Time to learn: the Train page's date recipe (transformer.recipes.DATES_LIVE: N=2,
+    h=4 like the shipped model, d_model 48, d_ff 96, batch 64, 5e-3 after a 50-step warm-up) from the sidebar's seed,
     until greedy decoding gets 95%, then 99%, of 300 held-out dates exactly right (days
     never used in training, every locale and style), checked every 100 steps. The clock
     stops while it checks: training time only, with the stop checks excluded. Target:

@@ -15,6 +15,7 @@ import streamlit as st
 import torch
 
 from transformer import dates as D
+from transformer.recipes import DATES
 from transformer.tasks import DIGITS
 from transformer.train import SCHEDULES, StepInfo
 
@@ -173,7 +174,8 @@ def _training_widgets(s: Settings, ts: TrainSettings) -> None:
     recipe = recipe_for(ts.task)
     labels = {
         "recipe": t("train.model_recipe_dates" if ts.task == "dates" else "train.model_recipe",
-                    N=recipe.N, d_model=recipe.d_model, h=recipe.h, d_ff=recipe.d_ff),
+                    N=recipe.N, d_model=recipe.d_model, h=recipe.h, d_ff=recipe.d_ff,
+                    shipped=DATES.d_model),
         "sidebar": t("train.model_sidebar", N=s.N, d_model=s.d_model, h=s.h, d_ff=s.d_ff,
                      dropout=f"{s.dropout:g}"),
     }

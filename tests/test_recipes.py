@@ -43,9 +43,11 @@ def test_train_config_refuses_bad_values_with_a_message(bad):
 def test_recipes_are_the_documented_ones():
     assert RECIPES == {"fast": FAST, "annotated": ANNOTATED, "dates": DATES,
                        "dates_live": DATES_LIVE}
-    # the Train page's date recipe trains the shipped model's size
-    assert ((DATES_LIVE.N, DATES_LIVE.d_model, DATES_LIVE.h, DATES_LIVE.d_ff)
-            == (DATES.N, DATES.d_model, DATES.h, DATES.d_ff))
+    # the Train page's date recipe: the shipped model's depth and heads, narrower (the
+    # learner waits; bench/dates_train.py)
+    assert (DATES_LIVE.N, DATES_LIVE.h) == (DATES.N, DATES.h)
+    assert (DATES_LIVE.d_model, DATES_LIVE.d_ff) == (48, 96)
+    assert DATES_LIVE.d_model < DATES.d_model
     assert (FAST.N, FAST.d_model, FAST.h, FAST.d_ff, FAST.dropout) == (1, 32, 2, 64, 0.0)
     assert FAST.train.schedule == "warmup" and FAST.train.smoothing == 0.0
     # The Annotated Transformer's copy example: make_model(V, V, N=2), batch 80, 400 steps,

@@ -1055,7 +1055,8 @@ TEXT: dict[str, str] = {
     "train.col_date": "date as written",
     "train.col_iso": "answer",
     "train.model_recipe_dates": "date recipe: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, no "
-                                "dropout (the size of the date translator that ships with the app)",
+                                "dropout (narrower than the shipped date translator's d_model = "
+                                "{shipped}, so that it learns faster)",
     "train.early_help_dates": "Every {every} steps a stop check greedy-decodes {n} fresh training "
                               "dates; training stops as soon as at least {share} of them are right"
                               " (the last percent takes minutes more). The accuracy shown after "
