@@ -43,10 +43,12 @@ def test_the_film_scrubs_to_the_untrained_model_and_plays(page, app_url):
     rail = film.locator(".slider-rail-touch-rect").first
     box = rail.bounding_box()
     page.mouse.click(box["x"] + 12, box["y"] + box["height"] / 2)  # the rail's left end
-    page.wait_for_function(f"sel => /:\\s*0$/.test(({STATE})(sel).label.trim())", arg=FILM,
-                           timeout=TIMEOUT_MS)
-    first = page.evaluate(STATE, FILM)
-    assert first["z"] != last["z"], (first, last)  # the untrained model attends elsewhere
+    # The slider's label moves before plotly.js has redrawn the frame: wait for both. The
+    # untrained model attends elsewhere, so the drawn weight must change.
+    page.wait_for_function(
+        f"([sel, z]) => {{ const s = ({STATE})(sel); "
+        "return /:\\s*0$/.test(s.label.trim()) && s.z !== z; }",
+        arg=[FILM, last["z"]], timeout=TIMEOUT_MS)
 
     film.get_by_text("Play").click()
     page.wait_for_function(

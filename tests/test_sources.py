@@ -11,7 +11,9 @@ import torch
 from apptest_helpers import app, errors, figure_list
 from shared_inputs import bad_input_texts
 
+from explorer.checkpoint import load_checkpoint
 from explorer.context import build_context
+from explorer.exports import checkpoint_bytes
 from explorer.settings import Settings
 from explorer.sources import SHIPPED_DATES, answer_tokens, resolve_source, shipped_dates
 from explorer.urlstate import params_to_state, settings_to_params
@@ -189,6 +191,37 @@ def test_your_trained_model_is_shown_as_a_copy_with_a_longer_table():
                             state.model.state_dict().values(), strict=True):
         if not name.endswith(".pe"):
             assert torch.equal(p, q), name
+
+
+@pytest.fixture(scope="module")
+def trained_state():
+    return _trained_state()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_shows_your_trained_model(page, lang, trained_state):
+    at = app(page, model_source="yours", train_state=trained_state, source="3 1 4 1 5",
+             target="", lang=lang)
+    assert not at.exception and not errors(at)
+    assert at.session_state["model_source"] == "yours"
+    if page == "attention":  # the blank target became the trained model's answer
+        grid = figure_list(at)[0]
+        assert grid["layout"]["yaxis"]["ticktext"][0] == "0:3"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_shows_an_imported_checkpoint(page, lang, trained_state):
+    loaded = load_checkpoint(checkpoint_bytes(trained_state.model,
+                                              list(trained_state.task.vocab.itos),
+                                              {"task": "copy"}), None, None)
+    at = app(page, imported_checkpoint=loaded, source="3 1 4 cat", lang=lang)
+    assert not at.exception and not errors(at)
+    assert at.session_state["model_source"] == "imported"
+    if page == "attention":  # a word the checkpoint does not know is read as <unk>
+        grid = figure_list(at)[0]
+        assert "3:&lt;unk&gt;" in grid["layout"]["yaxis"]["ticktext"]
 
 
 def test_your_model_is_not_shown_while_a_thread_trains_it():
