@@ -3,12 +3,12 @@ button's whole run.
 
 Rerun: `.venv/bin/python -m bench.dates_train` (options: --seeds N, --cap S, --smoke).
 
-(a) Time to learn: the Train page's date recipe (transformer.recipes.DATES_LIVE: N=2,
-    h=4 like the shipped model, d_model 48, d_ff 96, batch 64, 5e-3 after a 50-step warm-up) from the sidebar's seed,
-    until greedy decoding gets 95%, then 99%, of 300 held-out dates exactly right (days
-    never used in training, every locale and style), checked every 100 steps. The clock
-    stops while it checks: training time only, with the stop checks excluded. Target:
-    95% within 60 s (issue 10).
+(a) Time to learn: the Train page's date recipe (transformer.recipes.DATES_LIVE: N=2, h=4
+    like the shipped model, d_model 48, d_ff 96, batch 64, 5e-3 after a 50-step warm-up)
+    from the sidebar's seed, until greedy decoding gets 95%, then 99%, of 300 held-out dates
+    exactly right (days never used in training, every locale and style), checked every 100
+    steps. The clock stops while it checks: training time only, with the stop checks
+    excluded. Target: 95% within 60 s (issue 10).
 (b) The Train button's run (`explorer.training.run_training`, as the page calls it): early
     stop at 97% of a 200-date check every 100 steps, the film recorded; its wall time with
     every check and the final evaluation, and its held-out accuracy (200 dates, as shown).

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import get_args
 
 import numpy as np
+import torch
 from torch import nn
 
 from transformer import model as model_module
@@ -24,6 +25,7 @@ from transformer.model import (
     ATTENTION_POINTS,
     SUBLAYERS,
     GeneratorPoint,
+    LayerNorm,
     PositionalPoint,
     Stack,
     TransformerConfig,
@@ -489,3 +491,34 @@ def component_shapes(component: str, rows: list[ShapeRow], pre: bool,
         table.insert(0, ("tgt_mask", f"(batch=1, tgt_len={n}, tgt_len={n})",
                          f"subsequent_mask({n}): tril(ones(1, {n}, {n}))"))
     return table
+
+
+# ---- The two LayerNorm formulas (issue 11, item 6) ------------------------------------------
+
+
+@dataclass(frozen=True)
+class LayerNormComparison:
+    """One vector normalised by both of the model's LayerNorm formulas (gain 1, shift 0)."""
+
+    d_model: int
+    mean: float
+    std_unbiased: float  # sum of squares / (d_model - 1): The Annotated Transformer's
+    std_biased: float  # sum of squares / d_model: nn.LayerNorm's
+    max_diff: float  # largest |annotated - standard| over the features
+
+    @property
+    def ratio(self) -> float:
+        """std_biased / std_unbiased = sqrt((d_model - 1) / d_model)."""
+        return self.std_biased / self.std_unbiased
+
+
+def layer_norm_comparison(x: np.ndarray) -> LayerNormComparison:
+    """Normalise the vector `x` (d_model,) with the model's own `LayerNorm` of either kind."""
+    v = torch.from_numpy(np.array(x, dtype=np.float64))[None]  # (1, d_model), a copy
+    d = v.shape[-1]
+    with torch.no_grad():
+        ours = LayerNorm(d, kind="annotated").double()(v)
+        torchs = LayerNorm(d, kind="standard").double()(v)  # F.layer_norm
+    return LayerNormComparison(
+        d_model=d, mean=float(v.mean()), std_unbiased=float(v.std(unbiased=True)),
+        std_biased=float(v.std(unbiased=False)), max_diff=float((ours - torchs).abs().max()))

@@ -7,6 +7,7 @@ from explorer.context import context, show_problems
 from explorer.figures.model import architecture_figure, parameter_chart, share
 from explorer.i18n import t
 from explorer.preview import show_date_preview
+from transformer.model import sublayer_hook
 
 st.title(t("model.title"))
 st.markdown(t("model.intro"))
@@ -36,6 +37,15 @@ if not ctx.ok:
     st.stop()
 
 model = ctx.model()  # shared and cached: only read from it below
+
+with st.expander(t("model.ln_expander")):  # item 6 of issue 11: which LayerNorm is which
+    first = ctx.run().cache[sublayer_hook("encoder", 0, 0, "hook_in")][0, 0]  # (d_model,)
+    ln = introspect.layer_norm_comparison(first)
+    st.markdown(t("model.ln_text", d=ln.d_model, mean=f"{ln.mean:.3f}",
+                  su=f"{ln.std_unbiased:.4f}", sb=f"{ln.std_biased:.4f}",
+                  ratio=f"{ln.ratio:.4f}", pct=f"{(1 / ln.ratio - 1) * 100:.1f}%",
+                  diff=f"{ln.max_diff:.4f}",
+                  current=t(f"model.ln_{cfg.layer_norm}")))
 
 # ---- 2. The module tree -------------------------------------------------------------------
 st.header(t("model.tree_header"))

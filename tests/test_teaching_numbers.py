@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from apptest_helpers import app
 
@@ -38,3 +39,35 @@ def test_the_loss_explainer_gives_ln_of_the_chosen_tasks_vocabulary(lang, task):
     assert f"ln {vocab} ≈ {math.log(vocab):.2f}" in text
     assert "n*−1−*i*" in text  # reverse, counted from 0 as everywhere on the page
     assert "V = 11" in text  # how The Annotated Transformer's copy task differs
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(("d_model", "layer_norm"), [(32, "annotated"), (64, "standard")])
+def test_the_model_page_compares_the_two_layernorms_on_the_sentence(lang, d_model, layer_norm):
+    import torch
+
+    from explorer.i18n import set_lang, t
+    from explorer.introspect import layer_norm_comparison
+    from transformer.model import sublayer_hook
+
+    at = app("model", lang=lang, d_model=d_model, preset="custom", layer_norm=layer_norm)
+    assert not at.exception, at.exception
+    ctx = build_context(Settings(d_model=d_model, layer_norm=layer_norm))
+    x = ctx.run().cache[sublayer_hook("encoder", 0, 0, "hook_in")][0, 0]
+    v = torch.from_numpy(np.array(x, dtype=np.float64))
+    su, sb = float(v.std()), float(v.std(unbiased=False))
+    texts = [m.value for m in at.markdown if f"{su:.4f}" in m.value]
+    assert len(texts) == 1
+    text = texts[0]
+    assert f"{sb:.4f}" in text and f"{math.sqrt((d_model - 1) / d_model):.4f}" in text
+    assert f"{(math.sqrt(d_model / (d_model - 1)) - 1) * 100:.1f}%" in text
+    set_lang(lang)
+    try:
+        assert t(f"model.ln_{layer_norm}") in text  # the formula this model uses
+    finally:
+        set_lang("en")
+    ln = layer_norm_comparison(x)
+    centred = v - v.mean()
+    ours = centred / (su + 1e-6)
+    torchs = torch.nn.functional.layer_norm(v[None], (d_model,), eps=1e-5)[0]
+    assert ln.max_diff == pytest.approx(float((ours - torchs).abs().max()), rel=1e-9)

@@ -117,6 +117,25 @@ TEXT: dict[str, str] = {
                           "residual addition and to the embedding + positional encoding sum; "
                           "this model, like The Annotated Transformer, also drops attention "
                           "weights and the feed-forward network's hidden layer.",
+    "model.ln_expander": "Which LayerNorm? Two formulas, computed on your sentence",
+    "model.ln_text": "Both formulas subtract the vector's mean, divide by a measure of its"
+                     " spread, then scale and shift by learned vectors (`a_2` and `b_2` here,"
+                     " `weight` and `bias` in `nn.LayerNorm`). They differ in the spread:\n"
+                     "\n- **The Annotated Transformer** (this app's `LayerNorm`, \"std + 1e-6\""
+                     "): (x − mean) / (std + 1e-6), with the *unbiased* std (the sum of squares"
+                     " divided by d_model − 1) and eps added to the std, outside the square"
+                     " root.\n- **PyTorch's `nn.LayerNorm`** (`F.layer_norm`): (x − mean) /"
+                     " √(var + 1e-5), with the *biased* variance (divided by d_model) and eps"
+                     " inside the square root.\n\nOn the vector the first encoder layer receives"
+                     " for the first source token (d_model = {d}): mean {mean}, unbiased std"
+                     " {su}, biased std {sb}. The biased std is smaller by the factor √((d_model"
+                     " − 1)/d_model) = {ratio}, so `nn.LayerNorm` gives outputs about {pct}"
+                     " larger; on this vector the largest difference is {diff}. Neither is"
+                     " wrong, since the learned scale can absorb the factor, but weights trained"
+                     " with one formula give slightly different numbers with the other. This"
+                     " model uses **{current}** (sidebar, Teaching options).",
+    "model.ln_annotated": "std + 1e-6 (The Annotated Transformer)",
+    "model.ln_standard": "nn.LayerNorm (PyTorch)",
     "model.need_text": "The module tree, parameter counts and live shapes appear once the source "
                        "and target text can be used.",
     "model.tree_header": "The module tree",
@@ -1215,13 +1234,16 @@ TEXT: dict[str, str] = {
                              "symbol number {which} is not one of them.",
     "train.input.too_many": "The model was trained on sequences of at most {n} symbols; this "
                             "input has {got}.",
-    "sidebar.layer_norm_help": "Two LayerNorms that differ only in the last digits. **std + "
-                               "1e-6** (The Annotated Transformer): (x − mean) / (std + "
-                               "1e-6), with the unbiased std (dividing by d_model − 1) and "
-                               "eps added to the std, outside the square root. "
-                               "**nn.LayerNorm** (PyTorch): (x − mean) / √(var + 1e-5), with "
-                               "the biased variance (dividing by d_model) and eps inside the "
-                               "square root. Both then scale and shift by learned vectors.",
+    "sidebar.layer_norm_help": "Two LayerNorm formulas. **std + 1e-6** (The Annotated "
+                               "Transformer): (x − mean) / (std + 1e-6), with the unbiased std "
+                               "(dividing by d_model − 1) and eps added to the std, outside the "
+                               "square root. **nn.LayerNorm** (PyTorch): (x − mean) / √(var + "
+                               "1e-5), with the biased variance (dividing by d_model) and eps "
+                               "inside the square root. Both then scale and shift by learned "
+                               "vectors. The biased std is smaller by √((d_model − 1)/d_model), so"
+                               " nn.LayerNorm's outputs are larger by about 1/(2·d_model): 1.6% at"
+                               " d_model = 32, 0.1% at 512. The Model page computes it on your "
+                               "sentence.",
     "sidebar.tie_weights_help": "The paper (§3.4) shares one weight matrix between the two "
                                 "embedding layers and the linear layer before the softmax "
                                 "(source and target then share one vocabulary). The Annotated "

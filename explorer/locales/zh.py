@@ -106,6 +106,23 @@ TEXT: dict[str, str] = {
                           "出上（在残差相加之前），以及词嵌入与位置编码之和上；这个模型和 The "
                           "Annotated Transformer 一样，还对注意力权重和前馈网络的隐藏层做 "
                           "dropout。",
+    "model.ln_expander": "用的是哪种 LayerNorm？两个公式，在你的句子上算一遍",
+    "model.ln_text": "两个公式都先减去向量的均值，再除以一个衡量离散程度的量，最后用可学习"
+                     "的向量做缩放和平移（这里叫 `a_2` 和 `b_2`，在 `nn.LayerNorm` 里叫 `weight`"
+                     " 和 `bias`）。区别在于离散程度怎么算：\n\n- **The Annotated Transformer**"
+                     "（本应用的 `LayerNorm`，“std + 1e-6”）：(x − mean) / (std + 1e-6)，std"
+                     " 是*无偏*标准差（平方和除以 d_model − 1），eps 加在标准差上、平方根"
+                     "之外。\n- **PyTorch 的 `nn.LayerNorm`**（`F.layer_norm`）：(x − mean)"
+                     " / √(var + 1e-5)，var 是*有偏*方差（除以 d_model），eps 在平方根之内"
+                     "。\n\n以第一个编码器层为第一个源 token 收到的向量为例（d_model = {d}"
+                     "）：均值 {mean}，无偏标准差 {su}，有偏标准差 {sb}。有偏标准差小一个"
+                     "因子 √((d_model − 1)/d_model) = {ratio}，所以 `nn.LayerNorm` 的输出"
+                     "大约大 {pct}；在这个向量上，两者最大相差 {diff}。两种都没有错，因为"
+                     "可学习的缩放可以吸收这个因子；但用一种公式训练出的权重，换成另一种公"
+                     "式时算出的数会略有不同。这个模型用的是 **{current}**（侧边栏的“教学"
+                     "选项”）。",
+    "model.ln_annotated": "std + 1e-6（The Annotated Transformer）",
+    "model.ln_standard": "nn.LayerNorm（PyTorch）",
     "model.need_text": "等源句子和目标句子都能正常使用，这里就会显示模块树、参数量和实时形状。",
     "model.tree_header": "模块树",
     "model.tree_intro": "`print(model)` 显示的内容：`encoder.layers` 中 {N} 个 `EncoderLayer` "
@@ -1058,12 +1075,14 @@ TEXT: dict[str, str] = {
                               "其中。",
     "train.input.bad_words": "只能使用任务中的符号，并用空格分隔；第 {which} 个符号不在其中。",
     "train.input.too_many": "模型训练时的序列最多 {n} 个符号；这个输入有 {got} 个。",
-    "sidebar.layer_norm_help": "两种 LayerNorm，只在数值的末几位上不同。**std + 1e-6**（The "
-                               "Annotated Transformer）：(x − mean) / (std + 1e-6)，std "
-                               "是无偏标准差（除以 d_model − 1），eps "
-                               "加在标准差上、平方根之外。**nn.LayerNorm**（PyTorch）：(x − "
-                               "mean) / √(var + 1e-5)，var 是有偏方差（除以 d_model），eps "
-                               "在平方根之内。两者之后都用可学习的向量做缩放和平移。",
+    "sidebar.layer_norm_help": "两种 LayerNorm 公式。**std + 1e-6**（The Annotated Transformer"
+                               "）：(x − mean) / (std + 1e-6)，std 是无偏标准差（除以 d_model"
+                               " − 1），eps 加在标准差上、平方根之外。**nn.LayerNorm**（PyTorch"
+                               "）：(x − mean) / √(var + 1e-5)，var 是有偏方差（除以 d_model"
+                               "），eps 在平方根之内。两者之后都用可学习的向量做缩放和平移"
+                               "。有偏标准差小一个因子 √((d_model − 1)/d_model)，所以 nn.LayerNorm"
+                               " 的输出大约大 1/(2·d_model)：d_model = 32 时约 1.6%，512 "
+                               "时约 0.1%。“模型”页会在你的句子上把它算出来。",
     "sidebar.tie_weights_help": "论文（§3.4）让两个词嵌入层和 softmax "
                                 "之前的线性层共享同一个权重矩阵（这时源语言和目标语言共用一个"
                                 "词表）。The Annotated Transformer 的 `make_model` "
