@@ -60,6 +60,7 @@ ATTENTION_KINDS: tuple[str, ...] = ("enc", "dec", "cross")  # keys of figures.at
 PE_D_MODEL_RANGE = (2, 1024)  # the Embeddings page's d_model input
 MAX_PE_DIMS = 12  # the Embeddings page's multiselect max_selections
 MASK_LEN_RANGE = (1, 12)  # the Masks page's two sentence lengths
+MASK_SIZE_RANGE = (1, 32)  # the Masks page's subsequent-mask size (unset: the sentence's)
 SHAPE_PARTS: tuple[str, ...] = ("all", *STACKS)  # the Shapes page's part filter
 MAX_PARAM_CHARS = 64  # longest value accepted for a non-text parameter
 
@@ -88,6 +89,7 @@ EXTRAS: dict[str, tuple[str, object]] = {
     "avg": ("attn_average", False),
     "la": ("mask_len_a", 3),
     "lb": ("mask_len_b", 4),
+    "ms": ("mask_size", None),  # None: as many positions as the decoder input
     "part": ("shape_stack", SHAPE_PARTS[0]),
     "sl": ("shape_layer", "all"),
     "sattn": ("shape_attn", False),
@@ -353,6 +355,9 @@ def _read_extras(r: _Reader, state: dict[str, object]) -> None:
         "lb": ("url.label.mask_len", t("url.expect_int", low=MASK_LEN_RANGE[0],
                                         high=MASK_LEN_RANGE[1]),
                lambda text: _parse_int(text, *MASK_LEN_RANGE)),
+        "ms": ("url.label.mask_size", t("url.expect_int", low=MASK_SIZE_RANGE[0],
+                                         high=MASK_SIZE_RANGE[1]),
+               lambda text: _parse_int(text, *MASK_SIZE_RANGE)),
         "part": ("url.label.shape_part", _one_of(SHAPE_PARTS), _choice(SHAPE_PARTS)),
         "sl": ("url.label.shape_layer", _one_of(shape_layers(N)), _choice(shape_layers(N))),
         "sattn": ("url.label.shape_attn", t("url.expect_bool"), _parse_bool),

@@ -4,17 +4,19 @@ import numpy as np
 import streamlit as st
 
 from explorer.context import context, show_problems
+from explorer.figures.common import heatmap
 from explorer.figures.masks import (
     all_blocked_weights,
     batch_masks_figure,
     effect_scores,
     example_words,
+    inverted_fill_weights,
     mask_figure,
     masking_effect_figure,
     padded_pair,
 )
 from explorer.i18n import t
-from explorer.urlstate import EXTRAS, MASK_LEN_RANGE
+from explorer.urlstate import EXTRAS, MASK_LEN_RANGE, MASK_SIZE_RANGE
 from transformer.model import subsequent_mask
 
 # Short lines (32 characters at most): the code sits in a half-width column, where a long
@@ -29,13 +31,14 @@ LEN_RANGE = MASK_LEN_RANGE  # the two sentence lengths of the padding example
 LEN_DEFAULTS = {EXTRAS[k][0]: EXTRAS[k][1] for k in ("la", "lb")}  # 3 and 4, as in the link
 
 
-def valid_length(value: object, default: int) -> int:
-    """`value` if it is a whole number in LEN_RANGE, else `default`: a link or a modified
+def valid_length(value: object, default: int | None,
+                 bounds: tuple[int, int] = LEN_RANGE) -> int | None:
+    """`value` if it is a whole number within `bounds`, else `default`: a link or a modified
     client may put anything in session state."""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, int) and not isinstance(value, bool) and (
-            LEN_RANGE[0] <= value <= LEN_RANGE[1]):
+            bounds[0] <= value <= bounds[1]):
         return value
     return default
 
@@ -48,15 +51,28 @@ text_ok = show_problems(ctx, need_model=False)
 tokens = list(ctx.tokens.tgt_in_tokens) if text_ok else ["<s>", "a", "b", "c"]
 
 st.header(t("mask.sub_header"))
-size = len(tokens)
-sub = subsequent_mask(size)[0].numpy()
+# The mask's size: the decoder input's length, unless the learner picks one (e.g. 5 or 20,
+# the sizes the walk-throughs print); checked again here, whatever the link or client sent.
+st.session_state["mask_size"] = valid_length(st.session_state.get("mask_size"), None,
+                                             MASK_SIZE_RANGE)
 m1, m2 = st.columns(2)
-ctx.chart(mask_figure(sub, tokens, tokens, f"subsequent_mask({size})[0]"),
-           "mask_subsequent", key="mask_sub", where=m1)
 with m2:
+    chosen = st.number_input(t("mask.size_label"), *MASK_SIZE_RANGE, value=None, step=1,
+                             key="mask_size",
+                             placeholder=t("mask.size_placeholder", n=len(tokens)),
+                             help=t("mask.size_help"))
+    chosen = valid_length(chosen, None, MASK_SIZE_RANGE)
     st.markdown(t("mask.sub_text"))
     st.code(SUBSEQUENT_MASK_CODE, language="python", wrap_lines=True)
-    st.caption(t("mask.sub_caption", size=size))
+size = len(tokens)  # the decoder input's positions (the sections below use the sentence)
+sub = subsequent_mask(size)[0].numpy()
+shown = chosen or size
+labels = tokens if chosen is None else [str(i) for i in range(shown)]
+shown_mask = sub if chosen is None else subsequent_mask(shown)[0].numpy()
+ctx.chart(mask_figure(shown_mask, labels, labels, f"subsequent_mask({shown})[0]"),
+           "mask_subsequent", key="mask_sub", where=m1)
+m2.caption(t("mask.sub_caption", size=shown, allowed=int(shown_mask.sum()),
+             total=shown * shown))
 
 st.header(t("mask.pad_header"))
 st.markdown(t("mask.pad_text"))
@@ -115,3 +131,14 @@ ctx.chart(mask_figure(small, list("abcd"), list("abcd"), t("mask.conv_this_app")
 ctx.chart(mask_figure(small, list("abcd"), list("abcd"), t("mask.conv_other"),
                        blocked_is_one=True), "mask_convention_masked", key="mask_c2", where=c2)
 st.caption(t("mask.conv_caption"))
+
+# A common mistake (issue 11), on the learner's own scores from the section above.
+st.subheader(t("mask.mistake_header"))
+st.markdown(t("mask.mistake_text", section=t("mask.effect_header")))
+wrong = inverted_fill_weights(scores, sub)  # (T, T)
+ctx.chart(heatmap(wrong, tokens, tokens, t("mask.mistake_title"), x_title=t("fig.masks.key_axis"),
+                  y_title=t("fig.masks.query_axis"), zmin=0.0, zmax=1.0),
+          "mask_mistake_inverted", key="mask_mistake")
+if size > 1:
+    st.caption(t("mask.mistake_caption", first=f"{wrong[0, 1:].sum():.2f}", n=size,
+                 last=f"{wrong[-1, 0]:.3f}", uniform=f"{1 / size:.3f}"))

@@ -156,7 +156,8 @@ def test_an_odd_pe_d_model_is_rounded_in_the_widget_and_the_link():
 
 @pytest.mark.parametrize(("page", "state", "link"), [
     ("attention", {"presenter": True, "attn_average": True}, {"pres": "1", "avg": "1"}),
-    ("masks", {"mask_len_a": 2, "mask_len_b": 6}, {"la": "2", "lb": "6"}),
+    ("masks", {"mask_len_a": 2, "mask_len_b": 6, "mask_size": 20},
+     {"la": "2", "lb": "6", "ms": "20"}),
     ("shapes", {"shape_stack": "Decoder", "shape_layer": "layer 1", "shape_attn": True},
      {"part": "Decoder", "sl": "layer 1", "sattn": "1"}),
 ])

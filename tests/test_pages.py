@@ -74,6 +74,50 @@ def test_masks_page_shows_target_length_and_seed_example():
     assert tgt[0][-1].tolist() == [1, 1, 1, 0] and tgt[1][-1].tolist() == [1, 1, 1, 1]
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [5, 20])
+def test_the_subsequent_mask_takes_any_size_independent_of_the_target(size, lang):
+    import numpy as np
+    from apptest_helpers import app_in
+
+    with app_in(lang, "masks", source="a b c", mask_size=size) as at:
+        assert not at.exception and not errors(at)
+        sub = array(_heatmaps(figure_list(at)[0])[0]["z"])
+        assert sub.tolist() == np.tril(np.ones((size, size), dtype=int)).tolist()
+        assert any(f"(1, {size}, {size})" in c.value and str(size * (size + 1) // 2) in c.value
+                   for c in at.caption)
+        at.number_input(key="mask_size").set_value(None).run()  # back to the sentence
+        assert array(_heatmaps(figure_list(at)[0])[0]["z"]).shape == (4, 4)
+
+
+@pytest.mark.parametrize("forged", [0, 33, "20", 2.5, True])
+def test_a_forged_mask_size_falls_back_to_the_sentence(forged):
+    at = app("masks", source="a b c", mask_size=forged)
+    assert not at.exception
+    assert array(_heatmaps(figure_list(at)[0])[0]["z"]).shape == (4, 4)
+
+
+def test_the_inverted_fill_mistake_is_computed_on_the_learners_scores():
+    import numpy as np
+
+    from explorer.context import build_context
+    from explorer.figures.masks import EFFECT_SCORES, inverted_fill_weights, softmax_rows
+    from explorer.settings import Settings
+
+    at = app("masks", source="a b c d")
+    assert not at.exception
+    figs = {f["layout"]["title"]["text"]: f for f in figure_list(at) if f["layout"].get("title")}
+    wrong = array(next(f for k, f in figs.items() if "mask == 1" in k)["data"][0]["z"])
+    scores = build_context(Settings(source="a b c d")).run().cache[EFFECT_SCORES][0, 0]
+    n = scores.shape[0]
+    tril = np.tril(np.ones((n, n), dtype=bool))
+    expected = softmax_rows(np.where(tril, -1e9, scores))
+    assert np.allclose(wrong, expected) and np.allclose(wrong, inverted_fill_weights(scores, tril))
+    assert np.allclose(np.triu(wrong, k=1).sum(axis=1)[:-1], 1.0)  # only the future is left
+    assert np.allclose(wrong[-1], 1 / n)  # every key blocked: uniform
+    assert any(f"1/{n} = {1 / n:.3f}" in c.value for c in at.caption)
+
+
 def test_embeddings_page_defaults_reproduce_annotated_figure():
     at = app("embeddings")
     assert not at.exception

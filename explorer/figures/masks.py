@@ -270,3 +270,10 @@ def all_blocked_weights(n: int = 4) -> np.ndarray:
     q = torch.randn(1, 1, n, 8, generator=torch.Generator().manual_seed(0))
     _, p = attention(q, q, q, mask=torch.zeros(1, 1, n, n, dtype=torch.bool))
     return p[0, 0].numpy()
+
+
+def inverted_fill_weights(scores: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """A common mistake, computed: softmax of `scores` after `masked_fill(mask == 1, -1e9)`
+    on the lower-triangular mask of 1s (this app's True = may attend). That blocks the past
+    and the diagonal instead of the future; the last row, every key blocked, is uniform."""
+    return softmax_rows(np.where(mask, MASK_FILL, scores))

@@ -280,8 +280,14 @@ TEXT: dict[str, str] = {
                      "attend to positions 0..*i* only. During training the whole target is fed "
                      "at once (teacher forcing), so without this mask position *i* could simply "
                      "read the word it must predict at position *i*+1.",
-    "mask.sub_caption": "Shape (1, {size}, {size}). The Annotated Transformer builds the same "
-                        "matrix as `triu(ones, k=1) == 0`.",
+    "mask.size_label": "Size of the mask",
+    "mask.size_placeholder": "your sentence: {n}",
+    "mask.size_help": "Empty: one row and column per position of your decoder input (`<s>` and the"
+                      " target). Type a size (1–32) to see the mask on its own, e.g. 5 or 20, the "
+                      "sizes code walk-throughs print; it depends on nothing but the size.",
+    "mask.sub_caption": "Shape (1, {size}, {size}): {allowed} of the {total} query–key pairs may "
+                        "attend, the diagonal and below, i.e. {size}·({size} + 1)/2. The Annotated"
+                        " Transformer builds the same matrix as `triu(ones, k=1) == 0`.",
     "mask.pad_header": "Padding, and the combined target mask",
     "mask.pad_text": "Sentences in a batch have different lengths, so shorter ones are padded "
                      "with `<pad>` (id 0). `Batch` builds `src_mask = (src != pad).unsqueeze(-2)`"
@@ -317,6 +323,20 @@ TEXT: dict[str, str] = {
     "mask.key_col": "key {j}",
     "mask.all_caption": "…gives uniform weights, 0.25 for each of 4 keys: all scores are "
                         "equally −1e9.",
+    "mask.mistake_header": "A common mistake: the other convention's fill",
+    "mask.mistake_text": "Some walk-throughs build the lower-triangular mask of 1s, as this app "
+                         "does, and then fill it with `scores.masked_fill(mask == 1, -1e9)`, the "
+                         "fill of the other convention. That blocks the diagonal and everything "
+                         "before it, so every position may look only at later positions: exactly "
+                         "what the mask was meant to forbid, and the training loss still falls, "
+                         "because the model can now read the answer. Below: the same scores as in "
+                         "“{section}”, filled that way.",
+    "mask.mistake_title": "softmax after masked_fill(mask == 1, -1e9): only the future is left",
+    "mask.mistake_caption": "Computed on those scores: row 0, which should attend only to itself, "
+                            "gives {first} of its weight to later positions; the last row has "
+                            "every key blocked, so it spreads {last} on each of the {n} positions "
+                            "(1/{n} = {uniform}). The right fill is `masked_fill(mask == 0, -1e9)`"
+                            " with this mask.",
     "mask.conv_header": "Two conventions for the same mask",
     "mask.conv_text": "Some tutorials store the opposite: **1 = masked** (hide this "
                       "position), and write `scores.masked_fill(mask == 1, -1e9)`. Their "
@@ -658,6 +678,7 @@ TEXT: dict[str, str] = {
     "url.label.presenter": "presenter mode",
     "url.label.average": "head averaging",
     "url.label.mask_len": "sentence length on the Masks page",
+    "url.label.mask_size": "subsequent-mask size on the Masks page",
     "url.label.shape_part": "Shapes page part",
     "url.label.shape_layer": "Shapes page layer",
     "url.label.shape_attn": "Shapes page attention filter",

@@ -243,8 +243,14 @@ TEXT: dict[str, str] = {
     "mask.sub_text": "第 *i* 行是负责预测下一个 token 的解码器位置，它只能关注位置 0..*i*。"
                      "训练时整个目标序列一次性输入（教师强制），如果没有这个掩码，位置 *i* "
                      "就能直接读到它要在位置 *i*+1 预测的那个词。",
-    "mask.sub_caption": "形状为 (1, {size}, {size})。The Annotated Transformer 用 "
-                        "`triu(ones, k=1) == 0` 构造出同样的矩阵。",
+    "mask.size_label": "掩码的大小",
+    "mask.size_placeholder": "你的句子：{n}",
+    "mask.size_help": "留空：解码器输入（`<s>` 加目标句子）的每个位置各占一行一列。输入一"
+                      "个大小（1–32）就能单独看这个掩码，比如代码讲解里常打印的 5 或 20；"
+                      "它只取决于大小。",
+    "mask.sub_caption": "形状 (1, {size}, {size})：{total} 个查询–键对中有 {allowed} 个可"
+                        "以关注，即对角线及其下方，共 {size}·({size} + 1)/2 个。The Annotated"
+                        " Transformer 用 `triu(ones, k=1) == 0` 构造同一个矩阵。",
     "mask.pad_header": "填充（padding）与组合后的目标掩码",
     "mask.pad_text": "同一批中的句子长度不同，较短的句子用 `<pad>`（id 0）补齐。`Batch` 构造 "
                      "`src_mask = (src != pad).unsqueeze(-2)`，形状为 (batch, 1, src_len)："
@@ -274,6 +280,17 @@ TEXT: dict[str, str] = {
     "mask.all_blocked": "所有键都被屏蔽",
     "mask.key_col": "键 {j}",
     "mask.all_caption": "……得到均匀的权重，4 个键各为 0.25：所有分数都同样是 −1e9。",
+    "mask.mistake_header": "一个常见错误：用了另一种约定的填充",
+    "mask.mistake_text": "有些代码讲解像本应用一样构造由 1 组成的下三角掩码，却用另一种约"
+                         "定的填充方式 `scores.masked_fill(mask == 1, -1e9)`。这样被屏蔽的"
+                         "是对角线及其之前的所有位置，每个位置只能看它后面的位置：恰恰是掩"
+                         "码本来要禁止的；而且训练损失照样下降，因为模型现在能直接读到答案"
+                         "。下面用“{section}”一节里同样的分数，按这种方式填充。",
+    "mask.mistake_title": "masked_fill(mask == 1, -1e9) 之后的 softmax：只剩下未来的位置",
+    "mask.mistake_caption": "在这些分数上算出：第 0 行本应只关注它自己，现在却把 {first} "
+                            "的权重给了后面的位置；最后一行的所有键都被屏蔽，所以它在 {n} "
+                            "个位置上各分到 {last}（1/{n} = {uniform}）。对这个掩码，正确"
+                            "的填充是 `masked_fill(mask == 0, -1e9)`。",
     "mask.conv_header": "同一个掩码的两种约定",
     "mask.conv_text": "有些教程存储的是相反的含义：**1 = 被屏蔽**（遮住这个位置），写作 "
                       "`scores.masked_fill(mask == 1, "
@@ -595,6 +612,7 @@ TEXT: dict[str, str] = {
     "url.label.presenter": "演示模式",
     "url.label.average": "多头平均",
     "url.label.mask_len": "掩码页的句子长度",
+    "url.label.mask_size": "掩码页的后续位置掩码大小",
     "url.label.shape_part": "形状页的部分筛选",
     "url.label.shape_layer": "形状页的层筛选",
     "url.label.shape_attn": "形状页的注意力筛选",
