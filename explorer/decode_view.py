@@ -24,7 +24,12 @@ from .decoding import (
     top_tokens,
 )
 from .figures.train import (
+    AT_CONFIDENCE,
+    AT_SMOOTHING,
+    annotated_smoothing_example,
     attention_figure,
+    confidence_figure,
+    confidence_losses,
     next_token_figure,
     noam_figure,
     smoothing_example,
@@ -339,3 +344,22 @@ def schedule_section(ctx: Context, s: Settings) -> None:
         ctx.chart(smoothing_figure(dist, rows, cols, eps), "label_smoothing", key="tr_smooth")
         st.caption(t("train.smoothing_caption", n=len(cols),
                      share=f"{eps / (len(cols) - 2):.3f}"))
+        _annotated_smoothing(ctx)
+
+
+def _annotated_smoothing(ctx: Context) -> None:
+    """The Annotated Transformer's two label-smoothing examples, computed by this app."""
+    st.markdown(t("train.at_smoothing_text"))
+    dist, rows, cols = annotated_smoothing_example()
+    ex = AT_SMOOTHING
+    ctx.chart(smoothing_figure(dist, rows, cols, ex["smoothing"]), "label_smoothing_annotated",
+              key="tr_smooth_at")
+    label, other = dist[0, ex["targets"][0]], dist[0, 1]
+    st.caption(t("train.at_smoothing_caption", label=f"{label:.1f}", other=f"{other:.3f}",
+                 eps=ex["smoothing"], k=ex["size"] - 2))
+    xs, losses = confidence_losses()
+    ctx.chart(confidence_figure(xs, losses), "label_smoothing_confidence", key="tr_confidence")
+    best = min(range(len(xs)), key=losses.__getitem__)
+    st.caption(t("train.confidence_caption", x=xs[best], p=f"{xs[best] / (xs[best] + 3):.3f}",
+                 eps=AT_CONFIDENCE["smoothing"], last=f"{losses[-1]:.3f}",
+                 low=f"{losses[best]:.3f}"))

@@ -71,3 +71,24 @@ def test_the_model_page_compares_the_two_layernorms_on_the_sentence(lang, d_mode
     ours = centred / (su + 1e-6)
     torchs = torch.nn.functional.layer_norm(v[None], (d_model,), eps=1e-5)[0]
     assert ln.max_diff == pytest.approx(float((ours - torchs).abs().max()), rel=1e-9)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_annotated_transformers_smoothing_examples_are_reproduced(lang):
+    from explorer.figures.train import annotated_smoothing_example, confidence_losses
+
+    dist, _, _ = annotated_smoothing_example()
+    # AT's printed true_dist: 0.6 on the label, 0.4/3 elsewhere, padding column and row 0
+    third = 0.4 / 3
+    assert np.allclose(dist, [[0, third, 0.6, third, third], [0, 0.6, third, third, third],
+                              [0, 0, 0, 0, 0], [0, third, third, 0.6, third],
+                              [0, third, third, 0.6, third]])
+    xs, losses = confidence_losses()
+    best = int(np.argmin(losses))
+    assert xs[best] == 27 and losses[best] == pytest.approx(0.0, abs=1e-6)  # 27/30 = 1 - 0.1
+    assert losses[-1] > losses[best] and losses[0] > losses[best]
+    at = app("train", lang=lang)
+    assert not at.exception
+    captions = " ".join(c.value for c in at.caption)
+    assert "0.6" in captions and "0.133" in captions and "x = 27" in captions
+    assert "0.900" in captions and f"{losses[-1]:.3f}" in captions

@@ -18,7 +18,7 @@ from transformer.train import LabelSmoothing, StepInfo, rate
 
 from ..i18n import t
 from .attention import attention_grid
-from .common import FONT, esc, heatmap
+from .common import FONT, esc, fast_figure, heatmap
 
 NOAM_REFERENCES: tuple[tuple[int, float, int], ...] = ((512, 1.0, 4000), (512, 1.0, 8000),
                                                        (256, 1.0, 4000))
@@ -141,6 +141,55 @@ def smoothing_example(epsilon: float, size: int = 6) -> tuple[np.ndarray, list[s
     dist = crit.true_dist(torch.tensor(labels)).numpy()
     rows = [t("train.smooth_row", token=columns[i]) for i in labels]
     return dist, rows, columns
+
+
+# The Annotated Transformer's own label-smoothing examples (its "Label Smoothing" section).
+AT_SMOOTHING = dict(size=5, padding_idx=0, smoothing=0.4, targets=(2, 1, 0, 3, 3))
+AT_CONFIDENCE = dict(size=5, padding_idx=0, smoothing=0.1, xs=tuple(range(1, 101)))
+
+
+def annotated_smoothing_example() -> tuple[np.ndarray, list[str], list[str]]:
+    """AT's example through this app's LabelSmoothing: LabelSmoothing(5, 0, 0.4) on the
+    targets [2, 1, 0, 3, 3]. Returns (true_dist (5, 5), row names, column names)."""
+    ex = AT_SMOOTHING
+    crit = LabelSmoothing(ex["size"], ex["padding_idx"], ex["smoothing"])
+    dist = crit.true_dist(torch.tensor(ex["targets"])).numpy()
+    rows = [t("train.smooth_row", token=str(i)) for i in ex["targets"]]
+    columns = [str(i) for i in range(ex["size"])]
+    return dist, rows, columns
+
+
+def confidence_losses() -> tuple[list[int], list[float]]:
+    """AT's loss-versus-confidence example: the prediction [0, x/d, 1/d, 1/d, 1/d] with
+    d = x + 3 for the label 1, scored by LabelSmoothing(5, 0, 0.1), for x = 1..100."""
+    ex = AT_CONFIDENCE
+    crit = LabelSmoothing(ex["size"], ex["padding_idx"], ex["smoothing"])
+    losses = []
+    for x in ex["xs"]:
+        d = x + 3
+        predict = torch.tensor([[0.0, x / d, 1 / d, 1 / d, 1 / d]], dtype=torch.float64)
+        losses.append(float(crit(predict.log(), torch.tensor([1]))))
+    return list(ex["xs"]), losses
+
+
+def confidence_figure(xs: Sequence[int], losses: Sequence[float]) -> go.Figure:
+    """The loss of ever more confident predictions of the label, under label smoothing."""
+    best = int(np.argmin(losses))
+    data = [
+        dict(type="scatter", x=list(xs), y=list(losses), mode="lines",
+             line=dict(color="#1f77b4", width=2), name=t("fig.training.loss"),
+             hovertemplate=f"x = %{{x}}<br>{t('fig.training.loss')} %{{y:.4f}}<extra></extra>"),
+        dict(type="scatter", x=[xs[best]], y=[losses[best]], mode="markers",
+             marker=dict(color="#c0392b", size=9), name=t("fig.training.confidence_best"),
+             hovertemplate=f"x = %{{x}}<br>{t('fig.training.loss')} %{{y:.4f}}<extra></extra>"),
+    ]
+    layout = dict(
+        title=dict(text=esc(t("fig.training.confidence_title"))),
+        xaxis=dict(title=dict(text=esc(t("fig.training.confidence_x")))),
+        yaxis=dict(title=dict(text=esc(t("fig.training.loss")))),
+        font=FONT, height=320, showlegend=False, margin=dict(l=10, r=10, t=50, b=10),
+    )
+    return fast_figure(data, layout)
 
 
 # ---- The attention film ----------------------------------------------------------------

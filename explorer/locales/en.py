@@ -542,6 +542,9 @@ TEXT: dict[str, str] = {
     "fig.training.next_token_axis": "next token (red: the greedy choice)",
     "fig.training.yours": " (yours)",
     "fig.training.learning_rate": "learning rate",
+    "fig.training.confidence_title": "Loss of ever more confident predictions (ε = 0.1)",
+    "fig.training.confidence_x": "x (the label's probability is x / (x + 3))",
+    "fig.training.confidence_best": "lowest loss",
     "fig.training.smoothing_title": "smoothed targets, epsilon = {epsilon}",
     "fig.training.vocab_axis": "vocabulary token",
     # ---- sidebar (shared controls) ----
@@ -1196,6 +1199,21 @@ TEXT: dict[str, str] = {
                             "predicts exactly that smoothed distribution, so a fully "
                             "confident (one-hot) prediction now costs loss. A row whose label "
                             "is `<pad>` is all zeros: padding adds no loss.",
+    "train.at_smoothing_text": "**The Annotated Transformer's two examples, computed by this app's"
+                               " `LabelSmoothing`.** First, a vocabulary of 5 tokens with padding "
+                               "at id 0, ε = 0.4, and the targets [2, 1, 0, 3, 3]. Then one "
+                               "target, the label 1, predicted ever more confidently: the "
+                               "probabilities [0, x/d, 1/d, 1/d, 1/d] with d = x + 3, for x = 1 … "
+                               "100, scored with ε = 0.1.",
+    "train.at_smoothing_caption": "{label} on the label and {other} = {eps}/{k} on each of the {k}"
+                                  " tokens that are neither the label nor padding; the padding "
+                                  "column is 0, and the row whose target is the padding id 0 is "
+                                  "all 0 (it adds no loss).",
+    "train.confidence_caption": "The loss is lowest at x = {x}, where the label gets probability "
+                                "{p}: exactly the smoothed target's 1 − ε. A more confident "
+                                "prediction is penalised: at x = 100 the loss has climbed back "
+                                "from {low} to {last}. Without smoothing it would keep falling "
+                                "towards 0.",
     "train.smoothing_caption": "Vocabulary of {n} tokens: ε/(size − 2) = {share} goes to every "
                                "token that is neither the label nor <pad>.",
     "train.smooth_row": "label {token}",

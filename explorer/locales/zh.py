@@ -489,6 +489,9 @@ TEXT: dict[str, str] = {
     "fig.training.next_token_axis": "下一个 token（红色：贪心解码的选择）",
     "fig.training.yours": "（你的设置）",
     "fig.training.learning_rate": "学习率",
+    "fig.training.confidence_title": "越来越有把握的预测的损失（ε = 0.1）",
+    "fig.training.confidence_x": "x（标签的概率是 x / (x + 3)）",
+    "fig.training.confidence_best": "最低损失",
     "fig.training.smoothing_title": "平滑后的目标分布，epsilon = {epsilon}",
     "fig.training.vocab_axis": "词表中的 token",
     # ---- 侧边栏（共享控件） ----
@@ -1045,6 +1048,18 @@ TEXT: dict[str, str] = {
                             "散度：只有当模型恰好预测出这个平滑后的目标分布时它才为 "
                             "0，所以完全确定的（one-hot）预测现在也会产生损失。标签是 `<pad>` "
                             "的那一行全为 0：填充不产生损失。",
+    "train.at_smoothing_text": "**The Annotated Transformer 的两个例子，用本应用的 `LabelSmoothing"
+                               "` 算出。** 第一个：词表有 5 个 token，填充的 id 是 0，ε = 0.4"
+                               "，目标是 [2, 1, 0, 3, 3]。第二个：只有一个目标，即标签 1，"
+                               "模型对它越来越有把握：概率为 [0, x/d, 1/d, 1/d, 1/d]，其中"
+                               " d = x + 3，x 从 1 到 100，用 ε = 0.1 计算损失。",
+    "train.at_smoothing_caption": "标签上是 {label}，既不是标签也不是填充的 {k} 个 token "
+                                  "上各是 {other} = {eps}/{k}；填充那一列是 0，目标为填充 id"
+                                  " 0 的那一行全是 0（它不产生损失）。",
+    "train.confidence_caption": "损失在 x = {x} 时最低，这时标签的概率是 {p}：恰好等于平滑"
+                                "后的目标分布里的 1 − ε。更有把握的预测反而受罚：到 x = 100"
+                                " 时，损失从 {low} 又升到了 {last}。不用标签平滑的话，它会"
+                                "一直降向 0。",
     "train.smoothing_caption": "词表共 {n} 个 token：每个既不是标签也不是 <pad> 的 token 分到 "
                                "ε/(size − 2) = {share}。",
     "train.smooth_row": "标签 {token}",
