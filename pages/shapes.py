@@ -6,8 +6,13 @@ from explorer.context import context, show_problems
 from explorer.figures.attention import KINDS
 from explorer.figures.common import text_px
 from explorer.figures.shapes import (
+    BATCH_EXAMPLE,
+    MHA_EXAMPLE,
+    batch_example_shapes,
+    example_table,
     head_split_figure,
     head_split_views,
+    mha_example_shapes,
     shape_csv,
     tensor_slice,
     values_figure,
@@ -115,3 +120,15 @@ if cfg.h <= 16:
     st.caption(t("shapes.split_caption"))
 else:
     st.info(t("shapes.too_many_heads", h=cfg.h))
+
+# ---- The walk-throughs' worked examples, computed (issue 11) ----------------------------------
+with st.expander(t("shapes.examples_expander")):
+    ex = MHA_EXAMPLE
+    st.markdown(t("shapes.mha_example", **ex, d_k=ex["d_model"] // ex["h"]))
+    st.dataframe(example_table(mha_example_shapes()), hide_index=True, width="stretch")
+    ex = BATCH_EXAMPLE
+    rows, ntokens = batch_example_shapes()
+    st.markdown(t("shapes.batch_example", **ex, t_len=ex["tgt_len"] - 1))
+    st.dataframe(example_table(rows), hide_index=True, width="stretch")
+    st.caption(t("shapes.batch_example_caption", ntokens=ntokens, labels=ex["batch"] * (
+        ex["tgt_len"] - 1)))

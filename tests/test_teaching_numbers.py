@@ -92,3 +92,25 @@ def test_the_annotated_transformers_smoothing_examples_are_reproduced(lang):
     captions = " ".join(c.value for c in at.caption)
     assert "0.6" in captions and "0.133" in captions and "x = 27" in captions
     assert "0.900" in captions and f"{losses[-1]:.3f}" in captions
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_walk_throughs_shape_examples_are_computed_on_the_shapes_page(lang):
+    from explorer.figures.shapes import batch_example_shapes, mha_example_shapes
+
+    mha = dict(mha_example_shapes())
+    assert mha["x"] == mha["hook_out"] == mha["hook_concat"] == (2, 4, 512)
+    assert mha["hook_q"] == mha["hook_z"] == (2, 8, 4, 64)
+    assert mha["hook_pattern"] == (2, 8, 4, 4)
+    rows, ntokens = batch_example_shapes()
+    batch = dict(rows)  # seed 001: src (48, 20), tgt (48, 25) -> tgt_mask (48, 24, 24)
+    assert batch == {"src": (48, 20), "src_mask": (48, 1, 20), "tgt": (48, 24),
+                     "tgt_y": (48, 24), "tgt_mask": (48, 24, 24)}
+    assert ntokens == 24 + 47 * 19  # the first target unpadded; the others end in 5 pads
+    at = app("shapes", lang=lang)
+    assert not at.exception
+    tables = [df.value for df in at.dataframe]
+    shown = [list(tb.iloc[:, 1]) for tb in tables if tb.shape[0] in (len(mha), len(batch))]
+    assert ["2 × 4 × 512", "2 × 8 × 4 × 64"] == shown[0][:2]
+    assert "48 × 24 × 24" in shown[1]
+    assert any(f"ntokens = {ntokens}" in c.value for c in at.caption)

@@ -8,9 +8,13 @@ from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
+import torch
 from plotly.subplots import make_subplots
 
-from transformer.model import MASK_FILL
+from transformer.hooks import capture
+from transformer.model import MASK_FILL, MultiHeadedAttention
+from transformer.tokenize import PAD
+from transformer.train import Batch
 
 from ..i18n import t
 from ..introspect import ShapeRow
@@ -107,3 +111,45 @@ def shape_csv(rows: Sequence[ShapeRow]) -> str:
         writer.writerow([r.step, r.name, r.stack, r.layer, r.sublayer,
                          "x".join(map(str, r.shape)), r.dims, r.op])
     return out.getvalue()
+
+
+# ---- The walk-throughs' worked examples (issue 11), computed by this app's code -------------
+
+MHA_EXAMPLE = dict(batch=2, seq=4, d_model=512, h=8)  # input (2, 4, 512) -> output (2, 4, 512)
+BATCH_EXAMPLE = dict(batch=48, src_len=20, tgt_len=25)  # seed 001: Batch(src, tgt) shapes
+
+
+def mha_example_shapes(seed: int = 0) -> list[tuple[str, tuple[int, ...]]]:
+    """Multi-head self-attention on a random batch of 2 sequences of 4 vectors of 512:
+    (hook point, shape) in computing order, from this app's MultiHeadedAttention."""
+    ex = MHA_EXAMPLE
+    mha = MultiHeadedAttention(ex["h"], ex["d_model"], dropout=0.0).eval()
+    x = torch.randn(ex["batch"], ex["seq"], ex["d_model"],
+                    generator=torch.Generator().manual_seed(seed))  # (batch, seq, d_model)
+    with torch.no_grad(), capture(mha) as cache:
+        out = mha(x, x, x)
+    assert tuple(out.shape) == tuple(x.shape)  # the output keeps the input's shape
+    return [("x", tuple(x.shape)), *((name, tuple(cache[name].shape)) for name in cache)]
+
+
+def batch_example_shapes(seed: int = 0) -> tuple[list[tuple[str, tuple[int, ...]]], int]:
+    """`Batch(src, tgt)` on random ids of seed 001's shapes, (48, 20) and (48, 25), all
+    sentences but the first padded: ((attribute, shape) rows, ntokens)."""
+    ex = BATCH_EXAMPLE
+    g = torch.Generator().manual_seed(seed)
+    src = torch.randint(4, 50, (ex["batch"], ex["src_len"]), generator=g)
+    tgt = torch.randint(4, 50, (ex["batch"], ex["tgt_len"]), generator=g)
+    src[1:, -3:] = PAD  # shorter sentences are padded to the longest
+    tgt[1:, -5:] = PAD
+    b = Batch(src, tgt, pad=PAD)
+    rows = [("src", tuple(b.src.shape)), ("src_mask", tuple(b.src_mask.shape)),
+            ("tgt", tuple(b.tgt.shape)), ("tgt_y", tuple(b.tgt_y.shape)),
+            ("tgt_mask", tuple(b.tgt_mask.shape))]
+    return rows, b.ntokens
+
+
+def example_table(rows: Sequence[tuple[str, tuple[int, ...]]]) -> dict[str, list[str]]:
+    """A worked example's (name, shape) rows as table columns, with what each tensor is."""
+    return {t("shapes.col_tensor"): [name for name, _ in rows],
+            t("shapes.col_size"): [" × ".join(map(str, shape)) for _, shape in rows],
+            t("shapes.col_what"): [t(f"shapes.ex.{name}") for name, _ in rows]}

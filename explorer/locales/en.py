@@ -365,6 +365,41 @@ TEXT: dict[str, str] = {
     "shapes.caption": "{shown} of {total} tensors · batch = 1, src_len = {src_len}, tgt_len = "
                       "{tgt_len}, d_model = {d_model}, h = {h}, d_k = {d_k}, d_ff = {d_ff}. "
                       "Select a row to see its values.",
+    "shapes.examples_expander": "The walk-throughs' examples: multi-head attention on a batch of "
+                                "2, and a Batch of 48 sentences",
+    "shapes.mha_example": "**Multi-head self-attention on a batch of {batch}.** This app's "
+                          "`MultiHeadedAttention(h={h}, d_model={d_model})` reads {batch} "
+                          "sequences of {seq} random vectors of {d_model} numbers, the input "
+                          "(batch, seq, d_model) = ({batch}, {seq}, {d_model}), and gives back the"
+                          " same shape. In between, each of the {h} heads works on d_k = {d_model}"
+                          " / {h} = {d_k} numbers per position:",
+    "shapes.batch_example": "**A training `Batch` of {batch} sentences.** Sources padded to the "
+                            "longest, {src_len} tokens: src ({batch}, {src_len}); targets padded "
+                            "to {tgt_len}: tgt ({batch}, {tgt_len}). `Batch(src, tgt)` shifts the "
+                            "target by one for teacher forcing (decoder input without the last "
+                            "token, labels without the first), so both have {t_len} positions, and"
+                            " the target mask is one {t_len} × {t_len} matrix per sentence:",
+    "shapes.batch_example_caption": "ntokens = {ntokens}: the labels that are not padding, out of "
+                                    "{labels} (here every sentence but the first ends with "
+                                    "padding). The loss is divided by it.",
+    "shapes.col_size": "shape",
+    "shapes.col_what": "what it is",
+    "shapes.ex.x": "the input: query, key and value all at once (self-attention)",
+    "shapes.ex.hook_q": "queries, projected and split into heads (batch, h, seq, d_k)",
+    "shapes.ex.hook_k": "keys, projected and split into heads",
+    "shapes.ex.hook_v": "values, projected and split into heads",
+    "shapes.ex.hook_scores": "Q·Kᵀ / √d_k: one score per query–key pair, per head",
+    "shapes.ex.hook_masked_scores": "the scores after the mask (no mask here: unchanged)",
+    "shapes.ex.hook_pattern": "softmax over the keys: the attention weights",
+    "shapes.ex.hook_z": "the weights times V, per head",
+    "shapes.ex.hook_concat": "the heads side by side again (batch, seq, h·d_k)",
+    "shapes.ex.hook_out": "the output projection W_O: the same shape as the input",
+    "shapes.ex.src": "source ids, padded",
+    "shapes.ex.src_mask": "True on real source tokens: (batch, 1, src_len), broadcast over the "
+                          "queries",
+    "shapes.ex.tgt": "decoder input: the target without its last token",
+    "shapes.ex.tgt_y": "labels: the target without its first token",
+    "shapes.ex.tgt_mask": "not padding AND not a later position, one matrix per sentence",
     "shapes.col_part": "part",
     "shapes.col_layer": "layer",
     "shapes.col_sublayer": "sublayer",

@@ -316,6 +316,39 @@ TEXT: dict[str, str] = {
     "shapes.caption": "显示 {shown} / {total} 个张量 · batch = 1，src_len = {src_len}，tgt_len = "
                       "{tgt_len}，d_model = {d_model}，h = {h}，d_k = {d_k}，d_ff = {d_ff}。"
                       "选中一行即可查看它的数值。",
+    "shapes.examples_expander": "代码讲解里的例子：批大小为 2 的多头注意力，以及 48 个句子"
+                                "组成的 Batch",
+    "shapes.mha_example": "**批大小为 {batch} 的多头自注意力。** 本应用的 `MultiHeadedAttention(h="
+                          "{h}, d_model={d_model})` 读入 {batch} 个序列，每个序列有 {seq} "
+                          "个随机向量、每个向量 {d_model} 个数，即输入 (batch, seq, d_model)"
+                          " = ({batch}, {seq}, {d_model})，输出的形状与输入相同。中间，{h}"
+                          " 个头各自在每个位置上处理 d_k = {d_model} / {h} = {d_k} 个数：",
+    "shapes.batch_example": "**一个训练用的 `Batch`，共 {batch} 个句子。** 源句子填充到最"
+                            "长的 {src_len} 个 token：src ({batch}, {src_len})；目标句子填"
+                            "充到 {tgt_len}：tgt ({batch}, {tgt_len})。为了教师强制，`Batch(src,"
+                            " tgt)` 把目标句子错开一位（解码器输入去掉最后一个 token，标签"
+                            "去掉第一个），所以两者都有 {t_len} 个位置，目标掩码是每个句子"
+                            "一个 {t_len} × {t_len} 的矩阵：",
+    "shapes.batch_example_caption": "ntokens = {ntokens}：{labels} 个标签中不是填充的那些"
+                                    "（这里除第一个句子外，每个句子末尾都有填充）。损失要"
+                                    "除以它。",
+    "shapes.col_size": "形状",
+    "shapes.col_what": "含义",
+    "shapes.ex.x": "输入：自注意力里查询、键和值都是它",
+    "shapes.ex.hook_q": "查询：投影后拆成多个头 (batch, h, seq, d_k)",
+    "shapes.ex.hook_k": "键：投影后拆成多个头",
+    "shapes.ex.hook_v": "值：投影后拆成多个头",
+    "shapes.ex.hook_scores": "Q·Kᵀ / √d_k：每个头里每个查询–键对一个分数",
+    "shapes.ex.hook_masked_scores": "加掩码之后的分数（这里没有掩码：不变）",
+    "shapes.ex.hook_pattern": "对键做 softmax：注意力权重",
+    "shapes.ex.hook_z": "权重乘以 V，每个头一份",
+    "shapes.ex.hook_concat": "把各个头重新并排拼起来 (batch, seq, h·d_k)",
+    "shapes.ex.hook_out": "输出投影 W_O：形状与输入相同",
+    "shapes.ex.src": "源句子的 id，已填充",
+    "shapes.ex.src_mask": "真实源 token 处为 True：(batch, 1, src_len)，在查询维度上广播",
+    "shapes.ex.tgt": "解码器输入：去掉最后一个 token 的目标句子",
+    "shapes.ex.tgt_y": "标签：去掉第一个 token 的目标句子",
+    "shapes.ex.tgt_mask": "不是填充且不是后面的位置，每个句子一个矩阵",
     "shapes.col_part": "部分",
     "shapes.col_layer": "层",
     "shapes.col_sublayer": "子层",
