@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import get_args
 
@@ -522,3 +523,96 @@ def layer_norm_comparison(x: np.ndarray) -> LayerNormComparison:
     return LayerNormComparison(
         d_model=d, mean=float(v.mean()), std_unbiased=float(v.std(unbiased=True)),
         std_biased=float(v.std(unbiased=False)), max_diff=float((ours - torchs).abs().max()))
+
+
+# ---- A common alternative layout (issue 11: seed 004's tree beside this one) -----------------
+
+
+@dataclass(frozen=True)
+class AlternativeLayout:
+    """How a layout with bias-free attention projections and generator differs in size, and
+    how much a key bias can change attention (nothing: it adds the same to a whole row)."""
+
+    tree: str  # the alternative's print(model), for the live sizes
+    attention_modules: int  # 3N: encoder self, decoder self, decoder cross
+    projection_biases: int  # 4 d_model per attention module (W_q, W_k, W_v, W_o)
+    generator_bias: int  # tgt_vocab
+    key_bias_effect: float  # max |weights with b_k - weights without|, encoder layer 0
+    query_bias_effect: float  # the same for b_q, which does change the weights
+
+
+def _alternative_tree(cfg: TransformerConfig) -> str:
+    """The module tree of the alternative layout at the sizes of `cfg` (text only)."""
+    d, f = cfg.d_model, cfg.d_ff
+
+    def attn(name: str, pad: str) -> list[str]:
+        proj = [f"{pad}  (W_{w}): Linear(in_features={d}, out_features={d}, bias=False)"
+                for w in "qkv"]
+        return [f"{pad}({name}): MultiHeadAttn(", *proj,
+                f"{pad}  (W_o): Linear(in_features={d}, out_features={d}, bias=False)",
+                f"{pad})"]
+
+    def ffn(pad: str) -> list[str]:
+        return [f"{pad}(ffn): PositionWiseFeedForward(",
+                f"{pad}  (linear1): Linear(in_features={d}, out_features={f}, bias=True)",
+                f"{pad}  (linear2): Linear(in_features={f}, out_features={d}, bias=True)",
+                f"{pad})"]
+
+    def norms(names: Sequence[str], pad: str) -> list[str]:
+        return [f"{pad}({n}): SublayerConnection((norm): LayerNorm(gamma, beta; biased var, "
+                "eps=1e-5 inside the root))" for n in names]
+
+    p = "      "
+    lines = ["Transformer(", "  (encoder): Encoder(",
+             f"    (layers): {cfg.N} x EncoderLayer(", *attn("self_attn", p), *ffn(p),
+             *norms(("sublayer_attn", "sublayer_ffn"), p), "    )",
+             "    (norm): LayerNorm()", "  )", "  (decoder): Decoder(",
+             f"    (layers): {cfg.N} x DecoderLayer(", *attn("self_attn", p),
+             *attn("cross_attn", p), *ffn(p),
+             *norms(("sublayer_self_attn", "sublayer_cross_attn", "sublayer_ffn"), p), "    )",
+             "    (norm): LayerNorm()", "  )",
+             f"  (encoder_embed): Sequential(Embedding({cfg.src_vocab}, {d}), "
+             "PositionalEncoding)",
+             f"  (decoder_embed): Sequential(Embedding({cfg.tgt_vocab}, {d}), "
+             "PositionalEncoding)",
+             f"  (generator): Linear(in_features={d}, out_features={cfg.tgt_vocab}, "
+             "bias=False)  # logits; the loss applies the softmax", ")"]
+    return "\n".join(lines)
+
+
+def alternative_layout(model: nn.Module, cfg: TransformerConfig,
+                       x: np.ndarray) -> AlternativeLayout:
+    """Compare the live model with the bias-free layout. `x` (seq, d_model) is what encoder
+    layer 0's self-attention reads (the learner's sentence); the bias experiment is written
+    out as arithmetic on a copy of its weights (the shared model is only read)."""
+    attn = model.encoder.layers[0].self_attn
+    (wq, bq), (wk, bk) = ((lin.weight.detach().double(), lin.bias.detach().double())
+                          for lin in attn.linears[:2])
+    h, d_k = cfg.h, cfg.d_k
+    xs = torch.from_numpy(np.array(x, dtype=np.float64))  # (seq, d_model)
+
+    def weights(q_bias: bool, k_bias: bool) -> torch.Tensor:
+        q = xs @ wq.T + (bq if q_bias else 0)  # (seq, d_model)
+        k = xs @ wk.T + (bk if k_bias else 0)
+        q, k = (m.view(-1, h, d_k).transpose(0, 1) for m in (q, k))  # (h, seq, d_k)
+        return torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d_k), dim=-1)
+
+    full = weights(True, True)
+    return AlternativeLayout(
+        tree=_alternative_tree(cfg), attention_modules=3 * cfg.N,
+        projection_biases=3 * cfg.N * 4 * cfg.d_model, generator_bias=cfg.tgt_vocab,
+        key_bias_effect=float((full - weights(True, False)).abs().max()),
+        query_bias_effect=float((full - weights(False, True)).abs().max()))
+
+
+def alternative_table(alt: AlternativeLayout, norm_here: str) -> dict[str, list[str]]:
+    """What differs between this model and the alternative layout, part by part."""
+    parts = ("attn", "ln", "gen", "names")
+    fewer = {"attn": f"−{alt.projection_biases:,}", "gen": f"−{alt.generator_bias:,}"}
+    return {
+        t("model.alt_col_part"): [t(f"model.alt_part_{p}") for p in parts],
+        t("model.alt_col_here"): [norm_here if p == "ln" else t(f"model.alt_here_{p}")
+                                  for p in parts],
+        t("model.alt_col_there"): [t(f"model.alt_there_{p}") for p in parts],
+        t("model.alt_col_params"): [fewer.get(p, "0") for p in parts],
+    }

@@ -11,6 +11,7 @@ from explorer.figures.attention import (
     attention_grid,
     head_steps,
     patterns,
+    scaling_effect,
 )
 from explorer.i18n import t
 
@@ -72,6 +73,9 @@ st.markdown(t("attn.step2", sqrt_dk=f"{np.sqrt(cfg.d_k):.3g}"))
 s1, s2 = st.columns(2)
 ctx.chart(figs["scores"], f"{name}_scores", key="attn_s", where=s1)
 ctx.chart(figs["masked"], f"{name}_masked", key="attn_m", where=s2)
+fx = scaling_effect(run.cache[kind.hook(layer, "hook_scores")][0, head],  # a common mistake:
+                    run.cache[kind.hook(layer, "hook_masked_scores")][0, head], cfg.d_k)
+st.caption(t("attn.mistake_exploding", d_k=cfg.d_k, **{k: f"{v:.3f}" for k, v in fx.items()}))
 st.markdown(t("attn.step3"))
 w1, w2 = st.columns(2)
 ctx.chart(figs["weights"], f"{name}_weights", key="attn_p", where=w1)

@@ -6,6 +6,7 @@ import streamlit as st
 from explorer.cache import pe_table
 from explorer.context import context, show_problems
 from explorer.figures.embeddings import (
+    divided_scale,
     encoder_input,
     magnitude_bars,
     pe_curves,
@@ -128,3 +129,6 @@ if show_problems(ctx):
     xavier = xavier_bound(cfg.d_model, cfg.src_vocab)  # the bound it was initialised within
     st.caption(t("emb.why_scale", bound=f"{bound:.2f}", xavier=f"{xavier:.2f}",
                  vocab=cfg.src_vocab, d_model=cfg.d_model))
+    times, divided, pe = divided_scale(inp.raw, inp.pe, cfg.d_model)  # a common mistake
+    st.markdown(t("emb.mistake_divide", times=f"{times:.3f}", divided=f"{divided:.4f}",
+                  pe=f"{pe:.3f}", d_model=cfg.d_model, ratio=f"{pe / divided:.0f}"))

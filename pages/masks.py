@@ -105,6 +105,8 @@ ctx.chart(
 )
 st.caption(t("mask.tgt_caption", shape=tuple(pair.batch.tgt_mask.shape)))
 st.markdown(t("mask.heads_text"))
+# A common mistake: the decoder's self-attention mask called the src-attention mask.
+st.caption(t("mask.mistake_src", T=size, future=int(size * size - sub.sum())))
 
 st.header(t("mask.effect_header"))
 yours = text_ok and ctx.cfg is not None

@@ -109,6 +109,17 @@ with st.expander(t("model.every_param")):
         column_config={col_count: st.column_config.NumberColumn(format="localized")},
     )
     st.caption(t("model.every_param_caption", n=len(rows)))
+with st.expander(t("model.alt_expander")):  # a walk-through's layout beside this one
+    read = "hook_normed" if pre else "hook_in"  # what encoder layer 0's attention reads
+    alt = introspect.alternative_layout(
+        model, cfg, ctx.run().cache[sublayer_hook("encoder", 0, 0, read)][0])
+    st.markdown(t("model.alt_intro"))
+    st.dataframe(introspect.alternative_table(alt, t(f"model.ln_{cfg.layer_norm}")),
+                 hide_index=True, width="stretch")
+    st.code(alt.tree, language="text", height=320)
+    st.markdown(t("model.alt_why", key=f"{alt.key_bias_effect:.1e}",
+                  query=f"{alt.query_bias_effect:.3f}",
+                  fewer=f"{alt.projection_biases + alt.generator_bias:,}"))
 
 
 # ---- 4. Read the code ---------------------------------------------------------------------

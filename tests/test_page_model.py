@@ -72,7 +72,7 @@ def test_model_page_renders(state):
     if post:
         assert any("generator.proj.weight" in i.value for i in at.info)
     # groups add up to the total, and the sidebar's estimate agrees for pre-norm
-    table = at.dataframe[0].value
+    table = next(d.value for d in at.dataframe if "share" in d.value.columns)
     total = int(metric(at, "Parameters (distinct tensors)").replace(",", ""))
     assert int(table["parameters"].sum()) == total
     if not post:

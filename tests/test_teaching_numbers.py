@@ -114,3 +114,54 @@ def test_the_walk_throughs_shape_examples_are_computed_on_the_shapes_page(lang):
     assert ["2 × 4 × 512", "2 × 8 × 4 × 64"] == shown[0][:2]
     assert "48 × 24 × 24" in shown[1]
     assert any(f"ntokens = {ntokens}" in c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("placement", ["pre", "post"])
+def test_the_bias_free_layout_is_compared_with_live_numbers(lang, placement):
+    from explorer.introspect import alternative_layout
+    from transformer.model import sublayer_hook
+
+    at = app("model", lang=lang, norm_placement=placement)
+    assert not at.exception, at.exception
+    ctx = build_context(Settings(norm_placement=placement))
+    cfg = ctx.cfg
+    point = "hook_normed" if placement == "pre" else "hook_in"
+    alt = alternative_layout(ctx.model(), cfg, ctx.run().cache[
+        sublayer_hook("encoder", 0, 0, point)][0])
+    assert alt.key_bias_effect < 1e-12 < 1e-3 < alt.query_bias_effect  # softmax shift-invariant
+    fewer = 3 * cfg.N * 4 * cfg.d_model + cfg.tgt_vocab
+    assert alt.projection_biases + alt.generator_bias == fewer
+    text = " ".join(m.value for m in at.markdown)
+    assert f"{fewer:,}" in text and f"{alt.query_bias_effect:.3f}" in text
+    assert f"{alt.key_bias_effect:.1e}" in text
+    assert "W_q" in [c.value for c in at.code][-1] or any("bias=False" in c.value for c in at.code)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_common_mistakes_show_live_numbers(lang):
+    from explorer.figures.attention import KINDS, scaling_effect
+    from explorer.figures.embeddings import divided_scale, encoder_input
+
+    ctx = build_context(Settings())
+    run, cfg = ctx.run(), ctx.cfg
+    # the embedding divided instead of multiplied by sqrt(d_model)
+    inp = encoder_input(run.cache, cfg.d_model, cfg.scale_embedding)
+    times, divided, pe = divided_scale(inp.raw, inp.pe, cfg.d_model)
+    assert times == pytest.approx(divided * cfg.d_model, rel=1e-5) and divided < pe < times
+    at = app("embeddings", lang=lang)
+    assert not at.exception
+    assert any(f"{divided:.4f}" in m.value and f"{times:.3f}" in m.value for m in at.markdown)
+    # scaling by sqrt(d_k): without it the softmax saturates and its gradients shrink
+    kind = KINDS["enc"]
+    fx = scaling_effect(run.cache[kind.hook(0, "hook_scores")][0, 0],
+                        run.cache[kind.hook(0, "hook_masked_scores")][0, 0], cfg.d_k)
+    assert fx["var_unscaled"] == pytest.approx(fx["var_scaled"] * cfg.d_k, rel=1e-4)
+    assert fx["max_unscaled"] > fx["max_scaled"] and fx["grad_unscaled"] < fx["grad_scaled"]
+    at = app("attention", lang=lang)
+    assert not at.exception
+    assert any(f"{fx['grad_unscaled']:.3f}" in c.value for c in at.caption)
+    # the decoder's self-attention given a source-style mask: every future pair visible
+    at = app("masks", source="a b c d", lang=lang)
+    assert not at.exception
+    assert any("T = 5" in c.value and "10" in c.value for c in at.caption)  # 5 * 4 / 2

@@ -209,3 +209,21 @@ def head_steps(cache: Mapping[str, np.ndarray], kind: AttentionKind, layer: int,
                            zmin=0, zmax=1),
         "z": head_matrix(z, q_tok, t("attn.z_title", shape=_shape(z))),
     }
+
+
+def scaling_effect(scores: np.ndarray, masked: np.ndarray, d_k: int) -> dict[str, float]:
+    """Why the scores are divided by √d_k, computed on one head (q_len, k_len): the variance
+    of the scores (before masking), the mean largest weight per row and the mean softmax
+    gradient size Σ p(1 − p) per row (the diagonal of the softmax's Jacobian; masked scores,
+    blocked keys left out), with and without the division (§3.2.1). Saturated rows have
+    *small* gradients: without scaling they vanish, they do not explode."""
+    out: dict[str, float] = {}
+    root = np.sqrt(d_k)
+    for name, k in (("scaled", 1.0), ("unscaled", root)):
+        s = np.where(masked == MASK_FILL, MASK_FILL, masked * k)
+        p = np.exp(s - s.max(axis=-1, keepdims=True))
+        p /= p.sum(axis=-1, keepdims=True)
+        out[f"var_{name}"] = float((scores * k).var())
+        out[f"max_{name}"] = float(p.max(axis=-1).mean())
+        out[f"grad_{name}"] = float((p * (1 - p)).sum(axis=-1).mean())
+    return out

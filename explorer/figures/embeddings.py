@@ -159,3 +159,11 @@ def magnitude_bars(names: Sequence[str], values: Sequence[float]) -> go.Figure:
         margin=dict(l=10, r=10, t=30, b=10),
     )
     return fig
+
+
+def divided_scale(raw: np.ndarray, pe: np.ndarray, d_model: int) -> tuple[float, float, float]:
+    """A common mistake, computed: mean |value| of the embedding multiplied by √d_model (as
+    the paper does), divided by it instead, and of the PE it is added to."""
+    root = np.sqrt(d_model)
+    return (float(np.abs(raw * root).mean()), float(np.abs(raw / root).mean()),
+            float(np.abs(pe).mean()))

@@ -136,6 +136,38 @@ TEXT: dict[str, str] = {
                      " model uses **{current}** (sidebar, Teaching options).",
     "model.ln_annotated": "std + 1e-6 (The Annotated Transformer)",
     "model.ln_standard": "nn.LayerNorm (PyTorch)",
+    "model.alt_expander": "Another layout you may meet: bias-free projections (as in one of the "
+                          "code walk-throughs)",
+    "model.alt_intro": "Some walk-throughs build the same architecture with separate, bias-free "
+                       "`W_q`, `W_k`, `W_v`, `W_o` layers, PyTorch's LayerNorm formula and a "
+                       "bias-free output layer that returns logits. What differs from this model, "
+                       "at your sizes (last column: parameters the other layout does not have):",
+    "model.alt_col_part": "part",
+    "model.alt_col_here": "this model (The Annotated Transformer)",
+    "model.alt_col_there": "the bias-free layout",
+    "model.alt_col_params": "parameters it lacks",
+    "model.alt_part_attn": "attention projections",
+    "model.alt_here_attn": "`linears`: 4 × Linear(d_model, d_model) with bias",
+    "model.alt_there_attn": "W_q, W_k, W_v, W_o: Linear(d_model, d_model, bias=False)",
+    "model.alt_part_ln": "LayerNorm",
+    "model.alt_there_ln": "biased variance, eps = 1e-5 inside the square root (nn.LayerNorm's "
+                          "formula)",
+    "model.alt_part_gen": "output layer",
+    "model.alt_here_gen": "Linear with bias, then log_softmax",
+    "model.alt_there_gen": "Linear without bias, returns logits (the loss applies the softmax)",
+    "model.alt_part_names": "names",
+    "model.alt_here_names": "a_2, b_2; sublayer[0], sublayer[1], sublayer[2]",
+    "model.alt_there_names": "gamma, beta; sublayer_attn, sublayer_ffn, …",
+    "model.alt_why": "**Why either works.** A key bias adds q·b_k to every score in a query's row,"
+                     " the same amount for every key, and the softmax ignores a constant added to "
+                     "a whole row. On your sentence, dropping encoder layer 0's key bias changes "
+                     "its attention weights by at most {key} (rounding), while dropping the query "
+                     "bias changes them by up to {query}. A value bias moves every head's output "
+                     "by one fixed vector (the weights sum to 1), which the output projection's "
+                     "bias can absorb. So the bias-free layout gives up little and has {fewer} "
+                     "fewer parameters here. The paper writes the projections as matrices W "
+                     "without bias terms but does not say whether its code used biases; The "
+                     "Annotated Transformer's `nn.Linear` layers have them.",
     "model.need_text": "The module tree, parameter counts and live shapes appear once the source "
                        "and target text can be used.",
     "model.tree_header": "The module tree",
@@ -237,6 +269,13 @@ TEXT: dict[str, str] = {
     "emb.k_label": "offset k",
     "emb.shift_metric": "max |M_k·PE(pos) − PE(pos+k)| over all positions",
     "emb.shift_caption": "Numerically zero: the same matrix works for every position.",
+    "emb.mistake_divide": "**A common mistake: dividing by √d_model.** Some walk-throughs say the "
+                          "embedding is *divided* by √d_model; the paper (§3.4) and The Annotated "
+                          "Transformer *multiply*. On your sentence (d_model = {d_model}), the "
+                          "embeddings' mean |value| is {times} multiplied and {divided} divided, "
+                          "against {pe} for the positional encoding they are added to: divided, "
+                          "the word would be about {ratio} times smaller than its position, and "
+                          "the sum would carry little of the word.",
     "emb.tokens_header": "Your tokens: embedding + position",
     "emb.not_scaled": "(not scaled)",
     "emb.tokens_text": "The source tokens go through `Embeddings` ({lookup}) and "
@@ -310,6 +349,14 @@ TEXT: dict[str, str] = {
                        "the encoder's mask becomes (batch, 1, 1, src_len) and the decoder's "
                        "(batch, 1, T, T). The size-1 axes broadcast: every head, and for the "
                        "encoder every query row, uses the same mask.",
+    "mask.mistake_src": "A common mistake: calling the decoder's self-attention mask the "
+                        "“src-attention mask”. The decoder's self-attention reads `tgt_mask` "
+                        "(padding AND subsequent, one T × T matrix per sentence); `src_mask` "
+                        "(batch, 1, S) serves the encoder's self-attention and the decoder's "
+                        "cross-attention, which The Annotated Transformer calls `src_attn`. Given "
+                        "`src_mask`'s kind of mask instead, your decoder input of T = {T} "
+                        "positions would let {future} query–key pairs look at later positions, "
+                        "every pair the subsequent mask blocks.",
     "mask.effect_header": "What masking does to the scores and the softmax",
     "mask.effect_yours": "Decoder self-attention, layer 0, head 0, for your target:",
     "mask.effect_random": "Random scores (fix the settings above to see your own sentence's):",
@@ -673,6 +720,16 @@ TEXT: dict[str, str] = {
                   "brings the variance back to 1.",
     "attn.scores_title": "scores ({shape})",
     "attn.masked_title": "masked scores: blank = -1e9 ({n} blocked)",
+    "attn.mistake_exploding": "A common mistake is to say the division by √d_k prevents "
+                              "*exploding* gradients. It prevents the opposite. On this head (d_k "
+                              "= {d_k}), the scores' variance is {var_scaled} as computed and "
+                              "{var_unscaled} without the division; the softmax's largest weight "
+                              "per row averages {max_scaled} against {max_unscaled}, and its "
+                              "gradient size Σ p(1 − p) per row {grad_scaled} against "
+                              "{grad_unscaled}. Larger scores saturate the softmax, and a "
+                              "saturated softmax passes back *smaller* gradients (§3.2.1: "
+                              "“extremely small gradients”). The gap grows with d_k; try the "
+                              "paper-base preset.",
     "attn.step3": "**3. Softmax** over each row turns scores into weights that sum to 1; a "
                   "blocked position gets exp(-1e9) ≈ 0.",
     "attn.weights_title": "weights p_attn ({shape})",

@@ -123,6 +123,34 @@ TEXT: dict[str, str] = {
                      "选项”）。",
     "model.ln_annotated": "std + 1e-6（The Annotated Transformer）",
     "model.ln_standard": "nn.LayerNorm（PyTorch）",
+    "model.alt_expander": "你可能见到的另一种结构：不带偏置的投影（某篇代码讲解里的写法）",
+    "model.alt_intro": "有些代码讲解用单独的、不带偏置的 `W_q`、`W_k`、`W_v`、`W_o` 层，PyTorch"
+                       " 的 LayerNorm 公式，以及不带偏置、直接输出 logits 的输出层，搭出同"
+                       "样的结构。按你现在的大小，它与这个模型的区别如下（最后一列：另一种"
+                       "结构少了的参数）：",
+    "model.alt_col_part": "部分",
+    "model.alt_col_here": "这个模型（The Annotated Transformer）",
+    "model.alt_col_there": "不带偏置的结构",
+    "model.alt_col_params": "少了的参数",
+    "model.alt_part_attn": "注意力投影",
+    "model.alt_here_attn": "`linears`：4 个带偏置的 Linear(d_model, d_model)",
+    "model.alt_there_attn": "W_q、W_k、W_v、W_o：Linear(d_model, d_model, bias=False)",
+    "model.alt_part_ln": "LayerNorm",
+    "model.alt_there_ln": "有偏方差，eps = 1e-5 在平方根之内（nn.LayerNorm 的公式）",
+    "model.alt_part_gen": "输出层",
+    "model.alt_here_gen": "带偏置的 Linear，然后 log_softmax",
+    "model.alt_there_gen": "不带偏置的 Linear，输出 logits（由损失函数做 softmax）",
+    "model.alt_part_names": "名字",
+    "model.alt_here_names": "a_2、b_2；sublayer[0]、sublayer[1]、sublayer[2]",
+    "model.alt_there_names": "gamma、beta；sublayer_attn、sublayer_ffn……",
+    "model.alt_why": "**为什么两种都行。** 键的偏置给一个查询那一行的每个分数都加上 q·b_k"
+                     "，对每个键加的都一样，而 softmax 不受整行加同一个常数的影响。在你的"
+                     "句子上，去掉编码器第 0 层的键偏置，它的注意力权重最多只变 {key}（舍"
+                     "入误差），而去掉查询偏置，权重最多会变 {query}。值的偏置让每个头的输"
+                     "出都移动同一个固定向量（权重之和为 1），输出投影的偏置可以吸收它。所"
+                     "以不带偏置的结构几乎没有损失，在这里少了 {fewer} 个参数。论文把投影"
+                     "写成不带偏置项的矩阵 W，但没有说它的代码是否用了偏置；The Annotated Transfor"
+                     "mer 的 `nn.Linear` 层是带偏置的。",
     "model.need_text": "等源句子和目标句子都能正常使用，这里就会显示模块树、参数量和实时形状。",
     "model.tree_header": "模块树",
     "model.tree_intro": "`print(model)` 显示的内容：`encoder.layers` 中 {N} 个 `EncoderLayer` "
@@ -209,6 +237,11 @@ TEXT: dict[str, str] = {
     "emb.k_label": "偏移量 k",
     "emb.shift_metric": "所有位置上 |M_k·PE(pos) − PE(pos+k)| 的最大值",
     "emb.shift_caption": "在数值上为零：同一个矩阵对每个位置都成立。",
+    "emb.mistake_divide": "**一个常见错误：除以 √d_model。** 有些代码讲解说词嵌入要*除以* √d_model"
+                          "；论文（§3.4）和 The Annotated Transformer 都是*乘以*。在你的句"
+                          "子上（d_model = {d_model}），词嵌入的平均绝对值乘以时是 {times}"
+                          "，除以时是 {divided}，而与它相加的位置编码是 {pe}：如果除以，词"
+                          "本身大约只有位置的 1/{ratio}，相加之后几乎看不出是哪个词。",
     "emb.tokens_header": "你的 token：词嵌入 + 位置编码",
     "emb.not_scaled": "（未缩放）",
     "emb.tokens_text": "源 token 先经过 `Embeddings`（{lookup}），再由 `PositionalEncoding` "
@@ -270,6 +303,13 @@ TEXT: dict[str, str] = {
                        "增加了一个头的维度：编码器的掩码变为 (batch, 1, 1, "
                        "src_len)，解码器的变为 (batch, 1, T, T)。大小为 1 "
                        "的维度会被广播：每个头（对编码器来说还有每个查询行）使用同一个掩码。",
+    "mask.mistake_src": "一个常见错误：把解码器自注意力的掩码叫作“源注意力掩码”。解码器的"
+                        "自注意力用的是 `tgt_mask`（填充且后续位置，每个句子一个 T × T 的"
+                        "矩阵）；`src_mask`（形状 (batch, 1, S)）用于编码器的自注意力和解"
+                        "码器的交叉注意力（The Annotated Transformer 里叫 `src_attn`）。如"
+                        "果换成 `src_mask` 那样的掩码，你的 T = {T} 个位置的解码器输入里会"
+                        "有 {future} 个查询–键对能看到后面的位置，也就是后续位置掩码挡住的"
+                        "每一对。",
     "mask.effect_header": "掩码对分数和 softmax 的作用",
     "mask.effect_yours": "解码器自注意力，第 0 层，第 0 个头，使用你的目标句：",
     "mask.effect_random": "随机分数（修正上面的设置后即可看到你自己句子的分数）：",
@@ -608,6 +648,14 @@ TEXT: dict[str, str] = {
                   "把方差拉回到 1。",
     "attn.scores_title": "分数（{shape}）",
     "attn.masked_title": "掩码后的分数：空白 = -1e9（{n} 个被屏蔽）",
+    "attn.mistake_exploding": "一个常见的错误说法是：除以 √d_k 是为了防止梯度*爆炸*。实际"
+                              "上它防止的是相反的情况。在这个头上（d_k = {d_k}），分数的方"
+                              "差按实际算法是 {var_scaled}，不除时是 {var_unscaled}；softmax"
+                              " 每行最大权重的平均值是 {max_scaled}，不除时是 {max_unscaled}"
+                              "；每行的梯度大小 Σ p(1 − p) 是 {grad_scaled}，不除时是 {grad_unscal"
+                              "ed}。分数越大，softmax 越饱和，而饱和的 softmax 传回的梯度*"
+                              "更小*（§3.2.1：“梯度极小”）。d_k 越大，差距越大；可以试试 paper"
+                              " base 预设。",
     "attn.step3": "**3. Softmax** 对每一行把分数变成和为 1 的权重；被屏蔽的位置得到 exp(-1e9) "
                   "≈ 0。",
     "attn.weights_title": "权重 p_attn（{shape}）",
