@@ -23,7 +23,7 @@ import pickle
 import re
 import zipfile
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from typing import Any
 
 import torch
@@ -391,8 +391,11 @@ def _config(
 ) -> TransformerConfig:
     """The TransformerConfig for the weights, checked against an export's saved config."""
     inferred = {**asdict(arch), "h": h, "max_len": max_len}
-    options: dict[str, Any] = {"dropout": DEFAULT_DROPOUT, "layer_norm": "annotated",
-                               "scale_embedding": True}
+    # What the weights cannot tell (layer_norm, scale_embedding, the break switches): the
+    # export's saved value, else TransformerConfig's default.
+    options: dict[str, Any] = {f.name: f.default for f in fields(TransformerConfig)
+                               if f.name not in inferred and f.default is not MISSING}
+    options["dropout"] = DEFAULT_DROPOUT
     if saved is not None:
         for name, value in inferred.items():
             if name in saved and (type(saved[name]) is not type(value) or saved[name] != value):

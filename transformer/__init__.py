@@ -3,7 +3,7 @@
 Pure PyTorch: nothing here imports streamlit or plotly.
 """
 
-from .hooks import HookPoint, capture, hook_names
+from .hooks import HookPoint, capture, hook_names, intervene, knock_out, zero
 from .model import (
     ATTENTION_POINTS,
     EMBED_OF,
@@ -14,6 +14,7 @@ from .model import (
     AttentionPoint,
     Decoder,
     DecoderLayer,
+    DecoderMask,
     Embeddings,
     Encoder,
     EncoderDecoder,
@@ -34,6 +35,7 @@ from .model import (
     attention_hook,
     build_model,
     clones,
+    decoder_self_mask,
     embedding_hook,
     feed_forward_hook,
     generator_hook,
@@ -49,12 +51,16 @@ from .tasks import TASKS, Task, make_task
 from .tokenize import BOS, EOS, PAD, SPECIALS, UNK, TokenizeError, Vocab, tokenize
 from .train import (
     Batch,
+    BeamResult,
     DecodeStep,
+    Hypothesis,
     LabelSmoothing,
     StepInfo,
     TrainConfig,
+    beam_search,
     decode_steps,
     greedy_decode,
+    length_penalty,
     rate,
     sequence_accuracy,
     train,
@@ -63,13 +69,15 @@ from .train import (
 __all__ = [
     "ATTENTION_POINTS", "EMBED_OF", "MASK_FILL", "SUBLAYERS", "SUBLAYER_POINTS",
     "BOS", "EOS", "PAD", "SPECIALS", "TASKS", "UNK",
-    "AttentionModule", "AttentionPoint", "Batch", "DecodeStep", "Decoder", "DecoderLayer",
+    "AttentionModule", "AttentionPoint", "Batch", "BeamResult", "DecodeStep", "Decoder",
+    "DecoderLayer", "DecoderMask", "Hypothesis",
     "Embeddings", "Encoder", "EncoderDecoder", "EncoderLayer", "FeedForwardPoint", "Generator",
     "GeneratorPoint", "HookPoint", "LabelSmoothing", "LayerNorm", "MultiHeadedAttention",
     "PositionalEncoding", "PositionalPoint", "PositionwiseFeedForward", "Stack", "StepInfo",
     "SublayerConnection", "SublayerPoint", "Task", "TokenizeError", "TrainConfig",
     "TransformerConfig", "Vocab",
-    "attention", "attention_hook", "build_model", "capture", "clones", "decode_steps",
+    "attention", "attention_hook", "beam_search", "build_model", "capture", "clones",
+    "decode_steps", "decoder_self_mask", "intervene", "knock_out", "length_penalty", "zero",
     "embedding_hook", "feed_forward_hook", "generator_hook", "greedy_decode", "hook_names",
     "layer_hook", "make_model", "make_task", "positional_hook", "rate", "sequence_accuracy",
     "sinusoid_table", "stack_output_hook", "subsequent_mask", "sublayer_hook", "tokenize",

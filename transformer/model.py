@@ -11,6 +11,9 @@ Differences from the Annotated code, each deliberate:
 - The attention dropout follows `dropout` (the Annotated `make_model` always uses 0.1).
 - Teaching options (`norm_placement`, `layer_norm`, `scale_embedding`, `tie_weights`) can
   turn the model into the paper's post-norm variant and others; defaults change nothing.
+- Break switches (`decoder_mask`, `positional_encoding`, `scale_scores`, `residual`) each
+  remove or invert one part, to train a broken model beside a correct one and see what the
+  part is for; defaults change nothing.
 """
 
 from __future__ import annotations
@@ -35,6 +38,10 @@ MASK_FILL = -1e9
 NormPlacement = Literal["pre", "post"]
 LayerNormKind = Literal["annotated", "standard"]
 TieWeights = Literal["none", "decoder", "all"]
+# The decoder self-attention's mask: "subsequent" (the paper's, section 3.2.3), "none" (only
+# padding is blocked: every position sees the future) or "inverted" (the mistake of filling
+# where the lower-triangular mask is 1: every position sees only *later* positions).
+DecoderMask = Literal["subsequent", "none", "inverted"]
 
 
 # ---------------------------------------------------------------------------------------
@@ -58,6 +65,11 @@ class TransformerConfig:
     layer_norm: LayerNormKind = "annotated"  # "annotated": (x-mean)/(std+eps); "standard": as nn
     scale_embedding: bool = True  # multiply embeddings by sqrt(d_model) (paper, section 3.4)
     tie_weights: TieWeights = "none"  # "decoder": tgt_embed = generator; "all": src_embed too
+    # Break switches: each removes or inverts exactly one part; the defaults are the paper's.
+    decoder_mask: DecoderMask = "subsequent"  # what decoder self-attention may see (3.2.3)
+    positional_encoding: bool = True  # add the sinusoids (3.5); False: order is invisible
+    scale_scores: bool = True  # divide Q K^T by sqrt(d_k) (3.2.1); False: raw dot products
+    residual: bool = True  # x + Sublayer(x) around every sublayer (3.1); False: Sublayer only
 
     def __post_init__(self) -> None:
         validate_config(self)
@@ -145,11 +157,11 @@ def validate_config(cfg: TransformerConfig) -> None:
     for f in fields(cfg):
         if get_origin(_FIELD_TYPES[f.name]) is Literal:
             check_choice(f.name, getattr(cfg, f.name), _FIELD_TYPES[f.name])
-    if not isinstance(cfg.scale_embedding, bool):
-        raise ConfigError(
-            f"scale_embedding must be True or False, got {cfg.scale_embedding!r}.",
-            "config.scale_embedding", value=f"{cfg.scale_embedding!r:.40}",
-        )
+    for f in fields(cfg):
+        value = getattr(cfg, f.name)
+        if _FIELD_TYPES[f.name] is bool and not isinstance(value, bool):
+            raise ConfigError(f"{f.name} must be True or False, got {value!r}.",
+                              "config.true_false", name=f.name, value=f"{value!r:.40}")
     if cfg.tie_weights == "all" and cfg.src_vocab != cfg.tgt_vocab:
         raise ConfigError(
             f"tie_weights='all' shares one embedding table between source and target, so both "
@@ -300,6 +312,8 @@ class SublayerConnection(nn.Module):
 
     "pre" (The Annotated Transformer): x + Dropout(Sublayer(LayerNorm(x))).
     "post" (the paper, "Add & Norm"):  LayerNorm(x + Dropout(Sublayer(x))).
+    With residual=False (a break switch) the "x +" is left out and only the sublayer's
+    output goes on.
     """
 
     def __init__(
@@ -308,11 +322,13 @@ class SublayerConnection(nn.Module):
         dropout: float,
         norm_placement: NormPlacement = "pre",
         layer_norm: LayerNormKind = "annotated",
+        residual: bool = True,
     ) -> None:
         super().__init__()
         self.norm = LayerNorm(size, kind=layer_norm)
         self.dropout = nn.Dropout(dropout)
         self.norm_placement = norm_placement
+        self.residual = residual
         self.hook_in = HookPoint()
         self.hook_normed = HookPoint()
         self.hook_sublayer_out = HookPoint()
@@ -322,14 +338,16 @@ class SublayerConnection(nn.Module):
         self, x: torch.Tensor, sublayer: Callable[[torch.Tensor], torch.Tensor]
     ) -> torch.Tensor:
         x = self.hook_in(x)  # (batch, seq, d_model)
+        skip = x if self.residual else 0  # the residual path (section 3.1), or a break
         if self.norm_placement == "pre":
             out = self.hook_sublayer_out(sublayer(self.hook_normed(self.norm(x))))
-            return self.hook_resid(x + self.dropout(out))
+            return self.hook_resid(skip + self.dropout(out))
         out = self.hook_sublayer_out(sublayer(x))
-        return self.hook_normed(self.norm(self.hook_resid(x + self.dropout(out))))
+        return self.hook_normed(self.norm(self.hook_resid(skip + self.dropout(out))))
 
     def extra_repr(self) -> str:
-        return f"norm_placement={self.norm_placement!r}"
+        broken = "" if self.residual else ", residual=False"
+        return f"norm_placement={self.norm_placement!r}{broken}"
 
 
 class EncoderLayer(nn.Module):
@@ -343,11 +361,13 @@ class EncoderLayer(nn.Module):
         dropout: float,
         norm_placement: NormPlacement = "pre",
         layer_norm: LayerNormKind = "annotated",
+        residual: bool = True,
     ) -> None:
         super().__init__()
         self.self_attn = self_attn
         self.feed_forward = feed_forward
-        self.sublayer = clones(SublayerConnection(size, dropout, norm_placement, layer_norm), 2)
+        self.sublayer = clones(
+            SublayerConnection(size, dropout, norm_placement, layer_norm, residual), 2)
         self.size = size
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -358,10 +378,12 @@ class EncoderLayer(nn.Module):
 class Decoder(nn.Module):
     """A stack of N decoder layers (plus a final LayerNorm when norms come first)."""
 
-    def __init__(self, layer: DecoderLayer, N: int, final_norm: nn.Module | None = None) -> None:
+    def __init__(self, layer: DecoderLayer, N: int, final_norm: nn.Module | None = None,
+                 mask: DecoderMask = "subsequent") -> None:
         super().__init__()
         self.layers = clones(layer, N)
         self.norm = final_norm if final_norm is not None else LayerNorm(layer.size)
+        self.mask = mask  # a break switch: "subsequent" uses tgt_mask as given
         self.hook_out = HookPoint()
 
     def forward(
@@ -371,9 +393,13 @@ class Decoder(nn.Module):
         src_mask: torch.Tensor,
         tgt_mask: torch.Tensor,
     ) -> torch.Tensor:
+        tgt_mask = decoder_self_mask(tgt_mask, self.mask)
         for layer in self.layers:
             x = layer(x, memory, src_mask, tgt_mask)
         return self.hook_out(self.norm(x))  # (batch, tgt_len, d_model)
+
+    def extra_repr(self) -> str:
+        return "" if self.mask == "subsequent" else f"mask={self.mask!r}"
 
 
 class DecoderLayer(nn.Module):
@@ -388,13 +414,15 @@ class DecoderLayer(nn.Module):
         dropout: float,
         norm_placement: NormPlacement = "pre",
         layer_norm: LayerNormKind = "annotated",
+        residual: bool = True,
     ) -> None:
         super().__init__()
         self.size = size
         self.self_attn = self_attn
         self.src_attn = src_attn
         self.feed_forward = feed_forward
-        self.sublayer = clones(SublayerConnection(size, dropout, norm_placement, layer_norm), 3)
+        self.sublayer = clones(
+            SublayerConnection(size, dropout, norm_placement, layer_norm, residual), 3)
 
     def forward(
         self,
@@ -415,6 +443,19 @@ def subsequent_mask(size: int) -> torch.Tensor:
     return torch.tril(torch.ones(1, size, size, dtype=torch.bool))
 
 
+def decoder_self_mask(tgt_mask: torch.Tensor, kind: DecoderMask) -> torch.Tensor:
+    """The mask decoder self-attention uses: `tgt_mask` (padding AND subsequent) as given, or,
+    as a break switch, with its subsequent part left out ("none") or inverted ("inverted")."""
+    if kind == "subsequent":
+        return tgt_mask
+    # The last query row of padding AND subsequent blocks exactly the padded keys.
+    keys = tgt_mask[..., -1:, :]  # (batch, 1, T)
+    if kind == "none":
+        return keys
+    later = ~subsequent_mask(tgt_mask.size(-1))  # (1, T, T): True where j > i
+    return keys & later  # masked_fill(mask == 1): only later positions; the last row none
+
+
 # ---------------------------------------------------------------------------------------
 # 3.2 Attention
 # ---------------------------------------------------------------------------------------
@@ -431,15 +472,18 @@ def attention(
     mask: torch.Tensor | None = None,
     dropout: nn.Dropout | None = None,
     hook: Callable[[str, torch.Tensor], torch.Tensor] = _no_hook,
+    scale: bool = True,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Scaled dot-product attention softmax(Q K^T / sqrt(d_k)) V; returns (output, weights).
 
     `mask` is True (or 1) where attending is allowed; blocked scores become MASK_FILL, so a row
     whose keys are all blocked gets uniform weights. `hook(name, tensor)` lets the caller
     record "scores", "masked_scores" and "pattern" (the weights before dropout).
+    `scale=False` (a break switch) leaves out the division by sqrt(d_k).
     """
     d_k = query.size(-1)
-    scores = hook("scores", query @ key.transpose(-2, -1) / math.sqrt(d_k))  # (batch, h, q, k)
+    scores = query @ key.transpose(-2, -1)  # (batch, h, q, k)
+    scores = hook("scores", scores / math.sqrt(d_k) if scale else scores)
     if mask is not None:
         scores = scores.masked_fill(mask == 0, MASK_FILL)
     scores = hook("masked_scores", scores)
@@ -458,11 +502,12 @@ class MultiHeadedAttention(nn.Module):
     per head (batch, h, q_len, d_k); hook_concat (batch, q_len, d_model); hook_out.
     """
 
-    def __init__(self, h: int, d_model: int, dropout: float = 0.1) -> None:
+    def __init__(self, h: int, d_model: int, dropout: float = 0.1, scale: bool = True) -> None:
         super().__init__()
         check_heads(d_model, h)
         self.d_k = d_model // h  # we assume d_v = d_k (TransformerConfig.d_k)
         self.h = h
+        self.scale = scale  # divide by sqrt(d_k); False only as a break switch
         self.linears = clones(nn.Linear(d_model, d_model), 4)  # W^Q, W^K, W^V, W^O
         self.dropout = nn.Dropout(p=dropout)
         self.hook_q, self.hook_k, self.hook_v = HookPoint(), HookPoint(), HookPoint()
@@ -493,7 +538,8 @@ class MultiHeadedAttention(nn.Module):
         query, key, value = self.hook_q(query), self.hook_k(key), self.hook_v(value)
 
         # 2) Attention on all heads at once.
-        x, _ = attention(query, key, value, mask=mask, dropout=self.dropout, hook=self._hook)
+        x, _ = attention(query, key, value, mask=mask, dropout=self.dropout, hook=self._hook,
+                         scale=self.scale)
         x = self.hook_z(x)  # (batch, h, q_len, d_k)
 
         # 3) Concatenate the heads and apply W^O: (batch, h, q_len, d_k) -> (batch, q_len, d_model)
@@ -505,7 +551,7 @@ class MultiHeadedAttention(nn.Module):
         return getattr(self, f"hook_{name}")(t)
 
     def extra_repr(self) -> str:
-        return f"h={self.h}, d_k={self.d_k}"
+        return f"h={self.h}, d_k={self.d_k}" + ("" if self.scale else ", scale_scores=False")
 
 
 # ---------------------------------------------------------------------------------------
@@ -565,12 +611,18 @@ def sinusoid_table(max_len: int, d_model: int) -> torch.Tensor:
 
 
 class PositionalEncoding(nn.Module):
-    """Add the fixed sinusoidal position signal to the embeddings, then apply dropout."""
+    """Add the fixed sinusoidal position signal to the embeddings, then apply dropout.
 
-    def __init__(self, d_model: int, dropout: float, max_len: int = 5000) -> None:
+    With add=False (a break switch) the table is kept but nothing is added: hook_pe then
+    records the zeros that were added, and the model cannot tell positions apart.
+    """
+
+    def __init__(self, d_model: int, dropout: float, max_len: int = 5000,
+                 add: bool = True) -> None:
         super().__init__()
         self.dropout = nn.Dropout(p=dropout)
         self.register_buffer("pe", sinusoid_table(max_len, d_model).unsqueeze(0))  # (1, max_len, d)
+        self.add = add
         self.hook_pe = HookPoint()
         self.hook_out = HookPoint()
 
@@ -580,8 +632,12 @@ class PositionalEncoding(nn.Module):
                 f"The sequence has {x.size(1)} positions but the positional encoding covers "
                 f"max_len = {self.pe.size(1)}. Shorten the text or build with a larger max_len."
             )
-        pe = self.hook_pe(self.pe[:, : x.size(1)])  # (1, seq, d_model)
+        pe = self.pe[:, : x.size(1)]  # (1, seq, d_model)
+        pe = self.hook_pe(pe if self.add else torch.zeros_like(pe))
         return self.hook_out(self.dropout(x + pe))  # (batch, seq, d_model)
+
+    def extra_repr(self) -> str:
+        return "" if self.add else "add=False"
 
 
 # ---------------------------------------------------------------------------------------
@@ -614,10 +670,11 @@ def build_model(cfg: TransformerConfig, seed: int | None = None) -> EncoderDecod
     result is the same whatever other threads do with torch's global random state.
     """
     c = copy.deepcopy
-    attn = MultiHeadedAttention(cfg.h, cfg.d_model, cfg.dropout)
+    attn = MultiHeadedAttention(cfg.h, cfg.d_model, cfg.dropout, cfg.scale_scores)
     ff = PositionwiseFeedForward(cfg.d_model, cfg.d_ff, cfg.dropout)
-    position = PositionalEncoding(cfg.d_model, cfg.dropout, cfg.max_len)
-    norms = (cfg.norm_placement, cfg.layer_norm)
+    position = PositionalEncoding(cfg.d_model, cfg.dropout, cfg.max_len,
+                                  cfg.positional_encoding)
+    norms = (cfg.norm_placement, cfg.layer_norm, cfg.residual)
 
     def final_norm() -> nn.Module:
         # pre-norm stacks end with a LayerNorm; post-norm layers already end with one
@@ -633,6 +690,7 @@ def build_model(cfg: TransformerConfig, seed: int | None = None) -> EncoderDecod
             DecoderLayer(cfg.d_model, c(attn), c(attn), c(ff), cfg.dropout, *norms),
             cfg.N,
             final_norm(),
+            cfg.decoder_mask,
         ),
         nn.Sequential(Embeddings(cfg.d_model, cfg.src_vocab, cfg.scale_embedding), c(position)),
         nn.Sequential(Embeddings(cfg.d_model, cfg.tgt_vocab, cfg.scale_embedding), c(position)),

@@ -166,6 +166,99 @@ def decode_steps(
     return enc_cache, steps
 
 
+def length_penalty(length: int, alpha: float) -> float:
+    """lp(Y) = (5 + |Y|)^alpha / (5 + 1)^alpha of Wu et al. (2016), which the paper uses
+    with alpha = 0.6 (section 6.1); alpha = 0 turns it off. A score is log P(Y) / lp(Y)."""
+    return ((5 + length) / 6) ** alpha
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """One candidate output of beam search."""
+
+    tokens: tuple[int, ...]  # decoder tokens so far, starting with <s>
+    log_prob: float  # log P of tokens[1:], the sum of each step's log-probability
+    score: float  # log_prob / length_penalty(len(tokens) - 1, alpha): what the ranking uses
+    parent: int | None  # its prefix's index in the previous step's list (None at step 1)
+    kept: bool  # stayed in the beam (False: pruned at this step, shown for comparison)
+    finished: bool  # ends with </s>: leaves the beam and waits for the final ranking
+
+
+@dataclass(frozen=True)
+class BeamResult:
+    """Every step of a beam search over one sequence, and its final ranking."""
+
+    steps: list[list[Hypothesis]]  # per step: the kept candidates, best first, then pruned
+    final: list[Hypothesis]  # finished (and, at max_len, unfinished) ones, best score first
+    beam_size: int
+    alpha: float
+
+
+@torch.no_grad()
+def beam_search(
+    model: EncoderDecoder,
+    src: torch.Tensor,
+    src_mask: torch.Tensor,
+    max_len: int,
+    beam_size: int = 4,
+    alpha: float = 0.6,
+    start_symbol: int = BOS,
+    end_symbol: int = EOS,
+    show_pruned: int | None = None,
+) -> BeamResult:
+    """Beam search over one sequence (batch 1), the decoding of the paper's section 6.1.
+
+    1) Every hypothesis still in the beam is extended by every token; a candidate's
+       log-probability is its prefix's plus the token's.
+    2) The best `beam_size - finished` candidates stay (all candidates of a step have the
+       same length, so the length penalty cannot change this choice); one ending with
+       </s> is finished and leaves the beam.
+    3) At the end, finished hypotheses (and the unfinished ones at max_len) are ranked by
+       log P / lp, so longer answers are not punished for their extra factors < 1.
+    With beam_size 1 this is greedy decoding. `show_pruned` (default beam_size) best
+    pruned candidates per step are kept in the record, marked, to show what was cut.
+    """
+    if src.size(0) != 1:
+        raise ValueError(f"beam_search takes one sequence (batch 1), got batch {src.size(0)}.")
+    beam_size = check_int("beam_size", beam_size)
+    if not 0.0 <= alpha <= 10.0:  # also refuses NaN
+        raise ValueError(f"alpha must be in [0, 10], got {alpha}.")
+    shown = beam_size if show_pruned is None else max(0, show_pruned)
+    was_training = model.training
+    model.eval()
+    memory = model.encode(src, src_mask)  # (1, src_len, d_model)
+    start = Hypothesis((start_symbol,), 0.0, 0.0, None, True, False)
+    alive: list[tuple[int, Hypothesis]] = [(0, start)]  # (index in the last step, hypothesis)
+    finished: list[Hypothesis] = []
+    steps: list[list[Hypothesis]] = []
+    for _ in range(max_len - 1):
+        ys = torch.tensor([h.tokens for _, h in alive])  # (k, t)
+        k = ys.size(0)
+        out = model.decode(memory.expand(k, -1, -1), src_mask.expand(k, -1, -1), ys,
+                           subsequent_mask(ys.size(1)))  # (k, t, d_model)
+        log_probs = model.generator(out[:, -1])  # (k, vocab)
+        prefix = torch.tensor([h.log_prob for _, h in alive], dtype=log_probs.dtype)
+        total = (log_probs + prefix.unsqueeze(1)).flatten()  # 1) every extension: (k * vocab,)
+        room = beam_size - len(finished)
+        top = total.topk(min(room + shown, total.numel()))
+        lp = length_penalty(ys.size(1), alpha)  # the new candidates have t tokens after <s>
+        step: list[Hypothesis] = []
+        for rank, (value, index) in enumerate(zip(top.values.tolist(), top.indices.tolist(),
+                                                  strict=True)):
+            row, token = divmod(index, log_probs.size(1))
+            parent_index, parent = alive[row]
+            step.append(Hypothesis(parent.tokens + (token,), value, value / lp, parent_index,
+                                   rank < room, token == end_symbol))  # 2) the best stay
+        steps.append(step)
+        finished += [h for h in step if h.kept and h.finished]
+        alive = [(i, h) for i, h in enumerate(step) if h.kept and not h.finished]
+        if not alive:
+            break
+    model.train(was_training)
+    final = sorted(finished + [h for _, h in alive], key=lambda h: -h.score)  # 3) rank
+    return BeamResult(steps, final, beam_size, alpha)
+
+
 # ---------------------------------------------------------------------------------------
 # Training
 # ---------------------------------------------------------------------------------------

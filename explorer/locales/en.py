@@ -67,7 +67,7 @@ TEXT: dict[str, str] = {
     "config.dropout_number": "dropout must be a number in [0, 1), got {value}.",
     "config.dropout_range": "dropout must be in [0, 1) (the probability of zeroing a value), "
                             "got {value}.",
-    "config.scale_embedding": "scale_embedding must be True or False, got {value}.",
+    "config.true_false": "{name} must be True or False, got {value}.",
     "config.tie_all": "tie_weights='all' shares one embedding table between source and target, "
                       "so both vocabularies must be the same size (got {src} and {tgt}). Use "
                       "tie_weights='decoder' or one shared vocabulary.",

@@ -60,7 +60,7 @@ TEXT: dict[str, str] = {
     "config.dropout_number": "dropout 必须是 [0, 1) 之间的数；收到的是 {value}。",
     "config.dropout_range": "dropout 必须在 [0, 1) 之间（它是把一个值置零的概率）；收到的是 "
                             "{value}。",
-    "config.scale_embedding": "scale_embedding 只能是 True 或 False；收到的是 {value}。",
+    "config.true_false": "{name} 只能是 True 或 False；收到的是 {value}。",
     "config.tie_all": "tie_weights='all' 让源语言和目标语言共用一张词嵌入表，所以两个词表必须"
                       "一样大（现在是 {src} 和 {tgt}）。请改用 tie_weights='decoder'，或者让两边"
                       "共用一个词表。",
