@@ -282,7 +282,8 @@ def _results(ctx: Context, state: TrainedState) -> None:
                    icon=":material/check_circle:")
     if state.stopped:
         st.warning(t("train.stopped", step=state.step, steps=state.config.steps,
-                     reason=stop_reason_text(state.stop_reason)), icon=":material/stop_circle:")
+                     reason=stop_reason_text(state.stop_reason, state.time_limit)),
+                   icon=":material/stop_circle:")
     loss_chart(state, state.config.steps, ctx.presenter, key="tr_loss")
     cfg = state.config
     lr_text = t(f"train.lr_{cfg.schedule}", lr=f"{cfg.lr:g}", warmup=cfg.warmup,

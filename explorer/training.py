@@ -122,6 +122,7 @@ class TrainedState:
     learned: bool = False  # stopped early because a check got every sequence right
     version: int = 0  # bumped on every change, for memoised decodings
     film: Film | None = None  # the attention of a probe input while it trained
+    time_limit: float = TIME_LIMIT  # seconds of training before it is stopped
     # Asked from another thread (request_stop): the training loop stops after its step.
     stop_request: threading.Event = field(default_factory=threading.Event, repr=False,
                                           compare=False)
@@ -144,10 +145,10 @@ class TrainedState:
 STOP_REASONS = ("time_limit", "stop_request", "click", "stop_button", "tab_closed")
 
 
-def stop_reason_text(reason: str) -> str:
+def stop_reason_text(reason: str, time_limit: float = TIME_LIMIT) -> str:
     """`reason` (a STOP_REASONS code) in words; any other text is returned as it is."""
     if reason in STOP_REASONS:
-        return t(f"train.reason.{reason}", seconds=f"{TIME_LIMIT:.0f}")
+        return t(f"train.reason.{reason}", seconds=f"{time_limit:.0f}")
     return reason
 
 
@@ -167,7 +168,7 @@ def record_step(state: TrainedState, info: StepInfo) -> bool:
     """Keep `info` in the state; True if training must stop for the time limit."""
     state.history.append(info)
     state.version += 1
-    if info.elapsed > TIME_LIMIT and info.step < info.steps:
+    if info.elapsed > state.time_limit and info.step < info.steps:
         state.stopped = True
         state.stop_reason = "time_limit"
         return True

@@ -2,7 +2,8 @@
 
 The page reads as its table of contents: each section is drawn by a function of
 `explorer/train_view.py` (the task, training), `explorer/decode_view.py` (decoding,
-before and after, the schedule) or `explorer/film_view.py` (the attention film). The
+before and after, the schedule), `explorer/film_view.py` (the attention film) or
+`explorer/experiment_view.py` (break a part and train it beside the correct model). The
 trained model lives in this learner's st.session_state only; the untrained model of the
 same key is shared, read-only.
 """
@@ -11,6 +12,7 @@ import streamlit as st
 
 from explorer.context import context
 from explorer.decode_view import decoding_section, schedule_section
+from explorer.experiment_view import experiment_section
 from explorer.film_view import film_section
 from explorer.i18n import t
 from explorer.train_view import how_training_works, task_section, training_section
@@ -26,3 +28,4 @@ result = training_section(ctx, train_settings, task)  # 2. training
 decoding_section(ctx, result, task)  # 3. decoding step by step, 4. before and after
 film_section(ctx, result.trained)  # 5. the attention film: how attention formed
 schedule_section(ctx, ctx.settings)  # 6. the schedule and label smoothing
+experiment_section(ctx, train_settings, result, task)  # 7. break a part, train both

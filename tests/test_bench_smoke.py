@@ -112,3 +112,10 @@ def test_threads_smoke(capsys):
 
     out = _run(threads, capsys)
     assert "| model | 1 thread, idle | 2 threads, idle |" in out and "| tiny |" in out
+
+
+def test_breaks_smoke(capsys):
+    from bench import breaks
+
+    out = _run(breaks, capsys)
+    assert "| copy | fast recipe | decoder_mask.none |" in out

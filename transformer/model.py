@@ -80,6 +80,11 @@ class TransformerConfig:
         return self.d_model // self.h
 
 
+# The break switches among the fields above: each removes or inverts one part, and none
+# changes a parameter (explorer/experiments.py trains a broken model beside a correct one).
+BREAK_SWITCHES: tuple[str, ...] = ("decoder_mask", "positional_encoding", "scale_scores",
+                                   "residual")
+
 # Each field's declared type, resolved (annotations are strings under `from __future__ import
 # annotations`): validate_config reads which fields are ints and which are Literal choices here.
 _FIELD_TYPES = get_type_hints(TransformerConfig)

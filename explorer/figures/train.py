@@ -276,3 +276,34 @@ def closeness_figure(steps: Sequence[int], closeness: np.ndarray, baseline: floa
         legend=dict(orientation="h", y=-0.2, yanchor="top", x=0),
     )
     return fig
+
+
+def comparison_figure(histories: Sequence[Sequence[StepInfo]], names: Sequence[str],
+                      total_steps: int) -> go.Figure:
+    """Two (or more) models' training curves on shared axes: loss per target token (top,
+    log scale) and teacher-forced token accuracy (bottom), one colour per model."""
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.6, 0.4],
+                        vertical_spacing=0.06)
+    step = t("fig.training.step")
+    for history, name, color in zip(histories, names, ("#1f77b4", "#d62728", "#2ca02c"),
+                                    strict=False):
+        steps = [h.step for h in history]
+        label = esc(name)
+        fig.add_trace(go.Scatter(
+            x=steps, y=[max(h.loss, 1e-6) for h in history], mode="lines", name=label,
+            legendgroup=label, line=dict(color=color, width=2),
+            hovertemplate=f"{label}<br>{step} %{{x}}<br>{t('fig.training.loss')} %{{y:.4f}}"
+            "<extra></extra>"), row=1, col=1)
+        fig.add_trace(go.Scatter(
+            x=steps, y=[h.token_accuracy for h in history], mode="lines", name=label,
+            legendgroup=label, showlegend=False, line=dict(color=color, width=1.5),
+            hovertemplate=f"{label}<br>{step} %{{x}}<br>{t('fig.training.accuracy')} "
+            "%{y:.1%}<extra></extra>"), row=2, col=1)
+    fig.update_xaxes(range=[0, max(total_steps, 1)])
+    fig.update_xaxes(title_text=t("fig.training.step_axis"), row=2, col=1)
+    fig.update_yaxes(title_text=t("fig.training.loss_axis"), type="log", row=1, col=1)
+    fig.update_yaxes(title_text=t("fig.training.accuracy_axis"), range=[0, 1.02],
+                     tickformat=".0%", tickvals=[0, 0.25, 0.5, 0.75, 1.0], row=2, col=1)
+    fig.update_layout(font=FONT, height=420, margin=dict(l=10, r=10, t=40, b=10),
+                      legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0))
+    return fig

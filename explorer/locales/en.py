@@ -1458,4 +1458,144 @@ TEXT: dict[str, str] = {
                       "heads averaged).",
     "preview.figure_title": "Cross-attention of the date translator, decoder layer {layer}",
     "preview.everywhere": "Look at this model on every page",
+    # ---- 7. Break a part (explorer/experiment_view.py) ----
+    "exp.header": "7. Break a part and train it beside the correct model",
+    "exp.intro": "Each switch below changes exactly one thing: a field of `TransformerConfig` "
+                 "(you can see it in the module tree and the code on the Model page), or the "
+                 "label smoothing of the training. **Train both** trains the correct model and "
+                 "the broken one from the same initial weights, on the same task, batches, "
+                 "random seed and number of steps (the model and settings of section 2), then "
+                 "measures both the same way.",
+    "exp.break_label": "Part to break",
+    "exp.break.decoder_mask.none": "No subsequent mask (the decoder sees the future)",
+    "exp.break.decoder_mask.inverted": "Inverted subsequent mask (masked_fill(mask == 1))",
+    "exp.break.positional_encoding": "No positional encoding",
+    "exp.break.scale_scores": "No √d_k scaling",
+    "exp.break.residual": "No residual connections",
+    "exp.break.smoothing": "Label smoothing ε (a training setting)",
+    "exp.steps": "Steps for each model",
+    "exp.steps_help": "Both models train for exactly this many steps, without early stop, so "
+                      "they get the same budget; each may train for at most {seconds} s.",
+    "exp.eps": "ε of the broken model (the correct one uses 0)",
+    "exp.bad_choice": "That is not one of the parts below; the first one is used instead.",
+    "exp.bad_steps": "The steps must be a whole number from {low} to {high}; {default} are "
+                     "used instead.",
+    "exp.bad_smoothing": "ε must be a number from {low} to {high}; 0.1 is used instead.",
+    "exp.what.decoder_mask.none": "**The change:** `TransformerConfig(decoder_mask=\"none\")`. "
+                                  "`Decoder.forward` passes `tgt_mask` through "
+                                  "`decoder_self_mask`, which keeps only its padding part, so "
+                                  "every decoder position may attend to every position of the "
+                                  "decoder input, later ones included. The paper's decoder "
+                                  "prevents exactly this (§3.2.3).",
+    "exp.what.decoder_mask.inverted": "**The change:** `decoder_mask=\"inverted\"`, the "
+                                      "mistake of building the lower-triangular mask of 1s and "
+                                      "then filling with `masked_fill(mask == 1, -1e9)`: each "
+                                      "position may attend only to *later* positions, never to "
+                                      "itself or the past (the Masks page shows it on your "
+                                      "sentence).",
+    "exp.what.positional_encoding": "**The change:** `positional_encoding=False`: "
+                                    "`PositionalEncoding` adds zeros instead of the sinusoids "
+                                    "(§3.5), in the encoder and in the decoder.",
+    "exp.what.scale_scores": "**The change:** `scale_scores=False`: `attention()` uses the raw "
+                             "Q·Kᵀ instead of Q·Kᵀ / √d_k (§3.2.1).",
+    "exp.what.residual": "**The change:** `residual=False`: every `SublayerConnection` leaves "
+                         "out its `x +`, so a sublayer's output replaces its input instead of "
+                         "being added to it (§3.1).",
+    "exp.what.smoothing": "**The change:** the broken model trains towards a smoothed target "
+                          "distribution with the ε you choose; the correct one with ε = 0 "
+                          "(one-hot targets). The model itself is the same.",
+    "exp.why.decoder_mask.none": "**Why it fails.** In training, the decoder input is the "
+                                 "answer shifted right by one (`<s>` first), so position i can "
+                                 "read token i + 1, the very token it must predict. Copying it "
+                                 "needs nothing from the source, and the loss falls to almost "
+                                 "nothing. When decoding, the model writes one token at a time "
+                                 "and the positions after the current one do not exist yet: "
+                                 "what it learned to look at is not there.",
+    "exp.why.decoder_mask.inverted": "**Why it fails.** Each position may look only at later "
+                                     "positions, and position i + 1 holds the token position i "
+                                     "must predict, so training is as easy as with no mask. "
+                                     "When decoding, the prediction that is used always comes "
+                                     "from the newest position, the last one, which has no "
+                                     "later position to look at: every key is blocked and it "
+                                     "can only average all positions.",
+    "exp.why.positional_encoding": "**What to expect.** Without positions, the encoder's "
+                                   "output for a token does not depend on where it stands "
+                                   "(permuting the source permutes the output the same way), "
+                                   "so cross-attention can find a source token by *what* it is "
+                                   "but not by *where* it is. Copying and reversing need the "
+                                   "where: which source token comes n-th. Sorting needs only "
+                                   "the what: its answer is the same for any order of the "
+                                   "source.",
+    "exp.why.scale_scores": "**What to expect.** With d_k = {d_k}, the raw scores are √{d_k} ≈ "
+                            "{root} times the scaled ones and their variance {d_k} times "
+                            "(§3.2.1, footnote 4). Large scores push the softmax towards "
+                            "one-hot weights, where its gradients are very small, so learning "
+                            "can slow down or stall. The effect grows with d_k.",
+    "exp.why.residual": "**What to expect.** Without the residual path, a token's own "
+                        "embedding and position reach the next layer only through attention "
+                        "and the feed-forward network, and the gradient has no direct path "
+                        "back to the early layers. One layer can cope; deeper stacks train "
+                        "more slowly (the reason residual connections were introduced, He et "
+                        "al. 2016).",
+    "exp.why.smoothing": "**What to expect.** With ε = {eps} the target puts {keep} on the "
+                         "right token and spreads {eps} over the others except `<pad>` (The "
+                         "Annotated Transformer's variant). The model is trained to stay "
+                         "unsure. The paper reports that this hurts perplexity but improves "
+                         "accuracy and BLEU (§5.4): it keeps a model from memorising its "
+                         "training data, which these endless fresh sequences never allow.",
+    "exp.measured": "**Measured** on the same {n} held-out sequences: teacher-forced token "
+                    "accuracy (the correct answer fed in, as in training) {tf_bad} for the "
+                    "broken model against {tf_ok} for the correct one; greedy exact accuracy "
+                    "(the model on its own) {greedy_bad} against {greedy_ok}; last training "
+                    "loss {loss_bad} against {loss_ok}.",
+    "exp.verdict_gap": "**The lesson is the gap.** With the answer fed in, the broken model "
+                       "gets {tf_bad} of the tokens right, but decoding on its own it gets "
+                       "{greedy_bad} of the sequences right, against {greedy_ok} for the "
+                       "correct model. Training accuracy that does not survive decoding means "
+                       "the model relied on something that is there only in training.",
+    "exp.verdict_worse": "**The broken model is clearly worse:** {greedy_bad} of the sequences "
+                         "exactly right against {greedy_ok}, after the same number of steps.",
+    "exp.verdict_better": "**Here the broken model did better** ({greedy_bad} of the sequences "
+                          "right against {greedy_ok}): at this size and budget the part was "
+                          "not needed.",
+    "exp.verdict_same": "**Here the part made no clear difference** ({greedy_bad} of the "
+                        "sequences right against {greedy_ok}) at this size and budget.",
+    "exp.hint.decoder_mask.none": "More steps help the correct model; the broken one cannot "
+                                  "learn what it needs.",
+    "exp.hint.decoder_mask.inverted": "More steps help the correct model; the broken one "
+                                      "cannot learn what it needs.",
+    "exp.hint.positional_encoding": "Try copy or reverse, whose answers depend on positions.",
+    "exp.hint.scale_scores": "The effect grows with d_k: in section 2 choose the sidebar's "
+                             "model and set d_model 128 with h = 1 (d_k = 128).",
+    "exp.hint.residual": "Residual connections matter more in deeper stacks: in section 2 "
+                         "choose the sidebar's model with N = 4.",
+    "exp.hint.smoothing": "Smoothing is a regulariser: it pays off where a model could "
+                          "memorise a fixed training set.",
+    "exp.run": "Train both",
+    "exp.training": "Training the correct model, then the broken one…",
+    "exp.progress": "{name}: step {step} / {steps}, loss {loss}, {seconds} s",
+    "exp.correct": "correct model",
+    "exp.broken": "broken model",
+    "exp.broken_named": "broken: {name}",
+    "exp.cannot": "Nothing can be trained with these settings: {reason}",
+    "exp.not_run": "Choose a part and press **Train both**: the two models train one after the "
+                   "other, then both are measured.",
+    "exp.incomplete": "The experiment stopped before both models had trained a step; press "
+                      "**Train both** again.",
+    "exp.trained": "Trained: {describe}; {steps} steps each, from the same initial weights on "
+                   "the same batches. Accuracies on {n} held-out sequences.",
+    "exp.col_measure": "measure",
+    "exp.row_loss": "last training loss",
+    "exp.row_tf": "teacher-forced token accuracy",
+    "exp.row_greedy": "greedy exact accuracy",
+    "exp.row_steps": "steps trained",
+    "exp.row_seconds": "training time",
+    "exp.attn_header": "Both models on the same input",
+    "exp.attn_caption": "The probe input with the correct answer fed in (teacher forcing): "
+                        "decoder self-attention of layer 0 and cross-attention of layer "
+                        "{layer}, each averaged over the heads. Above them, what each model "
+                        "writes on its own (greedy decoding).",
+    "exp.answer": "**{name}** writes:",
+    "exp.self_title": "decoder self-attention, layer 0 (mean of heads)",
+    "exp.cross_title": "cross-attention, last layer (mean of heads)",
 }

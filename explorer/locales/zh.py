@@ -1266,4 +1266,116 @@ TEXT: dict[str, str] = {
                       "各头取平均）。",
     "preview.figure_title": "日期翻译器的交叉注意力，解码器第 {layer} 层",
     "preview.everywhere": "在每个页面上查看这个模型",
+    # ---- 7. 破坏一个部件（explorer/experiment_view.py）----
+    "exp.header": "7. 破坏一个部件，与正确的模型并排训练",
+    "exp.intro": "下面每个开关只改变一处：`TransformerConfig` 的一个字段（在模型页的模块树和"
+                 "代码里都能看到），或者训练时的标签平滑。**同时训练两个**会让正确的模型和被破"
+                 "坏的模型从相同的初始权重出发，在相同的任务、相同的批、相同的随机种子和相同的"
+                 "步数下训练（用第 2 节的模型和设置），然后用同样的方法测量两者。",
+    "exp.break_label": "要破坏的部件",
+    "exp.break.decoder_mask.none": "去掉后续位置掩码（解码器能看到后面的位置）",
+    "exp.break.decoder_mask.inverted": "后续位置掩码取反（masked_fill(mask == 1)）",
+    "exp.break.positional_encoding": "去掉位置编码",
+    "exp.break.scale_scores": "去掉 √d_k 缩放",
+    "exp.break.residual": "去掉残差连接",
+    "exp.break.smoothing": "标签平滑 ε（训练设置）",
+    "exp.steps": "每个模型的步数",
+    "exp.steps_help": "两个模型都正好训练这么多步，不提前停止，所以预算相同；每个模型最多训练 "
+                      "{seconds} 秒。",
+    "exp.eps": "被破坏的模型的 ε（正确的模型用 0）",
+    "exp.bad_choice": "这不是下面列出的部件之一，改用第一个。",
+    "exp.bad_steps": "步数必须是 {low} 到 {high} 之间的整数，改用 {default}。",
+    "exp.bad_smoothing": "ε 必须是 {low} 到 {high} 之间的数，改用 0.1。",
+    "exp.what.decoder_mask.none": "**改动：**`TransformerConfig(decoder_mask=\"none\")`。"
+                                  "`Decoder.forward` 把 `tgt_mask` 交给 `decoder_self_mask`"
+                                  "，它只保留填充的部分，于是解码器的每个位置都能关注解码器输"
+                                  "入的每个位置，包括后面的位置。论文的解码器防止的正是这一点"
+                                  "（§3.2.3）。",
+    "exp.what.decoder_mask.inverted": "**改动：**`decoder_mask=\"inverted\"`，也就是先构造"
+                                      "全 1 的下三角掩码、再用 `masked_fill(mask == 1, -1e9)`"
+                                      " 填充的错误：每个位置只能关注*后面*的位置，不能关注自己"
+                                      "和前面的位置（掩码页用你的句子演示了这一点）。",
+    "exp.what.positional_encoding": "**改动：**`positional_encoding=False`：编码器和解码器里"
+                                    "的 `PositionalEncoding` 都加上 0，而不是正弦信号（§3.5）。",
+    "exp.what.scale_scores": "**改动：**`scale_scores=False`：`attention()` 直接用 Q·Kᵀ，"
+                             "而不是 Q·Kᵀ / √d_k（§3.2.1）。",
+    "exp.what.residual": "**改动：**`residual=False`：每个 `SublayerConnection` 都去掉了 "
+                         "`x +`，子层的输出取代它的输入，而不是加在输入上（§3.1）。",
+    "exp.what.smoothing": "**改动：**被破坏的模型用你选的 ε 向平滑后的目标分布训练，正确的模"
+                          "型用 ε = 0（独热目标）。模型本身完全一样。",
+    "exp.why.decoder_mask.none": "**为什么会失败。** 训练时，解码器输入是右移一位的答案（以 "
+                                 "`<s>` 开头），所以位置 i 能读到第 i + 1 个 token，也就是它"
+                                 "要预测的那个 token。照抄它不需要源句子的任何信息，损失几乎"
+                                 "降到 0。解码时模型一次写一个 token，当前位置后面的位置还不"
+                                 "存在：它学会去看的东西根本不在那里。",
+    "exp.why.decoder_mask.inverted": "**为什么会失败。** 每个位置只能看后面的位置，而位置 i "
+                                     "+ 1 上正是位置 i 要预测的 token，所以训练和没有掩码一样"
+                                     "容易。解码时，真正用到的预测总是来自最新的、也就是最后"
+                                     "一个位置，它后面没有位置可看：所有键都被屏蔽，它只能对"
+                                     "所有位置取平均。",
+    "exp.why.positional_encoding": "**预期。** 没有位置信息，编码器对一个 token 的输出与它所"
+                                   "在的位置无关（把源句子重新排列，输出也按同样方式重新排列"
+                                   "），所以交叉注意力能按*是什么*找到源 token，却不能按*在哪"
+                                   "里*找到它。复制和反转需要知道“在哪里”：第 n 个源 token "
+                                   "是哪个。排序只需要“是什么”：源句子无论怎么排列，答案都一"
+                                   "样。",
+    "exp.why.scale_scores": "**预期。** d_k = {d_k} 时，未缩放的分数是缩放后的 √{d_k} ≈ "
+                            "{root} 倍，方差是 {d_k} 倍（§3.2.1，脚注 4）。分数越大，softmax"
+                            " 越接近独热的权重，那里的梯度非常小，学习可能变慢甚至停滞。d_k "
+                            "越大，影响越大。",
+    "exp.why.residual": "**预期。** 没有残差路径，token 自己的词嵌入和位置只能经过注意力和前"
+                        "馈网络才能到达下一层，梯度也没有直接回到前面各层的路径。一层还能应"
+                        "付；层数越多，训练越慢（残差连接正是为此提出的，He 等，2016）。",
+    "exp.why.smoothing": "**预期。** ε = {eps} 时，目标分布在正确的 token 上放 {keep}，把 "
+                         "{eps} 分给除 `<pad>` 以外的其他 token（The Annotated Transformer "
+                         "的写法）。模型被训练得保持不确定。论文说这会损害困惑度，但提高了准"
+                         "确率和 BLEU（§5.4）：它防止模型死记训练数据，而这里源源不断的新序"
+                         "列本来就无法死记。",
+    "exp.measured": "**测量结果**（同样的 {n} 个留出序列）：教师强制的 token 准确率（输入正确"
+                    "答案，和训练时一样），被破坏的模型 {tf_bad}，正确的模型 {tf_ok}；贪心解码"
+                    "的完全正确率（模型自己解码）{greedy_bad}，对比 {greedy_ok}；最后的训练损"
+                    "失 {loss_bad}，对比 {loss_ok}。",
+    "exp.verdict_gap": "**要点就在这个差距。** 输入正确答案时，被破坏的模型答对 {tf_bad} 的 "
+                       "token，但自己解码时只有 {greedy_bad} 的序列完全正确，而正确的模型是 "
+                       "{greedy_ok}。训练时的准确率在解码时保不住，说明模型依赖了只在训练时才"
+                       "有的东西。",
+    "exp.verdict_worse": "**被破坏的模型明显更差：**同样的步数之后，完全正确的序列是 "
+                         "{greedy_bad}，对比 {greedy_ok}。",
+    "exp.verdict_better": "**这一次被破坏的模型反而更好**（完全正确 {greedy_bad}，对比 "
+                          "{greedy_ok}）：在这个大小和预算下，这个部件不是必需的。",
+    "exp.verdict_same": "**这一次这个部件没有带来明显差别**（完全正确 {greedy_bad}，对比 "
+                        "{greedy_ok}），在这个大小和预算下。",
+    "exp.hint.decoder_mask.none": "步数更多时，正确的模型会更好；被破坏的模型学不到它需要的东"
+                                  "西。",
+    "exp.hint.decoder_mask.inverted": "步数更多时，正确的模型会更好；被破坏的模型学不到它需要"
+                                      "的东西。",
+    "exp.hint.positional_encoding": "试试复制或反转，它们的答案取决于位置。",
+    "exp.hint.scale_scores": "d_k 越大影响越大：在第 2 节选择侧边栏的模型，设 d_model 128、"
+                             "h = 1（d_k = 128）。",
+    "exp.hint.residual": "层数越多，残差连接越重要：在第 2 节选择侧边栏的模型，设 N = 4。",
+    "exp.hint.smoothing": "标签平滑是一种正则化：模型有可能死记固定的训练集时，它才有用。",
+    "exp.run": "同时训练两个",
+    "exp.training": "先训练正确的模型，再训练被破坏的模型…",
+    "exp.progress": "{name}：第 {step} / {steps} 步，损失 {loss}，{seconds} 秒",
+    "exp.correct": "正确的模型",
+    "exp.broken": "被破坏的模型",
+    "exp.broken_named": "被破坏：{name}",
+    "exp.cannot": "用这些设置无法训练：{reason}",
+    "exp.not_run": "选一个部件，然后按**同时训练两个**：两个模型先后训练，然后一起测量。",
+    "exp.incomplete": "实验在两个模型都训练至少一步之前停止了；请再按一次**同时训练两个**。",
+    "exp.trained": "已训练：{describe}；每个模型 {steps} 步，从相同的初始权重出发，用相同的批。"
+                   "准确率基于 {n} 个留出序列。",
+    "exp.col_measure": "指标",
+    "exp.row_loss": "最后的训练损失",
+    "exp.row_tf": "教师强制的 token 准确率",
+    "exp.row_greedy": "贪心解码的完全正确率",
+    "exp.row_steps": "训练步数",
+    "exp.row_seconds": "训练时间",
+    "exp.attn_header": "两个模型看同一个输入",
+    "exp.attn_caption": "探测输入，并输入正确答案（教师强制）：第 0 层的解码器自注意力和第 "
+                        "{layer} 层的交叉注意力，各自对所有头取平均。上方是每个模型自己写出的"
+                        "结果（贪心解码）。",
+    "exp.answer": "**{name}** 写出：",
+    "exp.self_title": "解码器自注意力，第 0 层（各头平均）",
+    "exp.cross_title": "交叉注意力，最后一层（各头平均）",
 }

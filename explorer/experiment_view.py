@@ -1,0 +1,209 @@
+"""The Train & decode page's experiment: break one part, train it beside the correct model.
+
+Drawn with streamlit; the work is `explorer/experiments.py`. The experiment lives in this
+learner's st.session_state only, beside (never replacing) their trained model.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import streamlit as st
+
+from transformer.train import StepInfo
+
+from .charts import show_chart
+from .context import Context, session_disconnected
+from .experiments import (
+    ARM_TIME_LIMIT,
+    BREAK_CHOICES,
+    BUDGET_RANGE,
+    DEFAULT_BUDGET,
+    SMOOTHING,
+    SMOOTHING_RANGE,
+    ArmResult,
+    Experiment,
+    measure,
+    parse_plan,
+    run_experiment,
+    start_experiment,
+)
+from .figures.train import attention_figure, comparison_figure
+from .i18n import t
+from .train_settings import TrainSettings
+from .train_state import set_default
+from .train_task import TrainTask, film_probe
+from .train_view import Trained
+from .training import EVAL_SEQUENCES, stop_and_wait, stop_reason_text
+
+EXP_KEY = "exp_state"  # this learner's Experiment
+WIDGETS = {"exp_break": BREAK_CHOICES[0], "exp_eps": 0.1, "exp_steps": DEFAULT_BUDGET}
+GAP = 0.3  # teacher-forced minus greedy accuracy that counts as "the model cheats"
+CLEAR = 0.1  # an accuracy difference that counts as visible
+
+
+def _label(choice: object) -> str:
+    return t(f"exp.break.{choice}") if choice in BREAK_CHOICES else str(choice)
+
+
+def _settle(clicked: bool, stop_requested: bool) -> Experiment | None:
+    """This learner's experiment, once no older script run trains it (a click starts a
+    new run while the old one may still train: stop it, then measure what it trained)."""
+    exp: Experiment | None = st.session_state.get(EXP_KEY)
+    if not isinstance(exp, Experiment):
+        return None
+    if exp.running:
+        reason = "stop_button" if stop_requested else "click"
+        with st.spinner(t("train.evaluating")):
+            settled = all(stop_and_wait(s, reason, finish_state=not clicked)
+                          for s in exp.states)
+        if not settled:
+            st.warning(t("train.still_stopping", seconds="5"), icon=":material/hourglass_top:")
+            return None
+        if not clicked and exp.results is None:
+            exp.results = measure(exp)
+    return exp
+
+
+def _run_live(key: Any, ts: TrainSettings, seed: int, plan: Any, probe: Any) -> Experiment:
+    """Train both models now, showing which one trains and how far it is."""
+    exp = start_experiment(key, ts.train_config(seed), plan, probe)
+    st.session_state[EXP_KEY] = exp
+    progress = st.progress(0.0, text=t("train.starting"))
+    shown = {"time": 0.0}
+    names = (t("exp.correct"), t("exp.broken"))
+
+    def on_step(arm: int, info: StepInfo) -> bool:
+        if session_disconnected():
+            exp.states[arm].stop_reason = "tab_closed"
+            return True
+        now = time.perf_counter()
+        if info.step != info.steps and now - shown["time"] < 0.5:
+            return False
+        shown["time"] = now
+        progress.progress((arm + info.step / info.steps) / 2, text=t(
+            "exp.progress", name=names[arm], step=info.step, steps=info.steps,
+            loss=f"{info.loss:.3f}", seconds=f"{info.elapsed:.1f}"))
+        return False
+
+    with st.spinner(t("exp.training")):
+        run_experiment(exp, on_step)
+    progress.empty()
+    return exp
+
+
+def experiment_section(ctx: Context, ts: TrainSettings, result: Trained,
+                       task: TrainTask) -> None:
+    """Section 7: choose a part to break, train both models, compare them."""
+    st.header(t("exp.header"))
+    st.markdown(t("exp.intro"))
+    for key, value in WIDGETS.items():
+        set_default(key, value)
+    # Validated before the widgets are drawn: a widget given a forged value (from a modified
+    # client) would raise; it gets the fallback instead, and a message says so.
+    plan, bad = parse_plan(*(st.session_state.get(k) for k in WIDGETS))
+    for key, value in zip(WIDGETS, (plan.choice, plan.smoothing, plan.steps), strict=True):
+        st.session_state[key] = value
+    c1, c2, c3 = st.columns([2, 1, 1])
+    c1.selectbox(t("exp.break_label"), BREAK_CHOICES, key="exp_break", format_func=_label)
+    c2.slider(t("exp.steps"), *BUDGET_RANGE, step=10, key="exp_steps",
+              help=t("exp.steps_help", seconds=f"{ARM_TIME_LIMIT:.0f}"))
+    if st.session_state.get("exp_break") == SMOOTHING:
+        c3.slider(t("exp.eps"), *SMOOTHING_RANGE, step=0.05, key="exp_eps")
+    limits = {"steps": (*BUDGET_RANGE, DEFAULT_BUDGET), "smoothing": (*SMOOTHING_RANGE, 0.1)}
+    for name in bad:
+        low, high, default = limits.get(name, (None, None, None))
+        st.warning(t(f"exp.bad_{name}", low=low, high=high, default=default),
+                   icon=":material/build:")
+    st.markdown(t(f"exp.what.{plan.choice}"))
+    if result.problem or result.key is None:
+        st.info(t("exp.cannot", reason=result.problem or ""), icon=":material/block:")
+    stop_requested = st.session_state.get("exp_stop") is True
+    b1, b2, _ = st.columns([1, 1, 3])
+    clicked = b1.button(t("exp.run"), type="primary", key="exp_run",
+                        disabled=result.key is None or bool(result.problem))
+    b2.button(t("train.stop"), key="exp_stop", disabled=not clicked)
+    exp = _settle(clicked, stop_requested)
+    if clicked and result.key is not None and not result.problem:
+        exp = _run_live(result.key, ts, ctx.settings.seed, plan,
+                        film_probe(task, ctx.settings.source))
+    if exp is None:
+        st.caption(t("exp.not_run"))
+        return
+    _show(ctx, exp)
+
+
+def _show(ctx: Context, exp: Experiment) -> None:
+    """Both models' numbers, curves, explanation and attention."""
+    correct, broken = exp.states
+    for state in exp.states:
+        if state.stopped:
+            st.warning(t("train.stopped", step=state.step, steps=state.config.steps,
+                         reason=stop_reason_text(state.stop_reason, state.time_limit)),
+                       icon=":material/stop_circle:")
+    if exp.results is None:
+        st.info(t("exp.incomplete"), icon=":material/info:")
+        return
+    ok, bad = exp.results
+    names = (t("exp.correct"), t("exp.broken_named", name=_label(exp.plan.choice)))
+    st.caption(t("exp.trained", describe=correct.key.describe(), steps=correct.config.steps,
+                 n=EVAL_SEQUENCES))
+    st.dataframe({
+        t("exp.col_measure"): [t("exp.row_loss"), t("exp.row_tf"), t("exp.row_greedy"),
+                               t("exp.row_steps"), t("exp.row_seconds")],
+        names[0]: _column(ok), names[1]: _column(bad)}, hide_index=True, width="stretch")
+    st.markdown(_explanation(exp.plan.choice, exp.plan.smoothing, ok, bad,
+                             correct.model.config.d_k))
+    show_chart(comparison_figure([correct.history, broken.history], names,
+                                 correct.config.steps), "experiment_curves",
+               correct.model.config, ctx.presenter, key="exp_curves")
+    _attention(ctx, exp, names)
+
+
+def _column(r: ArmResult) -> list[str]:
+    return [f"{r.loss:.3f}", f"{r.teacher_forced:.1%}", f"{r.greedy:.1%}", str(r.steps),
+            f"{r.seconds:.1f} s"]
+
+
+def _explanation(choice: str, eps: float, ok: ArmResult, bad: ArmResult, d_k: int) -> str:
+    """What the switch does, the measured numbers, and a verdict chosen by the numbers."""
+    nums = dict(tf_ok=f"{ok.teacher_forced:.0%}", tf_bad=f"{bad.teacher_forced:.0%}",
+                greedy_ok=f"{ok.greedy:.0%}", greedy_bad=f"{bad.greedy:.0%}",
+                loss_ok=f"{ok.loss:.3f}", loss_bad=f"{bad.loss:.3f}", n=EVAL_SEQUENCES)
+    if bad.teacher_forced - bad.greedy >= GAP and ok.greedy - bad.greedy >= CLEAR:
+        verdict = t("exp.verdict_gap", **nums)
+    elif ok.greedy - bad.greedy >= CLEAR:
+        verdict = t("exp.verdict_worse", **nums)
+    elif bad.greedy - ok.greedy >= CLEAR:
+        verdict = t("exp.verdict_better", **nums) + " " + t(f"exp.hint.{choice}")
+    else:
+        verdict = t("exp.verdict_same", **nums) + " " + t(f"exp.hint.{choice}")
+    why = t(f"exp.why.{choice}", eps=f"{eps:g}", keep=f"{1 - eps:g}", d_k=d_k,
+            root=f"{math.sqrt(d_k):.2f}")
+    return "\n\n".join((why,
+                        t("exp.measured", **nums), verdict))
+
+
+def _attention(ctx: Context, exp: Experiment, names: tuple[str, str]) -> None:
+    """Both models' attention for the same probe input, teacher-forced."""
+    assert exp.results is not None
+    vocab = exp.correct.task.vocab
+    src = [vocab.itos[i] for i in exp.probe.src]
+    tgt = [vocab.itos[i] for i in exp.probe.tgt]
+    st.subheader(t("exp.attn_header"))
+    st.caption(t("exp.attn_caption", layer=exp.correct.model.config.N - 1))
+    cols = st.columns(2)
+    for where, name, r, arm in zip(cols, names, exp.results, ("ok", "bad"), strict=True):
+        answer = " ".join(vocab.itos[i] for i in r.probe_answer)
+        where.markdown(t("exp.answer", name=name))
+        where.code(answer or "∅", language=None)
+        q, k = t("fig.attention.query"), t("fig.attention.key")
+        show_chart(attention_figure(r.self_attn, tgt, tgt, t("exp.self_title"), q_title=q,
+                                    k_title=k), f"experiment_self_{arm}", None, ctx.presenter,
+                   key=f"exp_self_{arm}", where=where)
+        show_chart(attention_figure(r.cross_attn, tgt, src, t("exp.cross_title"), q_title=q,
+                                    k_title=k), f"experiment_cross_{arm}", None, ctx.presenter,
+                   key=f"exp_cross_{arm}", where=where)
+

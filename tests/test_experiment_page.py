@@ -1,0 +1,157 @@
+"""Break a part and retrain (issue 12, part 1): the plan, the two arms, the measured lesson
+of the missing mask, and the Train page's section through AppTest in both languages."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import fields
+
+import pytest
+import torch
+from apptest_helpers import all_text, app_in, errors, figures
+from shared_inputs import bad_input_texts
+
+from explorer.experiments import (
+    BREAK_CHOICES,
+    BREAKS,
+    DEFAULT_BUDGET,
+    SMOOTHING,
+    arms,
+    parse_plan,
+    run_experiment,
+    start_experiment,
+    teacher_forced_accuracy,
+)
+from explorer.settings import Settings
+from explorer.train_settings import TrainSettings
+from explorer.train_task import film_probe, task_for
+from explorer.training import ModelKey, build_model_for
+from transformer.model import BREAK_SWITCHES, TransformerConfig
+
+TS = TrainSettings()  # the Train button's recipe: copy on digits
+
+
+def _key(task_name: str = "copy") -> tuple[ModelKey, object]:
+    task, _ = task_for(task_name, "digits", "")
+    return ModelKey.of(TS.model_settings(Settings()), task), task
+
+
+def test_every_switch_is_offered_once_with_each_non_default_value():
+    assert BREAK_SWITCHES == tuple(f for f in BREAK_SWITCHES
+                                   if f in {x.name for x in fields(TransformerConfig)})
+    assert BREAKS == {
+        "decoder_mask.none": ("decoder_mask", "none"),
+        "decoder_mask.inverted": ("decoder_mask", "inverted"),
+        "positional_encoding": ("positional_encoding", False),
+        "scale_scores": ("scale_scores", False),
+        "residual": ("residual", False),
+    }
+    assert BREAK_CHOICES[-1] == SMOOTHING
+
+
+@pytest.mark.parametrize("raw", [
+    ("<b>x</b>", 0.1, 300), ("residual", 0.1, 10**9), ("residual", 0.1, 2.5),
+    ("residual", 0.1, True), (None, None, None), (SMOOTHING, float("nan"), 300),
+    (SMOOTHING, 0.9, 300), (SMOOTHING, "0.2", 300),
+])
+def test_forged_panel_values_fall_back_and_are_named(raw):
+    plan, bad = parse_plan(*raw)
+    assert bad
+    assert plan.choice in BREAK_CHOICES
+    assert 20 <= plan.steps <= 2000 and 0.05 <= plan.smoothing <= 0.5
+
+
+@pytest.mark.parametrize("choice", BREAK_CHOICES)
+def test_the_two_arms_differ_in_exactly_the_chosen_part(choice):
+    key, _ = _key()
+    plan, bad = parse_plan(choice, 0.2, 50)
+    assert not bad
+    (k1, c1), (k2, c2) = arms(key, TS.train_config(0), plan)
+    assert c1.steps == c2.steps == 50
+    if choice == SMOOTHING:
+        assert k1 == k2 and (c1.smoothing, c2.smoothing) == (0.0, 0.2)
+        return
+    assert c1 == c2
+    name, value = BREAKS[choice]
+    diff = [f.name for f in fields(TransformerConfig)
+            if getattr(k1.config, f.name) != getattr(k2.config, f.name)]
+    assert diff == [name] and getattr(k2.config, name) == value
+    a, b = build_model_for(k1), build_model_for(k2)
+    for (n1, p1), (n2, p2) in zip(a.state_dict().items(), b.state_dict().items(), strict=True):
+        assert n1 == n2 and torch.equal(p1, p2)  # the same initial weights
+
+
+def test_a_missing_mask_trains_perfectly_and_decodes_nothing():
+    key, task = _key()
+    plan, _ = parse_plan("decoder_mask.none", 0.1, 200)
+    exp = run_experiment(start_experiment(key, TS.train_config(0), plan,
+                                          film_probe(task, "")))
+    ok, bad = exp.results
+    assert bad.teacher_forced >= 0.95 and bad.loss < ok.loss
+    assert bad.greedy <= 0.05 < ok.greedy
+    assert ok.steps == bad.steps == 200
+    assert ok.self_attn.shape == bad.self_attn.shape
+    # the correct model never looks ahead; the broken one does
+    future = torch.triu(torch.ones(ok.self_attn.shape, dtype=torch.bool), diagonal=1).numpy()
+    assert ok.self_attn[future].max() < 1e-6
+    assert bad.self_attn[future].sum() > 1.0
+
+
+def test_teacher_forced_accuracy_matches_training_accuracy_definition():
+    key, task = _key()
+    model = build_model_for(key)
+    acc = teacher_forced_accuracy(model, task, n=50)
+    assert 0.0 <= acc <= 1.0 and not math.isnan(acc)
+
+
+def _run_section(at, choice="decoder_mask.none", steps=40):
+    at.session_state["exp_break"] = choice
+    at.session_state["exp_steps"] = steps
+    at.run()
+    at.button(key="exp_run").click().run()
+    return at
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_section_trains_both_and_explains_the_result(lang):
+    with app_in(lang, "train") as at:
+        assert not at.exception and not errors(at)
+        _run_section(at)
+        assert not at.exception and not errors(at)
+        text = " ".join(m.value for m in at.markdown)
+        teacher = "Measured" if lang == "en" else "测量结果"
+        assert teacher in text
+        assert sum(key.endswith(("exp_curves", "_ok", "_bad")) for key in figures(at)) == 5
+        table = [d for d in at.dataframe if len(d.value.columns) == 3]
+        assert table, "the side-by-side table"
+        assert at.session_state["exp_state"].results is not None
+
+
+def test_forged_values_get_a_message_not_a_traceback():
+    with app_in("en", "train", exp_break="<script>", exp_steps=10**9,
+                exp_eps=float("nan")) as at:
+        assert not at.exception
+        warnings = " ".join(w.value for w in at.warning)
+        assert "not one of the parts" in warnings and "whole number" in warnings
+
+
+def test_smoothing_break_shows_its_epsilon():
+    with app_in("en", "train") as at:
+        at.session_state["exp_eps"] = 0.3
+        _run_section(at, SMOOTHING, 30)
+        assert not at.exception
+        text = " ".join(m.value for m in at.markdown)
+        assert "ε = 0.3" in text and "0.7" in text
+
+
+@pytest.mark.parametrize("text", bad_input_texts(limit=6))
+def test_hostile_sentences_in_the_words_task(text):
+    with app_in("en", "train", source=text, tr_task="copy", tr_symbols="words") as at:
+        _run_section(at, "positional_encoding", 20)
+        assert not at.exception
+        for spec in figures(at).values():
+            assert "<script" not in all_text(spec).lower()
+
+
+def test_default_budget_is_in_range():
+    assert 20 <= DEFAULT_BUDGET <= 2000
