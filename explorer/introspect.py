@@ -611,8 +611,8 @@ def alternative_table(alt: AlternativeLayout, norm_here: str) -> dict[str, list[
     fewer = {"attn": f"−{alt.projection_biases:,}", "gen": f"−{alt.generator_bias:,}"}
     return {
         t("model.alt_col_part"): [t(f"model.alt_part_{p}") for p in parts],
+        t("model.alt_col_params"): [fewer.get(p, "0") for p in parts],
         t("model.alt_col_here"): [norm_here if p == "ln" else t(f"model.alt_here_{p}")
                                   for p in parts],
         t("model.alt_col_there"): [t(f"model.alt_there_{p}") for p in parts],
-        t("model.alt_col_params"): [fewer.get(p, "0") for p in parts],
     }

@@ -6,7 +6,6 @@ import streamlit as st
 from explorer.context import context, show_problems
 from explorer.figures.common import heatmap
 from explorer.figures.masks import (
-    all_blocked_weights,
     batch_masks_figure,
     effect_scores,
     example_words,
@@ -14,6 +13,7 @@ from explorer.figures.masks import (
     mask_figure,
     masking_effect_figure,
     padded_pair,
+    self_attention_example,
 )
 from explorer.i18n import t
 from explorer.urlstate import EXTRAS, MASK_LEN_RANGE, MASK_SIZE_RANGE
@@ -114,15 +114,20 @@ scores = effect_scores(ctx.run().cache if yours else None, size)  # (T, T)
 st.caption(t("mask.effect_yours") if yours else t("mask.effect_random"))
 ctx.chart(masking_effect_figure(scores, sub, tokens), "mask_softmax_effect", key="mask_fx")
 st.markdown(t("mask.effect_text"))
-p_all = all_blocked_weights(4)  # (4, 4)
+# Seed 002's example: q = k = v = embedding + PE of 4 tokens, without and with every key
+# blocked, side by side.
+p_none, s_none = self_attention_example(blocked=False)  # (4, 4) each
+p_all, _ = self_attention_example(blocked=True)
+st.markdown(t("mask.seed_example"))
 a1, a2 = st.columns(2)
-ctx.chart(mask_figure(np.zeros((4, 4), dtype=bool), list("abcd"), list("abcd"),
-                       t("mask.all_blocked")), "mask_all_blocked", key="mask_all", where=a1)
-a2.dataframe(
-    {t("mask.key_col", j=j): p_all[:, j].round(4) for j in range(4)},
-    width="stretch",
-)
-a2.caption(t("mask.all_caption"))
+for where, p, title in ((a1, p_none, "mask.no_mask"), (a2, p_all, "mask.all_blocked")):
+    where.markdown(f"**{t(title)}**")
+    where.dataframe({t("mask.key_col", j=j): p[:, j].round(4) for j in range(4)},
+                    width="stretch")
+off = ~np.eye(4, dtype=bool)
+a1.caption(t("mask.none_caption", own=f"{np.diag(s_none).mean():,.0f}",
+             other=f"{np.abs(s_none[off]).mean():,.0f}", diag=f"{np.diag(p_none).min():.4f}"))
+a2.caption(t("mask.all_caption", weight=f"{p_all.mean():.2f}"))
 
 st.header(t("mask.conv_header"))
 st.markdown(t("mask.conv_text"))

@@ -165,3 +165,22 @@ def test_the_common_mistakes_show_live_numbers(lang):
     at = app("masks", source="a b c d", lang=lang)
     assert not at.exception
     assert any("T = 5" in c.value and "10" in c.value for c in at.caption)  # 5 * 4 / 2
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_seed_002s_unmasked_and_all_blocked_cases_side_by_side(lang):
+    from explorer.figures.masks import self_attention_example
+
+    p_none, s_none = self_attention_example(blocked=False)
+    p_all, _ = self_attention_example(blocked=True)
+    assert np.allclose(p_none, np.eye(4), atol=1e-4)  # the walk-through's identity
+    assert np.allclose(p_all, 0.25)  # and its 0.25 per key
+    off = ~np.eye(4, dtype=bool)
+    assert np.diag(s_none).min() > 10 * np.abs(s_none[off]).max()
+    at = app("masks", lang=lang)
+    assert not at.exception
+    own = f"{np.diag(s_none).mean():,.0f}"
+    assert any(own in c.value and "1.0000" in c.value for c in at.caption)
+    assert any("0.25" in c.value for c in at.caption)
+    tables = [d.value for d in at.dataframe if d.value.shape == (4, 4)]
+    assert len(tables) >= 2

@@ -10,7 +10,13 @@ import plotly.graph_objects as go
 import torch
 from plotly.subplots import make_subplots
 
-from transformer.model import MASK_FILL, attention, attention_hook
+from transformer.model import (
+    MASK_FILL,
+    Embeddings,
+    PositionalEncoding,
+    attention,
+    attention_hook,
+)
 from transformer.tokenize import BOS, PAD, Vocab
 from transformer.train import Batch
 
@@ -261,15 +267,31 @@ def effect_scores(cache: Mapping[str, np.ndarray] | None, size: int) -> np.ndarr
     return np.random.default_rng(0).normal(size=(size, size))
 
 
-def all_blocked_weights(n: int = 4) -> np.ndarray:
-    """Attention weights (n, n) of a row whose every key is masked: uniform, 1/n each.
+def self_attention_example(blocked: bool, n: int = 4, d_model: int = 512,
+                           vocab: int = 10_000) -> tuple[np.ndarray, np.ndarray]:
+    """Seed 002's example, computed: attention(x, x, x) as (weights, scores), each (n, n),
+    where x is the embedding (x sqrt(d_model)) plus positional encoding of tokens 1..n at
+    d_model 512, with no projections, as the walk-through has it.
 
-    Every score becomes MASK_FILL, so the softmax sees equal numbers (not NaN, as -inf
-    would give).
+    blocked=False (no mask): a row's score with itself, |x|^2 / sqrt(d_model), is far above
+    its scores with the others, so each row puts ~1 on its own position. blocked=True
+    (every key masked): every score is MASK_FILL, so the softmax sees equal numbers and
+    gives 1/n each (not NaN, as -inf would give).
     """
-    q = torch.randn(1, 1, n, 8, generator=torch.Generator().manual_seed(0))
-    _, p = attention(q, q, q, mask=torch.zeros(1, 1, n, n, dtype=torch.bool))
-    return p[0, 0].numpy()
+    gen = torch.Generator().manual_seed(0)
+    embed = Embeddings(d_model, vocab)
+    with torch.no_grad():
+        embed.lut.weight.normal_(generator=gen)  # nn.Embedding's own N(0, 1) initialisation
+        x = PositionalEncoding(d_model, 0.0, max_len=n)(embed(torch.arange(1, n + 1)[None]))
+    mask = torch.zeros(1, n, n, dtype=torch.bool) if blocked else None
+    scores: dict[str, torch.Tensor] = {}
+
+    def keep(name: str, value: torch.Tensor) -> torch.Tensor:
+        scores[name] = value
+        return value
+
+    _, p = attention(x, x, x, mask=mask, hook=keep)  # (1, n, n)
+    return p[0].detach().numpy(), scores["scores"][0].detach().numpy()
 
 
 def inverted_fill_weights(scores: np.ndarray, mask: np.ndarray) -> np.ndarray:

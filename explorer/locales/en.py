@@ -141,13 +141,13 @@ TEXT: dict[str, str] = {
     "model.alt_intro": "Some walk-throughs build the same architecture with separate, bias-free "
                        "`W_q`, `W_k`, `W_v`, `W_o` layers, PyTorch's LayerNorm formula and a "
                        "bias-free output layer that returns logits. What differs from this model, "
-                       "at your sizes (last column: parameters the other layout does not have):",
+                       "at your sizes (second column: parameters the other layout does not have):",
     "model.alt_col_part": "part",
     "model.alt_col_here": "this model (The Annotated Transformer)",
     "model.alt_col_there": "the bias-free layout",
     "model.alt_col_params": "parameters it lacks",
     "model.alt_part_attn": "attention projections",
-    "model.alt_here_attn": "`linears`: 4 × Linear(d_model, d_model) with bias",
+    "model.alt_here_attn": "linears: 4 × Linear(d_model, d_model) with bias",
     "model.alt_there_attn": "W_q, W_k, W_v, W_o: Linear(d_model, d_model, bias=False)",
     "model.alt_part_ln": "LayerNorm",
     "model.alt_there_ln": "biased variance, eps = 1e-5 inside the square root (nn.LayerNorm's "
@@ -366,10 +366,19 @@ TEXT: dict[str, str] = {
                         "are renormalised to sum to 1. A large negative number is used rather "
                         "than −∞ so that a row whose keys are *all* blocked does not produce "
                         "NaN:",
+    "mask.seed_example": "One of the code walk-throughs shows both cases on one input: q = k = v "
+                         "= the embeddings (× √d_model) plus positional encoding of 4 tokens at "
+                         "d_model = 512, without projections. Computed here the same way:",
+    "mask.no_mask": "no mask",
     "mask.all_blocked": "every key blocked",
     "mask.key_col": "key {j}",
-    "mask.all_caption": "…gives uniform weights, 0.25 for each of 4 keys: all scores are "
-                        "equally −1e9.",
+    "mask.none_caption": "Each row's score with itself is {own} on average, its scores with the "
+                         "other positions {other} (in absolute value): a vector compared with "
+                         "itself gives |x|² / √d_model, and x was multiplied by √d_model. So "
+                         "the softmax puts {diag} on the diagonal (to four decimals): each "
+                         "position attends only to itself.",
+    "mask.all_caption": "Uniform weights, {weight} for each of the 4 keys: every score is the "
+                        "same −1e9.",
     "mask.mistake_header": "A common mistake: the other convention's fill",
     "mask.mistake_text": "Some walk-throughs build the lower-triangular mask of 1s, as this app "
                          "does, and then fill it with `scores.masked_fill(mask == 1, -1e9)`, the "

@@ -126,14 +126,14 @@ TEXT: dict[str, str] = {
     "model.alt_expander": "你可能见到的另一种结构：不带偏置的投影（某篇代码讲解里的写法）",
     "model.alt_intro": "有些代码讲解用单独的、不带偏置的 `W_q`、`W_k`、`W_v`、`W_o` 层，PyTorch"
                        " 的 LayerNorm 公式，以及不带偏置、直接输出 logits 的输出层，搭出同"
-                       "样的结构。按你现在的大小，它与这个模型的区别如下（最后一列：另一种"
+                       "样的结构。按你现在的大小，它与这个模型的区别如下（第二列：另一种"
                        "结构少了的参数）：",
     "model.alt_col_part": "部分",
     "model.alt_col_here": "这个模型（The Annotated Transformer）",
     "model.alt_col_there": "不带偏置的结构",
     "model.alt_col_params": "少了的参数",
     "model.alt_part_attn": "注意力投影",
-    "model.alt_here_attn": "`linears`：4 个带偏置的 Linear(d_model, d_model)",
+    "model.alt_here_attn": "linears：4 个带偏置的 Linear(d_model, d_model)",
     "model.alt_there_attn": "W_q、W_k、W_v、W_o：Linear(d_model, d_model, bias=False)",
     "model.alt_part_ln": "LayerNorm",
     "model.alt_there_ln": "有偏方差，eps = 1e-5 在平方根之内（nn.LayerNorm 的公式）",
@@ -317,9 +317,17 @@ TEXT: dict[str, str] = {
                         "被屏蔽的分数变为 −1e9，softmax 给它们的权重（几乎正好）是 0，每行剩下的"
                         "权重重新归一化，和为 1。之所以用一个很大的负数而不是 −∞，是为了让*所有*"
                         "键都被屏蔽的行不会产生 NaN：",
+    "mask.seed_example": "有一篇代码讲解在同一个输入上演示了这两种情况：q = k = v = 4 个 token"
+                         " 的词嵌入（乘以 √d_model）加位置编码，d_model = 512，不做投影。这里用同"
+                         "样的方法计算：",
+    "mask.no_mask": "没有掩码",
     "mask.all_blocked": "所有键都被屏蔽",
     "mask.key_col": "键 {j}",
-    "mask.all_caption": "……得到均匀的权重，4 个键各为 0.25：所有分数都同样是 −1e9。",
+    "mask.none_caption": "每一行与自己的分数平均为 {own}，与其他位置的分数（绝对值）平均为 "
+                         "{other}：一个向量与自己比较得到 |x|² / √d_model，而 x 已经乘过 "
+                         "√d_model。所以 softmax 在对角线上给出 {diag}（保留四位小数）：每个"
+                         "位置只关注它自己。",
+    "mask.all_caption": "均匀的权重，4 个键各为 {weight}：所有分数都同样是 −1e9。",
     "mask.mistake_header": "一个常见错误：用了另一种约定的填充",
     "mask.mistake_text": "有些代码讲解像本应用一样构造由 1 组成的下三角掩码，却用另一种约"
                          "定的填充方式 `scores.masked_fill(mask == 1, -1e9)`。这样被屏蔽的"
