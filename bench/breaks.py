@@ -51,7 +51,7 @@ def one(task_name: str, size: dict[str, object] | None, choice: str, seed: int,
     settings = Settings(**size) if size else Settings()  # type: ignore[arg-type]
     task, _ = task_for(task_name, "digits", settings.source)
     key = ModelKey.of(ts.model_settings(settings), task)
-    plan, bad = parse_plan(choice, 0.3, steps)
+    plan, bad = parse_plan([choice], 0.3, steps)
     assert not bad, bad
     t0 = time.perf_counter()
     exp = run_experiment(start_experiment(key, ts.train_config(seed), plan,

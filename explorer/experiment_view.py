@@ -24,6 +24,7 @@ from .experiments import (
     SMOOTHING,
     SMOOTHING_RANGE,
     ArmResult,
+    BreakPlan,
     Experiment,
     measure,
     parse_plan,
@@ -39,13 +40,17 @@ from .train_view import Trained
 from .training import EVAL_SEQUENCES, stop_and_wait, stop_reason_text
 
 EXP_KEY = "exp_state"  # this learner's Experiment
-WIDGETS = {"exp_break": BREAK_CHOICES[0], "exp_eps": 0.1, "exp_steps": DEFAULT_BUDGET}
+WIDGETS = {"exp_breaks": [BREAK_CHOICES[0]], "exp_eps": 0.1, "exp_steps": DEFAULT_BUDGET}
 GAP = 0.3  # teacher-forced minus greedy accuracy that counts as "the model cheats"
 CLEAR = 0.1  # an accuracy difference that counts as visible
 
 
 def _label(choice: object) -> str:
     return t(f"exp.break.{choice}") if choice in BREAK_CHOICES else str(choice)
+
+
+def _labels(choices: tuple[str, ...]) -> str:
+    return " + ".join(_label(c) for c in choices)
 
 
 def _settle(clicked: bool, stop_requested: bool) -> Experiment | None:
@@ -104,29 +109,34 @@ def experiment_section(ctx: Context, ts: TrainSettings, result: Trained,
     # Validated before the widgets are drawn: a widget given a forged value (from a modified
     # client) would raise; it gets the fallback instead, and a message says so.
     plan, bad = parse_plan(*(st.session_state.get(k) for k in WIDGETS))
-    for key, value in zip(WIDGETS, (plan.choice, plan.smoothing, plan.steps), strict=True):
-        st.session_state[key] = value
+    fixed = {"exp_eps": plan.smoothing, "exp_steps": plan.steps}
+    if "choice" in bad:  # forged; an empty choice ("none") is the learner's and stays
+        fixed["exp_breaks"] = list(plan.choices)
+    st.session_state.update(fixed)
     c1, c2, c3 = st.columns([2, 1, 1])
-    c1.selectbox(t("exp.break_label"), BREAK_CHOICES, key="exp_break", format_func=_label)
+    c1.multiselect(t("exp.break_label"), BREAK_CHOICES, key="exp_breaks", format_func=_label,
+                   help=t("exp.break_help"))
     c2.slider(t("exp.steps"), *BUDGET_RANGE, step=10, key="exp_steps",
               help=t("exp.steps_help", seconds=f"{ARM_TIME_LIMIT:.0f}"))
-    if st.session_state.get("exp_break") == SMOOTHING:
+    if SMOOTHING in plan.choices:
         c3.slider(t("exp.eps"), *SMOOTHING_RANGE, step=0.05, key="exp_eps")
     limits = {"steps": (*BUDGET_RANGE, DEFAULT_BUDGET), "smoothing": (*SMOOTHING_RANGE, 0.1)}
     for name in bad:
         low, high, default = limits.get(name, (None, None, None))
         st.warning(t(f"exp.bad_{name}", low=low, high=high, default=default),
                    icon=":material/build:")
-    st.markdown(t(f"exp.what.{plan.choice}"))
+    if "none" not in bad:
+        for choice in plan.choices:
+            st.markdown(t(f"exp.what.{choice}"))
     if result.problem or result.key is None:
         st.info(t("exp.cannot", reason=result.problem or ""), icon=":material/block:")
     stop_requested = st.session_state.get("exp_stop") is True
     b1, b2, _ = st.columns([1, 1, 3])
     clicked = b1.button(t("exp.run"), type="primary", key="exp_run",
-                        disabled=result.key is None or bool(result.problem))
+                        disabled=result.key is None or bool(result.problem) or "none" in bad)
     b2.button(t("train.stop"), key="exp_stop", disabled=not clicked)
     exp = _settle(clicked, stop_requested)
-    if clicked and result.key is not None and not result.problem:
+    if clicked and result.key is not None and not result.problem and "none" not in bad:
         exp = _run_live(result.key, ts, ctx.settings.seed, plan,
                         film_probe(task, ctx.settings.source))
     if exp is None:
@@ -147,15 +157,14 @@ def _show(ctx: Context, exp: Experiment) -> None:
         st.info(t("exp.incomplete"), icon=":material/info:")
         return
     ok, bad = exp.results
-    names = (t("exp.correct"), t("exp.broken_named", name=_label(exp.plan.choice)))
+    names = (t("exp.correct"), t("exp.broken_named", name=_labels(exp.plan.choices)))
     st.caption(t("exp.trained", describe=correct.key.describe(), steps=correct.config.steps,
                  n=EVAL_SEQUENCES))
     st.dataframe({
         t("exp.col_measure"): [t("exp.row_loss"), t("exp.row_tf"), t("exp.row_greedy"),
                                t("exp.row_steps"), t("exp.row_seconds")],
         names[0]: _column(ok), names[1]: _column(bad)}, hide_index=True, width="stretch")
-    st.markdown(_explanation(exp.plan.choice, exp.plan.smoothing, ok, bad,
-                             correct.model.config.d_k))
+    st.markdown(_explanation(exp.plan, ok, bad, correct.model.config.d_k))
     show_chart(comparison_figure([correct.history, broken.history], names,
                                  correct.config.steps), "experiment_curves",
                correct.model.config, ctx.presenter, key="exp_curves")
@@ -167,8 +176,9 @@ def _column(r: ArmResult) -> list[str]:
             f"{r.seconds:.1f} s"]
 
 
-def _explanation(choice: str, eps: float, ok: ArmResult, bad: ArmResult, d_k: int) -> str:
-    """What the switch does, the measured numbers, and a verdict chosen by the numbers."""
+def _explanation(plan: BreakPlan, ok: ArmResult, bad: ArmResult, d_k: int) -> str:
+    """What each broken part does, the measured numbers, and a verdict chosen by the numbers
+    (with a hint where to see more, for a single part)."""
     nums = dict(tf_ok=f"{ok.teacher_forced:.0%}", tf_bad=f"{bad.teacher_forced:.0%}",
                 greedy_ok=f"{ok.greedy:.0%}", greedy_bad=f"{bad.greedy:.0%}",
                 loss_ok=f"{ok.loss:.3f}", loss_bad=f"{bad.loss:.3f}", n=EVAL_SEQUENCES)
@@ -177,12 +187,17 @@ def _explanation(choice: str, eps: float, ok: ArmResult, bad: ArmResult, d_k: in
     elif ok.greedy - bad.greedy >= CLEAR:
         verdict = t("exp.verdict_worse", **nums)
     elif bad.greedy - ok.greedy >= CLEAR:
-        verdict = t("exp.verdict_better", **nums) + " " + t(f"exp.hint.{choice}")
+        verdict = t("exp.verdict_better", **nums)
     else:
-        verdict = t("exp.verdict_same", **nums) + " " + t(f"exp.hint.{choice}")
-    why = t(f"exp.why.{choice}", eps=f"{eps:g}", keep=f"{1 - eps:g}", d_k=d_k,
-            root=f"{math.sqrt(d_k):.2f}")
-    return "\n\n".join((why,
+        verdict = t("exp.verdict_same", **nums)
+    if plan.single is not None and ok.greedy - bad.greedy < CLEAR:
+        verdict += " " + t(f"exp.hint.{plan.single}")
+    eps = plan.smoothing
+    whys = [t(f"exp.why.{choice}", eps=f"{eps:g}", keep=f"{1 - eps:g}", d_k=d_k,
+              root=f"{math.sqrt(d_k):.2f}") for choice in plan.choices]
+    if plan.single is None:
+        whys.insert(0, t("exp.combined", n=len(plan.choices)))
+    return "\n\n".join((*whys,
                         t("exp.measured", **nums), verdict))
 
 

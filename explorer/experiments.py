@@ -73,44 +73,58 @@ BREAK_CHOICES: tuple[str, ...] = (*BREAKS, SMOOTHING)
 
 @dataclass(frozen=True)
 class BreakPlan:
-    """What the broken model changes: a model switch, or the label smoothing epsilon."""
+    """What the broken model changes: model switches and/or the label smoothing epsilon."""
 
-    choice: str  # one of BREAK_CHOICES
-    smoothing: float = 0.0  # the broken model's epsilon when choice == SMOOTHING
+    choices: tuple[str, ...]  # BREAK_CHOICES, in that order; usually one
+    smoothing: float = 0.1  # the broken model's epsilon when SMOOTHING is chosen
     steps: int = DEFAULT_BUDGET  # the budget of each model
 
+    @property
+    def single(self) -> str | None:
+        """The one part broken, or None for a combination."""
+        return self.choices[0] if len(self.choices) == 1 else None
 
-def parse_plan(choice: object, smoothing: object, steps: object) -> tuple[BreakPlan, list[str]]:
+
+def parse_plan(choices: object, smoothing: object,
+               steps: object) -> tuple[BreakPlan, list[str]]:
     """Validate the panel's values (a modified client can send anything): a bad value falls
-    back to the default and is reported by its name."""
+    back to the default and is reported by its name ("choice", "none", "smoothing",
+    "steps")."""
     bad: list[str] = []
-    if choice not in BREAK_CHOICES:
+    given = list(choices) if isinstance(choices, (list, tuple)) else [choices]
+    valid = tuple(c for c in BREAK_CHOICES if c in given)  # in order, without repeats
+    if choices is None or any(c not in BREAK_CHOICES for c in given):
         bad.append("choice")
-        choice = BREAK_CHOICES[0]
+    if not valid:
+        if "choice" not in bad:
+            bad.append("none")
+        valid = BREAK_CHOICES[:1]
     eps = smoothing if isinstance(smoothing, (int, float)) and not isinstance(smoothing, bool) \
         else float("nan")
     if not SMOOTHING_RANGE[0] <= eps <= SMOOTHING_RANGE[1]:
-        if choice == SMOOTHING:
+        if SMOOTHING in valid:
             bad.append("smoothing")
         eps = 0.1
     n = steps if isinstance(steps, int) and not isinstance(steps, bool) else -1
     if not BUDGET_RANGE[0] <= n <= BUDGET_RANGE[1]:
         bad.append("steps")
         n = DEFAULT_BUDGET
-    return BreakPlan(str(choice), float(eps), n), bad
+    return BreakPlan(valid, float(eps), n), bad
 
 
 def arms(key: ModelKey, config: TrainConfig,
          plan: BreakPlan) -> tuple[tuple[ModelKey, TrainConfig], tuple[ModelKey, TrainConfig]]:
     """The correct and the broken (model key, training config): the same task, seed,
-    weights and batches, `plan.steps` steps each; they differ in exactly the plan's part."""
+    weights and batches, `plan.steps` steps each; they differ in exactly the plan's parts.
+    The correct model trains with ε = 0 when smoothing is broken, else with `config`'s."""
     correct_cfg = replace(config, steps=plan.steps)
-    if plan.choice == SMOOTHING:
-        return ((key, replace(correct_cfg, smoothing=0.0)),
-                (key, replace(correct_cfg, smoothing=plan.smoothing)))
-    name, value = BREAKS[plan.choice]
-    broken_key = replace(key, config=replace(key.config, **{name: value}))
-    return (key, correct_cfg), (broken_key, correct_cfg)
+    broken_cfg = correct_cfg
+    if SMOOTHING in plan.choices:
+        correct_cfg = replace(correct_cfg, smoothing=0.0)
+        broken_cfg = replace(correct_cfg, smoothing=plan.smoothing)
+    switches = dict(BREAKS[c] for c in plan.choices if c in BREAKS)
+    broken_key = replace(key, config=replace(key.config, **switches))
+    return (key, correct_cfg), (broken_key, broken_cfg)
 
 
 @dataclass(frozen=True)

@@ -50,21 +50,28 @@ def test_every_switch_is_offered_once_with_each_non_default_value():
 
 
 @pytest.mark.parametrize("raw", [
-    ("<b>x</b>", 0.1, 300), ("residual", 0.1, 10**9), ("residual", 0.1, 2.5),
-    ("residual", 0.1, True), (None, None, None), (SMOOTHING, float("nan"), 300),
-    (SMOOTHING, 0.9, 300), (SMOOTHING, "0.2", 300),
+    (["<b>x</b>"], 0.1, 300), ("<b>x</b>", 0.1, 300), (["residual"], 0.1, 10**9),
+    (["residual"], 0.1, 2.5), (["residual"], 0.1, True), (None, None, None),
+    ([SMOOTHING], float("nan"), 300), ([SMOOTHING], 0.9, 300), ([SMOOTHING], "0.2", 300),
+    (["residual", 7], 0.1, 300), ([], 0.1, 300), ({"residual": 1}, 0.1, 300),
 ])
 def test_forged_panel_values_fall_back_and_are_named(raw):
     plan, bad = parse_plan(*raw)
     assert bad
-    assert plan.choice in BREAK_CHOICES
+    assert plan.choices and set(plan.choices) <= set(BREAK_CHOICES)
     assert 20 <= plan.steps <= 2000 and 0.05 <= plan.smoothing <= 0.5
+
+
+def test_several_parts_and_their_order():
+    plan, bad = parse_plan([SMOOTHING, "residual", "residual"], 0.2, 100)
+    assert not bad and plan.choices == ("residual", SMOOTHING) and plan.single is None
+    assert parse_plan([], 0.1, 100)[1] == ["none"]
 
 
 @pytest.mark.parametrize("choice", BREAK_CHOICES)
 def test_the_two_arms_differ_in_exactly_the_chosen_part(choice):
     key, _ = _key()
-    plan, bad = parse_plan(choice, 0.2, 50)
+    plan, bad = parse_plan([choice], 0.2, 50)
     assert not bad
     (k1, c1), (k2, c2) = arms(key, TS.train_config(0), plan)
     assert c1.steps == c2.steps == 50
@@ -83,7 +90,7 @@ def test_the_two_arms_differ_in_exactly_the_chosen_part(choice):
 
 def test_a_missing_mask_trains_perfectly_and_decodes_nothing():
     key, task = _key()
-    plan, _ = parse_plan("decoder_mask.none", 0.1, 200)
+    plan, _ = parse_plan(["decoder_mask.none"], 0.1, 200)
     exp = run_experiment(start_experiment(key, TS.train_config(0), plan,
                                           film_probe(task, "")))
     ok, bad = exp.results
@@ -105,7 +112,7 @@ def test_teacher_forced_accuracy_matches_training_accuracy_definition():
 
 
 def _run_section(at, choice="decoder_mask.none", steps=40):
-    at.session_state["exp_break"] = choice
+    at.session_state["exp_breaks"] = [choice] if isinstance(choice, str) else list(choice)
     at.session_state["exp_steps"] = steps
     at.run()
     at.button(key="exp_run").click().run()
@@ -128,11 +135,27 @@ def test_the_section_trains_both_and_explains_the_result(lang):
 
 
 def test_forged_values_get_a_message_not_a_traceback():
-    with app_in("en", "train", exp_break="<script>", exp_steps=10**9,
+    with app_in("en", "train", exp_breaks=["<script>"], exp_steps=10**9,
                 exp_eps=float("nan")) as at:
         assert not at.exception
         warnings = " ".join(w.value for w in at.warning)
-        assert "not one of the parts" in warnings and "whole number" in warnings
+        assert "Only the parts listed" in warnings and "whole number" in warnings
+        assert "<script>" not in warnings
+    with app_in("en", "train", exp_breaks=[]) as at:
+        assert not at.exception
+        assert any("at least one part" in w.value for w in at.warning)
+        assert at.button(key="exp_run").disabled
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_part_broken_at_once_trains_anyway_and_says_so(lang):
+    with app_in(lang, "train") as at:
+        _run_section(at, BREAK_CHOICES, 30)
+        assert not at.exception and not errors(at)
+        exp = at.session_state["exp_state"]
+        assert exp.results is not None and exp.plan.choices == BREAK_CHOICES
+        text = " ".join(m.value for m in at.markdown)
+        assert ("6 parts broken at once" if lang == "en" else "同时破坏了 6 个部件") in text
 
 
 def test_smoothing_break_shows_its_epsilon():

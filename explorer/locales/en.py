@@ -1475,7 +1475,13 @@ TEXT: dict[str, str] = {
                  "the broken one from the same initial weights, on the same task, batches, "
                  "random seed and number of steps (the model and settings of section 2), then "
                  "measures both the same way.",
-    "exp.break_label": "Part to break",
+    "exp.break_label": "Parts to break",
+    "exp.break_help": "Usually one, to see what that part is for; several at once also train "
+                      "(even all of them), but then the result cannot say which part did what.",
+    "exp.bad_none": "Choose at least one part to break.",
+    "exp.combined": "**{n} parts broken at once.** The broken model lacks all of them, so the "
+                    "numbers below cannot tell which part did what; break them one at a time "
+                    "to see each.",
     "exp.break.decoder_mask.none": "No subsequent mask (the decoder sees the future)",
     "exp.break.decoder_mask.inverted": "Inverted subsequent mask (masked_fill(mask == 1))",
     "exp.break.positional_encoding": "No positional encoding",
@@ -1486,7 +1492,7 @@ TEXT: dict[str, str] = {
     "exp.steps_help": "Both models train for exactly this many steps, without early stop, so "
                       "they get the same budget; each may train for at most {seconds} s.",
     "exp.eps": "ε of the broken model (the correct one uses 0)",
-    "exp.bad_choice": "That is not one of the parts below; the first one is used instead.",
+    "exp.bad_choice": "Only the parts listed can be broken; the others were left out.",
     "exp.bad_steps": "The steps must be a whole number from {low} to {high}; {default} are "
                      "used instead.",
     "exp.bad_smoothing": "ε must be a number from {low} to {high}; 0.1 is used instead.",

@@ -1281,6 +1281,11 @@ TEXT: dict[str, str] = {
                  "坏的模型从相同的初始权重出发，在相同的任务、相同的批、相同的随机种子和相同的"
                  "步数下训练（用第 2 节的模型和设置），然后用同样的方法测量两者。",
     "exp.break_label": "要破坏的部件",
+    "exp.break_help": "通常选一个，看看这个部件的作用；也可以同时选几个（甚至全部），照样能训"
+                      "练，但结果就说不清是哪个部件造成的。",
+    "exp.bad_none": "请至少选择一个要破坏的部件。",
+    "exp.combined": "**同时破坏了 {n} 个部件。** 被破坏的模型缺少所有这些部件，所以下面的数字"
+                    "说不清是哪个部件造成了什么；一次只破坏一个，才能看清每一个的作用。",
     "exp.break.decoder_mask.none": "去掉后续位置掩码（解码器能看到后面的位置）",
     "exp.break.decoder_mask.inverted": "后续位置掩码取反（masked_fill(mask == 1)）",
     "exp.break.positional_encoding": "去掉位置编码",
@@ -1291,7 +1296,7 @@ TEXT: dict[str, str] = {
     "exp.steps_help": "两个模型都正好训练这么多步，不提前停止，所以预算相同；每个模型最多训练 "
                       "{seconds} 秒。",
     "exp.eps": "被破坏的模型的 ε（正确的模型用 0）",
-    "exp.bad_choice": "这不是下面列出的部件之一，改用第一个。",
+    "exp.bad_choice": "只能破坏列出的部件；其他的已被忽略。",
     "exp.bad_steps": "步数必须是 {low} 到 {high} 之间的整数，改用 {default}。",
     "exp.bad_smoothing": "ε 必须是 {low} 到 {high} 之间的数，改用 0.1。",
     "exp.what.decoder_mask.none": "**改动：**`TransformerConfig(decoder_mask=\"none\")`。"
