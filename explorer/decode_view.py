@@ -1,12 +1,13 @@
 """The Train & decode page's last sections, drawn with streamlit: decoding step by step,
-attention before and after training, and the schedule and label-smoothing explainers.
+beam search beside greedy decoding, attention before and after training, and the schedule
+and label-smoothing explainers.
 
 Each section is a function taking what it needs; `pages/train.py` calls them in order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import streamlit as st
 
@@ -16,11 +17,23 @@ from transformer.tasks import DIGITS, Task, make_task
 from .checkpoint import LoadedCheckpoint
 from .context import Context
 from .decoding import (
+    ALPHA_RANGE,
+    BEAM_RANGE,
+    DEFAULT_ALPHA,
+    DEFAULT_BEAM,
+    BeamDecoding,
     Decoding,
     answer,
+    answer_text,
     attention_pattern,
+    beam_checkpoint,
+    beam_input,
+    beam_ranking_rows,
+    compare_with_greedy,
     decode_checkpoint,
     decode_input,
+    parse_alpha,
+    parse_beam_size,
     top_tokens,
 )
 from .figures.train import (
@@ -28,6 +41,7 @@ from .figures.train import (
     AT_SMOOTHING,
     annotated_smoothing_example,
     attention_figure,
+    beam_figure,
     confidence_figure,
     confidence_losses,
     next_token_figure,
@@ -146,6 +160,88 @@ def _step_view(ctx: Context, decoding: Decoding) -> None:
         st.caption(t("train.no_cache_caption"))
 
 
+# score(Y) = log P(Y) / lp(Y), GNMT's length penalty (Wu et al. 2016), the paper's section 6.1
+BEAM_FORMULA = (r"\mathrm{score}(Y) = \frac{\log P(Y)}{lp(Y)}, \qquad "
+                r"lp(Y) = \frac{(5 + |Y|)^{\alpha}}{(5 + 1)^{\alpha}}")
+
+
+def _beam_settings() -> tuple[int, float]:
+    """The beam size and alpha widgets, their values checked in Python as well.
+
+    Streamlit checks a slider's limits in the browser only, and a session value it does
+    not expect (99, NaN, "4") stops the script with an error: a refused value is replaced
+    by the default before the slider is drawn, with a warning that says so.
+    """
+    checks = (("tr_beam", parse_beam_size, DEFAULT_BEAM, "beam.bad_size", BEAM_RANGE),
+              ("tr_alpha", parse_alpha, DEFAULT_ALPHA, "beam.bad_alpha", ALPHA_RANGE))
+    for key, parse, default, message, (low, high) in checks:
+        value = parse(st.session_state.get(key, default))
+        if value is None:
+            st.warning(t(message, low=f"{low:g}", high=f"{high:g}", default=f"{default:g}"),
+                       icon=":material/build:")
+        st.session_state[key] = default if value is None else value  # alpha 1 -> 1.0
+    b1, b2 = st.columns(2)
+    size = parse_beam_size(b1.slider(t("beam.size"), *BEAM_RANGE, key="tr_beam",
+                                     help=t("beam.size_help")))
+    alpha = parse_alpha(b2.slider(t("beam.alpha"), *ALPHA_RANGE, step=0.1, key="tr_alpha",
+                                  help=t("beam.alpha_help")))
+    return (DEFAULT_BEAM if size is None else size,
+            DEFAULT_ALPHA if alpha is None else round(alpha, 6))  # 0.30000000000000004
+
+
+def _beam_verdict(beam: BeamDecoding, greedy: Decoding, joiner: str) -> None:
+    """Both answers side by side, and whether and where they differ, in numbers."""
+    vs = compare_with_greedy(beam, greedy)
+    g1, g2 = st.columns(2)
+    g1.markdown(t("beam.greedy_answer"))
+    g1.code(answer_text(greedy.output, joiner), language=None)
+    g2.markdown(t("beam.beam_answer"))
+    g2.code(answer_text(beam.output, joiner), language=None)
+    k, alpha = beam.beam_size, f"{beam.alpha:g}"
+    if vs.agree:
+        st.markdown(t("beam.agree", k=k, alpha=alpha, log_prob=f"{vs.beam_log_prob:.3f}",
+                      score=f"{vs.beam_score:.3f}"))
+        return
+    st.markdown(t("beam.differ", k=k, alpha=alpha, step=vs.step,
+                  greedy_log_prob=f"{vs.greedy_log_prob:.3f}",
+                  greedy_score=f"{vs.greedy_score:.3f}",
+                  beam_log_prob=f"{vs.beam_log_prob:.3f}", beam_score=f"{vs.beam_score:.3f}"))
+    if vs.beam_score < vs.greedy_score:  # greedy's answer was pruned on the way
+        st.caption(t("beam.why_pruned"))
+    elif vs.beam_log_prob > vs.greedy_log_prob:
+        st.caption(t("beam.why_more_probable"))
+    else:  # less probable, yet a better score: only a longer answer can be (alpha > 0)
+        st.caption(t("beam.why_length", alpha=alpha))
+
+
+def _beam_section(ctx: Context, greedy: Decoding, name: tuple,
+                  run: Callable[[int, float], BeamDecoding], joiner: str = " ",
+                  keep: object = None) -> None:
+    """Beam search on the input and with the model that `greedy` decoded: the tree, the
+    final ranking and how it compares with greedy decoding.
+
+    `name` names the model and the input in the memo; `run(beam_size, alpha)` searches;
+    `keep`, an object whose id is in `name`, is held by the entry so its id names no other.
+    """
+    st.subheader(t("beam.header"))
+    st.markdown(t("beam.text"))
+    size, alpha = _beam_settings()
+    st.markdown(t("beam.formula_text"))
+    st.latex(BEAM_FORMULA)
+    st.caption(t("beam.formula_caption"))
+
+    def search() -> tuple[object, BeamDecoding]:
+        with st.spinner(t("beam.running")):  # shown only when it takes a while
+            return keep, run(size, alpha)
+
+    _, beam = memo((*name, "beam", size, alpha), search)
+    ctx.chart(beam_figure(beam), f"beam_k{size}", key="tr_beam_tree")
+    st.caption(t("beam.tree_caption", shown=size))
+    st.markdown(t("beam.ranking"))
+    st.dataframe(beam_ranking_rows(beam, joiner), hide_index=True)
+    _beam_verdict(beam, greedy, joiner)
+
+
 def _before_after(ctx: Context, key: ModelKey, task: TrainTask, tokens: list[str],
                   trained: TrainedState | None, expected: list[str] | None = None) -> None:
     """Section 4: the same input's attention in the untrained and the trained model.
@@ -258,11 +354,14 @@ def _imported_decoding(ctx: Context, loaded: LoadedCheckpoint) -> None:
         st.caption(t("train.imported_caption_task" if expected is not None
                      else "train.imported_caption_outside", task=t(f"train.task_{task}")))
     _step_view(ctx, decoding)
+    _beam_section(ctx, decoding, ("imported", id(loaded), src, max_len),
+                  lambda k, alpha: beam_checkpoint(loaded, src, max_len, k, alpha), keep=loaded)
     st.info(t("train.imported_no_before_after"), icon=":material/info:")
 
 
 def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
-    """Sections 3 and 4: greedy decoding step by step, then attention before and after."""
+    """Sections 3 and 4: greedy decoding step by step and beam search beside it, then
+    attention before and after."""
     key, trained = result.key, result.trained
     if key is None:
         return
@@ -298,7 +397,8 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
         model, version = shipped, ("shipped",)  # shared and read-only: only decoded
     else:
         model, version = untrained(key), ("untrained",)  # a spinner when the model is large
-    decoding = memo((*version, key, tuple(tokens)), lambda: decode_input(model, task, tokens))
+    name = (*version, key, tuple(tokens))
+    decoding = memo(name, lambda: decode_input(model, task, tokens))
     expected = None
     if dates:
         expected = memo(("expected", tuple(tokens)), lambda: expected_date(tokens))
@@ -306,6 +406,8 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
     else:
         _answer(decoding, task, tokens, trained if use_trained else None)
     _step_view(ctx, decoding)
+    _beam_section(ctx, decoding, name, lambda k, alpha: beam_input(model, task, tokens, k, alpha),
+                  joiner="" if dates else " ")
     if dates and expected is None:  # no right answer to feed in: the model's own
         expected = [tok for tok in decoding.output if tok != "</s>"]
     _before_after(ctx, key, task, tokens, trained, expected)

@@ -6,6 +6,7 @@ refuses a model in train mode instead of switching its mode.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,7 +22,14 @@ from transformer.model import (
 )
 from transformer.tasks import Task
 from transformer.tokenize import BOS, PAD
-from transformer.train import DecodeStep, decode_steps
+from transformer.train import (
+    BeamResult,
+    DecodeStep,
+    Hypothesis,
+    beam_search,
+    decode_steps,
+    length_penalty,
+)
 
 from .checkpoint import LoadedCheckpoint
 from .i18n import t
@@ -99,6 +107,18 @@ def decode_checkpoint(loaded: LoadedCheckpoint, src_tokens: Sequence[str],
     </s> where this app's tasks do (The Annotated Transformer's does not).
     """
     _check_readable(loaded.model)
+    src, src_mask = _checkpoint_src(loaded, src_tokens)
+    tgt_specials = loaded.special_ids("tgt")
+    enc_cache, steps = decode_steps(loaded.model, src, src_mask, max_len=max_len,
+                                    start_symbol=tgt_specials.get("bos", BOS),
+                                    end_symbol=tgt_specials.get("eos"))
+    return _decoding(loaded.model, list(src_tokens), tuple(loaded.tgt_vocab), enc_cache, steps)
+
+
+def _checkpoint_src(loaded: LoadedCheckpoint,
+                    src_tokens: Sequence[str]) -> tuple[torch.Tensor, torch.Tensor]:
+    """`src_tokens` in the checkpoint's source vocabulary: (src (1, src_len), mask (1, 1,
+    src_len)); unknown tokens read as its <unk>, and without a <pad> nothing is masked."""
     src_specials = loaded.special_ids("src")
     stoi = {tok: i for i, tok in reversed(list(enumerate(loaded.src_vocab)))}
     unk = src_specials.get("unk", 0)
@@ -106,11 +126,7 @@ def decode_checkpoint(loaded: LoadedCheckpoint, src_tokens: Sequence[str],
     pad = src_specials.get("pad")
     src_mask = (src != pad).unsqueeze(-2) if pad is not None else torch.ones(
         1, 1, src.size(1), dtype=torch.bool)  # (1, 1, src_len)
-    tgt_specials = loaded.special_ids("tgt")
-    enc_cache, steps = decode_steps(loaded.model, src, src_mask, max_len=max_len,
-                                    start_symbol=tgt_specials.get("bos", BOS),
-                                    end_symbol=tgt_specials.get("eos"))
-    return _decoding(loaded.model, list(src_tokens), tuple(loaded.tgt_vocab), enc_cache, steps)
+    return src, src_mask
 
 
 def _decoding(model: EncoderDecoder, src: list[str], itos: tuple[str, ...],
@@ -128,6 +144,154 @@ def _decoding(model: EncoderDecoder, src: list[str], itos: tuple[str, ...],
         for s in steps
     )
     return Decoding(tuple(src), itos, views, _layers(enc_cache, "encoder", "self_attn", n))
+
+
+# ---- Beam search beside greedy decoding --------------------------------------------------
+
+BEAM_RANGE = (1, 8)  # the widget's limits: 8 already shows the beam's whole idea
+DEFAULT_BEAM = 4  # the paper's beam size (section 6.1)
+ALPHA_RANGE = (0.0, 1.5)
+DEFAULT_ALPHA = 0.6  # the paper's length-penalty alpha (section 6.1)
+
+
+def parse_beam_size(value: object) -> int | None:
+    """A beam size from a widget's session value: an int in BEAM_RANGE, else None.
+
+    Streamlit checks a slider's limits in the browser only; a value set by other means
+    (a forged session value) may be anything, and a bool is an int to Python.
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value if BEAM_RANGE[0] <= value <= BEAM_RANGE[1] else None
+
+
+def parse_alpha(value: object) -> float | None:
+    """An alpha from a widget's session value: a finite number in ALPHA_RANGE, else None.
+
+    Text ("0.6") and bools are refused, not converted: only the slider's own values pass.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    number = float(value)
+    if not math.isfinite(number) or not ALPHA_RANGE[0] <= number <= ALPHA_RANGE[1]:
+        return None
+    return number
+
+
+@dataclass(frozen=True)
+class BeamNode:
+    """One hypothesis of beam search, in tokens (see transformer.train.Hypothesis)."""
+
+    tokens: tuple[str, ...]  # <s> y1 .. yt
+    log_prob: float  # log P(y1 .. yt)
+    score: float  # log_prob / lp(t)
+    parent: int | None  # its prefix's index in the previous step (step 1: the root <s>)
+    kept: bool  # stayed in the beam; False: pruned at this step
+    finished: bool  # ends with </s>
+
+    @property
+    def length(self) -> int:
+        """|Y|: the tokens after <s>, </s> included (what the length penalty counts)."""
+        return len(self.tokens) - 1
+
+
+@dataclass(frozen=True)
+class BeamDecoding:
+    """A beam search of one input: every step's candidates and the final ranking."""
+
+    steps: tuple[tuple[BeamNode, ...], ...]  # per step: kept ones best first, then pruned
+    final: tuple[BeamNode, ...]  # best score first
+    beam_size: int
+    alpha: float
+
+    @property
+    def output(self) -> tuple[str, ...]:
+        """The best hypothesis after <s>, as `Decoding.output` reads greedy decoding's."""
+        return self.final[0].tokens[1:] if self.final else ()
+
+
+def _beam_decoding(result: BeamResult, itos: Sequence[str]) -> BeamDecoding:
+    """`beam_search`'s ids as names, for the page."""
+    def node(h: Hypothesis) -> BeamNode:
+        return BeamNode(tuple(itos[i] for i in h.tokens), h.log_prob, h.score, h.parent,
+                        h.kept, h.finished)
+
+    return BeamDecoding(tuple(tuple(node(h) for h in step) for step in result.steps),
+                        tuple(node(h) for h in result.final), result.beam_size, result.alpha)
+
+
+def beam_input(model: EncoderDecoder, task: Task, tokens: Sequence[str], beam_size: int,
+               alpha: float) -> BeamDecoding:
+    """Beam-search `tokens` with an eval-mode `model` (only read), as long as
+    `decode_input` lets greedy decoding run, so that beam size 1 gives its answer."""
+    _check_readable(model)
+    src, src_mask = _encode_src(task, tokens)
+    result = beam_search(model, src, src_mask, max_len=task.target_len, beam_size=beam_size,
+                         alpha=alpha)
+    return _beam_decoding(result, task.vocab.itos)
+
+
+def beam_checkpoint(loaded: LoadedCheckpoint, src_tokens: Sequence[str], max_len: int,
+                    beam_size: int, alpha: float) -> BeamDecoding:
+    """Beam-search `src_tokens` with a loaded checkpoint's model, as `decode_checkpoint`
+    decodes it greedily (its own special tokens, at most `max_len` tokens)."""
+    _check_readable(loaded.model)
+    src, src_mask = _checkpoint_src(loaded, src_tokens)
+    tgt_specials = loaded.special_ids("tgt")
+    # no </s> in its vocabulary: an id no token has, so hypotheses run to max_len as greedy's do
+    eos = tgt_specials.get("eos", -1)
+    result = beam_search(loaded.model, src, src_mask, max_len=max_len, beam_size=beam_size,
+                         alpha=alpha, start_symbol=tgt_specials.get("bos", BOS), end_symbol=eos)
+    return _beam_decoding(result, loaded.tgt_vocab)
+
+
+@dataclass(frozen=True)
+class BeamVsGreedy:
+    """Beam search's best answer against greedy decoding's, in numbers."""
+
+    agree: bool
+    step: int | None  # the first step (1 = the token after <s>) where they differ
+    greedy_log_prob: float
+    greedy_score: float  # scored as beam search scores: log P / lp(|Y|, alpha)
+    beam_log_prob: float
+    beam_score: float
+
+
+def compare_with_greedy(beam: BeamDecoding, greedy: Decoding) -> BeamVsGreedy:
+    """Where beam search's best answer first leaves greedy decoding's, and both scores."""
+    ours, theirs = beam.output, greedy.output
+    pairs = zip(ours, theirs, strict=False)  # the shorter answer ends the comparison
+    step = next((i + 1 for i, (a, b) in enumerate(pairs) if a != b), None)
+    if step is None and len(ours) != len(theirs):  # one is the other's beginning
+        step = min(len(ours), len(theirs)) + 1
+    # greedy picks the most probable token, so each step's log P is log max p
+    greedy_log_prob = float(sum(math.log(float(view.probs.max())) for view in greedy.steps))
+    best = beam.final[0]
+    return BeamVsGreedy(
+        agree=step is None, step=step, greedy_log_prob=greedy_log_prob,
+        greedy_score=greedy_log_prob / length_penalty(len(theirs), beam.alpha),
+        beam_log_prob=best.log_prob, beam_score=best.score)
+
+
+def answer_text(tokens: Sequence[str], joiner: str = " ") -> str:
+    """An answer as text: its tokens joined by `joiner` ("" for the date task's characters),
+    with a final </s> set apart so that it never reads as part of the last token."""
+    ended = len(tokens) > 0 and tokens[-1] == "</s>"
+    body = joiner.join(tokens[:-1] if ended else tokens)
+    return " ".join(part for part in (body, "</s>" if ended else "") if part)
+
+
+def beam_ranking_rows(beam: BeamDecoding, joiner: str = " ") -> dict[str, list]:
+    """The final ranking as table columns: rank, the answer, log P, |Y|, lp, score."""
+    rows = beam.final
+    return {
+        t("beam.col_rank"): list(range(1, len(rows) + 1)),
+        t("beam.col_tokens"): [answer_text(node.tokens[1:], joiner) for node in rows],
+        t("beam.col_log_prob"): [round(node.log_prob, 4) for node in rows],
+        t("beam.col_length"): [node.length for node in rows],
+        t("beam.col_lp"): [round(length_penalty(node.length, beam.alpha), 4) for node in rows],
+        t("beam.col_score"): [round(node.score, 4) for node in rows],
+    }
 
 
 def top_tokens(probs: np.ndarray, itos: Sequence[str], k: int = 10) -> list[tuple[str, float]]:

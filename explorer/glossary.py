@@ -136,6 +136,17 @@ GLOSSARY: tuple[Term, ...] = (
     Term("greedy decoding", "贪心解码",
          "Always appending the most probable next token.",
          "每一步都接上概率最大的下一个 token。"),
+    Term("beam search", "束搜索",
+         "Decoding that keeps the k most probable partial answers at every step (the beam) "
+         "instead of one.",
+         "每一步保留 k 个最可能的部分答案（即“束”）而不是只保留一个的解码方法。",
+         avoid=("集束搜索", "波束搜索", "beam search"), english_names=("beam search",)),
+    Term("length penalty", "长度惩罚",
+         "lp(Y) = ((5 + |Y|) / 6)^α: beam search ranks answers by log P / lp, so longer ones are "
+         "not punished for their extra probabilities below 1.",
+         "lp(Y) = ((5 + |Y|) / 6)^α：束搜索按 log P / lp 给答案排序，较长的答案不会因为多乘了"
+         "几个小于 1 的概率而吃亏。",
+         avoid=("长度罚分", "长度罚项")),
     Term("warm-up", "预热",
          "The first steps, during which the learning rate rises.",
          "训练开始时学习率逐步升高的那些步。"),

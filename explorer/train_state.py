@@ -52,10 +52,15 @@ def memo(name: tuple, compute: Callable[[], Any]) -> Any:
     """Remember the last few results of this session (decoding again on every slider move
     would be wasted work); the memo lives in session_state, never shared."""
     store = st.session_state.setdefault(MEMO_KEY, {})
-    if name not in store:
-        if len(store) >= 6:
-            store.pop(next(iter(store)))
-        store[name] = compute()
+    if name in store:
+        # to the back of the line: a page run asks for about five results; dropping the
+        # oldest instead of the least recently used would drop one still in use, and every
+        # run after a change would then recompute them all
+        store[name] = store.pop(name)
+        return store[name]
+    if len(store) >= 8:
+        store.pop(next(iter(store)))  # the least recently used
+    store[name] = compute()
     return store[name]
 
 

@@ -25,7 +25,7 @@ ctx = context()
 train_settings, task = task_section(ctx.settings.source)  # 1. the task
 how_training_works(how, task)  # its numbers are the chosen task's
 result = training_section(ctx, train_settings, task)  # 2. training
-decoding_section(ctx, result, task)  # 3. decoding step by step, 4. before and after
+decoding_section(ctx, result, task)  # 3. decoding step by step, beam search; 4. before/after
 film_section(ctx, result.trained)  # 5. the attention film: how attention formed
 schedule_section(ctx, ctx.settings)  # 6. the schedule and label smoothing
 experiment_section(ctx, train_settings, result, task)  # 7. break a part, train both

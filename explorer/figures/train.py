@@ -1,4 +1,5 @@
-"""Training and decoding figures: loss curve, next-token bars, Noam schedule, label smoothing.
+"""Training and decoding figures: loss curve, next-token bars, the beam, Noam schedule, label
+smoothing.
 
 Pure functions: data in, `go.Figure` out; every label passes through `esc()`.
 """
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import plotly.graph_objects as go
@@ -19,6 +21,9 @@ from transformer.train import LabelSmoothing, StepInfo, rate
 from ..i18n import t
 from .attention import attention_grid
 from .common import FONT, esc, fast_figure, heatmap
+
+if TYPE_CHECKING:  # data in, figure out: the page hands the decoding over
+    from ..decoding import BeamDecoding
 
 NOAM_REFERENCES: tuple[tuple[int, float, int], ...] = ((512, 1.0, 4000), (512, 1.0, 8000),
                                                        (256, 1.0, 4000))
@@ -80,6 +85,99 @@ def next_token_figure(top: Sequence[tuple[str, float]], chosen: str | None = Non
         font=FONT, height=320, margin=dict(l=10, r=10, t=30, b=10),
     )
     return fig
+
+
+BEAM_COLORS = {"kept": "#1f77b4", "finished": "#2ca02c", "pruned": "#b0b0b0",
+               "best": "#d62728"}
+BEAM_LABEL_CHARS = 10  # longer tokens are cut in the node's label (the hover has them whole)
+
+
+def _beam_best_path(beam: BeamDecoding) -> list[tuple[int, int]]:
+    """(step, index) of the best final hypothesis and of each of its prefixes back to step 1.
+
+    Two candidates of one step never share their tokens (their parents differ or their
+    last tokens do), so the tokens find the best one in its step.
+    """
+    best = beam.final[0] if beam.final else None
+    step = best.length if best is not None else 0  # the step that produced its last token
+    if best is None or not 1 <= step <= len(beam.steps):  # nothing searched: no path
+        return []
+    index = next((i for i, node in enumerate(beam.steps[step - 1]) if node.kept
+                  and node.tokens == best.tokens), None)
+    path: list[tuple[int, int]] = []
+    while index is not None and step >= 1:
+        path.append((step, index))
+        index, step = beam.steps[step - 1][index].parent, step - 1
+    return path
+
+
+def beam_figure(beam: BeamDecoding) -> go.Figure:
+    """The beam as a tree: x = step, one node per hypothesis (its last token), edges to the
+    prefix it extends; kept ones coloured, pruned ones grey, finished ones (</s>) squares,
+    the best final answer's path in red. Every trace has `meta` naming what it draws."""
+    best = set(_beam_best_path(beam))
+    # step 0 is the root <s>; a node of step s at row i hangs from row `parent` of step s - 1
+    groups: dict[str, dict[str, list]] = {
+        name: dict(x=[], y=[], text=[], hovertext=[], symbol=[])
+        for name in ("kept", "finished", "pruned")}
+    edges: dict[str, dict[str, list]] = {name: dict(x=[], y=[])
+                                         for name in ("pruned", "kept", "best")}
+    status = {name: t(f"beam.fig_{name}") for name in ("kept", "finished", "pruned")}
+    for s, step in enumerate(beam.steps, start=1):
+        for i, node in enumerate(step):
+            group = "pruned" if not node.kept else "finished" if node.finished else "kept"
+            last = node.tokens[-1]
+            label = last if len(last) <= BEAM_LABEL_CHARS else last[:BEAM_LABEL_CHARS - 1] + "…"
+            g = groups[group]
+            g["x"].append(s)
+            g["y"].append(i)
+            g["text"].append(esc(label))
+            states = [status["kept" if node.kept else "pruned"]]
+            states += [status["finished"]] if node.finished else []
+            g["hovertext"].append(
+                esc(" ".join(node.tokens)) + f"<br>log P = {node.log_prob:.4f}"
+                f"<br>{esc(t('beam.fig_score'))} = {node.score:.4f}<br>" + esc(", ".join(states)))
+            g["symbol"].append("square" if node.finished else "circle")
+            edge = "best" if (s, i) in best else "kept" if node.kept else "pruned"
+            parent = node.parent if node.parent is not None else 0
+            edges[edge]["x"] += [s - 1, s, None]
+            edges[edge]["y"] += [parent, i, None]
+    edge_style = {"pruned": dict(color=BEAM_COLORS["pruned"], width=1, dash="dot"),
+                  "kept": dict(color=BEAM_COLORS["kept"], width=1.5),
+                  "best": dict(color=BEAM_COLORS["best"], width=4)}
+    data: list[dict] = [
+        dict(type="scatter", x=e["x"], y=e["y"], mode="lines", line=edge_style[name],
+             hoverinfo="skip", meta=f"edges_{name}", showlegend=name == "best",
+             name=esc(t("beam.fig_best_path")) if name == "best" else None)
+        for name, e in edges.items()
+    ]
+    data.append(dict(type="scatter", x=[0], y=[0], mode="markers+text", text=["&lt;s&gt;"],
+                     textposition="middle left", meta="root", showlegend=False,
+                     marker=dict(color=BEAM_COLORS["kept"], size=11),
+                     hovertemplate="&lt;s&gt;<extra></extra>"))
+    for name, g in groups.items():
+        grey = name == "pruned"
+        data.append(dict(
+            type="scatter", x=g["x"], y=g["y"], mode="markers+text", text=g["text"],
+            textposition="middle right", hovertext=g["hovertext"],
+            hovertemplate="%{hovertext}<extra></extra>", meta=name, name=esc(status[name]),
+            textfont=dict(color="#9a9a9a" if grey else "#222222"),
+            marker=dict(color=BEAM_COLORS[name], size=9 if grey else 12, symbol=g["symbol"],
+                        line=dict(color="white", width=1))))
+    n_steps = len(beam.steps)
+    rows = max((len(step) for step in beam.steps), default=1)
+    layout = dict(
+        title=dict(text=esc(t("beam.fig_title", k=beam.beam_size, alpha=f"{beam.alpha:g}"))),
+        xaxis=dict(title=dict(text=esc(t("beam.fig_step_axis"))), range=[-0.6, n_steps + 0.9],
+                   tickmode="array", tickvals=list(range(n_steps + 1)), zeroline=False),
+        yaxis=dict(title=dict(text=esc(t("beam.fig_rank_axis"))), autorange="reversed",
+                   tickmode="array", tickvals=list(range(rows)),
+                   ticktext=[str(r + 1) for r in range(rows)], zeroline=False),
+        font=FONT, height=max(300, 150 + 30 * rows), margin=dict(l=10, r=10, t=60, b=10),
+        legend=dict(orientation="h", y=1.0, yanchor="bottom", x=1, xanchor="right"),
+        hoverlabel=dict(align="left"),
+    )
+    return fast_figure(data, layout)
 
 
 def noam_figure(d_model: int, factor: float, warmup: int, steps: int = 20000) -> go.Figure:

@@ -1123,6 +1123,73 @@ TEXT: dict[str, str] = {
     "train.which_untrained": "untrained",
     "train.which_shipped": "the shipped date translator",
     "train.which_imported": "the imported checkpoint (sidebar)",
+    # beam search beside greedy decoding (issue 12)
+    "beam.header": "Beam search beside greedy decoding",
+    "beam.text": "Greedy decoding commits to the most probable token at every step and can never "
+                 "go back. **Beam search** keeps the `k` most probable partial answers instead "
+                 "(the *beam*): at every step each of them is extended by every token of the "
+                 "vocabulary, and only the `k` best candidates stay. A candidate that produces "
+                 "`</s>` is finished and leaves the beam. With `k = 1` it is greedy decoding.",
+    "beam.size": "Beam size k",
+    "beam.size_help": "How many partial answers stay in the beam at each step (1 = greedy "
+                      "decoding; the paper uses 4).",
+    "beam.alpha": "Length penalty α",
+    "beam.alpha_help": "0 ranks the finished answers by log P alone; larger values favour longer "
+                       "answers (the paper uses 0.6).",
+    "beam.formula_text": "Every token multiplies P(Y) by a probability below 1, so a longer answer "
+                         "always has a lower log P. The final ranking therefore divides by a "
+                         "length penalty lp(Y):",
+    "beam.formula_caption": "|Y| counts the tokens after `<s>`, `</s>` included. The paper "
+                            "(section 6.1) decodes with beam size 4 and α = 0.6, with the length "
+                            "penalty of Wu et al. (2016), Google's neural machine translation "
+                            "system. All candidates of one step have the same length, so the "
+                            "penalty never changes which ones stay in the beam: it only ranks "
+                            "finished answers of different lengths.",
+    "beam.bad_size": "The beam size must be a whole number from {low} to {high}: the value given "
+                     "was refused and {default} is used.",
+    "beam.bad_alpha": "α must be a number from {low} to {high}: the value given was refused and "
+                      "{default} is used.",
+    "beam.running": "Running beam search…",
+    "beam.fig_title": "The beam (k = {k}, α = {alpha}): every candidate, step by step",
+    "beam.fig_step_axis": "step (tokens after <s>)",
+    "beam.fig_rank_axis": "rank in its step",
+    "beam.fig_kept": "kept in the beam",
+    "beam.fig_finished": "finished (</s>)",
+    "beam.fig_pruned": "pruned",
+    "beam.fig_best_path": "the best final answer",
+    "beam.fig_score": "score",
+    "beam.tree_caption": "Each column is one step. A node is a candidate, labelled with its last "
+                         "token and joined to the prefix it extends: blue ones stay in the beam, "
+                         "green squares are finished with `</s>`, grey ones are the best pruned "
+                         "candidates of the step (up to {shown}), drawn to show what was cut. The "
+                         "red path leads to the best final answer. Hover over a node for its "
+                         "whole sequence, its log P and its score.",
+    "beam.ranking": "**The final ranking**: the finished answers (and, once the length limit is "
+                    "reached, the unfinished ones), best score first.",
+    "beam.col_rank": "rank",
+    "beam.col_tokens": "answer",
+    "beam.col_log_prob": "log P(Y)",
+    "beam.col_length": "|Y|",
+    "beam.col_lp": "lp(Y)",
+    "beam.col_score": "score",
+    "beam.greedy_answer": "Greedy decoding's answer:",
+    "beam.beam_answer": "Beam search's best answer:",
+    "beam.agree": "Beam search (k = {k}, α = {alpha}) and greedy decoding agree: the same answer, "
+                  "with log P = {log_prob} and score {score}.",
+    "beam.differ": "Beam search (k = {k}, α = {alpha}) and greedy decoding differ, first at step "
+                   "{step}. Greedy decoding's answer has log P = {greedy_log_prob} and score "
+                   "{greedy_score}; the beam's best has log P = {beam_log_prob} and score "
+                   "{beam_score}.",
+    "beam.why_more_probable": "The beam kept a candidate that was not the most probable at its "
+                              "step, and it led to the more probable answer: greedy decoding, "
+                              "having dropped it, could not go back to it.",
+    "beam.why_length": "The beam's answer is less probable as a whole (a lower log P), but it is "
+                       "longer, and the length penalty (α = {alpha}) ranks it higher; with α = 0 "
+                       "the ranking follows log P alone.",
+    "beam.why_pruned": "Here beam search does worse than greedy decoding: greedy's answer has the "
+                       "higher score, but at some step its prefix was pruned by candidates that "
+                       "looked better then. Beam search does not try every answer; it bets that "
+                       "the best one stays among the k best prefixes.",
     "train.imported_input": "The sidebar's text, as the imported checkpoint reads it (its own "
                             "vocabulary; words it does not know are `<unk>`):",
     "train.imported_caption": "The app does not know what this checkpoint was trained to do, so "

@@ -992,6 +992,61 @@ TEXT: dict[str, str] = {
     "train.which_untrained": "未训练的模型",
     "train.which_shipped": "应用自带的日期翻译模型",
     "train.which_imported": "导入的检查点（侧边栏）",
+    # 束搜索与贪心解码对照（issue 12）
+    "beam.header": "束搜索与贪心解码对照",
+    "beam.text": "贪心解码每一步都认定概率最大的那个 token，选了就不能回头。"
+                 "**束搜索（beam search）**：同时保留 `k` 个最可能的部分答案（这就是“束”），每"
+                 "一步把其中每一个都接上词表里的每一个 token，只留下最好的 `k` 个候选。生成了 "
+                 "`</s>` 的候选就算完成，离开束。`k = 1` 时，束搜索就是贪心解码。",
+    "beam.size": "束宽 k",
+    "beam.size_help": "每一步束里保留几个部分答案（1 就是贪心解码；论文用 4）。",
+    "beam.alpha": "长度惩罚 α",
+    "beam.alpha_help": "取 0 时只按 log P 给完成的答案排序；取值越大，越偏向较长的答案（论文用 "
+                       "0.6）。",
+    "beam.formula_text": "每多一个 token，P(Y) 就要再乘上一个小于 1 的概率，所以答案越长，log P "
+                         "一定越低。因此最后排序时要除以一个长度惩罚 lp(Y)：",
+    "beam.formula_caption": "|Y| 是 `<s>` 之后的 token 数，包括 `</s>`。论文（第 6.1 节）解码时"
+                            "用束宽 4、α = 0.6，长度惩罚取自 Wu 等人（2016）的谷歌神经机器翻译"
+                            "系统。同一步的所有候选长度相同，所以长度惩罚从不改变哪些候选留在束"
+                            "里：它只影响长度不同的已完成答案之间的排名。",
+    "beam.bad_size": "束宽必须是 {low} 到 {high} 之间的整数：给出的值不被接受，改用 {default}。",
+    "beam.bad_alpha": "α 必须是 {low} 到 {high} 之间的数：给出的值不被接受，改用 {default}。",
+    "beam.running": "正在进行束搜索…",
+    "beam.fig_title": "束（k = {k}，α = {alpha}）：每一步的每个候选",
+    "beam.fig_step_axis": "步（<s> 之后的 token 数）",
+    "beam.fig_rank_axis": "在本步中的名次",
+    "beam.fig_kept": "留在束里",
+    "beam.fig_finished": "已完成（</s>）",
+    "beam.fig_pruned": "被剪掉",
+    "beam.fig_best_path": "最终最佳答案",
+    "beam.fig_score": "得分",
+    "beam.tree_caption": "每一列是一步。每个节点是一个候选，标着它的最后一个 token，并连到它所延"
+                         "长的前缀：蓝色的留在束里，绿色方块是以 `</s>` 结束的已完成候选，灰色的是"
+                         "这一步被剪掉的候选中最好的几个（最多 {shown} 个），画出来是为了看清剪掉"
+                         "了什么。红色路径通向最终的最佳答案。把鼠标移到节点上，可以看到它的完整"
+                         "序列、log P 和得分。",
+    "beam.ranking": "**最终排名**：已完成的答案（到达长度上限时，也包括未完成的），按得分从高到"
+                    "低排列。",
+    "beam.col_rank": "名次",
+    "beam.col_tokens": "答案",
+    "beam.col_log_prob": "log P(Y)",
+    "beam.col_length": "|Y|",
+    "beam.col_lp": "lp(Y)",
+    "beam.col_score": "得分",
+    "beam.greedy_answer": "贪心解码的答案：",
+    "beam.beam_answer": "束搜索的最佳答案：",
+    "beam.agree": "束搜索（k = {k}，α = {alpha}）和贪心解码一致：答案相同，log P = {log_prob}，"
+                  "得分 {score}。",
+    "beam.differ": "束搜索（k = {k}，α = {alpha}）和贪心解码不一致，从第 {step} 步开始不同。贪心"
+                   "解码的答案 log P = {greedy_log_prob}，得分 {greedy_score}；束搜索的最佳答案 "
+                   "log P = {beam_log_prob}，得分 {beam_score}。",
+    "beam.why_more_probable": "束里保留了一个在当时并非最可能的候选，而它最终通向了概率更高的答"
+                              "案；贪心解码早已把它丢掉，再也回不去了。",
+    "beam.why_length": "束搜索的答案整体上概率更低（log P 更低），但它更长，长度惩罚（α = "
+                       "{alpha}）把它排得更靠前；α = 0 时排序只看 log P。",
+    "beam.why_pruned": "这一次束搜索反而不如贪心解码：贪心解码的答案得分更高，但它的前缀在某一步"
+                       "被当时看起来更好的候选挤出了束。束搜索并不尝试所有答案，它赌的是最佳答案"
+                       "始终留在最好的 k 个前缀之中。",
     "train.imported_input": "侧边栏里的文本，按导入检查点自己的词表读入（它不认识的词显示为 `<unk>"
                             "`）：",
     "train.imported_caption": "应用不知道这个检查点是为哪个任务训练的，所以没有可以对照的正确答案"
