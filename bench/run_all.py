@@ -33,6 +33,7 @@ SCRIPTS: dict[str, str] = {
     "dates": "8. The shipped date translator (load, Attention page, accuracy, alignment)",
     "dates_train": "8b. The date task on the Train page (time to 95% and 99%, the Train button)",
     "film": "9. The attention film (recording's share of training time, frames, bytes)",
+    "knockout": "10. Knocking out heads (the full grid: the date model, the default tiny model)",
 }
 
 
