@@ -34,6 +34,7 @@ SCRIPTS: dict[str, str] = {
     "dates_train": "8b. The date task on the Train page (time to 95% and 99%, the Train button)",
     "film": "9. The attention film (recording's share of training time, frames, bytes)",
     "breaks": "10. Break a part (each break switch against the correct model, same budget)",
+    "knockout": "11. Knocking out heads (the full grid: the date model, the default tiny model)",
 }
 
 

@@ -14,6 +14,7 @@ from explorer.figures.attention import (
     scaling_effect,
 )
 from explorer.i18n import t
+from explorer.knockout_view import knockout_section
 
 st.title(t("attn.title"))
 st.markdown(t("attn.intro"))
@@ -89,3 +90,5 @@ st.download_button(
     icon=":material/download:",
     help=t("attn.npz_help"),
 )
+
+knockout_section(ctx, run)  # issue 12: switch off a head, see what the model loses

@@ -227,3 +227,55 @@ def scaling_effect(scores: np.ndarray, masked: np.ndarray, d_k: int) -> dict[str
         out[f"max_{name}"] = float(p.max(axis=-1).mean())
         out[f"grad_{name}"] = float((p * (1 - p)).sum(axis=-1).mean())
     return out
+
+
+def knockout_grid(lost: Mapping[str, np.ndarray], titles: Mapping[str, str], intact: float,
+                  chosen: tuple[str, int, int] | None = None) -> go.Figure:
+    """Accuracy lost without each head: one layers x heads panel per attention, one above
+    the other (their names are long; the heads are read across).
+
+    `lost[key]` is (N, h) in [-1, 1] (intact minus knocked-out accuracy); red is lost, blue
+    gained, on one colour scale centred at 0 for all panels. `chosen` = (key, layer, head)
+    is outlined.
+    """
+    keys = list(lost)
+    limit = max([float(np.abs(a).max()) for a in lost.values()] + [0.01])
+    n_layers, n_heads = next(iter(lost.values())).shape
+    heads = [t("fig.attention.head", j=j) for j in range(n_heads)]
+    layers = [t("fig.attention.layer", i=i) for i in range(n_layers)]
+    hover = (f"{esc(t('ko.fig_lost'))} %{{z:.1%}}<br>"
+             f"{esc(t('ko.fig_intact', intact=f'{intact:.1%}'))}")
+    row_px, title_px = 30, 46  # a layer's row; the room above a panel for its name
+    panel_px = n_layers * row_px + title_px
+    plot_px = panel_px * len(keys)
+    data: list[dict] = []
+    layout: dict = {"annotations": [], "shapes": []}
+    for n, key in enumerate(keys):
+        suffix = "" if n == 0 else str(n + 1)
+        top = 1 - n * panel_px / plot_px - title_px / plot_px
+        bottom = 1 - (n + 1) * panel_px / plot_px
+        data.append(dict(
+            type="heatmap", z=np.asarray(lost[key], dtype=float), x=heads, y=layers,
+            zmin=-limit, zmax=limit, zmid=0.0, colorscale="RdBu_r", showscale=n == 0,
+            colorbar=dict(thickness=10, title=dict(text=esc(t("ko.fig_scale")), side="right"),
+                          tickformat=".0%"),
+            texttemplate="%{z:.1%}" if n_heads <= 8 else "%{z:.0%}", textfont=dict(size=11),
+            xaxis=f"x{suffix}", yaxis=f"y{suffix}",
+            hovertemplate=f"{esc(titles[key])}<br>%{{y}} · %{{x}}<br>{hover}<extra></extra>",
+        ))
+        layout[f"xaxis{suffix}"] = dict(anchor=f"y{suffix}", type="category",
+                                        showticklabels=n == len(keys) - 1,
+                                        matches="x" if n else None)
+        layout[f"yaxis{suffix}"] = dict(domain=_span(bottom, top), anchor=f"x{suffix}",
+                                        type="category", autorange="reversed")
+        layout["annotations"].append(dict(
+            text=f"<b>{esc(titles[key])}</b>", x=0, y=top, xref="paper", yref="paper",
+            xanchor="left", yanchor="bottom", yshift=4, showarrow=False,
+            font=dict(size=13)))
+        if chosen is not None and chosen[0] == key:
+            layout["shapes"].append(dict(
+                type="rect", xref=f"x{suffix}", yref=f"y{suffix}", x0=chosen[2] - 0.5,
+                x1=chosen[2] + 0.5, y0=chosen[1] - 0.5, y1=chosen[1] + 0.5,
+                line=dict(color="black", width=3)))
+    layout.update(font=FONT, height=int(plot_px + 40), margin=dict(l=10, r=10, t=10, b=30))
+    return fast_figure(data, layout)

@@ -750,6 +750,63 @@ TEXT: dict[str, str] = {
     "attn.npz_help": "One array per hook point (names as on the Shapes page), plus the "
                      "tokens; open with numpy.load(path). Every chart has its own PNG "
                      "download: the camera icon in its toolbar.",
+    # ---- Knock out a head (explorer/knockout_view.py) ----
+    "ko.header": "Knock out a head",
+    "ko.intro": "Switch off one head, or a whole sublayer, and see what the model loses: "
+                "its answer to your input, and its exact accuracy on fresh inputs of its "
+                "task. The head's output is replaced by zeros by a hook during these runs "
+                "only; the model's weights are not changed (the same model is shared by "
+                "everyone looking at it).",
+    "ko.part": "Sublayer",
+    "ko.part_encoder_feed_forward": "Encoder feed-forward network",
+    "ko.part_decoder_feed_forward": "Decoder feed-forward network",
+    "ko.whole": "the whole sublayer",
+    "ko.unit": "{part}, {layer}, {head}",
+    "ko.refused": "That knock-out is not part of this model (a layer or head beyond it, or a "
+                  "value the menus do not offer): the first choice is shown instead.",
+    "ko.how": "Removed by the hook point `{hook}`, inside this run only.",
+    "ko.answer_intact": "**Answer of the whole model** (greedy decoding of your input)",
+    "ko.answer_without": "**Answer without** {unit}",
+    "ko.answer_same": "The answer to your input does not change.",
+    "ko.answer_changed": "The answer changes at {n} of {total} positions.",
+    "ko.train_mode": "Dropout is on in the sidebar (train mode); these answers are decoded "
+                     "with dropout off, so that they differ only by the knock-out.",
+    "ko.no_task_untrained": "This untrained model has never learned a task, so its accuracy "
+                            "cannot be measured (nor what a head costs): its answer above "
+                            "still changes. Train a model on the Train page and choose it in "
+                            "the sidebar, or look at the date translator.",
+    "ko.no_task_file": "The imported file names none of this app's tasks, so the accuracy "
+                       "cannot be measured (nor what a head costs): the answer above still "
+                       "changes.",
+    "ko.no_task_vocab": "This model's vocabulary is not the one of the task its file names, "
+                        "so the accuracy cannot be measured: the answer above still changes.",
+    "ko.no_task_long": "This model's positional table is shorter than its task's longest "
+                       "sequence, so the accuracy cannot be measured: the answer above still "
+                       "changes.",
+    "ko.measuring": "Decoding fresh inputs with and without the knock-out…",
+    "ko.acc_intact": "Exact accuracy, whole model ({n} inputs)",
+    "ko.acc_without": "Exact accuracy, with the knock-out ({n} inputs)",
+    "ko.points": "{d} points",
+    "ko.acc_caption": "{n} fresh inputs of the {task} task, the same ones for every "
+                      "knock-out; an input counts as right only if the whole answer is.",
+    "ko.acc_caption_dates": "{n} dates of the {task} task on days held out from training, "
+                            "the same ones for every knock-out; a date counts as right only "
+                            "if the whole answer is.",
+    "ko.measure": "Measure every head ({count} heads)",
+    "ko.measure_help": "Removes each head alone and decodes the same {n} inputs each time "
+                       "({count} accuracies); about {seconds} s here, from the time the "
+                       "accuracy above took.",
+    "ko.progress": "Accuracy {done} of {total}",
+    "ko.no_pattern": "A feed-forward network has no attention pattern: it treats each "
+                     "position on its own.",
+    "ko.pattern_title": "Attention weights of {unit}, for your input",
+    "ko.grid_caption": "Accuracy lost when each head alone is removed, on {n} fresh inputs "
+                       "(whole model: {intact}); {count} heads measured in {seconds} s. The "
+                       "most important one is {best} ({lost} lost); {unchanged} heads cost "
+                       "nothing. Blue: the model did better without the head.",
+    "ko.fig_lost": "Accuracy lost",
+    "ko.fig_intact": "whole model: {intact}",
+    "ko.fig_scale": "lost",
 
     # ---- the sidebar's cached compute (explorer/import_panel.py) ----
     "ui.running_sentence": "Running your sentence through the model…",

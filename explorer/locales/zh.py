@@ -673,6 +673,54 @@ TEXT: dict[str, str] = {
     "attn.npz": "下载本次运行捕获的全部张量（.npz）",
     "attn.npz_help": "每个钩子点一个数组（名称与“张量形状”页相同），另含 token；用 "
                      "numpy.load(path) 打开。每张图都可单独下载 PNG：点击其工具栏中的相机图标。",
+    # ---- 敲除一个头（explorer/knockout_view.py） ----
+    "ko.header": "敲除一个头",
+    "ko.intro": "关掉一个头，或整个子层，看看模型失去了什么：它对你的输入的回答，以及它在"
+                "其任务的新输入上的完全正确率。这个头的输出只在这几次运行中由钩子置零；"
+                "模型的权重不会改变（看这个模型的所有人共用同一个模型）。",
+    "ko.part": "子层",
+    "ko.part_encoder_feed_forward": "编码器前馈网络",
+    "ko.part_decoder_feed_forward": "解码器前馈网络",
+    "ko.whole": "整个子层",
+    "ko.unit": "{part}，{layer}，{head}",
+    "ko.refused": "这个敲除不属于该模型（超出它的层或头，或菜单中没有的值）：改为显示第一个"
+                  "选项。",
+    "ko.how": "由钩子点 `{hook}` 移除，只在这次运行中。",
+    "ko.answer_intact": "**完整模型的回答**（对你的输入做贪心解码）",
+    "ko.answer_without": "**敲除后的回答**（{unit}）",
+    "ko.answer_same": "对你的输入的回答没有改变。",
+    "ko.answer_changed": "回答在 {total} 个位置中的 {n} 个发生了变化。",
+    "ko.train_mode": "侧边栏中 dropout 已打开（训练模式）；这里的回答在关闭 dropout 的情况下"
+                     "解码，因此两者只因敲除而不同。",
+    "ko.no_task_untrained": "这个未训练的模型从未学过任何任务，因此无法测量它的正确率"
+                            "（也无法测量一个头的作用）：上面的回答仍会改变。请在“训练”页训练"
+                            "一个模型并在侧边栏中选择它，或者看看日期翻译模型。",
+    "ko.no_task_file": "导入的文件没有指明本应用的任何任务，因此无法测量正确率（也无法测量"
+                       "一个头的作用）：上面的回答仍会改变。",
+    "ko.no_task_vocab": "这个模型的词表不是其文件所指任务的词表，因此无法测量正确率："
+                        "上面的回答仍会改变。",
+    "ko.no_task_long": "这个模型的位置编码表比其任务最长的序列还短，因此无法测量正确率："
+                       "上面的回答仍会改变。",
+    "ko.measuring": "正在对新输入解码（有无敲除）…",
+    "ko.acc_intact": "完全正确率，完整模型（{n} 个输入）",
+    "ko.acc_without": "完全正确率，敲除后（{n} 个输入）",
+    "ko.points": "{d} 个百分点",
+    "ko.acc_caption": "{task}任务的 {n} 个新输入，每次敲除都用同样的输入；只有整个回答"
+                      "都对，一个输入才算对。",
+    "ko.acc_caption_dates": "{task}任务的 {n} 个日期，取自训练时留出的日子，每次敲除都用同样"
+                            "的日期；只有整个回答都对，一个日期才算对。",
+    "ko.measure": "测量每一个头（{count} 个头）",
+    "ko.measure_help": "每次只移除一个头，每次都解码同样的 {n} 个输入（共 {count} 次正确率"
+                       "测量）；按上面正确率所用的时间估算，这里大约需要 {seconds} 秒。",
+    "ko.progress": "正确率 {done} / {total}",
+    "ko.no_pattern": "前馈网络没有注意力模式：它单独处理每个位置。",
+    "ko.pattern_title": "注意力权重（{unit}），对你的输入",
+    "ko.grid_caption": "每次只移除一个头时在 {n} 个新输入上损失的正确率（完整模型：{intact}）；"
+                       "{count} 个头共用时 {seconds} 秒。最重要的是：{best}（损失 {lost}）；"
+                       "{unchanged} 个头没有任何影响。蓝色：去掉这个头后模型反而更好。",
+    "ko.fig_lost": "损失的正确率",
+    "ko.fig_intact": "完整模型：{intact}",
+    "ko.fig_scale": "损失",
     # ---- 缓存计算（explorer/cache.py） ----
     "ui.running_sentence": "正在让你的句子通过模型…",
 
