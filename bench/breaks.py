@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from collections.abc import Sequence
 
@@ -84,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 name = f"{choice} (eps 0.3)" if choice == SMOOTHING else choice
                 rows.append([task_name, label, name, f"{med[0]:.0%}", f"{med[1]:.0%}",
                              f"{med[2]:.0%}", f"{med[3]:.0%}", f"{secs:.1f}"])
-                print(" | ".join(rows[-1]), flush=True)
+                print(" | ".join(rows[-1]), file=sys.stderr, flush=True)  # progress
     print()
     print(table(["task", "model", "break", "correct: teacher-forced", "correct: greedy",
                  "broken: teacher-forced", "broken: greedy", "seconds (both)"], rows))

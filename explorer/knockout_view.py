@@ -9,6 +9,7 @@ shared, cached models (the shipped date translator above all) are never changed.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -48,8 +49,33 @@ _STORE = "_knockout"  # this session's results: {kind: {key: value}}
 _LIMITS = {"answer": 16, "accuracy": 64, "fresh": 2, "grid": 4}  # entries kept per kind
 
 
+# Results on the shipped date translator are the same for every learner (one frozen model
+# per process, fixed inputs): kept once for the whole server, so a class opening the page
+# at once measures them once, and the grid a teacher measured is there for every student.
+_SHARED: dict[tuple, Any] = {}
+_SHARED_LOCK = threading.Lock()
+_SHARED_LIMIT = 256
+
+
+def _is_shared(key: tuple) -> bool:
+    """Whether `key` (a subject's key, or a tuple starting with one) is the shipped model's."""
+    subject = key[0] if key and isinstance(key[0], tuple) else key
+    return subject[:1] == ("dates",)
+
+
 def _remember(kind: str, key: tuple, compute: Callable[[], Any]) -> Any:
-    """This session's result for `key`, computed once (the oldest entries are dropped)."""
+    """The result for `key`, computed once: for this session (the oldest entries are
+    dropped), or for every session when it is the shipped model's."""
+    if _is_shared(key):
+        with _SHARED_LOCK:
+            hit = _SHARED.get((kind, key))
+        if hit is None:
+            hit = compute()  # two sessions may both compute it once; both get equal values
+            with _SHARED_LOCK:
+                if len(_SHARED) >= _SHARED_LIMIT:
+                    _SHARED.pop(next(iter(_SHARED)))
+                _SHARED[(kind, key)] = hit
+        return hit
     store = st.session_state.setdefault(_STORE, {}).setdefault(kind, {})
     if key not in store:
         if len(store) >= _LIMITS[kind]:
@@ -60,6 +86,9 @@ def _remember(kind: str, key: tuple, compute: Callable[[], Any]) -> Any:
 
 def _known(kind: str, key: tuple) -> Any:
     """A result remembered earlier, or None."""
+    if _is_shared(key):
+        with _SHARED_LOCK:
+            return _SHARED.get((kind, key))
     return st.session_state.get(_STORE, {}).get(kind, {}).get(key)
 
 

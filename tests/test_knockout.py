@@ -299,3 +299,21 @@ def test_the_benchmark_runs(capsys):
     assert knockout.main(["--smoke"]) == 0
     out = capsys.readouterr().out
     assert "| shipped date translator | N=2, h=4" in out and "| 25 | 30 |" in out
+
+
+def test_the_shipped_models_results_are_measured_once_for_every_session():
+    from explorer import knockout_view
+
+    calls = []
+    key = (("dates", 123, None), ())
+
+    def compute():
+        calls.append(1)
+        return (0.5, 0.1)
+
+    knockout_view._SHARED.pop(("accuracy", key), None)
+    assert knockout_view._remember("accuracy", key, compute) == (0.5, 0.1)
+    assert knockout_view._remember("accuracy", key, compute) == (0.5, 0.1)
+    assert knockout_view._known("accuracy", key) == (0.5, 0.1) and len(calls) == 1
+    assert not knockout_view._is_shared((("yours", 1, None), ()))
+    assert knockout_view._is_shared(("dates", 1, None))
