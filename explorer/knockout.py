@@ -7,7 +7,8 @@ model is never written: a shared model (the shipped date translator, cached for 
 learner) stays exactly as it was, and a knock-out in one thread is invisible to every other.
 
 - `units(cfg)` lists what can be removed; `edits_for(units)` is the `intervene` dict.
-- `answer_ids` decodes the learner's own input greedily, with or without a knock-out.
+- `answer_ids` decodes the learner's own input greedily, with or without a knock-out;
+  `answer_pair` does both in one batch.
 - `task_of` finds the task a model was trained on (or why there is none); `fresh_inputs`
   draws inputs of it; `accuracy` is the exact-sequence accuracy on them.
 - `head_grid` measures the accuracy lost without each head, for each attention, and reports
@@ -127,6 +128,29 @@ def answer_ids(model: EncoderDecoder, src_ids: Sequence[int], *, bos: int, eos: 
         ys = greedy_decode(model, src, Batch(src).src_mask, max_len=max_len,
                            start_symbol=bos, end_symbol=eos)[0, 1:].tolist()
     return tuple(ys[: ys.index(eos) + 1] if eos in ys else ys)
+
+
+def _in_row(edit: Edit, row: int) -> Edit:
+    """`edit` applied to one row of the batch only (the others pass unchanged)."""
+
+    def on_row(x: torch.Tensor) -> torch.Tensor:
+        out = x.clone()
+        out[row:row + 1] = edit(x[row:row + 1])
+        return out
+
+    return on_row
+
+
+@torch.no_grad()
+def answer_pair(model: EncoderDecoder, src_ids: Sequence[int], *, bos: int, eos: int,
+                max_len: int, edits: Mapping[str, Edit]) -> tuple[tuple[int, ...], ...]:
+    """`answer_ids` without and with `edits`, as one batch of two rows (half the decoding
+    steps of two calls): the edits act on the second row only."""
+    src = torch.tensor([list(src_ids)] * 2)
+    with intervene(model, {name: _in_row(edit, 1) for name, edit in edits.items()}):
+        out = greedy_decode(model, src, Batch(src).src_mask, max_len=max_len,
+                            start_symbol=bos, end_symbol=eos)[:, 1:].tolist()
+    return tuple(tuple(ys[: ys.index(eos) + 1] if eos in ys else ys) for ys in out)
 
 
 def task_of(meta: Mapping[str, object] | None, src_vocab: Sequence[str],

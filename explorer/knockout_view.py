@@ -31,7 +31,7 @@ from .knockout import (
     PARTS,
     Unit,
     accuracy,
-    answer_ids,
+    answer_pair,
     edits_for,
     fresh_inputs,
     head_grid,
@@ -184,13 +184,12 @@ def _answers(ctx: Context, subject: dict[str, Any], unit: Unit) -> None:
     model: EncoderDecoder = subject["model"]
     src = tuple(ctx.tokens.src_ids)
     max_len = min(MAX_ANSWER + 1, ctx.cfg.max_len)
+    if ctx.loaded is None:  # the sidebar's model: as long as its target (it rarely ends by
+        max_len = min(max_len, len(ctx.tokens.tgt_in_tokens) + 1)  # itself; every step costs)
 
-    def decode(units: tuple[Unit, ...]) -> tuple[int, ...]:
-        return _remember("answer", (subject["key"], src, units), lambda: answer_ids(
-            model, src, bos=subject["bos"], eos=subject["eos"], max_len=max_len,
-            edits=edits_for(units)))
-
-    before, after = decode(()), decode((unit,))
+    before, after = _remember("answer", (subject["key"], src, unit, max_len), lambda: answer_pair(
+        model, src, bos=subject["bos"], eos=subject["eos"], max_len=max_len,
+        edits=edits_for([unit])))
     a1, a2 = st.columns(2)
     a1.markdown(t("ko.answer_intact"))
     a1.code(_answer_text(before, subject) or " ", language=None, wrap_lines=True)

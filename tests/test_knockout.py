@@ -317,3 +317,12 @@ def test_the_shipped_models_results_are_measured_once_for_every_session():
     assert knockout_view._known("accuracy", key) == (0.5, 0.1) and len(calls) == 1
     assert not knockout_view._is_shared((("yours", 1, None), ()))
     assert knockout_view._is_shared(("dates", 1, None))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_answer_pair_decodes_both_in_one_batch(seed):
+    model = _model(seed)
+    unit = next(u for u in K.units(CFG) if u.head == 1)
+    edits = K.edits_for([unit])
+    pair = K.answer_pair(model, SRC, bos=BOS, eos=EOS, max_len=10, edits=edits)
+    assert pair == (_answer(model), _answer(model, edits))
