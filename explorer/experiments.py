@@ -38,6 +38,8 @@ from .training import (
     TIME_LIMIT,
     ModelKey,
     TrainedState,
+    finish,
+    request_stop,
     run_training,
     start_training,
 )
@@ -178,8 +180,9 @@ def run_experiment(exp: Experiment,
     for arm, state in enumerate(exp.states):
         run_training(state, None if on_step is None else
                      (lambda info, arm=arm: on_step(arm, info)))
-        if state.stopped and state.stop_reason != "time_limit":
-            exp.broken.stop_request.set()  # a stop ends the whole experiment
+        if state.stopped and state.stop_reason != "time_limit" and state is exp.correct:
+            request_stop(exp.broken, state.stop_reason)  # a stop ends the whole experiment
+            finish(exp.broken)  # never started: not running, nothing to evaluate
             break
     exp.results = measure(exp)
     return exp

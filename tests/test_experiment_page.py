@@ -178,3 +178,30 @@ def test_hostile_sentences_in_the_words_task(text):
 
 def test_default_budget_is_in_range():
     assert 20 <= DEFAULT_BUDGET <= 2000
+
+
+def test_a_stop_ends_the_experiment_and_keeps_what_was_trained():
+    key, task = _key()
+    plan, _ = parse_plan(["residual"], 0.1, 500)
+    exp = start_experiment(key, TS.train_config(0), plan, film_probe(task, ""))
+    seen = []
+
+    def on_step(arm, info):
+        seen.append((arm, info.step))
+        return info.step == 12  # the learner pressed Stop during the correct model's run
+
+    run_experiment(exp, on_step)
+    assert exp.correct.step == 12 and exp.correct.stopped and not exp.correct.running
+    assert exp.broken.step == 0 and exp.results is None  # nothing to compare: said so
+    assert not exp.running
+    assert {arm for arm, _ in seen} == {0}
+
+
+def test_each_model_has_half_the_time_limit():
+    from explorer.experiments import ARM_TIME_LIMIT
+    from explorer.training import TIME_LIMIT
+
+    key, task = _key()
+    plan, _ = parse_plan(["residual"], 0.1, 50)
+    exp = start_experiment(key, TS.train_config(0), plan, film_probe(task, ""))
+    assert all(s.time_limit == ARM_TIME_LIMIT == TIME_LIMIT / 2 for s in exp.states)
