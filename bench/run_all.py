@@ -23,6 +23,7 @@ from bench.common import ROOT, machine_facts
 SCRIPTS: dict[str, str] = {
     "time_to_learn": "1. Time to learn (toy tasks, the Train button's recipe)",
     "train_wait": "1b. The Train button's whole wait (training, stop checks, page)",
+    "step_cost": "1c. One training step beside torch.nn.Transformer (same size, same batches)",
     "page_response": "2. Page response (server-side rerun after a text change)",
     "browser": "3. In the browser (typing to heatmaps; server start to first page)",
     "figure_size": "4. Size (bytes of figure data sent)",

@@ -119,3 +119,10 @@ def test_breaks_smoke(capsys):
 
     out = _run(breaks, capsys)
     assert "| copy | fast recipe | decoder_mask.none |" in out
+
+
+def test_step_cost_smoke(capsys):
+    from bench import step_cost
+
+    out = _run(step_cost, capsys)
+    assert "| ours |" in out and "| peer |" in out and "nn.Transformer" in out

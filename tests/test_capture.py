@@ -78,15 +78,17 @@ def test_capture_changes_nothing(options):
         with capture(model, history=True):
             with_history = forward(model, *args)
         log_probs, run_cache = model.run_with_cache(*args)
-    assert torch.equal(plain, captured)
-    assert torch.equal(plain, with_history)
-    assert torch.equal(plain, log_probs)
-    assert torch.equal(cache["generator.hook_log_probs"], plain)
+    # Without a capture, attention runs as one fused kernel (the same function, to fp32
+    # rounding); with one, every captured pass is the same written-out computation.
+    torch.testing.assert_close(plain, captured)
+    assert torch.equal(captured, with_history)
+    assert torch.equal(captured, log_probs)
+    assert torch.equal(cache["generator.hook_log_probs"], captured)
     assert_same_cache(run_cache, cache)
     # with gradients on, the recorded tensors are detached and the graph is unchanged
     with capture(model) as grad_cache:
         out = forward(model, *args)
-    assert out.requires_grad and torch.equal(out, plain)
+    assert out.requires_grad and torch.equal(out, captured)
     assert not any(t.requires_grad for t in grad_cache.values())
 
 
@@ -222,7 +224,7 @@ def test_decode_steps_caches_grow_step_by_step():
     assert len(steps) == max_len - 1
     with torch.no_grad():
         memory = model.encode(src, src_mask)
-    assert torch.equal(enc_cache["encoder.hook_out"], memory)
+    torch.testing.assert_close(enc_cache["encoder.hook_out"], memory)  # fused without capture
     for k, step in enumerate(steps):
         assert step.ys[0] == BOS and len(step.ys) == k + 1
         if k:

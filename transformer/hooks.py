@@ -68,6 +68,12 @@ class HookPoint(nn.Module):
         return x
 
 
+def quiet() -> bool:
+    """True when no capture and no intervention is active in this thread: hook points are
+    then identities, and a module may compute its result with fused kernels instead."""
+    return not _ACTIVE.get() and not _EDITS.get()
+
+
 def hook_names(model: nn.Module) -> list[str]:
     """Module paths of every hook point in `model`, in registration order."""
     return [name for name, m in model.named_modules() if isinstance(m, HookPoint)]

@@ -28,7 +28,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .hooks import HookPoint, capture
+from .hooks import HookPoint, capture, quiet
 
 # The score a blocked position gets before the softmax: The Annotated Transformer's
 # `scores.masked_fill(mask == 0, -1e9)`. Finite, so a row with every key blocked still has
@@ -542,9 +542,22 @@ class MultiHeadedAttention(nn.Module):
         ]
         query, key, value = self.hook_q(query), self.hook_k(key), self.hook_v(value)
 
-        # 2) Attention on all heads at once.
-        x, _ = attention(query, key, value, mask=mask, dropout=self.dropout, hook=self._hook,
-                         scale=self.scale)
+        # 2) Attention on all heads at once. With nothing to capture or edit (training,
+        #    decoding) and no dropout on the weights, one fused kernel computes the same
+        #    function, given the mask as an additive MASK_FILL; a row whose keys are all
+        #    blocked (the inverted mask's last row) keeps the written-out path, where
+        #    masked_fill also stops its gradient (tests/test_fast_path.py compares both).
+        if (quiet() and not (self.training and self.dropout.p > 0)
+                and (mask is None or bool(mask.any(-1).all()))):
+            bias = None
+            if mask is not None:
+                bias = torch.zeros(mask.shape, dtype=query.dtype).masked_fill(mask == 0,
+                                                                              MASK_FILL)
+            x = F.scaled_dot_product_attention(query, key, value, attn_mask=bias,
+                                               scale=None if self.scale else 1.0)
+        else:
+            x, _ = attention(query, key, value, mask=mask, dropout=self.dropout,
+                             hook=self._hook, scale=self.scale)
         x = self.hook_z(x)  # (batch, h, q_len, d_k)
 
         # 3) Concatenate the heads and apply W^O: (batch, h, q_len, d_k) -> (batch, q_len, d_model)

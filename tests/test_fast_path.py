@@ -1,0 +1,78 @@
+"""The fused attention path (used when nothing captures or edits a pass) computes the same
+function as the hooked, written-out path that the app shows (issue 13)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from transformer.hooks import capture, hook_names, intervene, quiet
+from transformer.model import TransformerConfig, build_model
+from transformer.train import Batch
+
+BASE = dict(src_vocab=12, tgt_vocab=12, N=2, d_model=16, d_ff=32, h=4, dropout=0.0)
+
+
+def _batch() -> Batch:
+    src = torch.tensor([[1, 5, 6, 7, 2], [1, 8, 9, 2, 0]])
+    tgt = torch.tensor([[1, 5, 6, 7, 2, 0], [1, 8, 9, 2, 0, 0]])
+    return Batch(src, tgt)
+
+
+def _loss_and_grads(model, hooked: bool) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+    b = _batch()
+    model.zero_grad(set_to_none=True)
+    if hooked:  # an active capture turns the fused path off
+        with capture(model):
+            out = model.generator(model(b.src, b.tgt, b.src_mask, b.tgt_mask))
+    else:
+        assert quiet()
+        out = model.generator(model(b.src, b.tgt, b.src_mask, b.tgt_mask))
+    loss = -out[b.tgt_y != 0].gather(-1, b.tgt_y[b.tgt_y != 0][:, None]).sum()
+    loss.backward()
+    return out.detach(), {n: p.grad.clone() for n, p in model.named_parameters()}
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"decoder_mask": "inverted"}, {"decoder_mask": "none"}, {"scale_scores": False},
+    {"norm_placement": "post", "layer_norm": "standard"},
+])
+def test_fused_and_hooked_paths_agree_in_training(options):
+    model = build_model(TransformerConfig(**BASE, **options), seed=3).train()
+    fast_out, fast_grads = _loss_and_grads(model, hooked=False)
+    slow_out, slow_grads = _loss_and_grads(model, hooked=True)
+    assert torch.allclose(fast_out, slow_out, atol=1e-5)
+    for name, grad in slow_grads.items():
+        assert torch.allclose(fast_grads[name], grad, atol=1e-5, rtol=1e-4), name
+
+
+def test_a_capture_still_records_every_hook_point():
+    model = build_model(TransformerConfig(**BASE), seed=0).eval()
+    b = _batch()
+    with torch.no_grad(), capture(model) as cache:
+        model(b.src, b.tgt, b.src_mask, b.tgt_mask)
+    assert set(cache) >= {n for n in hook_names(model) if not n.startswith("generator")}
+
+
+def test_an_intervention_turns_the_fused_path_off():
+    model = build_model(TransformerConfig(**BASE), seed=0).eval()
+    with intervene(model, {}):
+        assert quiet()  # an empty intervention edits nothing
+    name = "encoder.layers.0.self_attn.hook_z"
+    with intervene(model, {name: lambda x: x * 0}):
+        assert not quiet()
+        b = _batch()
+        edited = model(b.src, b.tgt, b.src_mask, b.tgt_mask)
+    plain = model(b.src, b.tgt, b.src_mask, b.tgt_mask)
+    assert not torch.allclose(edited, plain)
+
+
+def test_dropout_on_the_weights_keeps_the_written_out_path():
+    model = build_model(TransformerConfig(**{**BASE, "dropout": 0.5}), seed=0).train()
+    b = _batch()
+    torch.manual_seed(0)
+    a = model(b.src, b.tgt, b.src_mask, b.tgt_mask)
+    torch.manual_seed(0)
+    with capture(model):
+        c = model(b.src, b.tgt, b.src_mask, b.tgt_mask)
+    assert torch.allclose(a, c, atol=1e-6)  # the same dropout draws: the same path
