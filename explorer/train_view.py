@@ -55,6 +55,7 @@ from .training import (
     CHECK_EVERY,
     CHECK_SEQUENCES,
     EVAL_SEQUENCES,
+    QUICK_SEQUENCES,
     TIME_LIMIT,
     ModelKey,
     TrainedState,
@@ -199,8 +200,10 @@ def _training_widgets(s: Settings, ts: TrainSettings) -> None:
     task = D.DateTask() if dates else None
     t1.toggle(t("train.early"), key="tr_early",
               help=t("train.early_help_dates", every=check_every(task), n=CHECK_SEQUENCES,
+                     quick=QUICK_SEQUENCES,
                      share=f"{stop_share(task):.0%}") if task is not None else
-              t("train.early_help", every=CHECK_EVERY, n=CHECK_SEQUENCES))
+              t("train.early_help", every=CHECK_EVERY, n=CHECK_SEQUENCES,
+                quick=QUICK_SEQUENCES))
     st.caption(t("train.adam_caption_dates" if dates else "train.adam_caption",
                  lr=f"{recipe.train.lr:g}", warmup=recipe.train.warmup,
                  batch=recipe.train.batch_size))

@@ -32,6 +32,11 @@ from .settings import Settings
 
 CHECK_EVERY = 25  # steps between the early-stop checks
 CHECK_SEQUENCES = 200  # fresh sequences per early-stop check; all must be right
+# A quick first look before each check: most checks fail, and failing on a few sequences
+# costs a quarter of decoding 200 (bench/train_wait.py). It may miss up to QUICK_SLACK more
+# than the check allows, so a model the full check would pass is not held back by chance.
+QUICK_SEQUENCES = 50
+QUICK_SLACK = 0.05
 # The date task: its steps and its decoding are ~10x a toy task's, so it is checked less
 # often; and it stops at 97% of a check right (the learner waits for a model that reads
 # dates, not for the last 1%, which takes minutes more: bench/dates_train.py).
@@ -266,6 +271,9 @@ def stop_share(task: Task | D.DateTask) -> float:
 def learned(model: EncoderDecoder, task: Task | D.DateTask, step: int) -> bool:
     """Whether greedy decoding gets enough of CHECK_SEQUENCES fresh sequences right (training
     ones: the date task's held-out days are kept for the evaluation)."""
+    quick = sequence_accuracy(model, task, n=QUICK_SEQUENCES, seed=20_000 + step)
+    if quick < stop_share(task) - QUICK_SLACK:
+        return False
     acc = sequence_accuracy(model, task, n=CHECK_SEQUENCES, seed=10_000 + step)
     return acc >= stop_share(task)
 

@@ -201,3 +201,23 @@ def test_train_pressed_while_an_earlier_run_still_trains_stops_it_and_trains_ane
     assert new is not old and new.step == 50 and not new.running
     assert {m.label: m.value for m in at.metric}["Steps"] == "50 / 50"
     assert old.step == step and _same(params, _params(old.model))  # nothing trains it now
+
+
+def test_a_quick_look_spares_the_full_check_when_it_fails(monkeypatch):
+    from explorer import training as T
+
+    calls: list[int] = []
+    results = {T.QUICK_SEQUENCES: 0.9, T.CHECK_SEQUENCES: 1.0}
+
+    def fake(model, task, n, seed):
+        calls.append(n)
+        return results[n]
+
+    monkeypatch.setattr(T, "sequence_accuracy", fake)
+    task, _ = task_for("copy", "digits", "")
+    assert not T.learned(None, task, 25) and calls == [T.QUICK_SEQUENCES]
+    calls.clear()
+    results[T.QUICK_SEQUENCES] = 0.96  # within the slack: the full check decides
+    assert T.learned(None, task, 50) and calls == [T.QUICK_SEQUENCES, T.CHECK_SEQUENCES]
+    results[T.CHECK_SEQUENCES] = 0.995
+    assert not T.learned(None, task, 75)  # all 200 must be right

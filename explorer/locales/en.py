@@ -1109,8 +1109,10 @@ TEXT: dict[str, str] = {
     "train.early": "Stop when learned",
     # (6) two different checks, named as such
     "train.early_help": "Every {every} steps a stop check greedy-decodes {n} fresh random "
-                        "sequences; training stops as soon as all of them are right. The "
-                        "accuracy shown after training comes from other sequences.",
+                        "sequences (after a quick look at {quick} others, which saves the "
+                        "time when the model is clearly not there yet); training stops as "
+                        "soon as all {n} are right. The accuracy shown after training comes "
+                        "from other sequences.",
     "train.adam_caption": "Adam with β = (0.9, 0.98), ε = 1e-9 as in the paper. The default is "
                           "the app's fast recipe: {lr} after a {warmup}-step warm-up, batch "
                           "{batch}, no label smoothing — about 100 times faster here than The "
@@ -1326,7 +1328,8 @@ TEXT: dict[str, str] = {
                                 "dropout (narrower than the shipped date translator's d_model = "
                                 "{shipped}, so that it learns faster)",
     "train.early_help_dates": "Every {every} steps a stop check greedy-decodes {n} fresh training "
-                              "dates; training stops as soon as at least {share} of them are right"
+                              "dates (after a quick look at {quick} others); training stops as "
+                              "soon as at least {share} of the {n} are right"
                               " (the last percent takes minutes more). The accuracy shown after "
                               "training comes from held-out days.",
     "train.adam_caption_dates": "Adam with β = (0.9, 0.98), ε = 1e-9 as in the paper. The date "

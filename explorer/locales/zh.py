@@ -974,8 +974,9 @@ TEXT: dict[str, str] = {
     "train.warmup": "预热步数",
     "train.factor": "Noam 系数 (factor)",
     "train.early": "学会后自动停止",
-    "train.early_help": "每 {every} 步做一次停止检验：用贪心解码检验 {n} 个新的随机序列；一旦"
-                        "全部正确就停止训练。训练后显示的准确率来自另外的序列。",
+    "train.early_help": "每 {every} 步做一次停止检验：用贪心解码检验 {n} 个新的随机序列（之前"
+                        "先快速看另外 {quick} 个，模型明显还没学会时就省下这段时间）；一旦这 "
+                        "{n} 个全部正确就停止训练。训练后显示的准确率来自另外的序列。",
     "train.adam_caption": "与论文相同，使用 Adam，β = (0.9, 0.98)，ε = 1e-9。"
                           "默认是本应用的快速训练方案：{warmup} 步学习率预热后学习率为 {lr}，"
                           "批大小 {batch}，不使用标签平滑——在这里比 The Annotated Transformer "
@@ -1162,9 +1163,10 @@ TEXT: dict[str, str] = {
     "train.model_recipe_dates": "日期训练方案：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}"
                                 "，不用 dropout（比应用自带的日期翻译模型的 d_model = {shipped}"
                                 " 窄，所以学得更快）",
-    "train.early_help_dates": "每 {every} 步做一次停止检验：用贪心解码检验 {n} 个新的训练日期；一"
-                              "旦至少 {share} 正确就停止训练（最后的百分之一还要多花几分钟）。训练"
-                              "后显示的准确率来自留出的日子。",
+    "train.early_help_dates": "每 {every} 步做一次停止检验：用贪心解码检验 {n} 个新的训练日期（之"
+                              "前先快速看另外 {quick} 个）；一旦这 {n} 个中至少 {share} 正确就停"
+                              "止训练（最后的百分之一还要多花几分钟）。训练后显示的准确率来自留出"
+                              "的日子。",
     "train.adam_caption_dates": "与论文相同，使用 Adam，β = (0.9, 0.98)，ε = 1e-9。日期训练方案："
                                 "{warmup} 步学习率预热后学习率为 {lr}，批大小 {batch}，"
                                 "不使用标签平滑。应用自带的翻译模型训练得更久（tools/train_dates.py"
