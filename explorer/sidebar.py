@@ -49,16 +49,17 @@ PRESENTER_KEY = "presenter"  # the presenter-mode toggle's session-state key
 _OWN_MODEL_KEYS = ("preset", *(n for n in SETTING_NAMES if n not in ("source", "target",
                                                                         "token_mode")))
 
-# Radios and selectboxes (every page's) whose option labels are translated. Streamlit sends
-# a radio's or selectbox's value between browser and server as the option's label, so after
-# a language change the browser's old label matches no new one and the choice would be lost.
+# Radios, selectboxes and multiselects (every page's) whose option labels are translated.
+# Streamlit sends such a widget's value between browser and server as the option's label, so
+# after a language change the browser's old label matches no new one and the choice would
+# be lost.
 # The language selector's callback therefore writes each of these values back from Python,
 # and Streamlit sends the browser the label in the new language.
 TRANSLATED_CHOICES = (
     SOURCE_KEY, "preset", *CHOICES,
     "attn_kind", "attn_layer", "attn_head", "shape_stack", "shape_layer", "model_component",
     "tr_task", "tr_symbols", "tr_model", "tr_schedule", "tr_which", "tr_kind", "tr_layer",
-    "tr_head",
+    "tr_head", "ko_part", "ko_layer", "ko_head", "exp_breaks",
 )
 
 PRESENTER_CSS = """<style>
