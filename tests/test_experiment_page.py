@@ -205,3 +205,20 @@ def test_each_model_has_half_the_time_limit():
     plan, _ = parse_plan(["residual"], 0.1, 50)
     exp = start_experiment(key, TS.train_config(0), plan, film_probe(task, ""))
     assert all(s.time_limit == ARM_TIME_LIMIT == TIME_LIMIT / 2 for s in exp.states)
+
+
+@pytest.mark.parametrize(("ok", "bad", "verdict"), [
+    ((0.99, 0.98), (1.0, 0.0), "lesson is the gap"),  # read the answer in training
+    ((0.64, 0.24), (0.44, 0.12), "clearly worse"),  # worse at both: not that signature
+    ((0.64, 0.24), (0.64, 0.30), "no clear difference"),
+    ((0.64, 0.24), (0.70, 0.45), "did better"),
+])
+def test_the_verdict_follows_the_numbers(ok, bad, verdict):
+    from explorer.experiment_view import _explanation
+    from explorer.experiments import ArmResult, BreakPlan
+
+    def arm(tf, greedy):
+        return ArmResult(1.0, tf, greedy, 1.0, 10, (), None, None)
+
+    text = _explanation(BreakPlan(("scale_scores",)), arm(*ok), arm(*bad), 16)
+    assert verdict in text
