@@ -1676,8 +1676,8 @@ TEXT: dict[str, str] = {
     "exp.why.residual": "**What to expect.** Without the residual path, a token's own "
                         "embedding and position reach the next layer only through attention "
                         "and the feed-forward network, and the gradient has no direct path "
-                        "back to the early layers. One layer can cope; deeper stacks train "
-                        "more slowly (the reason residual connections were introduced, He et "
+                        "back to the early layers. Even one layer suffers, and deeper stacks "
+                        "suffer more (the reason residual connections were introduced, He et "
                         "al. 2016).",
     "exp.why.smoothing": "**What to expect.** With ε = {eps} the target puts {keep} on the "
                          "right token and spreads {eps} over the others except `<pad>` (The "
