@@ -568,8 +568,12 @@ def _load(
         notes.append(("ckpt.note.post_norm", ()))
     if cfg.tie_weights != "none":
         notes.append(("ckpt.note.tied", (("tie", repr(cfg.tie_weights)),)))
-    meta = payload.get("meta") if payload is not None else None
+    raw = payload.get("meta") if payload is not None else None
+    meta = dict(raw) if isinstance(raw, Mapping) else {}
+    version = meta.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        meta.pop("version", None)  # the pages key their caches by it: a number, or nothing
     return LoadedCheckpoint(
         model=model, config=cfg, src_vocab=src_vocab, tgt_vocab=tgt_vocab, kind=kind,
-        meta=dict(meta) if isinstance(meta, Mapping) else {}, note_keys=tuple(notes),
+        meta=meta, note_keys=tuple(notes),
     )

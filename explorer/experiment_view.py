@@ -46,6 +46,7 @@ WIDGETS = {"exp_breaks": [BREAK_CHOICES[0]], "exp_eps": 0.1, "exp_steps": DEFAUL
 CHEAT_TF = 0.9  # the broken model's teacher-forced token accuracy, at least
 GAP = 0.3  # how much lower its greedy exact accuracy is than the correct model's, at least
 CLEAR = 0.1  # an accuracy difference that counts as visible
+SETTLE_WAIT = 15.0  # seconds a new run waits for an interrupted one to stop and measure
 
 
 def _label(choice: object) -> str:
@@ -67,11 +68,17 @@ def _settle(clicked: bool, stop_requested: bool) -> Experiment | None:
         with st.spinner(t("train.evaluating")):
             settled = all(stop_and_wait(s, reason, finish_state=not clicked)
                           for s in exp.states)
+            # the old run, stopped, measures what was trained and lets go of the experiment
+            settled = settled and exp.lock.acquire(timeout=SETTLE_WAIT)
         if not settled:
-            st.warning(t("train.still_stopping", seconds="5"), icon=":material/hourglass_top:")
+            st.warning(t("train.still_stopping", seconds=f"{SETTLE_WAIT:.0f}"),
+                       icon=":material/hourglass_top:")
             return None
-        if not clicked and exp.results is None:
-            exp.results = measure(exp)
+        try:
+            if not clicked and exp.results is None:
+                exp.results = measure(exp)
+        finally:
+            exp.lock.release()
     return exp
 
 
@@ -123,7 +130,8 @@ def experiment_section(ctx: Context, ts: TrainSettings, result: Trained,
               help=t("exp.steps_help", seconds=f"{ARM_TIME_LIMIT:.0f}"))
     if SMOOTHING in plan.choices:
         c3.slider(t("exp.eps"), *SMOOTHING_RANGE, step=0.05, key="exp_eps")
-    limits = {"steps": (*BUDGET_RANGE, DEFAULT_BUDGET), "smoothing": (*SMOOTHING_RANGE, 0.1)}
+    limits = {"steps": (*BUDGET_RANGE, DEFAULT_BUDGET), "smoothing": (*SMOOTHING_RANGE, 0.1),
+              "one_mask": (None, None, _label(plan.choices[0]))}
     for name in bad:
         low, high, default = limits.get(name, (None, None, None))
         st.warning(t(f"exp.bad_{name}", low=low, high=high, default=default),

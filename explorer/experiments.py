@@ -11,8 +11,9 @@ probe input. The gap between the two accuracies is what a missing mask teaches.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Literal, get_args, get_origin, get_type_hints
 
 import numpy as np
@@ -90,13 +91,24 @@ class BreakPlan:
 def parse_plan(choices: object, smoothing: object,
                steps: object) -> tuple[BreakPlan, list[str]]:
     """Validate the panel's values (a modified client can send anything): a bad value falls
-    back to the default and is reported by its name ("choice", "none", "smoothing",
-    "steps")."""
+    back to the default and is reported by its name ("choice", "none", "one_mask",
+    "smoothing", "steps"). Two values of one switch (no mask and the inverted mask) cannot
+    both apply: the first is kept."""
     bad: list[str] = []
     given = list(choices) if isinstance(choices, (list, tuple)) else [choices]
     valid = tuple(c for c in BREAK_CHOICES if c in given)  # in order, without repeats
     if choices is None or any(c not in BREAK_CHOICES for c in given):
         bad.append("choice")
+    fields_seen: set[str] = set()
+    one_each = []
+    for c in valid:
+        switch = BREAKS[c][0] if c in BREAKS else c
+        if switch not in fields_seen:
+            fields_seen.add(switch)
+            one_each.append(c)
+    if len(one_each) < len(valid):
+        bad.append("one_mask")
+        valid = tuple(one_each)
     if not valid:
         if "choice" not in bad:
             bad.append("none")
@@ -152,10 +164,13 @@ class Experiment:
     broken: TrainedState
     probe: Probe
     results: tuple[ArmResult, ArmResult] | None = None  # once both have trained
+    # Held by the thread that trains and measures the two models: while another thread
+    # holds it, the results may still change.
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     @property
     def running(self) -> bool:
-        return self.correct.running or self.broken.running
+        return self.correct.running or self.broken.running or self.lock.locked()
 
     @property
     def states(self) -> tuple[TrainedState, TrainedState]:
@@ -176,15 +191,18 @@ def start_experiment(key: ModelKey, config: TrainConfig, plan: BreakPlan,
 def run_experiment(exp: Experiment,
                    on_step: Callable[[int, StepInfo], bool | None] | None = None) -> Experiment:
     """Train the correct model, then the broken one, then measure both. `on_step(arm, info)`
-    (arm 0 or 1) runs after every step; True stops that model (and the experiment)."""
-    for arm, state in enumerate(exp.states):
-        run_training(state, None if on_step is None else
-                     (lambda info, arm=arm: on_step(arm, info)))
-        if state.stopped and state.stop_reason != "time_limit" and state is exp.correct:
-            request_stop(exp.broken, state.stop_reason)  # a stop ends the whole experiment
-            finish(exp.broken)  # never started: not running, nothing to evaluate
-            break
-    exp.results = measure(exp)
+    (arm 0 or 1) runs after every step; True stops that model (and the experiment). The
+    calling thread holds `exp.lock` until the results are set (or it raises)."""
+    with exp.lock:
+        for arm, state in enumerate(exp.states):
+            run_training(state, None if on_step is None else
+                         (lambda info, arm=arm: on_step(arm, info)))
+            if state.stopped and state.stop_reason != "time_limit" and state is exp.correct:
+                request_stop(exp.broken, state.stop_reason)  # a stop ends the experiment
+                with exp.broken.lock:  # never started: not running, nothing to evaluate
+                    finish(exp.broken, state.stop_reason)
+                break
+        exp.results = measure(exp)
     return exp
 
 

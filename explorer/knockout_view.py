@@ -51,10 +51,14 @@ _LIMITS = {"answer": 16, "accuracy": 64, "fresh": 2, "grid": 4}  # entries kept 
 
 # Results on the shipped date translator are the same for every learner (one frozen model
 # per process, fixed inputs): kept once for the whole server, so a class opening the page
-# at once measures them once, and the grid a teacher measured is there for every student.
-_SHARED: dict[tuple, Any] = {}
+# at once measures them once (later sessions wait for the first), and the grid a teacher
+# measured is there for every student. Each kind has its own bound, so learners' answers
+# never push out the grid. Keys hold the model itself (not its id, which could be reused
+# by another model once this one is gone).
+_SHARED: dict[str, dict[tuple, Any]] = {}
 _SHARED_LOCK = threading.Lock()
-_SHARED_LIMIT = 256
+_SHARED_LIMITS = {"answer": 256, "accuracy": 128, "fresh": 2, "grid": 4}
+_IN_FLIGHT: dict[tuple, threading.Lock] = {}
 
 
 def _is_shared(key: tuple) -> bool:
@@ -68,13 +72,19 @@ def _remember(kind: str, key: tuple, compute: Callable[[], Any]) -> Any:
     dropped), or for every session when it is the shipped model's."""
     if _is_shared(key):
         with _SHARED_LOCK:
-            hit = _SHARED.get((kind, key))
-        if hit is None:
-            hit = compute()  # two sessions may both compute it once; both get equal values
+            flight = _IN_FLIGHT.setdefault((kind, key), threading.Lock())
+        with flight:  # one session computes; the others wait for its result
             with _SHARED_LOCK:
-                if len(_SHARED) >= _SHARED_LIMIT:
-                    _SHARED.pop(next(iter(_SHARED)))
-                _SHARED[(kind, key)] = hit
+                hit = _SHARED.get(kind, {}).get(key)
+            if hit is None:
+                hit = compute()
+                with _SHARED_LOCK:
+                    store = _SHARED.setdefault(kind, {})
+                    if len(store) >= _SHARED_LIMITS[kind]:
+                        old = next(iter(store))
+                        store.pop(old)
+                        _IN_FLIGHT.pop((kind, old), None)
+                    store[key] = hit
         return hit
     store = st.session_state.setdefault(_STORE, {}).setdefault(kind, {})
     if key not in store:
@@ -88,7 +98,7 @@ def _known(kind: str, key: tuple) -> Any:
     """A result remembered earlier, or None."""
     if _is_shared(key):
         with _SHARED_LOCK:
-            return _SHARED.get((kind, key))
+            return _SHARED.get(kind, {}).get(key)
     return st.session_state.get(_STORE, {}).get(kind, {}).get(key)
 
 
@@ -157,7 +167,7 @@ def _subject(ctx: Context) -> dict[str, Any]:
         model = shared_model(ctx.cfg, ctx.settings.seed, False, ctx.tokens.vocab)
         return dict(model=model, itos=ctx.tokens.vocab.itos, bos=BOS, eos=EOS,
                     joiner="" if ctx.settings.token_mode == "char" else " ",
-                    key=("untrained", id(model)), task=None, why="ko.no_task_untrained",
+                    key=("untrained", model), task=None, why="ko.no_task_untrained",
                     twin=ctx.settings.train_mode)
     specials = loaded.special_ids("tgt")
     state = st.session_state.get(STATE_KEY)
@@ -167,7 +177,7 @@ def _subject(ctx: Context) -> dict[str, Any]:
     joiner = "" if token_mode(loaded, ctx.settings.token_mode) == "char" else " "
     return dict(model=loaded.model, itos=loaded.tgt_vocab, bos=specials.get("bos", BOS),
                 eos=specials.get("eos"), joiner=joiner,
-                key=(ctx.source, id(loaded.model), loaded.meta.get("version")), task=task,
+                key=(ctx.source, loaded.model), task=task,
                 why=why, twin=False)
 
 

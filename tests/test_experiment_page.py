@@ -66,6 +66,8 @@ def test_several_parts_and_their_order():
     plan, bad = parse_plan([SMOOTHING, "residual", "residual"], 0.2, 100)
     assert not bad and plan.choices == ("residual", SMOOTHING) and plan.single is None
     assert parse_plan([], 0.1, 100)[1] == ["none"]
+    plan, bad = parse_plan(["decoder_mask.inverted", "decoder_mask.none", "residual"], 0.1, 100)
+    assert bad == ["one_mask"] and plan.choices == ("decoder_mask.none", "residual")
 
 
 @pytest.mark.parametrize("choice", BREAK_CHOICES)
@@ -153,9 +155,13 @@ def test_every_part_broken_at_once_trains_anyway_and_says_so(lang):
         _run_section(at, BREAK_CHOICES, 30)
         assert not at.exception and not errors(at)
         exp = at.session_state["exp_state"]
-        assert exp.results is not None and exp.plan.choices == BREAK_CHOICES
+        # the mask is left out or inverted, not both: the first is kept, with a message
+        kept = tuple(c for c in BREAK_CHOICES if c != "decoder_mask.inverted")
+        assert exp.results is not None and exp.plan.choices == kept
+        assert exp.broken.key.config.decoder_mask == "none"
+        assert any(("not both" if lang == "en" else "不能同时") in w.value for w in at.warning)
         text = " ".join(m.value for m in at.markdown)
-        assert ("6 parts broken at once" if lang == "en" else "同时破坏了 6 个部件") in text
+        assert ("5 parts broken at once" if lang == "en" else "同时破坏了 5 个部件") in text
 
 
 def test_smoothing_break_shows_its_epsilon():

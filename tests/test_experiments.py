@@ -338,3 +338,20 @@ def test_an_exported_broken_model_imports_broken():
     assert loaded.config == cfg
     out, _ = _run(loaded.model, _batch())
     assert torch.equal(out, _run(model, _batch())[0])
+
+
+@pytest.mark.parametrize("version", [[1, 2], "3", True, {"a": 1}])
+def test_a_forged_meta_version_is_dropped_on_import(version):
+    from explorer.checkpoint import load_checkpoint
+    from explorer.exports import checkpoint_bytes
+
+    model = build_model(TransformerConfig(**BASE), seed=0)
+    vocab = [f"t{i}" for i in range(BASE["src_vocab"])]
+    try:
+        data = checkpoint_bytes(model, vocab, {"version": version})
+    except ValueError:
+        return  # the export itself refuses it
+    loaded = load_checkpoint(data, None, None)
+    assert "version" not in loaded.meta
+    assert load_checkpoint(checkpoint_bytes(model, vocab, {"version": 4}), None,
+                           None).meta["version"] == 4

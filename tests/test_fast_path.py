@@ -54,17 +54,26 @@ def test_a_capture_still_records_every_hook_point():
     assert set(cache) >= {n for n in hook_names(model) if not n.startswith("generator")}
 
 
-def test_an_intervention_turns_the_fused_path_off():
+def test_only_an_edit_inside_attention_turns_the_fused_path_off():
     model = build_model(TransformerConfig(**BASE), seed=0).eval()
+    attn = model.encoder.layers[0].self_attn
+    inside = (attn.hook_q, attn.hook_pattern)
     with intervene(model, {}):
-        assert quiet()  # an empty intervention edits nothing
-    name = "encoder.layers.0.self_attn.hook_z"
-    with intervene(model, {name: lambda x: x * 0}):
-        assert not quiet()
-        b = _batch()
+        assert quiet(inside)  # an empty intervention edits nothing
+    b = _batch()
+    z = "encoder.layers.0.self_attn.hook_z"  # after the kernel: the fused path still runs
+    with intervene(model, {z: lambda x: x * 0}):
+        assert quiet(inside)
         edited = model(b.src, b.tgt, b.src_mask, b.tgt_mask)
     plain = model(b.src, b.tgt, b.src_mask, b.tgt_mask)
     assert not torch.allclose(edited, plain)
+    pattern = "encoder.layers.0.self_attn.hook_pattern"  # inside it: the written-out path
+    with intervene(model, {pattern: lambda p: torch.full_like(p, 1 / p.size(-1))}):
+        assert not quiet(inside)
+        uniform = model(b.src, b.tgt, b.src_mask, b.tgt_mask)
+    assert not torch.allclose(uniform, plain)
+    with capture(model):
+        assert not quiet(inside)
 
 
 def test_dropout_on_the_weights_keeps_the_written_out_path():

@@ -68,10 +68,15 @@ class HookPoint(nn.Module):
         return x
 
 
-def quiet() -> bool:
-    """True when no capture and no intervention is active in this thread: hook points are
-    then identities, and a module may compute its result with fused kernels instead."""
-    return not _ACTIVE.get() and not _EDITS.get()
+def quiet(points: Iterable[nn.Module] = ()) -> bool:
+    """True when no capture is active in this thread and no intervention edits any of
+    `points`: those hook points are then identities, and the module around them may compute
+    its result with fused kernels instead (edits elsewhere, e.g. at its output, still
+    apply)."""
+    if _ACTIVE.get():
+        return False
+    edits = _EDITS.get()
+    return not any(id(p) in edits for p in points)
 
 
 def hook_names(model: nn.Module) -> list[str]:

@@ -547,12 +547,14 @@ class MultiHeadedAttention(nn.Module):
         #    function, given the mask as an additive MASK_FILL; a row whose keys are all
         #    blocked (the inverted mask's last row) keeps the written-out path, where
         #    masked_fill also stops its gradient (tests/test_fast_path.py compares both).
-        if (quiet() and not (self.training and self.dropout.p > 0)
+        inside = (self.hook_q, self.hook_k, self.hook_v, self.hook_scores,
+                  self.hook_masked_scores, self.hook_pattern)  # what the fused kernel skips
+        if (quiet(inside) and not (self.training and self.dropout.p > 0)
                 and (mask is None or bool(mask.any(-1).all()))):
             bias = None
             if mask is not None:
-                bias = torch.zeros(mask.shape, dtype=query.dtype).masked_fill(mask == 0,
-                                                                              MASK_FILL)
+                bias = torch.zeros(mask.shape, dtype=query.dtype,
+                                   device=query.device).masked_fill(mask == 0, MASK_FILL)
             x = F.scaled_dot_product_attention(query, key, value, attn_mask=bias,
                                                scale=None if self.scale else 1.0)
         else:

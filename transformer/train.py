@@ -226,35 +226,37 @@ def beam_search(
     shown = beam_size if show_pruned is None else max(0, show_pruned)
     was_training = model.training
     model.eval()
-    memory = model.encode(src, src_mask)  # (1, src_len, d_model)
-    start = Hypothesis((start_symbol,), 0.0, 0.0, None, True, False)
-    alive: list[tuple[int, Hypothesis]] = [(0, start)]  # (index in the last step, hypothesis)
-    finished: list[Hypothesis] = []
-    steps: list[list[Hypothesis]] = []
-    for _ in range(max_len - 1):
-        ys = torch.tensor([h.tokens for _, h in alive])  # (k, t)
-        k = ys.size(0)
-        out = model.decode(memory.expand(k, -1, -1), src_mask.expand(k, -1, -1), ys,
-                           subsequent_mask(ys.size(1)))  # (k, t, d_model)
-        log_probs = model.generator(out[:, -1])  # (k, vocab)
-        prefix = torch.tensor([h.log_prob for _, h in alive], dtype=log_probs.dtype)
-        total = (log_probs + prefix.unsqueeze(1)).flatten()  # 1) every extension: (k * vocab,)
-        room = beam_size - len(finished)
-        top = total.topk(min(room + shown, total.numel()))
-        lp = length_penalty(ys.size(1), alpha)  # the new candidates have t tokens after <s>
-        step: list[Hypothesis] = []
-        for rank, (value, index) in enumerate(zip(top.values.tolist(), top.indices.tolist(),
-                                                  strict=True)):
-            row, token = divmod(index, log_probs.size(1))
-            parent_index, parent = alive[row]
-            step.append(Hypothesis(parent.tokens + (token,), value, value / lp, parent_index,
-                                   rank < room, token == end_symbol))  # 2) the best stay
-        steps.append(step)
-        finished += [h for h in step if h.kept and h.finished]
-        alive = [(i, h) for i, h in enumerate(step) if h.kept and not h.finished]
-        if not alive:
-            break
-    model.train(was_training)
+    try:
+        memory = model.encode(src, src_mask)  # (1, src_len, d_model)
+        start = Hypothesis((start_symbol,), 0.0, 0.0, None, True, False)
+        alive: list[tuple[int, Hypothesis]] = [(0, start)]  # (index in the last step, hypothesis)
+        finished: list[Hypothesis] = []
+        steps: list[list[Hypothesis]] = []
+        for _ in range(max_len - 1):
+            ys = torch.tensor([h.tokens for _, h in alive])  # (k, t)
+            k = ys.size(0)
+            out = model.decode(memory.expand(k, -1, -1), src_mask.expand(k, -1, -1), ys,
+                               subsequent_mask(ys.size(1)))  # (k, t, d_model)
+            log_probs = model.generator(out[:, -1])  # (k, vocab)
+            prefix = torch.tensor([h.log_prob for _, h in alive], dtype=log_probs.dtype)
+            total = (log_probs + prefix.unsqueeze(1)).flatten()  # 1) every extension: (k * vocab,)
+            room = beam_size - len(finished)
+            top = total.topk(min(room + shown, total.numel()))
+            lp = length_penalty(ys.size(1), alpha)  # the new candidates have t tokens after <s>
+            step: list[Hypothesis] = []
+            for rank, (value, index) in enumerate(zip(top.values.tolist(), top.indices.tolist(),
+                                                      strict=True)):
+                row, token = divmod(index, log_probs.size(1))
+                parent_index, parent = alive[row]
+                step.append(Hypothesis(parent.tokens + (token,), value, value / lp, parent_index,
+                                       rank < room, token == end_symbol))  # 2) the best stay
+            steps.append(step)
+            finished += [h for h in step if h.kept and h.finished]
+            alive = [(i, h) for i, h in enumerate(step) if h.kept and not h.finished]
+            if not alive:
+                break
+    finally:
+        model.train(was_training)  # back as it was, even if decoding raised
     final = sorted(finished + [h for _, h in alive], key=lambda h: -h.score)  # 3) rank
     return BeamResult(steps, final, beam_size, alpha)
 

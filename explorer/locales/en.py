@@ -1187,17 +1187,19 @@ TEXT: dict[str, str] = {
     "beam.text": "Greedy decoding commits to the most probable token at every step and can never "
                  "go back. **Beam search** keeps the `k` most probable partial answers instead "
                  "(the *beam*): at every step each of them is extended by every token of the "
-                 "vocabulary, and only the `k` best candidates stay. A candidate that produces "
-                 "`</s>` is finished and leaves the beam. With `k = 1` it is greedy decoding.",
+                 "vocabulary, and only the best candidates stay. A candidate that produces "
+                 "`</s>` is finished and leaves the beam, and keeps its place: once `k` answers "
+                 "are finished the search ends (this app's beam shrinks as answers finish). "
+                 "With `k = 1` it is greedy decoding.",
     "beam.size": "Beam size k",
     "beam.size_help": "How many partial answers stay in the beam at each step (1 = greedy "
                       "decoding; the paper uses 4).",
     "beam.alpha": "Length penalty α",
     "beam.alpha_help": "0 ranks the finished answers by log P alone; larger values favour longer "
                        "answers (the paper uses 0.6).",
-    "beam.formula_text": "Every token multiplies P(Y) by a probability below 1, so a longer answer "
-                         "always has a lower log P. The final ranking therefore divides by a "
-                         "length penalty lp(Y):",
+    "beam.formula_text": "Every token multiplies P(Y) by a probability below 1, so log P can only "
+                         "fall as an answer grows, and plain log P favours short answers. The "
+                         "final ranking therefore divides by a length penalty lp(Y):",
     "beam.formula_caption": "|Y| counts the tokens after `<s>`, `</s>` included. The paper "
                             "(section 6.1) decodes with beam size 4 and α = 0.6, with the length "
                             "penalty of Wu et al. (2016), Google's neural machine translation "
@@ -1599,8 +1601,9 @@ TEXT: dict[str, str] = {
     "exp.intro": "Each switch below changes exactly one thing: a field of `TransformerConfig` "
                  "(you can see it in the module tree and the code on the Model page), or the "
                  "label smoothing of the training. **Train both** trains the correct model and "
-                 "the broken one from the same initial weights, on the same task, batches, "
-                 "random seed and number of steps (the model and settings of section 2), then "
+                 "the broken one from the same initial weights, on the same task and "
+                 "batches and for the same number of steps (the model and settings of "
+                 "section 2; with dropout on, each draws its own dropout noise), then "
                  "measures both the same way.",
     "exp.break_label": "Parts to break",
     "exp.break_help": "Usually one, to see what that part is for; several at once also train "
@@ -1622,7 +1625,9 @@ TEXT: dict[str, str] = {
     "exp.bad_choice": "Only the parts listed can be broken; the others were left out.",
     "exp.bad_steps": "The steps must be a whole number from {low} to {high}; {default} are "
                      "used instead.",
-    "exp.bad_smoothing": "ε must be a number from {low} to {high}; 0.1 is used instead.",
+    "exp.bad_smoothing": "ε must be a number from {low} to {high}; {default} is used instead.",
+    "exp.bad_one_mask": "The subsequent mask can be left out or inverted, not both at once; "
+                        "only “{default}” is used.",
     "exp.what.decoder_mask.none": "**The change:** `TransformerConfig(decoder_mask=\"none\")`. "
                                   "`Decoder.forward` passes `tgt_mask` through "
                                   "`decoder_self_mask`, which keeps only its padding part, so "
@@ -1643,9 +1648,10 @@ TEXT: dict[str, str] = {
     "exp.what.residual": "**The change:** `residual=False`: every `SublayerConnection` leaves "
                          "out its `x +`, so a sublayer's output replaces its input instead of "
                          "being added to it (§3.1).",
-    "exp.what.smoothing": "**The change:** the broken model trains towards a smoothed target "
-                          "distribution with the ε you choose; the correct one with ε = 0 "
-                          "(one-hot targets). The model itself is the same.",
+    "exp.what.smoothing": "**The change:** the second model trains towards a smoothed target "
+                          "distribution with the ε you choose (the paper uses ε = 0.1, §5.4), "
+                          "the first with ε = 0 (one-hot targets). Here “broken” only means "
+                          "changed: the model itself is the same.",
     "exp.why.decoder_mask.none": "**Why it fails.** In training, the decoder input is the "
                                  "answer shifted right by one (`<s>` first), so position i can "
                                  "read token i + 1, the very token it must predict. Copying it "
@@ -1724,8 +1730,9 @@ TEXT: dict[str, str] = {
                    "other, then both are measured.",
     "exp.incomplete": "The experiment stopped before both models had trained a step; press "
                       "**Train both** again.",
-    "exp.trained": "Trained: {describe}; {steps} steps each, from the same initial weights on "
-                   "the same batches. Accuracies on {n} held-out sequences.",
+    "exp.trained": "Trained: {describe}; {steps} steps planned for each (the table shows the "
+                   "steps done), from the same initial weights on the same batches. Accuracies "
+                   "on {n} held-out sequences.",
     "exp.col_measure": "measure",
     "exp.row_loss": "last training loss",
     "exp.row_tf": "teacher-forced token accuracy",
