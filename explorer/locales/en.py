@@ -799,7 +799,7 @@ TEXT: dict[str, str] = {
     "ko.progress": "Accuracy {done} of {total}",
     "ko.no_pattern": "A feed-forward network has no attention pattern: it treats each "
                      "position on its own.",
-    "ko.pattern_title": "Attention weights of {unit}, for your input",
+    "ko.pattern_title": "Weights: {unit}",
     "ko.grid_caption": "Accuracy lost when each head alone is removed, on {n} fresh inputs "
                        "(whole model: {intact}); {count} heads measured in {seconds} s. The "
                        "most important one is {best} ({lost} lost); {unchanged} heads cost "

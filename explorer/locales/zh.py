@@ -714,7 +714,7 @@ TEXT: dict[str, str] = {
                        "测量）；按上面正确率所用的时间估算，这里大约需要 {seconds} 秒。",
     "ko.progress": "正确率 {done} / {total}",
     "ko.no_pattern": "前馈网络没有注意力模式：它单独处理每个位置。",
-    "ko.pattern_title": "注意力权重（{unit}），对你的输入",
+    "ko.pattern_title": "权重：{unit}",
     "ko.grid_caption": "每次只移除一个头时在 {n} 个新输入上损失的正确率（完整模型：{intact}）；"
                        "{count} 个头共用时 {seconds} 秒。最重要的是：{best}（损失 {lost}）；"
                        "{unchanged} 个头没有任何影响。蓝色：去掉这个头后模型反而更好。",
