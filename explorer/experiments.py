@@ -39,6 +39,7 @@ from .training import (
     TIME_LIMIT,
     ModelKey,
     TrainedState,
+    evaluation_task,
     finish,
     request_stop,
     run_training,
@@ -219,9 +220,7 @@ def teacher_forced_accuracy(model: EncoderDecoder, task: Task | D.DateTask,
                             n: int = EVAL_SEQUENCES, seed: int = EVAL_SEED) -> float:
     """Token accuracy with the correct answer fed to the decoder (as in training), on the
     same `n` held-out sequences that `training.held_out` decodes greedily."""
-    if isinstance(task, D.DateTask):
-        task = D.DateTask(split="held_out")
-    src, tgt = task.sample(n, torch.Generator().manual_seed(seed))
+    src, tgt = evaluation_task(task).sample(n, torch.Generator().manual_seed(seed))
     batch = Batch(src, tgt)
     model.eval()
     log_probs = model.generator(model(batch.src, batch.tgt, batch.src_mask, batch.tgt_mask))

@@ -41,6 +41,7 @@ from transformer.tokenize import PAD
 from transformer.train import Batch, greedy_decode
 
 from .figures.attention import KINDS
+from .training import evaluation_task
 
 FRESH = 300  # fresh task inputs per accuracy: a step of 1/300 = 0.33 points
 FRESH_SEED = 2718  # their seed: other sequences than training's, the stop checks' and EVAL's
@@ -177,9 +178,7 @@ def task_of(meta: Mapping[str, object] | None, src_vocab: Sequence[str],
         return None, "ko.no_task_vocab"
     if max_len is not None and max(task.max_len + 1, task.target_len) > max_len:
         return None, "ko.no_task_long"
-    if isinstance(task, D.DateTask):  # days it never saw, as the Train page evaluates it
-        task = D.DateTask(split="held_out")
-    return task, ""
+    return evaluation_task(task), ""  # dates: days it never saw, as the Train page
 
 
 @dataclass(frozen=True)

@@ -316,6 +316,12 @@ class HeldOut:
         return [n for n, (right, total) in sorted(self.by_length.items()) if right < total]
 
 
+def evaluation_task(task: Task | D.DateTask) -> Task | D.DateTask:
+    """The task the evaluations draw from: the date task's held-out days (which training
+    never sees), or a toy task itself (its sequences are fresh random draws)."""
+    return D.DateTask(split="held_out") if isinstance(task, D.DateTask) else task
+
+
 @torch.no_grad()
 def held_out(model: EncoderDecoder, task: Task | D.DateTask, n: int = EVAL_SEQUENCES,
              seed: int = EVAL_SEED, batch_size: int = 250) -> HeldOut:
@@ -325,9 +331,7 @@ def held_out(model: EncoderDecoder, task: Task | D.DateTask, n: int = EVAL_SEQUE
     that seed; the stop checks (seed 10_000 + step) and training (cfg.seed) draw others.
     The date task is evaluated on its held-out days, which training never sees.
     """
-    if isinstance(task, D.DateTask):
-        task = D.DateTask(split="held_out")
-    right, lengths = exact_matches(model, task, n, seed, batch_size)
+    right, lengths = exact_matches(model, evaluation_task(task), n, seed, batch_size)
     by_length = {int(k): (int(right[lengths == k].sum()), int((lengths == k).sum()))
                  for k in lengths.unique().tolist()}
     return HeldOut(int(right.sum()), n, by_length)
