@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import math
 import os
@@ -9,7 +10,7 @@ import platform
 import shutil
 import statistics
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict
 from pathlib import Path
 
@@ -155,6 +156,19 @@ def child_pid(port: int) -> int | None:
         if b"streamlit" in b" ".join(argv) and str(port).encode() in argv:
             return int(entry.name)
     return None
+
+
+@contextlib.contextmanager
+def served_app() -> Iterator[tuple[str, int]]:
+    """`streamlit run app.py` on 127.0.0.1 and a free port: (its URL, its pid), stopped after."""
+    from tools.screenshots import free_port, serve
+
+    port = free_port()
+    with serve(port) as url:
+        pid = child_pid(port)
+        if pid is None:
+            raise RuntimeError(f"no server process of ours on port {port}")
+        yield url, pid
 
 
 def memory_mb(pid: int) -> dict[str, float]:

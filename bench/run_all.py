@@ -24,6 +24,7 @@ SCRIPTS: dict[str, str] = {
     "time_to_learn": "1. Time to learn (toy tasks, the Train button's recipe)",
     "train_wait": "1b. The Train button's whole wait (training, stop checks, page)",
     "step_cost": "1c. One training step beside torch.nn.Transformer (same size, same batches)",
+    "recipe_sweep": "1d. Which recipe learns the toy tasks fastest (a sweep)",
     "page_response": "2. Page response (server-side rerun after a text change)",
     "browser": "3. In the browser (typing to heatmaps; server start to first page)",
     "figure_size": "4. Size (bytes of figure data sent)",
@@ -36,6 +37,7 @@ SCRIPTS: dict[str, str] = {
     "film": "9. The attention film (recording's share of training time, frames, bytes)",
     "breaks": "10. Break a part (each break switch against the correct model, same budget)",
     "knockout": "11. Knocking out heads (the full grid: the date model, the default tiny model)",
+    "class_train": "12. A class presses Train at once (same settings, different settings, memory)",
 }
 
 

@@ -416,37 +416,54 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
 def schedule_section(ctx: Context, s: Settings) -> None:
     """Section 5: the Noam schedule and label smoothing, each with its own small controls."""
     st.header(t("train.schedule_header"))
-    with st.expander(t("train.noam_expander")):
-        st.markdown(t("train.noam_text"))
-        n1, n2, n3 = st.columns(3)
-        set_default("tr_noam_d", int(min(max(s.d_model, 2), 1024)))
-        set_default("tr_noam_warmup", 4000)
-        set_default("tr_noam_factor", 1.0)
-        nd = n1.number_input("d_model", 2, 1024, step=2, key="tr_noam_d")
-        nw = n2.number_input("warmup", 1, 20000, step=100, key="tr_noam_warmup")
-        nf = n3.number_input("factor", 0.1, 5.0, step=0.1, key="tr_noam_factor")
-        try:
-            nd, nw, nf = int(nd), int(nw), float(nf)
-            valid = 2 <= nd <= 1024 and 1 <= nw <= 20000 and 0.1 <= nf <= 5.0
-        except (TypeError, ValueError, OverflowError):
-            valid = False
-        if valid:
-            ctx.chart(noam_figure(nd, nf, nw), "noam_schedule", key="tr_noam")
-        else:
-            st.error(t("train.noam_invalid"))
-    with st.expander(t("train.smoothing_expander")):
-        st.markdown(t("train.smoothing_text"))
-        set_default("tr_eps_demo", 0.1)
-        eps = st.slider("ε", 0.0, 0.9, step=0.05, key="tr_eps_demo")
-        try:
-            eps = min(max(float(eps), 0.0), 0.9)
-        except (TypeError, ValueError):
-            eps = 0.1
-        dist, rows, cols = smoothing_example(eps, size=7)
-        ctx.chart(smoothing_figure(dist, rows, cols, eps), "label_smoothing", key="tr_smooth")
-        st.caption(t("train.smoothing_caption", n=len(cols),
-                     share=f"{eps / (len(cols) - 2):.3f}"))
-        _annotated_smoothing(ctx)
+    # Lazy expanders: their charts (~60 KB) are built and sent only while open, not on every
+    # run of this page (thirty learners' pages after one shared training, §12).
+    noam = st.expander(t("train.noam_expander"), key="tr_noam_open", on_change="rerun")
+    if noam.open:
+        with noam:
+            _noam(ctx, s)
+    smoothing = st.expander(t("train.smoothing_expander"), key="tr_smoothing_open",
+                            on_change="rerun")
+    if smoothing.open:
+        with smoothing:
+            _smoothing(ctx)
+
+
+def _noam(ctx: Context, s: Settings) -> None:
+    """The Noam schedule's chart, with its own d_model, warm-up and factor."""
+    st.markdown(t("train.noam_text"))
+    n1, n2, n3 = st.columns(3)
+    set_default("tr_noam_d", int(min(max(s.d_model, 2), 1024)))
+    set_default("tr_noam_warmup", 4000)
+    set_default("tr_noam_factor", 1.0)
+    nd = n1.number_input("d_model", 2, 1024, step=2, key="tr_noam_d")
+    nw = n2.number_input("warmup", 1, 20000, step=100, key="tr_noam_warmup")
+    nf = n3.number_input("factor", 0.1, 5.0, step=0.1, key="tr_noam_factor")
+    try:
+        nd, nw, nf = int(nd), int(nw), float(nf)
+        valid = 2 <= nd <= 1024 and 1 <= nw <= 20000 and 0.1 <= nf <= 5.0
+    except (TypeError, ValueError, OverflowError):
+        valid = False
+    if valid:
+        ctx.chart(noam_figure(nd, nf, nw), "noam_schedule", key="tr_noam")
+    else:
+        st.error(t("train.noam_invalid"))
+
+
+def _smoothing(ctx: Context) -> None:
+    """Label smoothing on a small example, then The Annotated Transformer's two."""
+    st.markdown(t("train.smoothing_text"))
+    set_default("tr_eps_demo", 0.1)
+    eps = st.slider("ε", 0.0, 0.9, step=0.05, key="tr_eps_demo")
+    try:
+        eps = min(max(float(eps), 0.0), 0.9)
+    except (TypeError, ValueError):
+        eps = 0.1
+    dist, rows, cols = smoothing_example(eps, size=7)
+    ctx.chart(smoothing_figure(dist, rows, cols, eps), "label_smoothing", key="tr_smooth")
+    st.caption(t("train.smoothing_caption", n=len(cols),
+                 share=f"{eps / (len(cols) - 2):.3f}"))
+    _annotated_smoothing(ctx)
 
 
 def _annotated_smoothing(ctx: Context) -> None:

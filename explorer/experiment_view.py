@@ -33,6 +33,8 @@ from .experiments import (
 )
 from .figures.train import attention_figure, comparison_figure
 from .i18n import t
+from .train_hub import Place
+from .train_hub import hub as training_hub
 from .train_settings import TrainSettings
 from .train_state import set_default
 from .train_task import TrainTask, film_probe
@@ -103,7 +105,13 @@ def _run_live(key: Any, ts: TrainSettings, seed: int, plan: Any, probe: Any) -> 
             loss=f"{info.loss:.3f}", seconds=f"{info.elapsed:.1f}"))
         return False
 
-    with st.spinner(t("exp.training")):
+    hub = training_hub()
+
+    def on_wait(place: Place) -> None:  # both models wait for a free core, as trainings do
+        progress.progress(0.0, text=t("train.queued", ahead=place.ahead, slots=hub.slots,
+                                      seconds=f"{max(place.seconds, 1):.0f}"))
+
+    with st.spinner(t("exp.training")), hub.turn(hub.step_seconds * 2 * plan.steps, on_wait):
         run_experiment(exp, on_step)
     progress.empty()
     return exp

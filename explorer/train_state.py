@@ -4,6 +4,8 @@ shared untrained model.
 - `STATE_KEY`: this learner's `TrainedState`, in `st.session_state` only (a trained model
   belongs to the session that trained it); `current_state` reads it once no interrupted
   run trains it any more.
+- `TICKET_KEY`: this learner's place in the server's training hub (train_hub.py) while a
+  training is queued or under way; a click leaves it (Stop keeps the model so far).
 - `MEMO_KEY` / `memo`: this learner's recent decodings, in `st.session_state`.
 - `untrained(key)`: the untrained model of a key, shared through a cache, read-only.
 """
@@ -19,6 +21,8 @@ from transformer.model import EncoderDecoder
 
 from .cache import is_large, tiered
 from .i18n import t
+from .train_hub import Ticket
+from .train_hub import hub as training_hub
 from .training import (
     STOP_WAIT,
     ModelKey,
@@ -30,6 +34,7 @@ from .training import (
 )
 
 STATE_KEY = "train_state"  # this learner's TrainedState
+TICKET_KEY = "train_ticket"  # this learner's wait for a training in the hub, while it lasts
 MEMO_KEY = "train_memo"  # this learner's recent decodings, by (model version, input)
 
 
@@ -75,8 +80,40 @@ def keep_state(state: TrainedState) -> None:
     st.session_state[STATE_KEY] = state
 
 
-def current_state(replacing: bool, stop_requested: bool) -> tuple[TrainedState | None, bool]:
-    """This learner's state, once no older script run trains it; and whether that is so.
+def keep_ticket(ticket: Ticket) -> None:
+    """Remember this learner's wait in the hub (a click's run must be able to leave it)."""
+    st.session_state[TICKET_KEY] = ticket
+
+
+def drop_ticket(ticket: Ticket) -> None:
+    """Forget `ticket` once its training is taken (if no later wait replaced it)."""
+    if st.session_state.get(TICKET_KEY) is ticket:
+        del st.session_state[TICKET_KEY]
+
+
+def _leave_hub(replacing: bool, stop_requested: bool) -> Ticket | None:
+    """A click ends this learner's wait in the hub: Stop or another click keeps the model
+    as it is (evaluated), while others asking for it go on; a new Train click returns the
+    ticket so the new request joins first (the same settings keep their training)."""
+    ticket = st.session_state.pop(TICKET_KEY, None)
+    if not isinstance(ticket, Ticket):
+        return None
+    if replacing:
+        return ticket
+    queued = ticket.job.status == "queued"
+    with st.spinner(t("train.evaluating")):
+        state = training_hub().leave(ticket, "stop_button" if stop_requested else "click")
+    if state is not None:
+        keep_state(state)
+    elif queued:
+        st.info(t("train.left_queue"), icon=":material/logout:")
+    return None
+
+
+def current_state(replacing: bool, stop_requested: bool
+                  ) -> tuple[TrainedState | None, bool, Ticket | None]:
+    """This learner's state, once no older script run trains it; whether that is so; and
+    the wait in the hub a new training replaces (`replacing`), for the caller to leave.
 
     A click (Stop or any other widget) starts a new run while the run that was training may
     still be inside run_training: Streamlit starts the new run at once and the old thread
@@ -84,6 +121,7 @@ def current_state(replacing: bool, stop_requested: bool) -> tuple[TrainedState |
     every number shown belongs to the model as it is (its history was saved at every step,
     so it keeps what it learned). `replacing`: a new training replaces it (no evaluation).
     """
+    old = _leave_hub(replacing, stop_requested)
     state: TrainedState | None = st.session_state.get(STATE_KEY)
     if state is not None and not (isinstance(state, TrainedState) and is_current(state.model)):
         st.session_state.pop(STATE_KEY, None)  # trained before the app's code was updated
@@ -103,4 +141,4 @@ def current_state(replacing: bool, stop_requested: bool) -> tuple[TrainedState |
     if state is not None and state.step == 0 and not state.running:
         st.session_state.pop(STATE_KEY, None)  # stopped before its first step: nothing learned
         state = None
-    return state, settled
+    return state, settled, old

@@ -17,7 +17,7 @@ import torch
 from transformer import dates as D
 from transformer.recipes import DATES
 from transformer.tasks import DIGITS
-from transformer.train import SCHEDULES, StepInfo
+from transformer.train import SCHEDULES
 
 from .charts import show_chart
 from .context import Context, session_disconnected
@@ -26,6 +26,8 @@ from .exports import checkpoint_bytes, download_name
 from .figures.train import loss_figure
 from .i18n import t
 from .settings import Settings, architecture_problem, training_problem
+from .train_hub import Hub, Request, Ticket
+from .train_hub import hub as training_hub
 from .train_settings import (
     BATCH_SIZES,
     FACTOR_RANGE,
@@ -40,7 +42,7 @@ from .train_settings import (
     parse_train_settings,
     recipe_for,
 )
-from .train_state import current_state, keep_state, set_default
+from .train_state import current_state, drop_ticket, keep_state, keep_ticket, set_default
 from .train_task import (
     DEFAULT_DIGITS,
     TrainTask,
@@ -60,8 +62,6 @@ from .training import (
     ModelKey,
     TrainedState,
     check_every,
-    run_training,
-    start_training,
     stop_reason_text,
     stop_share,
     task_meta,
@@ -72,6 +72,7 @@ WIDGETS = {"tr_task": "task", "tr_symbols": "symbols", "tr_model": "model", "tr_
            "tr_batch": "batch_size", "tr_schedule": "schedule", "tr_lr": "lr",
            "tr_warmup": "warmup", "tr_factor": "factor", "tr_smoothing": "smoothing",
            "tr_early": "early_stop"}
+REDRAW_EVERY = 0.5  # seconds between redraws of a training's progress for one learner alone
 RECIPE_KEY = "tr_recipe"  # the name of the recipe the training widgets were last set from
 
 
@@ -223,40 +224,80 @@ def loss_chart(state: TrainedState, steps: int, presenter: bool, *, key: str,
 
 
 def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool,
-                source: str) -> TrainedState:
-    """Train a fresh model for `key` now, drawing progress and the loss as it goes; record
-    the attention film of the probe input (`film_probe`: `source` for the words task)."""
-    config = ts.train_config(seed)
-    state = start_training(key, config, early_stop=ts.early_stop,
-                           probe=film_probe(key.task_obj, source))
-    keep_state(state)
+                source: str, old: Ticket | None) -> TrainedState | None:
+    """Ask the server's hub for the training of `key` and wait for it, drawing the queue's
+    place, then progress and the loss as it goes (train_hub.py: learners asking for the
+    same training share it, and at most one training per core runs). The film records the
+    probe input (`film_probe`: `source` for the words task). `old`: this learner's wait
+    that the click interrupted, left once the new one is in (a second click on Train with
+    the same settings keeps the training under way)."""
+    hub = training_hub()
+    request = Request(key, ts.train_config(seed), ts.early_stop,
+                      film_probe(key.task_obj, source))
+    ticket = hub.join(request)
+    if old is not None:
+        hub.leave(old, "click")
+    keep_ticket(ticket)
+    note = st.empty()
     progress = st.progress(0.0, text=t("train.starting"))
     live_chart = st.empty()
-    every = min(20, max(10, config.steps // 50))
-    shown = {"step": 0, "time": time.perf_counter()}
-
-    def on_step(info: StepInfo) -> bool:
-        if session_disconnected():  # the tab was closed: nobody is waiting for this run
-            state.stop_reason = "tab_closed"
-            return True
-        now = time.perf_counter()
-        if info.step % every and info.step != info.steps and now - shown["time"] < 0.7:
-            return False
-        shown.update(step=info.step, time=now)
-        progress.progress(
-            info.step / info.steps,
-            text=t("train.progress", step=info.step, steps=info.steps, loss=f"{info.loss:.3f}",
-                   acc=f"{info.token_accuracy:.0%}", seconds=f"{info.elapsed:.1f}"),
-        )
-        loss_chart(state, info.steps, presenter, key=f"tr_live_{info.step}", where=live_chart)
-        return False
-
+    shown = {"step": -1, "time": 0.0, "note": ""}
     with st.spinner(t("train.training")):
-        run_training(state, on_step)
+        while not ticket.done:
+            if session_disconnected():  # the tab was closed: leave the queue or the training
+                hub.leave(ticket, "tab_closed")
+                return None
+            _show_wait(hub, ticket, note, progress, live_chart, presenter, shown)
+            hub.wait(ticket, 0.25)
+    state = hub.result(ticket)
+    drop_ticket(ticket)
     progress.empty()
     live_chart.empty()
+    note.empty()
+    if state is None:  # a later run of this learner took it
+        return None
+    if ticket.job.error is not None:
+        st.error(t("train.failed", error=str(ticket.job.error)), icon=":material/error:")
+    keep_state(state)
     st.session_state["tr_which"] = "trained"  # decode with the new model (drawn below)
     return state
+
+
+def _show_wait(hub: Hub, ticket: Ticket, note: Any, progress: Any, live_chart: Any,
+               presenter: bool, shown: dict[str, Any]) -> None:
+    """One look at a wait: the place in the queue, or the shared training's progress."""
+    others = ticket.job.waiting - 1
+    if ticket.job.status == "queued":
+        place = hub.place(ticket)
+        text = t("train.queued", ahead=place.ahead, seconds=f"{max(place.seconds, 1):.0f}",
+                 slots=hub.slots)
+    else:
+        text = t("train.shared", n=others) if others > 0 else ""
+    if text != shown["note"]:
+        shown["note"] = text
+        if text:
+            note.info(text, icon=":material/groups:")
+        else:
+            note.empty()
+    state = ticket.state
+    history = state.history
+    if not history:
+        return
+    info = history[-1]
+    now = time.perf_counter()
+    # A shared training is drawn on every waiting learner's page by one server: each page
+    # redraws less often the more learners wait (thirty pages redrawing a chart every few
+    # steps would take the server's whole core, bench/results.md §12).
+    if info.step == shown["step"] or now - shown["time"] < REDRAW_EVERY * (1 + others / 4):
+        return
+    shown.update(step=info.step, time=now)
+    progress.progress(
+        info.step / info.steps,
+        text=t("train.progress", step=info.step, steps=info.steps, loss=f"{info.loss:.3f}",
+               acc=f"{info.token_accuracy:.0%}", seconds=f"{info.elapsed:.1f}"),
+    )
+    show_chart(loss_figure(list(history), info.steps), f"loss_{state.key.task}",
+               state.model.config, presenter, key=f"tr_live_{info.step}", where=live_chart)
 
 
 def _results(ctx: Context, state: TrainedState) -> None:
@@ -310,6 +351,7 @@ def _results(ctx: Context, state: TrainedState) -> None:
 def training_section(ctx: Context, ts: TrainSettings, task: TrainTask) -> Trained:
     """Section 2: the model to train, the training widgets, Train/Stop, and the results."""
     st.header(t("train.train_header"))
+    training_hub()  # the server's trainers start while the learner reads the page
     s = ctx.settings
     ms = ts.model_settings(s)
     V = len(task.vocab)
@@ -331,9 +373,9 @@ def training_section(ctx: Context, ts: TrainSettings, task: TrainTask) -> Traine
                         key="tr_train", help=t("train.train_help"))
     b2.button(t("train.stop"), key="tr_stop", disabled=not clicked, help=t("train.stop_help"))
     replacing = clicked and not problem and key is not None
-    state, settled = current_state(replacing, stop_requested)
+    state, settled, old = current_state(replacing, stop_requested)
     if replacing:
-        state = _train_live(key, ts, s.seed, ctx.presenter, s.source)
+        state = _train_live(key, ts, s.seed, ctx.presenter, s.source, old)
 
     trained = (state if settled and state is not None and state.key == key and state.step > 0
                else None)

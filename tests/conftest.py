@@ -1,5 +1,6 @@
 """Shared test setup."""
 
+import pytest
 import torch
 
 # As in app.py: one intra-op thread. Small models run faster and repeatably this way, and
@@ -8,3 +9,18 @@ torch.set_num_threads(1)
 
 # Browser fixtures (app_url, browser, page) for every test module: tests/browser_support.py.
 from browser_support import app_url, browser, page  # noqa: E402,F401
+
+# Trainings started by pages under AppTest run in the hub's threads, inside this process,
+# where a test can watch and pause them (tests/test_isolation.py). The worker processes the
+# served app uses are tested in tests/test_train_hub.py and by the browser tests.
+import explorer.train_hub  # noqa: E402
+
+explorer.train_hub.ENGINE = "threads"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_training_hub():
+    """Each test starts with an empty hub: a training another test finished is not shared."""
+    explorer.train_hub._HUB = None
+    yield
+    explorer.train_hub._HUB = None

@@ -126,3 +126,21 @@ def test_step_cost_smoke(capsys):
 
     out = _run(step_cost, capsys)
     assert "| ours |" in out and "| peer |" in out and "nn.Transformer" in out
+
+
+def test_recipe_sweep_smoke(capsys):
+    from bench import recipe_sweep
+
+    out = _run(recipe_sweep, capsys)
+    assert "| candidate | d_model/d_ff/h | batch | lr | task | learned |" in out
+    assert "| fast | 32/64/h2 | 128 | 0.01 | copy | 1/1 |" in out
+
+
+@needs_chromium
+def test_class_train_smoke(capsys):
+    from bench import class_train
+
+    out = _run(class_train, capsys)
+    assert "| (b) 3 learners, same settings: results seen | 3 | 0 |" in out
+    assert "| (c) 2 learners, different seeds: run ended | 2 | 0 |" in out
+    assert "a learner typing on the Attention page" in out

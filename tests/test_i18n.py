@@ -333,7 +333,7 @@ def test_training_messages_speak_chinese(zh):
     errors = parse_train_settings({"task": "<b>", "steps": 1, "batch_size": 7}).errors
     assert list(errors) == ["任务必须是以下之一：copy, reverse, sort, dates；改用 copy。",
                             "训练步数必须是 50 到 2000 之间的整数；改用 1000。",
-                            "批大小必须是以下之一：16, 32, 64, 128；改用 64。"]
+                            "批大小必须是以下之一：16, 32, 64, 128；改用 128。"]
     assert list(teacher_forcing_rows(task, ["1", "2"])) == [
         "位置", "解码器输入 (tgt)", "要预测的标签 (tgt_y)"]
     assert smoothing_example(0.1)[1][0].startswith("标签 ")

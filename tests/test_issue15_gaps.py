@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 
 import plotly.io as pio
 import pytest
@@ -201,17 +202,30 @@ def test_every_png_on_a_page_is_named_after_the_imported_model(small_import):
 
 
 def test_training_in_presenter_mode_draws_every_loss_chart_large(monkeypatch):
+    from explorer import training
+
     live: list[tuple[str, dict, dict]] = []  # (key, figure, config) of each redrawn chart
+    drawn = threading.Event()
     plotly_chart = DeltaGenerator.plotly_chart
 
     def spy(self, fig, *args, **kwargs):
         if "tr_live" in str(kwargs.get("key")):
             live.append((kwargs["key"], json.loads(pio.to_json(fig.to_dict(), validate=False)),
                          kwargs.get("config") or {}))
+            drawn.set()
         return plotly_chart(self, fig, *args, **kwargs)
 
+    real_record = training.record_step
+
+    def record_step(state, info):  # the training (in the hub's thread) waits at step 10
+        stop = real_record(state, info)  # until the page has drawn its progress once
+        if info.step == 10:
+            drawn.wait(60)
+        return stop
+
     monkeypatch.setattr(DeltaGenerator, "plotly_chart", spy)  # the placeholder's method
-    at = app("train", presenter=True, tr_steps=50, tr_batch=16)
+    monkeypatch.setattr(training, "record_step", record_step)
+    at = app("train", presenter=True, tr_steps=50, tr_batch=16, seed=31)
     at.button(key="tr_train").click().run()
     assert not at.exception, at.exception
     state = at.session_state["train_state"]

@@ -246,8 +246,13 @@ def test_page_renders_defaults_and_decodes_untrained():
     assert not at.exception and not errors(at)
     assert not at.button(key="tr_train").disabled
     assert "train_state" not in at.session_state
+    closed = len(figure_list(at))  # the schedule's expanders are closed: no charts inside
+    at.session_state["tr_noam_open"] = True
+    at.session_state["tr_smoothing_open"] = True
+    at.run()
     figs = figure_list(at)
     assert len(figs) >= 6  # next token, self, cross, before, noam, smoothing
+    assert len(figs) == closed + 4  # opened: noam, smoothing, AT's smoothing, confidence
     assert at.slider(key="tr_step").max >= 1
     at.slider(key="tr_step").set_value(3).run()
     assert not at.exception

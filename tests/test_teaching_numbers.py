@@ -87,7 +87,7 @@ def test_the_annotated_transformers_smoothing_examples_are_reproduced(lang):
     best = int(np.argmin(losses))
     assert xs[best] == 27 and losses[best] == pytest.approx(0.0, abs=1e-6)  # 27/30 = 1 - 0.1
     assert losses[-1] > losses[best] and losses[0] > losses[best]
-    at = app("train", lang=lang)
+    at = app("train", lang=lang, tr_smoothing_open=True)  # its expander opened
     assert not at.exception
     captions = " ".join(c.value for c in at.caption)
     assert "0.6" in captions and "0.133" in captions and "x = 27" in captions

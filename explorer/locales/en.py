@@ -1134,6 +1134,15 @@ TEXT: dict[str, str] = {
     "train.starting": "Starting…",
     "train.progress": "step {step} / {steps} · loss {loss} · token accuracy {acc} · {seconds} s",
     "train.training": "Training… (click Stop to end early)",
+    "train.queued": "Waiting for a free core: this server trains {slots} at a time (one per"
+                    " core), in order of arrival. {ahead} ahead of you, about {seconds} s."
+                    " Time in the queue does not count towards the time limit.",
+    "train.shared": "{n} other learner(s) asked for this same training (same task, model,"
+                    " recipe and seed): it runs once, and each of you gets a copy of the"
+                    " trained weights to change as you like.",
+    "train.failed": "The training failed: {error}. The model keeps what it learned before that.",
+    "train.left_queue": "You left the queue before your training started: nothing was trained."
+                        " Press Train to queue again.",
     "train.reason.time_limit": "the time limit of {seconds} s",
     "train.reason.stop_request": "a stop request",
     "train.reason.click": "a click during training",

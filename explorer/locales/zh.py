@@ -997,6 +997,13 @@ TEXT: dict[str, str] = {
     "train.starting": "正在开始…",
     "train.progress": "第 {step} / {steps} 步 · 损失 {loss} · token 准确率 {acc} · {seconds} 秒",
     "train.training": "正在训练…（点击“停止”可提前结束）",
+    "train.queued": "正在等待空闲的 CPU 核：本服务器同时最多训练 {slots} 个模型（每核一个），"
+                    "按请求先后排队。你前面还有 {ahead} 个，约 {seconds} 秒。"
+                    "排队时间不计入训练时间上限。",
+    "train.shared": "另有 {n} 位学习者请求了完全相同的训练"
+                    "（相同的任务、模型、训练方案和随机种子）：它只运行一次，每人都会得到一份训练好的权重副本，可以随意修改。",
+    "train.failed": "训练失败：{error}。模型保留失败之前学到的内容。",
+    "train.left_queue": "你在训练开始之前离开了队列：没有训练任何模型。再点击“训练”可重新排队。",
     "train.reason.time_limit": "达到了 {seconds} 秒的时间上限",
     "train.reason.stop_request": "收到了停止请求",
     "train.reason.click": "训练期间有一次点击",

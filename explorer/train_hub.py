@@ -1,0 +1,400 @@
+"""One server, a whole class: one training per distinct request, at most one per core, in turn.
+
+Pure Python and torch (no streamlit). When thirty learners press Train at once, training
+each request in its own script thread would run thirty trainings side by side on two cores
+(bench/results.md §12): everyone waits for the slowest. The hub instead
+
+- runs one training per distinct `Request` (training is deterministic: the same task,
+  symbols, model settings, recipe and seed give the same weights, tests/test_train_hub.py),
+  so learners asking for one that is under way or done share it; each gets its own copy of
+  the weights, which it may change without touching anyone else's;
+- runs at most `slots` trainings at once (one per core), each in a thread of its own, and
+  queues the rest in order of arrival; a waiting learner sees its place and an estimate of
+  its wait (`Hub.place`);
+- counts a training's time limit from its first step, not from the request (time in the
+  queue is not training).
+
+A learner's `Ticket` leaves the hub on Stop, on another click and when the tab closes. A
+training nobody waits for any more stops (or, still queued, leaves the queue); one that
+others still wait for goes on, and the learner who left gets a copy of it as it was.
+"""
+
+from __future__ import annotations
+
+import copy
+import heapq
+import itertools
+import os
+import threading
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+
+from transformer.film import Probe
+from transformer.train import StepInfo, TrainConfig
+
+from .training import (
+    TIME_LIMIT,
+    ModelKey,
+    TrainedState,
+    finish,
+    request_stop,
+    run_training,
+    start_training,
+)
+
+# A finished training kept for learners who ask for it later (the same default settings
+# pressed a minute after the class did): a few models of ~100 KB and their films.
+KEEP_DONE = 8
+# Seconds a training of each task is expected to take, before this server has finished one
+# (bench/results.md §1b: the Train button's recipe, median of five seeds); afterwards the
+# estimate is the median of the last few trainings of that task on this server.
+FIRST_GUESS = {"copy": 4.0, "reverse": 7.0, "sort": 9.0, "dates": 40.0}
+STEP_GUESS = 0.01  # seconds per step (fast recipe, checks included: §1b) until one is timed
+NOTIFY_EVERY = 0.2  # seconds between progress notifications to waiting learners
+SNAPSHOT_WAIT = 5.0  # seconds a learner who leaves a shared training waits for its copy
+
+
+def cores() -> int:
+    """The cores this process may run on (a container's limit, not the host's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class Request:
+    """Everything that fixes a training's result: equal requests give equal weights."""
+
+    key: ModelKey  # the task, symbols, architecture and initial weights
+    config: TrainConfig  # steps, batches, schedule (and the batches' seed)
+    early_stop: bool  # stop once a check is passed
+    probe: Probe | None  # the input whose attention the film records
+    time_limit: float = TIME_LIMIT  # seconds of training (queueing not counted)
+
+
+@dataclass(eq=False)
+class Job:
+    """One training in the hub: queued, running, then done."""
+
+    request: Request | None  # None: a turn (Hub.turn), work done by its caller
+    state: TrainedState | None  # the hub's own: learners get copies (None for a turn)
+    number: int  # order of arrival
+    waiting: int = 0  # tickets still waiting for it
+    seconds: float = 0.0  # a turn's expected length (a training's comes from Hub.estimate)
+    status: str = "queued"  # "queued", "running", "done" or "dropped" (nobody waited)
+    started: float = 0.0  # time.monotonic() of its first step
+    error: Exception | None = None  # what stopped the training, if it failed
+    done: threading.Event = field(default_factory=threading.Event)
+    # learners leaving while others still wait: each gets a copy at the next step
+    snapshots: list[tuple[threading.Event, list[TrainedState]]] = field(default_factory=list)
+
+    @property
+    def shareable(self) -> bool:
+        """Whether its result is the deterministic one (not cut short by a stop or a clock)."""
+        return self.status == "done" and not self.state.stopped and self.error is None
+
+
+@dataclass(eq=False)
+class Ticket:
+    """One learner's wait for a job."""
+
+    job: Job
+    left: bool = False
+
+    @property
+    def done(self) -> bool:
+        return self.job.done.is_set()
+
+    @property
+    def state(self) -> TrainedState:
+        """The job's live state, read-only: its history shows the progress."""
+        return self.job.state
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a waiting learner stands."""
+
+    ahead: int  # trainings queued before this one
+    seconds: float  # estimated seconds until this one starts
+
+
+def own_copy(state: TrainedState, share_film: bool = False) -> TrainedState:
+    """A learner's copy of a training: its own model and records.
+
+    `share_film`: a finished training's film is never written again, so the copies share
+    it (thirty learners, one film in memory); a paused one's goes on, so it is copied.
+    """
+    return replace(state, model=copy.deepcopy(state.model), history=list(state.history),
+                   film=state.film if share_film else copy.deepcopy(state.film),
+                   stop_request=threading.Event(), lock=threading.Lock())
+
+
+# A runner trains a job: runner(request, state, on_step, wants_weights) trains `state` (the
+# hub's own) for `request`, keeping its history up to date and calling on_step(info) after
+# steps; wants_weights() says that a learner waits for a copy of the model as it is, which
+# on_step then takes (so `state.model` must hold the weights so far when on_step runs).
+Runner = Callable[[Request, TrainedState, Callable[[StepInfo], bool],
+                   Callable[[], bool]], object]
+
+
+def in_thread(request: Request, state: TrainedState, on_step: Callable[[StepInfo], bool],
+              wants_weights: Callable[[], bool]) -> object:
+    """The runner that trains in the hub's thread itself (`state.model` is always current)."""
+    return run_training(state, on_step)
+
+
+class Hub:
+    """The server's trainings: shared when equal, `slots` at once, the rest in turn."""
+
+    def __init__(self, slots: int | None = None, runner: Runner | None = None):
+        self.slots = slots or cores()
+        self.runner = runner or in_thread  # in_thread, a ProcessRunner, or a test's stand-in
+        self._lock = threading.Condition()
+        self._jobs: dict[Request, Job] = {}  # queued and running
+        self._done: OrderedDict[Request, Job] = OrderedDict()  # finished, newest last
+        self._queue: deque[Job] = deque()
+        self._running: set[Job] = set()
+        self._numbers = itertools.count()
+        self._seconds: dict[str, deque[float]] = {}  # task -> recent training times
+        self.trainings = 0  # trainings started (single-flight tests count them)
+        self._told = 0.0  # time.monotonic() of the last progress notification
+        self.step_seconds = STEP_GUESS  # seconds per step of the last training, checks included
+
+    # ---- a learner's side --------------------------------------------------------------
+
+    def join(self, request: Request) -> Ticket:
+        """A ticket for `request`: the training under way or done for it, or a new one."""
+        fresh: TrainedState | None = None
+        while True:
+            with self._lock:
+                job = self._jobs.get(request)
+                if job is None and request in self._done:
+                    job = self._done[request]
+                    self._done.move_to_end(request)
+                if job is None and fresh is not None:
+                    job = Job(request, fresh, next(self._numbers))
+                    self._jobs[request] = job
+                    self._queue.append(job)
+                    self._dispatch()
+                if job is not None:
+                    job.waiting += 1
+                    self._lock.notify_all()
+                    return Ticket(job)
+            # a new training: its model is built outside the lock (a large one takes a
+            # while), then the lookup runs again (another learner may have asked meanwhile)
+            fresh = start_training(request.key, request.config, early_stop=request.early_stop,
+                                   probe=request.probe)
+            fresh.time_limit = request.time_limit
+            fresh.running = False  # queued: not training yet
+
+    def result(self, ticket: Ticket) -> TrainedState | None:
+        """The learner's own copy of a finished training (call once `ticket.done`); None if
+        the ticket has left already (a later script run of the same learner took it)."""
+        if not ticket.done:
+            raise RuntimeError("The training has not finished.")
+        with self._lock:
+            if ticket.left:
+                return None
+            ticket.left = True
+            ticket.job.waiting -= 1
+        if ticket.job.status == "dropped":
+            return None
+        return own_copy(ticket.job.state, share_film=True)
+
+    def leave(self, ticket: Ticket, reason: str) -> TrainedState | None:
+        """Stop waiting (`reason`: a STOP_REASONS code); the learner's copy of the training
+        as it is then, evaluated, or None if it had not started."""
+        job = ticket.job
+        with self._lock:
+            if ticket.left:
+                return None
+            ticket.left = True
+            if job.done.is_set():
+                job.waiting -= 1
+                return None if job.status == "dropped" else own_copy(job.state,
+                                                                     share_film=True)
+            job.waiting -= 1
+            if job.status == "queued":
+                if job.waiting == 0:
+                    self._queue.remove(job)
+                    self._jobs.pop(job.request, None)
+                    job.status = "dropped"
+                    job.done.set()
+                    self._lock.notify_all()
+                return None
+            alone = job.waiting == 0
+            if alone:  # a new request for it must not join a training that is stopping
+                if self._jobs.get(job.request) is job:
+                    del self._jobs[job.request]
+                request_stop(job.state, reason)
+            else:
+                ready, box = threading.Event(), []
+                job.snapshots.append((ready, box))
+        if alone:  # the training stops after its step; its result is this learner's
+            job.done.wait(SNAPSHOT_WAIT)
+            return own_copy(job.state) if job.done.is_set() else None
+        if not ready.wait(SNAPSHOT_WAIT):
+            return None
+        if not box:  # it ended before its next step: this learner gets the end
+            return own_copy(job.state, share_film=True) if job.status == "done" else None
+        mine = box[0]
+        mine.running = True  # finish() marks it stopped for `reason` and evaluates it
+        return finish(mine, reason)
+
+    def place(self, ticket: Ticket) -> Place:
+        """How many trainings are queued before this ticket's, and about how long it waits."""
+        with self._lock:
+            job = ticket.job
+            if job.status != "queued":
+                return Place(0, 0.0)
+            now = time.monotonic()
+            free = [max(self._guess(j) - (now - j.started), 0.5) for j in self._running]
+            free += [0.0] * (self.slots - len(free))
+            heapq.heapify(free)
+            ahead = 0
+            for other in self._queue:
+                start = heapq.heappop(free)
+                if other is job:
+                    return Place(ahead, start)
+                heapq.heappush(free, start + self._guess(other))
+                ahead += 1
+            return Place(ahead, 0.0)
+
+    def wait(self, ticket: Ticket, timeout: float) -> None:
+        """Sleep until something changes in the hub (a step, a start, an end) or `timeout`."""
+        with self._lock:
+            if not ticket.done:
+                self._lock.wait(timeout)
+
+    def estimate(self, request: Request) -> float:
+        """Seconds the training of `request` is expected to take."""
+        recent = self._seconds.get(request.key.task)
+        if recent:
+            guess = sorted(recent)[len(recent) // 2]
+        else:
+            guess = FIRST_GUESS.get(request.key.task, 10.0)
+        return min(guess, request.time_limit)
+
+    @contextmanager
+    def turn(self, seconds: float, on_wait: Callable[[Place], None]) -> Iterator[None]:
+        """A slot for work that is not one training (an experiment trains two models), taken
+        in the same queue: the caller's `with` block runs once its turn comes. While it
+        waits, `on_wait(place)` runs every quarter second (it may raise, e.g. on a click,
+        which leaves the queue). `seconds`: what the work is expected to take."""
+        job = Job(None, None, next(self._numbers), waiting=1, seconds=seconds)
+        with self._lock:
+            self._queue.append(job)
+            self._dispatch()
+        try:
+            while job.status == "queued":
+                on_wait(self.place(Ticket(job)))
+                with self._lock:
+                    if job.status == "queued":
+                        self._lock.wait(0.25)
+            yield
+        finally:
+            with self._lock:
+                if job.status == "queued":
+                    self._queue.remove(job)
+                self._running.discard(job)
+                job.status = "done"
+                job.done.set()
+                self._dispatch()
+                self._lock.notify_all()
+
+    # ---- the hub's side -----------------------------------------------------------------
+
+    def _guess(self, job: Job) -> float:
+        return job.seconds if job.request is None else self.estimate(job.request)
+
+    def _dispatch(self) -> None:
+        """Start queued trainings while a slot is free (the caller holds the lock)."""
+        while self._queue and len(self._running) < self.slots:
+            job = self._queue.popleft()
+            job.status = "running"
+            self._running.add(job)
+            if job.request is None:  # a turn: its caller's thread does the work
+                job.started = time.monotonic()
+                self._lock.notify_all()
+                continue
+            self.trainings += 1
+            threading.Thread(target=self._train, args=(job,), daemon=True,
+                             name=f"train-{job.number}").start()
+
+    def _train(self, job: Job) -> None:
+        job.started = time.monotonic()
+        try:
+            self.runner(job.request, job.state, lambda info: self._after_step(job),
+                        lambda: bool(job.snapshots))
+        except Exception as exc:  # shown to its learners; the hub goes on with the next
+            job.error = exc
+        finally:
+            with self._lock:
+                self._running.discard(job)
+                if self._jobs.get(job.request) is job:
+                    del self._jobs[job.request]
+                job.status = "done"
+                for ready, _ in job.snapshots:  # nobody left to copy for: they get the end
+                    ready.set()
+                job.snapshots.clear()
+                if job.shareable:
+                    self._done[job.request] = job
+                    while len(self._done) > KEEP_DONE:
+                        self._done.popitem(last=False)
+                    took = time.monotonic() - job.started
+                    times = self._seconds.setdefault(job.request.key.task, deque(maxlen=5))
+                    times.append(took)
+                    if job.state.step:
+                        self.step_seconds = took / job.state.step
+                job.done.set()
+                self._dispatch()
+                self._lock.notify_all()
+
+    def _after_step(self, job: Job) -> bool:
+        """After each step: copies for learners who left, and now and then a word to those
+        who wait (every step would wake thirty threads ~150 times a second)."""
+        now = time.monotonic()
+        if not job.snapshots and now - self._told < NOTIFY_EVERY:
+            return False
+        with self._lock:
+            for ready, box in job.snapshots:
+                box.append(own_copy(job.state))
+                ready.set()
+            job.snapshots.clear()
+            self._told = now
+            self._lock.notify_all()
+        return False
+
+
+# Where the server's hub trains: "processes" (a worker process per core, train_worker.py:
+# trainings do not share the interpreter lock, bench/results.md §12e) or "threads" (the
+# server's own process; the tests use it to see inside a training).
+ENGINES = ("processes", "threads")
+ENGINE = "processes"
+
+_HUB: Hub | None = None
+_HUB_LOCK = threading.Lock()
+
+
+def hub() -> Hub:
+    """The server's hub (one per process, like the cores it shares)."""
+    global _HUB
+    with _HUB_LOCK:
+        if _HUB is None:
+            if ENGINE == "processes":
+                from .train_worker import ProcessRunner
+
+                runner = ProcessRunner()
+                _HUB = Hub(runner=runner)
+                # the workers start now, in the background (each imports torch, ~1 s), so
+                # the first learner to press Train does not wait for them
+                threading.Thread(target=runner.warm, args=(_HUB.slots,), daemon=True,
+                                 name="trainer-warm-up").start()
+            else:
+                _HUB = Hub()
+        return _HUB
