@@ -108,7 +108,8 @@ def _run_live(key: Any, ts: TrainSettings, seed: int, plan: Any, probe: Any) -> 
     hub = training_hub()
 
     def on_wait(place: Place) -> None:  # both models wait for a free core, as trainings do
-        progress.progress(0.0, text=t("train.queued", ahead=place.ahead, slots=hub.slots,
+        progress.progress(0.0, text=t("train.queued" if place.ahead else "train.queued_next",
+                                      ahead=place.ahead, slots=hub.slots,
                                       seconds=f"{max(place.seconds, 1):.0f}"))
 
     with st.spinner(t("exp.training")), hub.turn(hub.step_seconds * 2 * plan.steps, on_wait):

@@ -389,11 +389,11 @@ def hub() -> Hub:
             if ENGINE == "processes":
                 from .train_worker import ProcessRunner
 
-                runner = ProcessRunner()
+                runner = ProcessRunner(keep=cores())
                 _HUB = Hub(runner=runner)
                 # the workers start now, in the background (each imports torch, ~1 s), so
                 # the first learner to press Train does not wait for them
-                threading.Thread(target=runner.warm, args=(_HUB.slots,), daemon=True,
+                threading.Thread(target=runner.warm, daemon=True,
                                  name="trainer-warm-up").start()
             else:
                 _HUB = Hub()

@@ -72,6 +72,7 @@ WIDGETS = {"tr_task": "task", "tr_symbols": "symbols", "tr_model": "model", "tr_
            "tr_batch": "batch_size", "tr_schedule": "schedule", "tr_lr": "lr",
            "tr_warmup": "warmup", "tr_factor": "factor", "tr_smoothing": "smoothing",
            "tr_early": "early_stop"}
+EARLY_KEY = "tr_early_ticket"  # the ticket start_early asked for, until _train_live takes it
 REDRAW_EVERY = 0.5  # seconds between redraws of a training's progress for one learner alone
 RECIPE_KEY = "tr_recipe"  # the name of the recipe the training widgets were last set from
 
@@ -223,6 +224,30 @@ def loss_chart(state: TrainedState, steps: int, presenter: bool, *, key: str,
                state.model.config, presenter, key=key, where=where)
 
 
+def start_early(ctx: Context) -> None:
+    """On a click on Train, ask the hub for the training before the page is drawn: it then
+    trains while the page draws (when a class presses Train, thirty pages take the server
+    a few seconds to draw, bench/results.md §12). `_train_live` takes the ticket over; a
+    ticket left by a run that a click interrupted is given back here."""
+    hub = training_hub()
+    old = st.session_state.pop(EARLY_KEY, None)
+    request = None
+    if st.session_state.get("tr_train") is True:
+        ts = parse_train_settings({name: st.session_state.get(key)
+                                   for key, name in WIDGETS.items() if key in st.session_state})
+        task, _ = task_for(ts.task, ts.symbols, ctx.settings.source)
+        ms = ts.model_settings(ctx.settings)
+        V = len(task.vocab)
+        if not ts.errors and not architecture_problem(ms, V) and not training_problem(ms, V):
+            request = Request(ModelKey.of(ms, task), ts.train_config(ctx.settings.seed),
+                              ts.early_stop, film_probe(task, ctx.settings.source))
+    if isinstance(old, Ticket) and (request is None or old.job.request != request):
+        hub.leave(old, "click")
+        old = None
+    if request is not None:
+        st.session_state[EARLY_KEY] = old or hub.join(request)
+
+
 def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool,
                 source: str, old: Ticket | None) -> TrainedState | None:
     """Ask the server's hub for the training of `key` and wait for it, drawing the queue's
@@ -234,14 +259,22 @@ def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool,
     hub = training_hub()
     request = Request(key, ts.train_config(seed), ts.early_stop,
                       film_probe(key.task_obj, source))
-    ticket = hub.join(request)
+    early = st.session_state.pop(EARLY_KEY, None)
+    if isinstance(early, Ticket) and early.job.request == request and not early.left:
+        ticket = early  # asked for at the top of this run (start_early)
+    else:
+        if isinstance(early, Ticket):
+            hub.leave(early, "click")
+        ticket = hub.join(request)
     if old is not None:
         hub.leave(old, "click")
     keep_ticket(ticket)
     note = st.empty()
     progress = st.progress(0.0, text=t("train.starting"))
     live_chart = st.empty()
-    shown = {"step": -1, "time": 0.0, "note": ""}
+    # the first redraw after one interval: a short training (or thirty learners sharing one)
+    # needs no live chart at all
+    shown = {"step": -1, "time": time.perf_counter(), "note": ""}
     with st.spinner(t("train.training")):
         while not ticket.done:
             if session_disconnected():  # the tab was closed: leave the queue or the training
@@ -269,10 +302,11 @@ def _show_wait(hub: Hub, ticket: Ticket, note: Any, progress: Any, live_chart: A
     others = ticket.job.waiting - 1
     if ticket.job.status == "queued":
         place = hub.place(ticket)
-        text = t("train.queued", ahead=place.ahead, seconds=f"{max(place.seconds, 1):.0f}",
-                 slots=hub.slots)
+        text = t("train.queued" if place.ahead else "train.queued_next", ahead=place.ahead,
+                 seconds=f"{max(place.seconds, 1):.0f}", slots=hub.slots)
     else:
-        text = t("train.shared", n=others) if others > 0 else ""
+        text = (t("train.shared_one") if others == 1 else
+                t("train.shared", n=others) if others > 1 else "")
     if text != shown["note"]:
         shown["note"] = text
         if text:

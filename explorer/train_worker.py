@@ -111,7 +111,8 @@ class Worker:
 class ProcessRunner:
     """The hub's runner that trains in worker processes (at most `slots`, reused)."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: int) -> None:
+        self.keep = keep  # idle workers kept (one per slot of the hub); extras are closed
         self._idle: list[Worker] = []
         self._lock = threading.Lock()
         self.broken = ""  # why no worker could start: trainings then run in the hub's thread
@@ -126,13 +127,15 @@ class ProcessRunner:
 
     def _give_back(self, worker: Worker) -> None:
         with self._lock:
-            self._idle.append(worker)
+            if len(self._idle) < self.keep:
+                self._idle.append(worker)
+                return
+        worker.close()  # one started while the others were warming up: not needed now
 
-    def warm(self, n: int) -> None:
-        """Start `n` workers now (each imports torch once, ~1 s), so no learner waits for it."""
-        workers = [self._take() for _ in range(n)]
-        for worker in workers:
-            self._give_back(worker)
+    def warm(self) -> None:
+        """Start the workers now (each imports torch once, ~1 s), so no learner waits for it."""
+        for _ in range(self.keep):
+            self._give_back(Worker())
 
     def __call__(self, request: Any, state: Any, on_step: Callable[[StepInfo], bool | None],
                  wants_weights: Callable[[], bool]) -> Any:

@@ -15,13 +15,14 @@ from explorer.decode_view import decoding_section, schedule_section
 from explorer.experiment_view import experiment_section
 from explorer.film_view import film_section
 from explorer.i18n import t
-from explorer.train_view import how_training_works, task_section, training_section
+from explorer.train_view import how_training_works, start_early, task_section, training_section
 
 st.title(t("train.title"))
 st.markdown(t("train.intro"))
 how = st.expander(t("train.how_title"), expanded=False)  # filled once the task is known
 
 ctx = context()
+start_early(ctx)  # a click on Train: the training starts before the page is drawn
 train_settings, task = task_section(ctx.settings.source)  # 1. the task
 how_training_works(how, task)  # its numbers are the chosen task's
 result = training_section(ctx, train_settings, task)  # 2. training

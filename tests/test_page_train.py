@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import threading
+from dataclasses import replace
 
 import numpy as np
 import plotly.graph_objects as go
@@ -413,3 +415,44 @@ def test_train_page_uses_material_icons_only():
     icons = re.findall(r"icon=([^,)\n]+)", source)
     assert icons and all(i.startswith('":material/') for i in icons), icons
     assert not re.search("[\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]", source)
+
+
+def test_a_train_click_starts_one_training_before_the_page_is_drawn():
+    import explorer.train_hub as H
+    from explorer.train_view import EARLY_KEY
+
+    at = app("train", tr_steps=50, seed=41)
+    at.button(key="tr_train").click().run()
+    assert not at.exception
+    assert H.hub().trainings == 1  # start_early's ticket was taken over, not joined again
+    assert EARLY_KEY not in at.session_state
+    assert at.session_state["train_state"].step == 50
+
+
+def test_an_early_ticket_left_behind_by_an_interrupted_run_is_given_back():
+    import explorer.train_hub as H
+    from explorer.train_view import EARLY_KEY
+
+    at = app("train", tr_steps=50, seed=42)
+    gate = threading.Event()
+    hub = H.Hub(slots=1, runner=lambda request, state, on_step, wants: gate.wait(WAIT))
+    H._HUB = hub  # noqa: SLF001 -- a hub whose one slot is taken
+    busy = hub.join(_hub_request(43))
+    orphan = hub.join(_hub_request(42))  # queued, as a click's run left it
+    at.session_state[EARLY_KEY] = orphan
+    at.run()  # a run without a click on Train
+    assert not at.exception
+    assert orphan.left and orphan.job.status == "dropped"
+    gate.set()
+    assert busy.job.done.wait(WAIT)
+
+
+WAIT = 60.0  # seconds: a generous bound on a busy machine; never reached normally
+
+
+def _hub_request(seed: int):
+    from explorer.train_hub import Request
+
+    task, _ = task_for("copy", "digits", "")
+    key = ModelKey.of(TrainSettings().model_settings(Settings(seed=seed)), task)
+    return Request(key, replace(TrainSettings().train_config(seed), steps=50), True, None)

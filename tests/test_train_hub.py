@@ -252,7 +252,7 @@ def test_a_click_while_waiting_for_a_turn_leaves_the_queue():
 def processes():
     from explorer.train_worker import ProcessRunner
 
-    runner = ProcessRunner()
+    runner = ProcessRunner(keep=1)
     yield runner
     runner.close()
 

@@ -1079,14 +1079,12 @@ TEXT: dict[str, str] = {
     "train.train_header": "2. Train",
     "train.model": "Model to train",
     # (13) What a learner waits, measured by bench/train_wait.py (`.venv/bin/python -m
-    # bench.train_wait --seeds 5`): fast recipe, copy on digits, "Stop when learned" on,
-    # seeds 0-4, from the click on Train to the results drawn in headless Chromium (training,
-    # stop checks, held-out evaluation, the page's progress and live chart), 3 runs on
-    # 2026-11-23, two cores shared with other work (load 2-5): median 7.6-8.3 s, worst
-    # 9.5-10.3 s, best 4.2-5.6 s (the default seed 0: 9.0-10.3 s, 500 steps). In the process
-    # alone (start_training + run_training): median 5.2 s, worst 6.4 s.
+    # bench.train_wait --seeds 5`): fast recipe (batch 128, lr 1e-2), copy on digits, "Stop
+    # when learned" on, seeds 0-4, from the click on Train to the results drawn in headless
+    # Chromium, training in the hub's worker process, on 2026-11-25 (bench/results.md §1b):
+    # median 3.9 s, worst 5.1 s; in the process alone: median 3.2 s, worst 4.0 s.
     "train.model_recipe": "fast recipe: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, no "
-                          "dropout (learns copy in about 10 s on two CPU cores)",
+                          "dropout (learns copy in about 4 s on two CPU cores)",
     "train.model_sidebar": "the sidebar's model: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, "
                            "dropout {dropout} (slower; see the note below)",
     "train.model_help": "The fast recipe is small on purpose: one layer and two heads are all "
@@ -1137,12 +1135,18 @@ TEXT: dict[str, str] = {
     "train.queued": "Waiting for a free core: this server trains {slots} at a time (one per"
                     " core), in order of arrival. {ahead} ahead of you, about {seconds} s."
                     " Time in the queue does not count towards the time limit.",
-    "train.shared": "{n} other learner(s) asked for this same training (same task, model,"
+    "train.shared": "{n} other learners asked for this same training (same task, model,"
                     " recipe and seed): it runs once, and each of you gets a copy of the"
                     " trained weights to change as you like.",
     "train.failed": "The training failed: {error}. The model keeps what it learned before that.",
     "train.left_queue": "You left the queue before your training started: nothing was trained."
                         " Press Train to queue again.",
+    "train.queued_next": "Waiting for a free core: this server trains {slots} at a time (one"
+                         " per core), in order of arrival. You are next: about {seconds} s."
+                         " Time in the queue does not count towards the time limit.",
+    "train.shared_one": "1 other learner asked for this same training (same task, model,"
+                        " recipe and seed): it runs once, and each of you gets a copy of the"
+                        " trained weights to change as you like.",
     "train.reason.time_limit": "the time limit of {seconds} s",
     "train.reason.stop_request": "a stop request",
     "train.reason.click": "a click during training",

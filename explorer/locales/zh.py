@@ -955,7 +955,7 @@ TEXT: dict[str, str] = {
     "train.model": "要训练的模型",
     # (13) 测量方法与结果见 EN 中的注释（bench/train_wait.py）。
     "train.model_recipe": "快速训练方案：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，不用 "
-                          "dropout（在两个 CPU 核上约 10 秒学会复制）",
+                          "dropout（在两个 CPU 核上约 4 秒学会复制）",
     "train.model_sidebar": "侧边栏的模型：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，"
                            "dropout {dropout}（更慢；见下方说明）",
     "train.model_help": "快速训练方案故意做得很小：复制、反转和排序只需要一层和两个头，"
@@ -1004,6 +1004,12 @@ TEXT: dict[str, str] = {
                     "（相同的任务、模型、训练方案和随机种子）：它只运行一次，每人都会得到一份训练好的权重副本，可以随意修改。",
     "train.failed": "训练失败：{error}。模型保留失败之前学到的内容。",
     "train.left_queue": "你在训练开始之前离开了队列：没有训练任何模型。再点击“训练”可重新排队。",
+    "train.queued_next": "正在等待空闲的 CPU 核：本服务器同时最多训练 {slots} 个模型（每核一个），"
+                         "按请求先后排队。下一个就轮到你，约 {seconds} 秒。"
+                         "排队时间不计入训练时间上限。",
+    "train.shared_one": "另有 1 位学习者请求了完全相同的训练"
+                        "（相同的任务、模型、训练方案和随机种子）：它只运行一次，"
+                        "每人都会得到一份训练好的权重副本，可以随意修改。",
     "train.reason.time_limit": "达到了 {seconds} 秒的时间上限",
     "train.reason.stop_request": "收到了停止请求",
     "train.reason.click": "训练期间有一次点击",
