@@ -104,6 +104,9 @@ class Ticket:
 
     job: Job
     left: bool = False
+    copy: TrainedState | None = None  # the learner's copy, once taken (see Hub.leave)
+    # a copy asked for but not ready in time: (ready, box, reason), taken on the next ask
+    pending: tuple[threading.Event, list[TrainedState], str] | None = None
 
     @property
     def done(self) -> bool:
@@ -194,31 +197,33 @@ class Hub:
 
     def result(self, ticket: Ticket) -> TrainedState | None:
         """The learner's own copy of a finished training (call once `ticket.done`); None if
-        the ticket has left already (a later script run of the same learner took it)."""
+        it failed or nobody trained it. Asking again gives the same copy: a click may stop
+        the script run between taking the copy and keeping it, and the next run asks again
+        (`leave` gives it too)."""
         if not ticket.done:
             raise RuntimeError("The training has not finished.")
-        with self._lock:
-            if ticket.left:
-                return None
-            ticket.left = True
-            ticket.job.waiting -= 1
-        if ticket.job.status == "dropped":
-            return None
-        return own_copy(ticket.job.state, share_film=True)
+        return self.leave(ticket, "")
 
-    def leave(self, ticket: Ticket, reason: str) -> TrainedState | None:
+    def leave(self, ticket: Ticket, reason: str, want_copy: bool = True) -> TrainedState | None:
         """Stop waiting (`reason`: a STOP_REASONS code); the learner's copy of the training
-        as it is then, evaluated, or None if it had not started."""
+        as it is then, evaluated (the same copy every time it is asked for), or None if it
+        had not started or failed. `want_copy=False`: nothing is copied (a wait replaced by
+        another), and a training nobody waits for any more is only asked to stop."""
         job = ticket.job
         with self._lock:
             if ticket.left:
-                return None
+                pending, ticket.pending = ticket.pending, None
+        if ticket.left:
+            if pending is not None:  # a copy that was not ready in time: taken now, if it is
+                ticket.copy = self._take_copy(ticket, *pending, wait=0.0)
+            return ticket.copy
+        with self._lock:
             ticket.left = True
-            if job.done.is_set():
-                job.waiting -= 1
-                return None if job.status == "dropped" else own_copy(job.state,
-                                                                     share_film=True)
             job.waiting -= 1
+            if job.done.is_set():
+                if want_copy and job.status == "done" and job.error is None:
+                    ticket.copy = own_copy(job.state, share_film=True)
+                return ticket.copy
             if job.status == "queued":
                 if job.waiting == 0:
                     self._queue.remove(job)
@@ -232,16 +237,30 @@ class Hub:
                 if self._jobs.get(job.request) is job:
                     del self._jobs[job.request]
                 request_stop(job.state, reason)
-            else:
+            elif want_copy:
                 ready, box = threading.Event(), []
                 job.snapshots.append((ready, box))
-        if alone:  # the training stops after its step; its result is this learner's
-            job.done.wait(SNAPSHOT_WAIT)
-            return own_copy(job.state) if job.done.is_set() else None
-        if not ready.wait(SNAPSHOT_WAIT):
+        if not want_copy:
             return None
-        if not box:  # it ended before its next step: this learner gets the end
-            return own_copy(job.state, share_film=True) if job.status == "done" else None
+        if alone:  # the training stops after its step; its end is this learner's copy
+            ready, box = job.done, []
+        ticket.copy = self._take_copy(ticket, ready, box, reason, wait=SNAPSHOT_WAIT)
+        return ticket.copy
+
+    def _take_copy(self, ticket: Ticket, ready: threading.Event, box: list[TrainedState],
+                   reason: str, wait: float) -> TrainedState | None:
+        """The copy asked for by a learner who left a shared training, once the training has
+        made it (after its next step); if it has not within `wait` seconds, None, and the
+        ticket keeps the request for the next time it is asked (`leave`)."""
+        job = ticket.job
+        if not ready.wait(wait):
+            with self._lock:
+                ticket.pending = (ready, box, reason)
+            return None
+        if not box:  # it ended (stopped for this learner, or before its next step): its end
+            if job.status == "done" and job.error is None:
+                return own_copy(job.state, share_film=True)
+            return None
         mine = box[0]
         mine.running = True  # finish() marks it stopped for `reason` and evaluates it
         return finish(mine, reason)
@@ -333,6 +352,9 @@ class Hub:
                         lambda: bool(job.snapshots))
         except Exception as exc:  # shown to its learners; the hub goes on with the next
             job.error = exc
+            job.state.running = False  # nobody may evaluate or show the model it left behind
+            job.state.stopped = True
+            job.state.stop_reason = f"{type(exc).__name__}: {exc}"
         finally:
             with self._lock:
                 self._running.discard(job)

@@ -4,7 +4,7 @@ shared untrained model.
 - `STATE_KEY`: this learner's `TrainedState`, in `st.session_state` only (a trained model
   belongs to the session that trained it); `current_state` reads it once no interrupted
   run trains it any more.
-- `TICKET_KEY`: this learner's place in the server's training hub (train_hub.py) while a
+- `TICKETS_KEY`: this learner's place in the server's training hub (train_hub.py) while a
   training is queued or under way; a click leaves it (Stop keeps the model so far).
 - `MEMO_KEY` / `memo`: this learner's recent decodings, in `st.session_state`.
 - `untrained(key)`: the untrained model of a key, shared through a cache, read-only.
@@ -21,7 +21,7 @@ from transformer.model import EncoderDecoder
 
 from .cache import is_large, tiered
 from .i18n import t
-from .train_hub import Ticket
+from .train_hub import SNAPSHOT_WAIT, Ticket
 from .train_hub import hub as training_hub
 from .training import (
     STOP_WAIT,
@@ -34,7 +34,11 @@ from .training import (
 )
 
 STATE_KEY = "train_state"  # this learner's TrainedState
-TICKET_KEY = "train_ticket"  # this learner's wait for a training in the hub, while it lasts
+# This learner's tickets in the server's training hub, in a plain dict kept in session
+# state: "early" (asked for at the top of a Train click's run) and "wait" (the wait the
+# page shows). Keeping or dropping one is then plain Python, which no click interrupts.
+TICKETS_KEY = "train_tickets"
+EARLY, WAIT = "early", "wait"
 MEMO_KEY = "train_memo"  # this learner's recent decodings, by (model version, input)
 
 
@@ -80,22 +84,19 @@ def keep_state(state: TrainedState) -> None:
     st.session_state[STATE_KEY] = state
 
 
-def keep_ticket(ticket: Ticket) -> None:
-    """Remember this learner's wait in the hub (a click's run must be able to leave it)."""
-    st.session_state[TICKET_KEY] = ticket
-
-
-def drop_ticket(ticket: Ticket) -> None:
-    """Forget `ticket` once its training is taken (if no later wait replaced it)."""
-    if st.session_state.get(TICKET_KEY) is ticket:
-        del st.session_state[TICKET_KEY]
+def tickets() -> dict[str, Ticket]:
+    """This learner's tickets in the hub (EARLY, WAIT), in a plain dict."""
+    return st.session_state.setdefault(TICKETS_KEY, {})
 
 
 def _leave_hub(replacing: bool, stop_requested: bool) -> Ticket | None:
     """A click ends this learner's wait in the hub: Stop or another click keeps the model
     as it is (evaluated), while others asking for it go on; a new Train click returns the
-    ticket so the new request joins first (the same settings keep their training)."""
-    ticket = st.session_state.pop(TICKET_KEY, None)
+    ticket so the new request joins first (the same settings keep their training). The
+    ticket is forgotten only once its model is kept: a run stopped on the way loses nothing
+    (the next one gets the same copy)."""
+    store = tickets()
+    ticket = store.get(WAIT)
     if not isinstance(ticket, Ticket):
         return None
     if replacing:
@@ -107,6 +108,12 @@ def _leave_hub(replacing: bool, stop_requested: bool) -> Ticket | None:
         keep_state(state)
     elif queued:
         st.info(t("train.left_queue"), icon=":material/logout:")
+    elif ticket.pending is not None:  # the copy is not ready yet: the next run takes it
+        st.warning(t("train.still_stopping", seconds=f"{SNAPSHOT_WAIT:.0f}"),
+                   icon=":material/hourglass_top:")
+        return None
+    if store.get(WAIT) is ticket:
+        del store[WAIT]
     return None
 
 

@@ -42,7 +42,15 @@ from .train_settings import (
     parse_train_settings,
     recipe_for,
 )
-from .train_state import current_state, drop_ticket, keep_state, keep_ticket, set_default
+from .train_state import (
+    EARLY,
+    TICKETS_KEY,
+    WAIT,
+    current_state,
+    keep_state,
+    set_default,
+    tickets,
+)
 from .train_task import (
     DEFAULT_DIGITS,
     TrainTask,
@@ -72,7 +80,6 @@ WIDGETS = {"tr_task": "task", "tr_symbols": "symbols", "tr_model": "model", "tr_
            "tr_batch": "batch_size", "tr_schedule": "schedule", "tr_lr": "lr",
            "tr_warmup": "warmup", "tr_factor": "factor", "tr_smoothing": "smoothing",
            "tr_early": "early_stop"}
-EARLY_KEY = "tr_early_ticket"  # the ticket start_early asked for, until _train_live takes it
 REDRAW_EVERY = 0.5  # seconds between redraws of a training's progress for one learner alone
 RECIPE_KEY = "tr_recipe"  # the name of the recipe the training widgets were last set from
 
@@ -230,7 +237,7 @@ def start_early(ctx: Context) -> None:
     a few seconds to draw, bench/results.md §12). `_train_live` takes the ticket over; a
     ticket left by a run that a click interrupted is given back here."""
     hub = training_hub()
-    old = st.session_state.pop(EARLY_KEY, None)
+    store = tickets()  # a plain dict: from here on, nothing a click interrupts
     request = None
     if st.session_state.get("tr_train") is True:
         ts = parse_train_settings({name: st.session_state.get(key)
@@ -241,11 +248,12 @@ def start_early(ctx: Context) -> None:
         if not ts.errors and not architecture_problem(ms, V) and not training_problem(ms, V):
             request = Request(ModelKey.of(ms, task), ts.train_config(ctx.settings.seed),
                               ts.early_stop, film_probe(task, ctx.settings.source))
+    old = store.pop(EARLY, None)
     if isinstance(old, Ticket) and (request is None or old.job.request != request):
-        hub.leave(old, "click")
+        hub.leave(old, "click", want_copy=False)
         old = None
     if request is not None:
-        st.session_state[EARLY_KEY] = old or hub.join(request)
+        store[EARLY] = old or hub.join(request)
 
 
 def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool,
@@ -255,20 +263,25 @@ def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool,
     same training share it, and at most one training per core runs). The film records the
     probe input (`film_probe`: `source` for the words task). `old`: this learner's wait
     that the click interrupted, left once the new one is in (a second click on Train with
-    the same settings keeps the training under way)."""
+    the same settings keeps the training under way).
+
+    Every st.* call and st.session_state access may stop this run (a click); the tickets
+    live in a plain dict (`tickets()`) and are only forgotten once the model is kept, so a
+    run stopped anywhere loses nothing: the next run takes the same copy (`Hub.leave`)."""
     hub = training_hub()
     request = Request(key, ts.train_config(seed), ts.early_stop,
                       film_probe(key.task_obj, source))
-    early = st.session_state.pop(EARLY_KEY, None)
+    store = tickets()
+    early = store.pop(EARLY, None)
     if isinstance(early, Ticket) and early.job.request == request and not early.left:
         ticket = early  # asked for at the top of this run (start_early)
     else:
         if isinstance(early, Ticket):
-            hub.leave(early, "click")
+            hub.leave(early, "click", want_copy=False)
         ticket = hub.join(request)
-    if old is not None:
-        hub.leave(old, "click")
-    keep_ticket(ticket)
+    store[WAIT] = ticket
+    if old is not None and old is not ticket:
+        hub.leave(old, "click", want_copy=False)
     note = st.empty()
     progress = st.progress(0.0, text=t("train.starting"))
     live_chart = st.empty()
@@ -278,21 +291,23 @@ def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool,
     with st.spinner(t("train.training")):
         while not ticket.done:
             if session_disconnected():  # the tab was closed: leave the queue or the training
-                hub.leave(ticket, "tab_closed")
+                hub.leave(ticket, "tab_closed", want_copy=False)
                 return None
+            _ = TICKETS_KEY in st.session_state  # where a click stops this run, every turn
             _show_wait(hub, ticket, note, progress, live_chart, presenter, shown)
             hub.wait(ticket, 0.25)
     state = hub.result(ticket)
-    drop_ticket(ticket)
+    if state is not None:
+        keep_state(state)
+        st.session_state["tr_which"] = "trained"  # decode with the new model (drawn below)
+    if store.get(WAIT) is ticket:
+        del store[WAIT]
     progress.empty()
     live_chart.empty()
     note.empty()
-    if state is None:  # a later run of this learner took it
-        return None
     if ticket.job.error is not None:
-        st.error(t("train.failed", error=str(ticket.job.error)), icon=":material/error:")
-    keep_state(state)
-    st.session_state["tr_which"] = "trained"  # decode with the new model (drawn below)
+        st.error(t("train.failed", error=str(ticket.job.error) or type(ticket.job.error).__name__),
+                 icon=":material/error:")
     return state
 
 

@@ -419,19 +419,19 @@ def test_train_page_uses_material_icons_only():
 
 def test_a_train_click_starts_one_training_before_the_page_is_drawn():
     import explorer.train_hub as H
-    from explorer.train_view import EARLY_KEY
+    from explorer.train_state import TICKETS_KEY
 
     at = app("train", tr_steps=50, seed=41)
     at.button(key="tr_train").click().run()
     assert not at.exception
     assert H.hub().trainings == 1  # start_early's ticket was taken over, not joined again
-    assert EARLY_KEY not in at.session_state
+    assert at.session_state[TICKETS_KEY] == {}  # taken over, then forgotten once kept
     assert at.session_state["train_state"].step == 50
 
 
 def test_an_early_ticket_left_behind_by_an_interrupted_run_is_given_back():
     import explorer.train_hub as H
-    from explorer.train_view import EARLY_KEY
+    from explorer.train_state import EARLY, TICKETS_KEY
 
     at = app("train", tr_steps=50, seed=42)
     gate = threading.Event()
@@ -439,7 +439,7 @@ def test_an_early_ticket_left_behind_by_an_interrupted_run_is_given_back():
     H._HUB = hub  # noqa: SLF001 -- a hub whose one slot is taken
     busy = hub.join(_hub_request(43))
     orphan = hub.join(_hub_request(42))  # queued, as a click's run left it
-    at.session_state[EARLY_KEY] = orphan
+    at.session_state[TICKETS_KEY] = {EARLY: orphan}
     at.run()  # a run without a click on Train
     assert not at.exception
     assert orphan.left and orphan.job.status == "dropped"

@@ -245,6 +245,61 @@ def test_a_click_while_waiting_for_a_turn_leaves_the_queue():
     _finish(hub, after)
 
 
+def test_a_copy_once_taken_is_given_again_to_a_later_run():
+    """A click may stop the page's run between taking the copy and keeping it: the next
+    run asks again (result, or leave) and gets the same copy, not nothing."""
+    hub = Hub(slots=1)
+    ticket = hub.join(_request(seed=6, steps=5))
+    first = _finish(hub, ticket)
+    assert hub.result(ticket) is first
+    assert hub.leave(ticket, "click") is first
+    assert ticket.job.waiting == 0
+
+
+def test_leaving_without_a_copy_copies_nothing_and_stops_a_training_nobody_waits_for():
+    gate = Gate()
+    hub = Hub(slots=1, runner=gate)
+    r = _request(seed=7, steps=2000)
+    a, b = hub.join(r), hub.join(r)
+    gate.gate(7).set()
+    with hub._lock:  # noqa: SLF001
+        assert hub._lock.wait_for(lambda: a.state.step >= 3, WAIT)
+    assert hub.leave(b, "click", want_copy=False) is None and not a.job.snapshots
+    assert hub.leave(a, "click", want_copy=False) is None
+    assert a.job.done.wait(WAIT) and a.state.stopped  # nobody waited: it stopped
+
+
+def test_a_copy_not_ready_in_time_is_taken_when_asked_again(monkeypatch):
+    import explorer.train_hub as H
+
+    gate = Gate()
+    hub = Hub(slots=1, runner=gate)
+    r = _request(seed=9, steps=2000)
+    staying, leaving = hub.join(r), hub.join(r)
+    monkeypatch.setattr(H, "SNAPSHOT_WAIT", 0.0)  # the training has not stepped yet
+    assert hub.leave(leaving, "stop_button") is None and leaving.pending is not None
+    gate.gate(9).set()  # now it trains, and makes the copy after its next step
+    assert leaving.pending[0].wait(WAIT)
+    mine = hub.leave(leaving, "stop_button")
+    assert mine is not None and mine.stopped and mine.stop_reason == "stop_button"
+    assert hub.leave(leaving, "stop_button") is mine
+    hub.leave(staying, "click", want_copy=False)
+
+
+def test_a_failed_training_gives_no_model():
+    def broken(request, state, on_step, wants_weights):
+        raise RuntimeError("out of memory")
+
+    hub = Hub(slots=1, runner=broken)
+    ticket = hub.join(_request(seed=8, steps=5))
+    assert ticket.job.done.wait(WAIT)
+    assert hub.result(ticket) is None
+    assert str(ticket.job.error) == "out of memory" and not ticket.state.running
+    later = hub.join(_request(seed=8, steps=5))  # a failure is not kept for later askers
+    assert later.job is not ticket.job
+    assert later.job.done.wait(WAIT)
+
+
 # ---- worker processes ---------------------------------------------------------------------
 
 
