@@ -66,6 +66,7 @@ def wait_quiet(limit: float) -> float:
 def in_process(task_name: str, seed: int, steps: int | None = None) -> dict[str, float]:
     from dataclasses import replace
 
+    from explorer import training
     from explorer.settings import Settings
     from explorer.train_settings import TrainSettings
     from explorer.train_task import task_for
@@ -76,11 +77,33 @@ def in_process(task_name: str, seed: int, steps: int | None = None) -> dict[str,
         ts = replace(ts, steps=steps)
     task, _ = task_for(task_name, "digits", "")
     key = ModelKey.of(ts.model_settings(Settings(seed=seed)), task)
-    t0, c0 = time.perf_counter(), time.thread_time()
-    state = start_training(key, ts.train_config(seed), early_stop=True)
-    run_training(state)
-    return {"wall": time.perf_counter() - t0, "cpu": time.thread_time() - c0,
-            "steps": state.step, "learned": state.learned, "acc": state.accuracy or 0.0}
+    spent = {"learned": 0.0, "held_out": 0.0}  # seconds in the stop checks, the evaluation
+
+    def timed(name: str):
+        real = getattr(training, name)
+
+        def wrapper(*args, **kwargs):
+            t = time.perf_counter()
+            try:
+                return real(*args, **kwargs)
+            finally:
+                spent[name] += time.perf_counter() - t
+        return real, wrapper
+
+    patched = {name: timed(name) for name in spent}
+    for name, (_, wrapper) in patched.items():
+        setattr(training, name, wrapper)  # run_training looks them up in its module
+    try:
+        t0, c0 = time.perf_counter(), time.thread_time()
+        state = start_training(key, ts.train_config(seed), early_stop=True)
+        run_training(state)
+        wall, cpu = time.perf_counter() - t0, time.thread_time() - c0
+    finally:
+        for name, (real, _) in patched.items():
+            setattr(training, name, real)
+    return {"wall": wall, "cpu": cpu, "steps": state.step, "learned": state.learned,
+            "acc": state.accuracy or 0.0, "checks": spent["learned"],
+            "held_out": spent["held_out"], "train": state.seconds - spent["learned"]}
 
 
 def in_browser(task_name: str, seeds: Sequence[int], quiet: float,
@@ -151,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     torch.set_num_threads(1)
     print(machine_facts() + "\n")
-    rows = []
+    rows, split = [], []
     for name in [n for n in args.tasks.split(",") if n]:
         runs = []
         for seed in seeds:
@@ -165,6 +188,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                      f"{median(cpu):.2f}", f"{max(cpu):.2f}",
                      " ".join(str(r["steps"]) for r in runs),
                      f"{sum(bool(r['learned']) for r in runs)}/{len(runs)}"])
+        total = sum(r["wall"] for r in runs)
+        per_step = 1000 * sum(r["train"] for r in runs) / max(sum(r["steps"] for r in runs), 1)
+        shares = [sum(r[k] for r in runs) / total for k in ("train", "checks", "held_out")]
+        split.append([name, f"{shares[0]:.0%}", f"{per_step:.1f}", f"{shares[1]:.0%}",
+                      f"{shares[2]:.0%}", f"{1 - sum(shares):.0%}"])
     if not args.no_browser:
         if not have_chromium():
             print(f"SKIP (b): no Chromium at {CHROMIUM}")
@@ -181,6 +209,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                  "learned"], rows))
     print("\n(CPU: the training thread's (a) or the server process's (b); the wall time on an "
           "idle machine is about the CPU time, plus the browser drawing for (b))")
+    if split:
+        print("\nWhere (a)'s wait goes, all seeds together: the training steps (forward, "
+              "backward, optimiser: bench/step_cost.py splits one step), the stop checks "
+              "(greedy decoding of 50, then 200 fresh sequences), the held-out evaluation, and "
+              "the rest (building the model; the process's first training also warms up "
+              "torch's kernels)\n")
+        print(table(["task", "steps", "ms per step", "stop checks", "held-out evaluation",
+                     "rest"], split))
     return 0
 
 

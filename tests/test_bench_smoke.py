@@ -64,6 +64,7 @@ def test_train_wait_smoke(capsys):
     assert train_wait.main(["--smoke", "--no-browser"]) == 0
     out = capsys.readouterr().out
     assert "| wait | median s | worst s |" in out and "(a) in the process: copy" in out
+    assert "| task | steps | ms per step | stop checks | held-out evaluation | rest |" in out
 
 
 def test_dates_smoke(capsys):

@@ -1082,7 +1082,8 @@ TEXT: dict[str, str] = {
     # bench.train_wait --seeds 5`): fast recipe (batch 128, lr 1e-2), copy on digits, "Stop
     # when learned" on, seeds 0-4, from the click on Train to the results drawn in headless
     # Chromium, training in the hub's worker process, on 2026-11-25 (bench/results.md §1b):
-    # median 3.9 s, worst 5.1 s; in the process alone: median 3.2 s, worst 4.0 s.
+    # median 3.9-4.4 s, worst 5.1-5.6 s (two runs); in the process alone: median 3.1-3.2 s,
+    # worst 3.8-4.0 s.
     "train.model_recipe": "fast recipe: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, no "
                           "dropout (learns copy in about 4 s on two CPU cores)",
     "train.model_sidebar": "the sidebar's model: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, "
