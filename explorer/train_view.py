@@ -231,6 +231,12 @@ def loss_chart(state: TrainedState, steps: int, presenter: bool, *, key: str,
                state.model.config, presenter, key=key, where=where)
 
 
+def training_request(key: ModelKey, ts: TrainSettings, seed: int, source: str) -> Request:
+    """What the hub trains for `key` with these settings; the film records the probe input
+    (`film_probe`: `source` for the words task)."""
+    return Request(key, ts.train_config(seed), ts.early_stop, film_probe(key.task_obj, source))
+
+
 def start_early(ctx: Context) -> None:
     """On a click on Train, ask the hub for the training before the page is drawn: it then
     trains while the page draws (when a class presses Train, thirty pages take the server
@@ -246,8 +252,8 @@ def start_early(ctx: Context) -> None:
         ms = ts.model_settings(ctx.settings)
         V = len(task.vocab)
         if not ts.errors and not architecture_problem(ms, V) and not training_problem(ms, V):
-            request = Request(ModelKey.of(ms, task), ts.train_config(ctx.settings.seed),
-                              ts.early_stop, film_probe(task, ctx.settings.source))
+            request = training_request(ModelKey.of(ms, task), ts, ctx.settings.seed,
+                                       ctx.settings.source)
     old = store.pop(EARLY, None)
     if isinstance(old, Ticket) and (request is None or old.job.request != request):
         hub.leave(old, "click", want_copy=False)
@@ -269,8 +275,7 @@ def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool,
     live in a plain dict (`tickets()`) and are only forgotten once the model is kept, so a
     run stopped anywhere loses nothing: the next run takes the same copy (`Hub.leave`)."""
     hub = training_hub()
-    request = Request(key, ts.train_config(seed), ts.early_stop,
-                      film_probe(key.task_obj, source))
+    request = training_request(key, ts, seed, source)
     store = tickets()
     early = store.pop(EARLY, None)
     if isinstance(early, Ticket) and early.job.request == request and not early.left:
