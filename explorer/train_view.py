@@ -65,7 +65,6 @@ from .training import (
     CHECK_EVERY,
     CHECK_SEQUENCES,
     EVAL_SEQUENCES,
-    QUICK_SEQUENCES,
     TIME_LIMIT,
     ModelKey,
     TrainedState,
@@ -209,10 +208,8 @@ def _training_widgets(s: Settings, ts: TrainSettings) -> None:
     task = D.DateTask() if dates else None
     t1.toggle(t("train.early"), key="tr_early",
               help=t("train.early_help_dates", every=check_every(task), n=CHECK_SEQUENCES,
-                     quick=QUICK_SEQUENCES,
                      share=f"{stop_share(task):.0%}") if task is not None else
-              t("train.early_help", every=CHECK_EVERY, n=CHECK_SEQUENCES,
-                quick=QUICK_SEQUENCES))
+              t("train.early_help", every=CHECK_EVERY, n=CHECK_SEQUENCES))
     st.caption(t("train.adam_caption_dates" if dates else "train.adam_caption",
                  lr=f"{recipe.train.lr:g}", warmup=recipe.train.warmup,
                  batch=recipe.train.batch_size))
@@ -361,8 +358,7 @@ def _results(ctx: Context, state: TrainedState) -> None:
     dates = is_dates(state.task)
     m1.metric(t("train.metric_accuracy"), f"{acc:.0%}",
               help=t("train.metric_accuracy_help_dates" if dates else "train.metric_accuracy_help",
-                     n=EVAL_SEQUENCES, check_n=CHECK_SEQUENCES,
-                     every=check_every(state.task)))
+                     n=EVAL_SEQUENCES, check_n=CHECK_SEQUENCES))
     m2.metric(t("train.metric_loss"), f"{state.history[-1].loss:.3f}")
     m3.metric(t("train.metric_steps"), f"{state.step} / {state.config.steps}")
     m4.metric(t("train.metric_time"), f"{state.seconds:.1f} s")

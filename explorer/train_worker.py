@@ -54,8 +54,9 @@ def worker_main(conn: Any) -> None:
     import torch
 
     torch.set_num_threads(1)  # one core each: the hub runs one worker per core
-    from .training import request_stop, run_training, start_training
+    from .training import request_stop, run_training, start_training, warm_up
 
+    warm_up()  # torch's first-use costs, before any learner's training arrives
     while True:
         message = conn.recv()
         if message[0] == "quit":
@@ -133,7 +134,7 @@ class ProcessRunner:
         worker.close()  # one started while the others were warming up: not needed now
 
     def warm(self) -> None:
-        """Start the workers now (each imports torch once, ~1 s), so no learner waits for it."""
+        """Start the workers now (each imports torch and warms up, ~2 s), so no learner waits."""
         for _ in range(self.keep):
             self._give_back(Worker())
 

@@ -30,11 +30,15 @@ from transformer.train import StepInfo, TrainConfig, exact_matches, sequence_acc
 from .i18n import t
 from .settings import Settings
 
-CHECK_EVERY = 25  # steps between the early-stop checks
+# When to check (check_due): after a step whose own batch was nearly all right (QUICK_SLACK),
+# at most every CHECK_EVERY / HINT_GAPS steps; with dropout, every CHECK_EVERY steps.
+CHECK_EVERY = 25
+HINT_GAPS = 5
 CHECK_SEQUENCES = 200  # fresh sequences per early-stop check; all must be right
-# A quick first look before each check: most checks fail, and failing on a few sequences
-# costs a quarter of decoding 200 (bench/train_wait.py). It may miss up to QUICK_SLACK more
-# than the check allows, so a model the full check would pass is not held back by chance.
+# A quick first look before a check that decodes (a broken decoder mask): failing on a few
+# sequences costs a quarter of decoding 200. It, and the hint before any check, may miss up
+# to QUICK_SLACK more than the check allows, so a model the full check would pass is not
+# held back by chance.
 QUICK_SEQUENCES = 50
 QUICK_SLACK = 0.05
 # The date task: its steps and its decoding are ~10x a toy task's, so it is checked less
@@ -123,7 +127,7 @@ class TrainedState:
     stop_reason: str = ""  # one of STOP_REASONS (or a caller's own text); see stop_reason_text
     accuracy: float | None = None  # exact-sequence accuracy on the held-out sequences
     held_out: HeldOut | None = None  # that evaluation, with its counts per length
-    early_stop: bool = False  # check every check_every(task) steps; stop at stop_share(task)
+    early_stop: bool = False  # stop checks (check_due); stop at stop_share(task)
     learned: bool = False  # stopped early because a check got every sequence right
     version: int = 0  # bumped on every change, for memoised decodings
     film: Film | None = None  # the attention of a probe input while it trained
@@ -180,6 +184,23 @@ def record_step(state: TrainedState, info: StepInfo) -> bool:
     return False
 
 
+def warm_up() -> None:
+    """Train a tiny model for a few steps, then check and decode it (about 1 s, once).
+
+    A process's first training pays for what torch loads on first use, above all
+    torch._dynamo, which the first optimiser imports (about 1 s, bench/train_wait.py): a
+    worker process does it when it starts rather than in a learner's wait.
+    """
+    task = Task(name="copy", symbols=DIGITS, min_len=1, max_len=3)
+    vocab = len(task.vocab)
+    config = TransformerConfig(vocab, vocab, N=1, d_model=8, d_ff=8, h=1, dropout=0.0,
+                               max_len=task.max_len + 2)
+    state = start_training(ModelKey(task.name, task.symbols, task.max_len, config, 0),
+                           TrainConfig(steps=3, batch_size=4))
+    run_training(state)  # trains, then evaluates by greedy decoding (finish)
+    learned(state.model, task, 0)  # the teacher-forced stop check
+
+
 def run_training(
     state: TrainedState, on_step: Callable[[StepInfo], bool | None] | None = None
 ) -> TrainedState:
@@ -192,7 +213,10 @@ def run_training(
     until it returns or raises (even a BaseException such as Streamlit's StopException).
     """
 
+    last_check = 0
+
     def callback(info: StepInfo) -> bool:
+        nonlocal last_check
         stop = record_step(state, info)
         if state.film is not None:
             state.film.maybe_record(state.model, info.step)
@@ -200,10 +224,12 @@ def run_training(
             state.stopped = True
             state.stop_reason = state.stop_reason or state.requested_reason or "stop_request"
             return True
-        if (state.early_stop and not stop and info.step % check_every(state.task) == 0
-                and info.step < info.steps and learned(state.model, state.task, info.step)):
-            state.learned = True
-            stop = True
+        if (state.early_stop and not stop and info.step < info.steps
+                and check_due(state, info, last_check)):
+            last_check = info.step
+            if learned(state.model, state.task, info.step):
+                state.learned = True
+                stop = True
         if on_step is not None and on_step(info):
             state.stopped = True
             state.stop_reason = state.stop_reason or "stop_request"
@@ -263,6 +289,23 @@ def check_every(task: Task | D.DateTask) -> int:
     return DATE_CHECK_EVERY if isinstance(task, D.DateTask) else CHECK_EVERY
 
 
+def check_due(state: TrainedState, info: StepInfo, last_check: int) -> bool:
+    """Whether to run a stop check after this step (the last one ran after `last_check`).
+
+    The step's own batch is a free hint: fresh sequences, scored before the update. When
+    nearly all of it was right (`info.exact`), the check looks at fresh sequences, at most
+    every check_every(task) / HINT_GAPS steps. The hint is fair only without dropout (which
+    scores the batch with units dropped) and under the subsequent mask (a broken one lets
+    teacher forcing see the answer); otherwise the check runs every check_every(task) steps.
+    """
+    every = check_every(state.task)
+    cfg = state.model.config
+    if cfg is None or cfg.dropout > 0 or cfg.decoder_mask != "subsequent":
+        return info.step % every == 0
+    return (info.exact >= stop_share(state.task) - QUICK_SLACK
+            and info.step - last_check >= max(1, every // HINT_GAPS))
+
+
 def stop_share(task: Task | D.DateTask) -> float:
     """The share of a check that must be right to stop: all of it, or DATE_STOP_SHARE."""
     return DATE_STOP_SHARE if isinstance(task, D.DateTask) else 1.0
@@ -270,7 +313,15 @@ def stop_share(task: Task | D.DateTask) -> float:
 
 def learned(model: EncoderDecoder, task: Task | D.DateTask, step: int) -> bool:
     """Whether greedy decoding gets enough of CHECK_SEQUENCES fresh sequences right (training
-    ones: the date task's held-out days are kept for the evaluation)."""
+    ones: the date task's held-out days are kept for the evaluation).
+
+    Under the subsequent mask one teacher-forced pass gives greedy decoding's verdicts
+    (`exact_matches`); a broken decoder mask is decoded, after a quick look at a few.
+    """
+    if model.config is not None and model.config.decoder_mask == "subsequent":
+        acc = sequence_accuracy(model, task, n=CHECK_SEQUENCES, seed=10_000 + step,
+                                forced=True)
+        return acc >= stop_share(task)
     quick = sequence_accuracy(model, task, n=QUICK_SEQUENCES, seed=20_000 + step)
     if quick < stop_share(task) - QUICK_SLACK:
         return False

@@ -1,5 +1,6 @@
-"""The fused attention path (used when nothing captures or edits a pass) computes the same
-function as the hooked, written-out path that the app shows (issue 13)."""
+"""The fast paths compute the same function as the written-out code the app shows (issue 13):
+the fused attention (used when nothing captures or edits a pass) and the LayerNorm's
+hand-written gradient."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 import torch
 
 from transformer.hooks import capture, hook_names, intervene, quiet
-from transformer.model import TransformerConfig, build_model
+from transformer.model import LayerNorm, TransformerConfig, annotated_norm, build_model
 from transformer.train import Batch
 
 BASE = dict(src_vocab=12, tgt_vocab=12, N=2, d_model=16, d_ff=32, h=4, dropout=0.0)
@@ -85,3 +86,57 @@ def test_dropout_on_the_weights_keeps_the_written_out_path():
     with capture(model):
         c = model(b.src, b.tgt, b.src_mask, b.tgt_mask)
     assert torch.allclose(a, c, atol=1e-6)  # the same dropout draws: the same path
+
+
+def _norm_by_autograd(norm, x: torch.Tensor) -> torch.Tensor:
+    """The LayerNorm formula left to autograd (no hand-written gradient)."""
+    z, _ = annotated_norm(x, norm.eps)
+    return norm.a_2 * z + norm.b_2
+
+
+def test_the_layer_norms_hand_written_gradient_is_autograds():
+    torch.manual_seed(0)
+    norm = LayerNorm(16)
+    with torch.no_grad():
+        norm.a_2.normal_()
+        norm.b_2.normal_()
+    x = torch.randn(3, 5, 16) * 4 + 1
+    grad_out = torch.randn(3, 5, 16)
+    results = []
+    for forward in (norm, lambda t: _norm_by_autograd(norm, t)):
+        xi = x.clone().requires_grad_()
+        norm.zero_grad(set_to_none=True)
+        y = forward(xi)
+        y.backward(grad_out)
+        results.append((y.detach(), xi.grad, norm.a_2.grad, norm.b_2.grad))
+    for fast, written in zip(*results, strict=True):
+        assert torch.allclose(fast, written, atol=1e-5, rtol=1e-4)
+    with torch.no_grad():  # no gradient wanted: the formula itself, the same numbers
+        assert torch.allclose(norm(x), results[0][0], atol=1e-6)
+    double = LayerNorm(6).double()
+    with torch.no_grad():
+        double.a_2.normal_()
+        double.b_2.normal_()
+    assert torch.autograd.gradcheck(double, (torch.randn(2, 4, 6, dtype=torch.double,
+                                                          requires_grad=True),))
+
+
+def test_the_layer_norm_of_a_constant_vector_has_a_finite_gradient():
+    norm = LayerNorm(4).double()
+    x = torch.full((1, 4), 3.0, dtype=torch.double, requires_grad=True)
+    grad_out = torch.tensor([[1.0, 2.0, 3.0, 6.0]], dtype=torch.double)
+    norm(x).backward(grad_out)
+    # the limit as the spread goes to 0: (g - mean(g)) / eps, nothing through the std
+    expected = (grad_out - grad_out.mean()) / norm.eps
+    assert torch.isfinite(x.grad).all()
+    assert torch.allclose(x.grad, expected)
+
+
+def test_an_integer_mask_gives_the_same_as_a_boolean_one():
+    model = build_model(TransformerConfig(**BASE), seed=1).eval()
+    b = _batch()
+    with torch.no_grad():
+        as_bool = model(b.src, b.tgt, b.src_mask, b.tgt_mask)
+        as_int = model(b.src, b.tgt, b.src_mask.long(), b.tgt_mask.long())
+    assert b.src_mask.dtype == torch.bool
+    assert torch.allclose(as_bool, as_int, atol=1e-6)

@@ -308,7 +308,8 @@ def test_early_stop_ends_training_once_learned():
     state = start_training(key, TrainSettings().train_config(seed=0), early_stop=True)
     run_training(state)
     assert state.learned and not state.stopped and not state.running
-    assert state.step < state.config.steps and state.step % 25 == 0
+    assert state.step < state.config.steps
+    assert state.history[-1].exact >= 0.95  # the check followed a batch nearly all right
     assert state.accuracy is not None and state.accuracy >= 0.97
 
 
@@ -355,7 +356,7 @@ def test_the_stop_check_and_the_held_out_evaluation_are_named_apart():
     assert not at.exception, at.exception
     assert f"{held.accuracy:.0%}" == _metrics(at)["Exact-sequence accuracy"]
     text = " ".join(s.value for s in at.success)
-    assert f"the stop check at step {state.step} decoded 200 fresh sequences" in text
+    assert f"the stop check at step {state.step} looked at 200 fresh sequences" in text
     assert (f"The “Exact-sequence accuracy” beside it is a second, separate test, the "
             f"held-out evaluation: {held.right} of {held.total} other sequences right") in text
     assert ", ".join(map(str, held.wrong_lengths())) in text

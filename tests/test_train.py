@@ -3,6 +3,7 @@ a tiny model that really learns to copy."""
 
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -18,6 +19,7 @@ from transformer.train import (
     LabelSmoothing,
     StepInfo,
     TrainConfig,
+    exact_matches,
     greedy_decode,
     rate,
     sequence_accuracy,
@@ -262,3 +264,35 @@ def test_label_smoothing_is_finite_where_probabilities_are_zero():
     x = torch.tensor([[0.05, 0.2, 0.5, 0.2, 0.05]]).log().requires_grad_()
     crit(x, torch.tensor([2])).backward()
     assert torch.isfinite(x.grad).all()
+
+
+def test_a_teacher_forced_check_gives_greedy_decodings_verdicts():
+    torch.manual_seed(0)
+    task = make_task("reverse", max_len=6)
+    V = len(task.vocab)
+    model = make_model(V, V, N=1, d_model=32, d_ff=64, h=2, dropout=0.0, seed=0)
+    train(model, task, TrainConfig(steps=60, batch_size=64, schedule="constant", lr=1e-2))
+    greedy, lengths = exact_matches(model, task, n=300, seed=5)
+    forced, forced_lengths = exact_matches(model, task, n=300, seed=5, forced=True)
+    assert 0 < int(greedy.sum()) < 300  # half-trained: some right, some wrong
+    assert torch.equal(greedy, forced) and torch.equal(lengths, forced_lengths)
+    broken = make_model(V, V, N=1, d_model=8, d_ff=8, h=2, dropout=0.0, seed=0,
+                        decoder_mask="none")
+    with pytest.raises(ValueError, match="subsequent"):
+        exact_matches(broken, task, n=4, forced=True)
+
+
+def test_each_step_reports_how_much_of_its_batch_was_exactly_right():
+    task = make_task("copy", max_len=4)
+    V = len(task.vocab)
+    model = make_model(V, V, N=1, d_model=16, d_ff=16, h=2, dropout=0.0, seed=1)
+    before = copy.deepcopy(model).train()
+    cfg = TrainConfig(steps=1, batch_size=32, seed=7)
+    (info,) = train(model, task, cfg)
+    batch = Batch(*task.sample(cfg.batch_size, torch.Generator().manual_seed(cfg.seed)))
+    with torch.no_grad():  # the step's own batch, scored by the model before its update
+        pred = before.generator(before(batch.src, batch.tgt, batch.src_mask,
+                                       batch.tgt_mask)).argmax(-1)
+    real = batch.tgt_y != 0
+    exact = ((pred == batch.tgt_y) | ~real).all(-1).float().mean().item()
+    assert info.exact == pytest.approx(exact)

@@ -9,6 +9,7 @@ and joins, never on fixed sleeps.
 from __future__ import annotations
 
 import threading
+from types import SimpleNamespace
 
 import pytest
 import torch
@@ -28,7 +29,7 @@ from explorer.training import (
     start_training,
     stop_and_wait,
 )
-from transformer.train import TrainConfig, sequence_accuracy
+from transformer.train import StepInfo, TrainConfig, sequence_accuracy
 
 WAIT = 60.0  # seconds: a generous bound for a busy two-core machine; never reached normally
 
@@ -203,21 +204,57 @@ def test_train_pressed_while_an_earlier_run_still_trains_stops_it_and_trains_ane
     assert old.step == step and _same(params, _params(old.model))  # nothing trains it now
 
 
-def test_a_quick_look_spares_the_full_check_when_it_fails(monkeypatch):
+def _stub_model(**config):
+    """Just what the stop check reads of a model: its config."""
+    from types import SimpleNamespace
+
+    base = {"dropout": 0.0, "decoder_mask": "subsequent"}
+    return SimpleNamespace(config=SimpleNamespace(**{**base, **config}))
+
+
+def test_a_quick_look_spares_a_decoding_check_when_it_fails(monkeypatch):
     from explorer import training as T
 
-    calls: list[int] = []
+    calls: list[tuple[int, bool]] = []
     results = {T.QUICK_SEQUENCES: 0.9, T.CHECK_SEQUENCES: 1.0}
 
-    def fake(model, task, n, seed):
-        calls.append(n)
+    def fake(model, task, n, seed, forced=False):
+        calls.append((n, forced))
         return results[n]
 
     monkeypatch.setattr(T, "sequence_accuracy", fake)
     task, _ = task_for("copy", "digits", "")
-    assert not T.learned(None, task, 25) and calls == [T.QUICK_SEQUENCES]
+    broken = _stub_model(decoder_mask="none")  # teacher forcing would see the answer
+    assert not T.learned(broken, task, 25) and calls == [(T.QUICK_SEQUENCES, False)]
     calls.clear()
     results[T.QUICK_SEQUENCES] = 0.96  # within the slack: the full check decides
-    assert T.learned(None, task, 50) and calls == [T.QUICK_SEQUENCES, T.CHECK_SEQUENCES]
+    assert T.learned(broken, task, 50)
+    assert calls == [(T.QUICK_SEQUENCES, False), (T.CHECK_SEQUENCES, False)]
     results[T.CHECK_SEQUENCES] = 0.995
-    assert not T.learned(None, task, 75)  # all 200 must be right
+    assert not T.learned(broken, task, 75)  # all 200 must be right
+    calls.clear()
+    # under the subsequent mask: one teacher-forced pass over the full check, no quick look
+    assert not T.learned(_stub_model(), task, 100)
+    assert calls == [(T.CHECK_SEQUENCES, True)]
+    results[T.CHECK_SEQUENCES] = 1.0
+    assert T.learned(_stub_model(), task, 125)
+
+
+def test_a_check_follows_a_batch_that_was_nearly_all_right():
+    from explorer import training as T
+
+    task, _ = task_for("copy", "digits", "")
+    gap = T.CHECK_EVERY // T.HINT_GAPS
+
+    def due(step: int, exact: float, last: int = 0, **config) -> bool:
+        state = SimpleNamespace(model=_stub_model(**config), task=task)
+        return T.check_due(state, StepInfo(step, 1000, 0.1, 0.9, 1e-3, 1.0, exact), last)
+
+    assert not due(7, 0.5)  # the batch says: not yet
+    assert due(7, 1.0) and due(7, 1 - T.QUICK_SLACK)
+    assert not due(7, 1.0, last=7 - gap + 1) and due(7, 1.0, last=7 - gap)  # a gap between
+    # unfair hints (dropout scores the batch with units dropped; a broken mask sees the
+    # answer): every CHECK_EVERY steps instead, whatever the batch says
+    for config in ({"dropout": 0.1}, {"decoder_mask": "none"}):
+        assert not due(7, 1.0, **config)
+        assert due(T.CHECK_EVERY, 0.0, **config)

@@ -27,6 +27,7 @@ from typing import Literal, get_args, get_origin, get_type_hints
 import torch
 import torch.nn.functional as F
 from torch import nn
+from torch.autograd.function import once_differentiable
 
 from .hooks import HookPoint, capture, quiet
 
@@ -268,12 +269,64 @@ def clones(module: nn.Module, N: int) -> nn.ModuleList:
     return nn.ModuleList([copy.deepcopy(module) for _ in range(N)])
 
 
+def annotated_norm(x: torch.Tensor, eps: float) -> tuple[torch.Tensor, torch.Tensor]:
+    """(x - mean) / (std + eps) over the last dimension, with the unbiased std; also the std.
+
+    The Annotated Transformer's formula, which F.layer_norm does not offer (unbiased std, eps
+    added outside the square root); written out, it is also several times faster on CPU than
+    x.std() for short feature vectors (torch's std kernel pays a cost per row).
+    """
+    centred = x - x.mean(-1, keepdim=True)
+    std = (centred.pow(2).sum(-1, keepdim=True) / (x.size(-1) - 1)).sqrt()  # (..., 1)
+    return centred / (std + eps), std
+
+
+class _AnnotatedNormFunction(torch.autograd.Function):
+    """a_2 * annotated_norm(x) + b_2 as one autograd node, its gradient written by hand.
+
+    The same forward arithmetic as the written-out formula; autograd would record and replay
+    about ten small ops per norm instead, a tenth of a training step at the fast recipe's
+    size (bench/step_cost.py). tests/test_fast_path.py compares both paths' gradients.
+    """
+
+    @staticmethod
+    def forward(ctx, x: torch.Tensor, a_2: torch.Tensor, b_2: torch.Tensor,
+                eps: float) -> torch.Tensor:
+        z, std = annotated_norm(x, eps)
+        ctx.save_for_backward(z, std, a_2)
+        ctx.eps = eps
+        return torch.addcmul(b_2, a_2, z)
+
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, grad: torch.Tensor) -> tuple[torch.Tensor | None, ...]:
+        z, std, a_2 = ctx.saved_tensors
+        n = z.size(-1)
+        grad_x = grad_a = grad_b = None
+        if ctx.needs_input_grad[0]:
+            # With c = x - mean(x), std = |c| / sqrt(n - 1) and z = c / (std + eps), and
+            # g = grad * a_2 the gradient reaching z:
+            #   dL/dx = (g - mean(g)) / (std + eps) - (g . z) z / ((n - 1) std)
+            # (the first term through c, whose every entry moves with mean(x); the second
+            # through std). For a constant vector (std = 0, so z = 0) the second term is 0,
+            # its limit as std -> 0.
+            g = grad * a_2
+            dot = (g * z).sum(-1, keepdim=True)  # (..., 1)
+            grad_x = torch.addcmul((g - g.mean(-1, keepdim=True)) / (std + ctx.eps),
+                                   dot / ((n - 1) * std + 1e-30), z, value=-1)
+        if ctx.needs_input_grad[1]:
+            grad_a = (grad * z).reshape(-1, n).sum(0)
+        if ctx.needs_input_grad[2]:
+            grad_b = grad.reshape(-1, n).sum(0)
+        return grad_x, grad_a, grad_b, None
+
+
 class LayerNorm(nn.Module):
     """Normalise each vector over its features, then scale by a_2 and shift by b_2.
 
     kind="annotated": (x - mean) / (std + eps) with the unbiased std and eps = 1e-6, as in
-    The Annotated Transformer. kind="standard": (x - mean) / sqrt(var + eps) with the biased
-    variance and eps = 1e-5, exactly what `torch.nn.LayerNorm` computes.
+    The Annotated Transformer (`annotated_norm`). kind="standard": (x - mean) / sqrt(var +
+    eps) with the biased variance and eps = 1e-5, exactly what `torch.nn.LayerNorm` computes.
     """
 
     def __init__(self, features: int, eps: float | None = None, kind: LayerNormKind = "annotated"):
@@ -286,12 +339,9 @@ class LayerNorm(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if self.kind == "standard":
             return F.layer_norm(x, (x.size(-1),), self.a_2, self.b_2, self.eps)
-        # Written out: The Annotated Transformer's formula, which F.layer_norm does not offer
-        # (unbiased std, eps added outside the square root). Also several times faster on
-        # CPU than x.std() for short feature vectors (torch's std kernel pays a cost per row).
-        centred = x - x.mean(-1, keepdim=True)
-        std = (centred.pow(2).sum(-1, keepdim=True) / (x.size(-1) - 1)).sqrt()  # unbiased
-        return self.a_2 * centred / (std + self.eps) + self.b_2
+        if torch.is_grad_enabled():  # training: the same arithmetic, one autograd node
+            return _AnnotatedNormFunction.apply(x, self.a_2, self.b_2, self.eps)
+        return torch.addcmul(self.b_2, self.a_2, annotated_norm(x, self.eps)[0])
 
     def extra_repr(self) -> str:
         return f"{self.a_2.numel()}, kind={self.kind!r}, eps={self.eps:g}"
@@ -544,19 +594,19 @@ class MultiHeadedAttention(nn.Module):
 
         # 2) Attention on all heads at once. With nothing to capture or edit (training,
         #    decoding) and no dropout on the weights, one fused kernel computes the same
-        #    function, given the mask as an additive MASK_FILL; a row whose keys are all
+        #    function. Its boolean mask (True = may attend, our convention too) blocks
+        #    with -inf where we add MASK_FILL: the same weights, exp(-1e9 - max) being 0 in
+        #    float32, as long as each row may attend somewhere. A row whose keys are all
         #    blocked (the inverted mask's last row) keeps the written-out path, where
         #    masked_fill also stops its gradient (tests/test_fast_path.py compares both).
         inside = (self.hook_q, self.hook_k, self.hook_v, self.hook_scores,
                   self.hook_masked_scores, self.hook_pattern)  # what the fused kernel skips
         if (quiet(inside) and not (self.training and self.dropout.p > 0)
                 and (mask is None or bool(mask.any(-1).all()))):
-            bias = None
-            if mask is not None:
-                bias = torch.zeros(mask.shape, dtype=query.dtype,
-                                   device=query.device).masked_fill(mask == 0, MASK_FILL)
-            x = F.scaled_dot_product_attention(query, key, value, attn_mask=bias,
-                                               scale=None if self.scale else 1.0)
+            x = F.scaled_dot_product_attention(
+                query, key, value,
+                attn_mask=mask if mask is None or mask.dtype == torch.bool else mask != 0,
+                scale=None if self.scale else 1.0)
         else:
             x, _ = attention(query, key, value, mask=mask, dropout=self.dropout,
                              hook=self._hook, scale=self.scale)

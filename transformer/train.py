@@ -319,6 +319,11 @@ class StepInfo:
     token_accuracy: float  # share of target tokens predicted right (teacher forcing)
     lr: float  # learning rate used for this step
     elapsed: float  # seconds since training started
+    # share of this batch's sequences right at every target position (teacher forcing, the
+    # batch fresh and scored before the update). Under the subsequent mask and without
+    # dropout, exactly the share greedy decoding would get right: a cheap hint for a stop
+    # check, which still decodes (explorer/training.py).
+    exact: float = 0.0
 
 
 def lr_at(cfg: TrainConfig, step: int, d_model: int) -> float:
@@ -368,9 +373,12 @@ def train(
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
-            real = labels != PAD
-            acc = (flat.detach().argmax(-1)[real] == labels[real]).float().mean().item()
-            info = StepInfo(step, cfg.steps, loss.item(), acc, lr, time.perf_counter() - start)
+            real = batch.tgt_y != PAD  # (batch, T)
+            hit = log_probs.detach().argmax(-1) == batch.tgt_y
+            acc = hit[real].float().mean().item()
+            exact = (hit | ~real).all(-1).float().mean().item()
+            info = StepInfo(step, cfg.steps, loss.item(), acc, lr, time.perf_counter() - start,
+                            exact)
             history.append(info)
             if callback is not None and callback(info):
                 break
@@ -382,22 +390,30 @@ def train(
 @torch.no_grad()
 def sequence_accuracy(
     model: EncoderDecoder, task: SequenceTask, n: int = 500, seed: int = 1234,
-    batch_size: int = 250,
+    batch_size: int = 250, forced: bool = False,
 ) -> float:
     """Share of `n` fresh random sequences that greedy decoding gets exactly right."""
-    right, _ = exact_matches(model, task, n, seed, batch_size)
+    right, _ = exact_matches(model, task, n, seed, batch_size, forced)
     return int(right.sum()) / n
 
 
 @torch.no_grad()
 def exact_matches(
     model: EncoderDecoder, task: SequenceTask, n: int = 500, seed: int = 1234,
-    batch_size: int = 250,
+    batch_size: int = 250, forced: bool = False,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Greedy-decode `n` fresh random sequences: (exactly right?, source length) for each.
 
-    The source length counts the symbols, without </s>.
+    The source length counts the symbols, without </s>. forced=True reaches the same
+    verdicts in one teacher-forced pass per batch instead of a loop of decoder passes: under
+    the subsequent mask, position t sees only the answer's first t tokens, so if every
+    position's most likely token is the answer's next one, greedy decoding writes exactly
+    the answer, and if one is not, greedy goes wrong at the first such position. (A near-tie
+    may round differently in the two computations.) It needs the subsequent mask.
     """
+    if forced and model.config is not None and model.config.decoder_mask != "subsequent":
+        raise ValueError("A teacher-forced check equals greedy decoding only under the "
+                         "subsequent mask.")
     was_training = model.training
     model.eval()
     gen = torch.Generator().manual_seed(seed)
@@ -407,12 +423,18 @@ def exact_matches(
         size = min(batch_size, n - done)
         src, tgt = task.sample(size, gen)
         batch = Batch(src, tgt)
-        out = greedy_decode(model, batch.src, batch.src_mask, max_len=tgt.size(1))
-        # compare up to and including </s>; positions after it in `tgt` are padding
-        width = min(out.size(1), tgt.size(1))
-        pred = torch.full_like(tgt, PAD)
-        pred[:, :width] = out[:, :width]
-        rights.append((pred == tgt).all(dim=1))
+        if forced:
+            log_probs = model.generator(model(batch.src, batch.tgt, batch.src_mask,
+                                              batch.tgt_mask))  # (size, T, vocab)
+            hit = (log_probs.argmax(-1) == batch.tgt_y) | (batch.tgt_y == PAD)
+            rights.append(hit.all(dim=1))
+        else:
+            out = greedy_decode(model, batch.src, batch.src_mask, max_len=tgt.size(1))
+            # compare up to and including </s>; positions after it in `tgt` are padding
+            width = min(out.size(1), tgt.size(1))
+            pred = torch.full_like(tgt, PAD)
+            pred[:, :width] = out[:, :width]
+            rights.append((pred == tgt).all(dim=1))
         lengths.append((src != PAD).sum(dim=1) - 1)
         done += size
     model.train(was_training)

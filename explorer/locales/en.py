@@ -1107,11 +1107,15 @@ TEXT: dict[str, str] = {
     "train.factor": "Noam factor",
     "train.early": "Stop when learned",
     # (6) two different checks, named as such
-    "train.early_help": "Every {every} steps a stop check greedy-decodes {n} fresh random "
-                        "sequences (after a quick look at {quick} others, which saves the "
-                        "time when the model is clearly not there yet); training stops as "
-                        "soon as all {n} are right. The accuracy shown after training comes "
-                        "from other sequences.",
+    "train.early_help": "After any step whose own batch (fresh random sequences, scored before "
+                        "the weights change) came out nearly all right, a stop check looks at "
+                        "{n} other fresh sequences; training stops as soon as all {n} are "
+                        "right. The check is one teacher-forced pass, yet its verdict is "
+                        "greedy decoding's: under the subsequent mask, a sequence in which "
+                        "every next token is the model's top choice is exactly the one greedy "
+                        "decoding writes. With dropout the batch is scored with units dropped, "
+                        "so the check runs every {every} steps instead. The accuracy shown "
+                        "after training comes from other sequences.",
     "train.adam_caption": "Adam with β = (0.9, 0.98), ε = 1e-9 as in the paper. The default is "
                           "the app's fast recipe: {lr} after a {warmup}-step warm-up, batch "
                           "{batch}, no label smoothing — about 100 times faster here than The "
@@ -1162,14 +1166,14 @@ TEXT: dict[str, str] = {
     "train.describe_words": "{n} words",
     "train.metric_accuracy": "Exact-sequence accuracy",
     "train.metric_accuracy_help": "The held-out evaluation: greedy decoding of {n} random "
-                                  "sequences of their own, never used for training nor for "
-                                  "the stop check (which decodes {check_n} other sequences "
-                                  "every {every} steps). The share whose whole answer, up to "
-                                  "</s>, is right.",
+                                  "sequences of their own, never used for training nor for the "
+                                  "stop checks (each of which looks at {check_n} other "
+                                  "sequences). The share whose whole answer, up to </s>, is "
+                                  "right.",
     "train.metric_loss": "Final loss per token",
     "train.metric_steps": "Steps",
     "train.metric_time": "Training time",
-    "train.learned": "Learned after {step} steps: the stop check at step {step} decoded {n} "
+    "train.learned": "Learned after {step} steps: the stop check at step {step} looked at {n} "
                      "fresh sequences and got every one right, so training stopped there.",
     "train.stopped": "Training stopped at step {step} of {steps} ({reason}). The model keeps "
                      "what it learned by then.",
@@ -1343,26 +1347,31 @@ TEXT: dict[str, str] = {
     "train.model_recipe_dates": "date recipe: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, no "
                                 "dropout (narrower than the shipped date translator's d_model = "
                                 "{shipped}, so that it learns faster)",
-    "train.early_help_dates": "Every {every} steps a stop check greedy-decodes {n} fresh training "
-                              "dates (after a quick look at {quick} others); training stops as "
-                              "soon as at least {share} of the {n} are right"
-                              " (the last percent takes minutes more). The accuracy shown after "
+    "train.early_help_dates": "After any step whose own batch of training dates (scored before "
+                              "the weights change) came out nearly all right, a stop check "
+                              "looks at {n} other fresh training dates; training stops as soon "
+                              "as at least {share} of the {n} are right (the last percent "
+                              "takes minutes more). The check is one teacher-forced pass, yet "
+                              "its verdict is greedy decoding's: under the subsequent mask, a "
+                              "date in which every next character is the model's top choice is "
+                              "exactly the one greedy decoding writes. With dropout the check "
+                              "runs every {every} steps instead. The accuracy shown after "
                               "training comes from held-out days.",
     "train.adam_caption_dates": "Adam with β = (0.9, 0.98), ε = 1e-9 as in the paper. The date "
                                 "recipe: {lr} after a {warmup}-step warm-up, batch {batch}, no "
                                 "label smoothing. The shipped translator was trained longer "
                                 "(tools/train_dates.py, Noam schedule, batch 128) to reach 100% of"
                                 " held-out dates.",
-    "train.metric_accuracy_help_dates": "The held-out evaluation: greedy decoding of {n} dates on "
-                                        "days never used for training (nor for the stop check, "
-                                        "which decodes {check_n} training dates every {every} "
-                                        "steps). The share whose whole answer, up to </s>, is "
+    "train.metric_accuracy_help_dates": "The held-out evaluation: greedy decoding of {n} dates "
+                                        "on days never used for training (nor for the stop "
+                                        "checks, each of which looks at {check_n} training "
+                                        "dates). The share whose whole answer, up to </s>, is "
                                         "right.",
     "train.held_out_missed_dates": "The “{metric}” beside it is a second, separate test on "
                                    "held-out days: {right} of {total} dates right ({acc}); {wrong}"
                                    " wrong.",
-    "train.learned_dates": "Stopped after {step} steps: the stop check at step {step} decoded {n} "
-                           "fresh training dates and got at least {share} of them right.",
+    "train.learned_dates": "Stopped after {step} steps: the stop check at step {step} looked "
+                           "at {n} fresh training dates and got at least {share} of them right.",
     "train.describe_dates": "dates",
     "train.input.date_too_long": "The model has positions for dates of at most {n} characters "
                                  "(spaces are left out); this text is longer.",

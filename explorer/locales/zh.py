@@ -974,9 +974,13 @@ TEXT: dict[str, str] = {
     "train.warmup": "预热步数",
     "train.factor": "Noam 系数 (factor)",
     "train.early": "学会后自动停止",
-    "train.early_help": "每 {every} 步做一次停止检验：用贪心解码检验 {n} 个新的随机序列（之前"
-                        "先快速看另外 {quick} 个，模型明显还没学会时就省下这段时间）；一旦这 "
-                        "{n} 个全部正确就停止训练。训练后显示的准确率来自另外的序列。",
+    "train.early_help": "只要某一步自己的那批序列（新的随机序列，在权重更新之前打分）几乎全部正"
+                        "确，就做一次停止检验：检查另外 {n} 个新序列；一旦这 {n} 个全部正确就停"
+                        "止训练。检验只做一次教师强制的前向计算，结论却与贪心解码相同：在后续位"
+                        "置掩码下，如果一个序列每一步的下一个 token 都是模型的首选，贪心解码写"
+                        "出的正好就是这个序列。有 dropout 时，那批序列是在丢弃部分单元的情况下"
+                        "打分的，所以改为每 {every} 步检验一次。训练后显示的准确率来自另外的序"
+                        "列。",
     "train.adam_caption": "与论文相同，使用 Adam，β = (0.9, 0.98)，ε = 1e-9。"
                           "默认是本应用的快速训练方案：{warmup} 步学习率预热后学习率为 {lr}，"
                           "批大小 {batch}，不使用标签平滑——在这里比 The Annotated Transformer "
@@ -1023,15 +1027,14 @@ TEXT: dict[str, str] = {
     "train.describe_digits": "数字",
     "train.describe_words": "{n} 个词",
     "train.metric_accuracy": "整序列准确率",
-    "train.metric_accuracy_help": "留出评估：对 {n} 个单独抽取的随机序列做贪心解码，这些序列"
-                                  "既没有用于训练，也没有用于停止检验（停止检验每 {every} 步"
-                                  "解码另外 {check_n} 个序列）。整个答案（直到 </s>）完全正确"
-                                  "的比例。",
+    "train.metric_accuracy_help": "留出评估：对 {n} 个单独抽取的随机序列做贪心解码，这些序列既"
+                                  "没有用于训练，也没有用于停止检验（每次停止检验看另外 "
+                                  "{check_n} 个序列）。整个答案（直到 </s>）完全正确的比例。",
     "train.metric_loss": "最终损失（每个 token）",
     "train.metric_steps": "步数",
     "train.metric_time": "训练时间",
-    "train.learned": "{step} 步后学会了：第 {step} 步的停止检验解码了 {n} 个新序列，全部正确，"
-                     "所以训练在那里停止。",
+    "train.learned": "{step} 步后学会了：第 {step} 步的停止检验看了 {n} 个新序列，全部正确，所"
+                     "以训练在那里停止。",
     "train.stopped": "训练在第 {step} / {steps} 步停止（{reason}）。模型保留了到那时为止学到"
                      "的东西。",
     "train.lr_constant": "恒定学习率 {lr}",
@@ -1178,21 +1181,24 @@ TEXT: dict[str, str] = {
     "train.model_recipe_dates": "日期训练方案：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}"
                                 "，不用 dropout（比应用自带的日期翻译模型的 d_model = {shipped}"
                                 " 窄，所以学得更快）",
-    "train.early_help_dates": "每 {every} 步做一次停止检验：用贪心解码检验 {n} 个新的训练日期（之"
-                              "前先快速看另外 {quick} 个）；一旦这 {n} 个中至少 {share} 正确就停"
-                              "止训练（最后的百分之一还要多花几分钟）。训练后显示的准确率来自留出"
-                              "的日子。",
+    "train.early_help_dates": "只要某一步自己的那批训练日期（在权重更新之前打分）几乎全部正确，"
+                              "就做一次停止检验：检查另外 {n} 个新的训练日期；一旦这 {n} 个中至"
+                              "少 {share} 正确就停止训练（最后的百分之一还要多花几分钟）。检验"
+                              "只做一次教师强制的前向计算，结论却与贪心解码相同：在后续位置掩码"
+                              "下，如果一个日期每一步的下一个字符都是模型的首选，贪心解码写出的"
+                              "正好就是它。有 dropout 时，改为每 {every} 步检验一次。训练后显示"
+                              "的准确率来自留出的日子。",
     "train.adam_caption_dates": "与论文相同，使用 Adam，β = (0.9, 0.98)，ε = 1e-9。日期训练方案："
                                 "{warmup} 步学习率预热后学习率为 {lr}，批大小 {batch}，"
                                 "不使用标签平滑。应用自带的翻译模型训练得更久（tools/train_dates.py"
                                 "，Noam 调度，批大小 128），在留出日期上达到 100%。",
-    "train.metric_accuracy_help_dates": "留出评估：对 {n} 个日期做贪心解码，这些日子从未用于训练（"
-                                        "也没有用于停止检验；停止检验每 {every} 步解码 {check_n} "
-                                        "个训练日期）。整个答案（直到 </s>）完全正确的比例。",
+    "train.metric_accuracy_help_dates": "留出评估：对 {n} 个日期做贪心解码，这些日子从未用于训"
+                                        "练（也没有用于停止检验；每次停止检验看 {check_n} 个训"
+                                        "练日期）。整个答案（直到 </s>）完全正确的比例。",
     "train.held_out_missed_dates": "旁边的“{metric}”来自另一次独立的测试，在留出的日子上：{total} "
                                    "个日期中答对 {right} 个（{acc}），答错 {wrong} 个。",
-    "train.learned_dates": "{step} 步后停止：第 {step} 步的停止检验解码了 {n} 个新的训练日期，至少"
-                           " {share} 正确。",
+    "train.learned_dates": "{step} 步后停止：第 {step} 步的停止检验看了 {n} 个新的训练日期，至"
+                           "少 {share} 正确。",
     "train.describe_dates": "日期",
     "train.input.date_too_long": "模型只有能容纳最多 {n} 个字符（不计空格）的日期的位置；这段文字"
                                  "更长。",
