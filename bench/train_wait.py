@@ -228,7 +228,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\nWhere (a)'s wait goes, all seeds together: the training steps (forward, "
               "backward, optimiser: bench/step_cost.py splits one step), the stop checks "
               "(200 fresh sequences in one teacher-forced pass, after a step whose own batch "
-              "was all right), the held-out evaluation (greedy decoding of 200) and the rest "
+              "was at least 95% right), the held-out evaluation (greedy decoding of 200) and "
+              "the rest "
               "(building the model, the step's bookkeeping)\n")
         print(table(["task", "steps", "ms per step", "stop checks", "held-out evaluation",
                      "rest"], split))
