@@ -53,7 +53,7 @@ from .i18n import t
 from .settings import Settings
 from .sources import MAX_ANSWER, expected_date, shipped_dates_model
 from .train_settings import TRAIN_TASKS
-from .train_state import memo, set_default, untrained
+from .train_state import content_id, memo, set_default, shared_memo, untrained
 from .train_task import (
     DEFAULT_DIGITS,
     MAX_INPUT_CHARS,
@@ -222,6 +222,7 @@ def _beam_section(ctx: Context, greedy: Decoding, name: tuple,
 
     `name` names the model and the input in the memo; `run(beam_size, alpha)` searches;
     `keep`, an object whose id is in `name`, is held by the entry so its id names no other.
+    Without `keep`, `name` says what fixes the model, and the search is shared.
     """
     st.subheader(t("beam.header"))
     st.markdown(t("beam.text"))
@@ -230,11 +231,11 @@ def _beam_section(ctx: Context, greedy: Decoding, name: tuple,
     st.latex(BEAM_FORMULA)
     st.caption(t("beam.formula_caption"))
 
-    def search() -> tuple[object, BeamDecoding]:
-        with st.spinner(t("beam.running")):  # shown only when it takes a while
-            return keep, run(size, alpha)
-
-    _, beam = memo((*name, "beam", size, alpha), search)
+    with st.spinner(t("beam.running")):  # shown only when it takes a while
+        if keep is None:
+            beam = shared_memo((*name, "beam", size, alpha), lambda: run(size, alpha))
+        else:
+            _, beam = memo((*name, "beam", size, alpha), lambda: (keep, run(size, alpha)))
     ctx.chart(beam_figure(beam), f"beam_k{size}", key="tr_beam_tree")
     st.caption(t("beam.tree_caption", shown=size))
     st.markdown(t("beam.ranking"))
@@ -255,8 +256,8 @@ def _before_after(ctx: Context, key: ModelKey, task: TrainTask, tokens: list[str
     st.caption(t("train.before_after_caption"))
     base = untrained(key)
     target = tuple(expected) if expected is not None else None
-    before = memo(("before", key, kind, tuple(tokens), target),
-                  lambda: attention_pattern(base, task, tokens, kind, target))
+    before = shared_memo(("before", key, kind, tuple(tokens), target),
+                         lambda: attention_pattern(base, task, tokens, kind, target))
     q_title = t("train.q_decoder") if kind == "cross" else t("train.q_source")
     p1, p2 = st.columns(2)
     ctx.chart(attention_figure(*before, t("train.untrained_title", seed=key.seed),
@@ -265,8 +266,8 @@ def _before_after(ctx: Context, key: ModelKey, task: TrainTask, tokens: list[str
     if trained is None:
         p2.info(t("train.train_first"), icon=":material/fitness_center:")
         return
-    after = memo(("after", id(trained), trained.version, kind, tuple(tokens), target),
-                 lambda: attention_pattern(trained.model, task, tokens, kind, target))
+    after = shared_memo(("after", content_id(trained), kind, tuple(tokens), target),
+                        lambda: attention_pattern(trained.model, task, tokens, kind, target))
     ctx.chart(attention_figure(*after, t("train.trained_title", steps=trained.step),
                                q_title=q_title, k_title=t("train.k_source")),
               f"{kind}_attention_trained", key="tr_after", where=p2)
@@ -392,13 +393,13 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
         return
     use_trained = which == "trained" and trained is not None
     if use_trained:
-        model, version = trained.model, ("trained", id(trained), trained.version)
+        model, version = trained.model, ("trained", content_id(trained))
     elif which == "shipped" and shipped is not None:
         model, version = shipped, ("shipped",)  # shared and read-only: only decoded
     else:
         model, version = untrained(key), ("untrained",)  # a spinner when the model is large
     name = (*version, key, tuple(tokens))
-    decoding = memo(name, lambda: decode_input(model, task, tokens))
+    decoding = shared_memo(name, lambda: decode_input(model, task, tokens))  # copies share
     expected = None
     if dates:
         expected = memo(("expected", tuple(tokens)), lambda: expected_date(tokens))

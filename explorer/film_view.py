@@ -18,7 +18,7 @@ from .context import Context
 from .figures.attention import KINDS
 from .figures.train import closeness_figure, film_figure
 from .i18n import get_lang, t
-from .train_state import memo, set_default
+from .train_state import content_id, set_default, shared_memo
 from .training import TrainedState
 
 GETS_IT = 0.8  # a head "gets it" once this share of its weight is on the ideal positions
@@ -61,12 +61,14 @@ def film_section(ctx: Context, state: TrainedState | None) -> None:
                     format_func=lambda k: KINDS[k].label)
     kind = kind if kind in KINDS else "cross"  # a modified client may send anything
     tokens = {"src": vocab.decode(film.probe.src), "tgt": vocab.decode(film.probe.tgt)}
-    # built once per run, attention and language: building its animation frames costs ~50 ms
-    # (dates), and the page reruns on every click of its other sections
-    fig = memo(("film", id(state), state.version, kind, get_lang()),
-               lambda: film_figure(film_weights(film, kind, cfg.N), film.steps,
-                                   tokens[KINDS[kind].queries], tokens[KINDS[kind].keys],
-                                   t("train.film_title", kind=KINDS[kind].label)))
+    # built once per training, attention and language: building its animation frames costs
+    # ~50 ms (dates), the page reruns on every click of its other sections, and the copies
+    # of one training (a class with the same settings) share it
+    fig = shared_memo(("film", content_id(state), film.probe, kind, get_lang()),
+                      lambda: film_figure(film_weights(film, kind, cfg.N), film.steps,
+                                          tokens[KINDS[kind].queries],
+                                          tokens[KINDS[kind].keys],
+                                          t("train.film_title", kind=KINDS[kind].label)))
     show_chart(fig, f"film_{state.key.task}_{kind}", cfg, ctx.presenter, key=f"tr_film_{kind}")
     st.caption(t("train.film_caption", frames=len(film.steps), last=film.steps[-1],
                  every=film.every, cap=film.cap, kb=f"{film.nbytes / 1024:.0f}"))

@@ -6,7 +6,8 @@ shared untrained model.
   run trains it any more.
 - `TICKETS_KEY`: this learner's place in the server's training hub (train_hub.py) while a
   training is queued or under way; a click leaves it (Stop keeps the model so far).
-- `MEMO_KEY` / `memo`: this learner's recent decodings, in `st.session_state`.
+- `MEMO_KEY` / `memo`: this learner's recent decodings, in `st.session_state`;
+  `shared_memo` those every learner may read (by `content_id`, the trained weights).
 - `untrained(key)`: the untrained model of a key, shared through a cache, read-only.
 """
 
@@ -31,6 +32,7 @@ from .training import (
     freeze,
     is_current,
     stop_and_wait,
+    weights_digest,
 )
 
 STATE_KEY = "train_state"  # this learner's TrainedState
@@ -71,6 +73,28 @@ def memo(name: tuple, compute: Callable[[], Any]) -> Any:
         store.pop(next(iter(store)))  # the least recently used
     store[name] = compute()
     return store[name]
+
+
+@st.cache_resource(max_entries=24, show_spinner=False)
+def _shared(name: tuple, _compute: Callable[[], Any]) -> Any:
+    return _compute()
+
+
+def shared_memo(name: tuple, compute: Callable[[], Any]) -> Any:
+    """`memo` for a result fixed by what `name` says (a model's weights, the input, the
+    language), computed once per process and read by every session that asks for it: thirty
+    learners with copies of one training draw the same decodings and film, and only the
+    first asker computes them (the others wait for it: issue 14). Never change the result.
+    """
+    return memo(name, lambda: _shared(name, compute))
+
+
+def content_id(state: TrainedState) -> tuple:
+    """What fixes the trained model of `state`: its key (task, architecture, seed) and a
+    digest of its weights, so that copies of one training share their results."""
+    # the memo entry holds `state`, so its id names no other state while the entry lives
+    return memo(("content", id(state), state.version),
+                lambda: (state, (state.key, weights_digest(state.model))))[1]
 
 
 def set_default(key: str, value: Any) -> None:

@@ -24,7 +24,7 @@ from .context import Context, session_disconnected
 from .decoding import teacher_forcing_rows
 from .exports import checkpoint_bytes, download_name
 from .figures.train import loss_figure
-from .i18n import t
+from .i18n import get_lang, t
 from .settings import Settings, architecture_problem, training_problem
 from .train_hub import Hub, Request, Ticket
 from .train_hub import hub as training_hub
@@ -46,9 +46,11 @@ from .train_state import (
     EARLY,
     TICKETS_KEY,
     WAIT,
+    content_id,
     current_state,
     keep_state,
     set_default,
+    shared_memo,
     tickets,
 )
 from .train_task import (
@@ -218,14 +220,18 @@ def _training_widgets(s: Settings, ts: TrainSettings) -> None:
 
 
 def loss_chart(state: TrainedState, steps: int, presenter: bool, *, key: str,
-               where: Any = None) -> None:
+               where: Any = None, done: bool = False) -> None:
     """The loss curve of `state` over `steps`, drawn as every chart is (presenter sizes).
 
     `where`: the page (None) or a placeholder that training redraws. The PNG is named
     after the trained model's size, which need not be the sidebar's (the fast recipe).
+    `done`: training is over, so the copies of this training share one figure.
     """
-    show_chart(loss_figure(state.history, steps), f"loss_{state.key.task}",
-               state.model.config, presenter, key=key, where=where)
+    fig = (shared_memo(("loss", content_id(state), len(state.history), steps, get_lang()),
+                       lambda: loss_figure(state.history, steps)) if done
+           else loss_figure(state.history, steps))
+    show_chart(fig, f"loss_{state.key.task}", state.model.config, presenter, key=key,
+               where=where)
 
 
 def training_request(key: ModelKey, ts: TrainSettings, seed: int, source: str) -> Request:
@@ -378,7 +384,7 @@ def _results(ctx: Context, state: TrainedState) -> None:
         st.warning(t("train.stopped", step=state.step, steps=state.config.steps,
                      reason=stop_reason_text(state.stop_reason, state.time_limit)),
                    icon=":material/stop_circle:")
-    loss_chart(state, state.config.steps, ctx.presenter, key="tr_loss")
+    loss_chart(state, state.config.steps, ctx.presenter, key="tr_loss", done=True)
     cfg = state.config
     lr_text = t(f"train.lr_{cfg.schedule}", lr=f"{cfg.lr:g}", warmup=cfg.warmup,
                 factor=f"{cfg.factor:g}")

@@ -15,6 +15,7 @@ trained it.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -111,6 +112,17 @@ def freeze(model: EncoderDecoder) -> EncoderDecoder:
     for p in model.parameters():
         p.requires_grad_(False)
     return model
+
+
+def weights_digest(model: EncoderDecoder) -> str:
+    """A digest of the model's parameter and buffer values: two models with the same
+    architecture and the same digest compute the same function (e.g. two learners' copies
+    of one training)."""
+    h = hashlib.blake2b(digest_size=16)
+    for name, tensor in model.state_dict().items():
+        h.update(name.encode())
+        h.update(tensor.detach().contiguous().numpy().tobytes())
+    return h.hexdigest()
 
 
 @dataclass

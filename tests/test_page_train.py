@@ -457,3 +457,31 @@ def _hub_request(seed: int):
     task, _ = task_for("copy", "digits", "")
     key = ModelKey.of(TrainSettings().model_settings(Settings(seed=seed)), task)
     return Request(key, replace(TrainSettings().train_config(seed), steps=50), True, None)
+
+
+def test_copies_of_one_training_share_their_decodings_and_figures():
+    """Issue 14: thirty learners with the same settings get copies of one training; what
+    the page computes from the trained model is computed once and read by all of them."""
+    import explorer.train_hub as H
+    from explorer.train_state import MEMO_KEY
+
+    a = app("train", tr_steps=50, seed=43)
+    a.button(key="tr_train").click().run()
+    b = app("train", tr_steps=50, seed=43)
+    b.button(key="tr_train").click().run()
+    assert not a.exception and not b.exception
+    assert H.hub().trainings == 1
+    mine, theirs = (at.session_state["train_state"] for at in (a, b))
+    assert mine.model is not theirs.model  # each learner's own copy ...
+    memo_a, memo_b = (at.session_state[MEMO_KEY] for at in (a, b))
+    shared = [name for name in memo_a if name[0] in ("trained", "film", "after", "loss")]
+    assert {name[0] for name in shared} >= {"trained", "film", "after", "loss"}
+    for name in shared:  # ... and one decoding, film and figure for both
+        assert memo_b[name] is memo_a[name], name[0]
+    with torch.no_grad():  # a learner who changes its copy no longer shares them
+        next(theirs.model.parameters()).add_(1.0)
+    theirs.version += 1
+    b.run()
+    assert not b.exception
+    trained = [name for name in b.session_state[MEMO_KEY] if name[0] == "trained"]
+    assert any(name not in memo_a for name in trained)
