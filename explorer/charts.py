@@ -191,8 +191,18 @@ class _Written(go.Figure):
         return self._spec
 
 
+@st.cache_resource(max_entries=48, show_spinner=False)
+def _shared_spec(name: str, presenter: bool, _fig: go.Figure) -> dict[str, Any]:
+    """The written-out spec of the shared figure that `name` fixes (show_chart's `share`)."""
+    spec = presenter_spec(_fig) if presenter else sized_spec(_fig)
+    for trace in spec.get("data", []):
+        trace.pop("uid", None)  # plotly.io.to_json would pop it from the shared dict
+    return spec
+
+
 def show_chart(fig: go.Figure, name: str, model: TransformerConfig | Settings | None,
-               presenter: bool, *, key: str, where: Any = None, **kwargs: Any) -> None:
+               presenter: bool, *, key: str, where: Any = None, share: str | None = None,
+               **kwargs: Any) -> None:
     """Draw `fig` in `where` (a container or column; default the page) with a PNG file name.
 
     The toolbar's camera button saves `<name>_<model size>.png`, the size of `model`: the
@@ -202,12 +212,17 @@ def show_chart(fig: go.Figure, name: str, model: TransformerConfig | Settings | 
     instead of patching the old one, so no text keeps its old size until the page is left
     and re-entered. Otherwise it is `sized_figure(fig)`, whose sizes do not depend on the
     page's root font size. `where` may be an `st.empty()` placeholder, redrawn in a loop.
+    `share`: a name that fixes `fig`, a figure shared by sessions: its written-out spec is
+    then made once and read by every session's chart (nothing downstream changes it).
     """
-    if presenter:
+    if share is not None:
+        spec = _shared_spec(share, presenter, fig)
+    elif presenter:
         spec = presenter_spec(fig)
-        key = f"{key}_presenter"
     else:
         spec = sized_spec(fig)
+    if presenter:
+        key = f"{key}_presenter"
     config = {
         "displaylogo": False,
         "toImageButtonOptions": {"format": "png", "scale": 2,

@@ -64,12 +64,13 @@ def film_section(ctx: Context, state: TrainedState | None) -> None:
     # built once per training, attention and language: building its animation frames costs
     # ~50 ms (dates), the page reruns on every click of its other sections, and the copies
     # of one training (a class with the same settings) share it
-    fig = shared_memo(("film", content_id(state), film.probe, kind, get_lang()),
-                      lambda: film_figure(film_weights(film, kind, cfg.N), film.steps,
-                                          tokens[KINDS[kind].queries],
-                                          tokens[KINDS[kind].keys],
-                                          t("train.film_title", kind=KINDS[kind].label)))
-    show_chart(fig, f"film_{state.key.task}_{kind}", cfg, ctx.presenter, key=f"tr_film_{kind}")
+    name = ("film", content_id(state), film.probe, kind, get_lang())
+    fig = shared_memo(name, lambda: film_figure(film_weights(film, kind, cfg.N), film.steps,
+                                                tokens[KINDS[kind].queries],
+                                                tokens[KINDS[kind].keys],
+                                                t("train.film_title", kind=KINDS[kind].label)))
+    show_chart(fig, f"film_{state.key.task}_{kind}", cfg, ctx.presenter, key=f"tr_film_{kind}",
+               share=repr(name))
     st.caption(t("train.film_caption", frames=len(film.steps), last=film.steps[-1],
                  every=film.every, cap=film.cap, kb=f"{film.nbytes / 1024:.0f}"))
 
@@ -79,9 +80,11 @@ def film_section(ctx: Context, state: TrainedState | None) -> None:
         return
     pattern = t(f"train.film_ideal_{state.key.task}")
     baseline = even_baseline(film)
-    show_chart(closeness_figure(film.steps, closeness, baseline,
-                                t("train.film_closeness_title")),
-               f"film_closeness_{state.key.task}", cfg, ctx.presenter, key="tr_film_close")
+    name = ("closeness", content_id(state), film.probe, get_lang())
+    fig = shared_memo(name, lambda: closeness_figure(film.steps, closeness, baseline,
+                                                     t("train.film_closeness_title")))
+    show_chart(fig, f"film_closeness_{state.key.task}", cfg, ctx.presenter,
+               key="tr_film_close", share=repr(name))
     layer, head = divmod(int(np.nanargmax(final)), cfg.h)
     reached = first_step_above(film.steps, closeness[:, layer, head], GETS_IT)
     summary = t("train.film_best", i=layer, j=head, share=f"{closeness[-1, layer, head]:.0%}")

@@ -42,6 +42,9 @@ STATE_KEY = "train_state"  # this learner's TrainedState
 TICKETS_KEY = "train_tickets"
 EARLY, WAIT = "early", "wait"
 MEMO_KEY = "train_memo"  # this learner's recent decodings, by (model version, input)
+# A trained page run asks for about ten results (decodings, figures, the weights' digest);
+# mostly references to shared ones, so the memo costs little memory.
+MEMO_ENTRIES = 16
 
 
 @tiered(small=32, large=2, is_big=lambda key: is_large(key.config),
@@ -64,19 +67,19 @@ def memo(name: tuple, compute: Callable[[], Any]) -> Any:
     would be wasted work); the memo lives in session_state, never shared."""
     store = st.session_state.setdefault(MEMO_KEY, {})
     if name in store:
-        # to the back of the line: a page run asks for about five results; dropping the
+        # to the back of the line: a page run asks for about ten results; dropping the
         # oldest instead of the least recently used would drop one still in use, and every
         # run after a change would then recompute them all
         store[name] = store.pop(name)
         return store[name]
-    if len(store) >= 8:
+    if len(store) >= MEMO_ENTRIES:
         store.pop(next(iter(store)))  # the least recently used
     store[name] = compute()
     return store[name]
 
 
 @st.cache_resource(max_entries=24, show_spinner=False)
-def _shared(name: tuple, _compute: Callable[[], Any]) -> Any:
+def _shared(name: str, _compute: Callable[[], Any]) -> Any:
     return _compute()
 
 
@@ -86,7 +89,9 @@ def shared_memo(name: tuple, compute: Callable[[], Any]) -> Any:
     learners with copies of one training draw the same decodings and film, and only the
     first asker computes them (the others wait for it: issue 14). Never change the result.
     """
-    return memo(name, lambda: _shared(name, compute))
+    # keyed by repr: Streamlit's hasher walks a key's dataclasses field by field, which cost
+    # more than the decodings it saved; the reprs of these names spell out every field
+    return memo(name, lambda: _shared(repr(name), compute))
 
 
 def content_id(state: TrainedState) -> tuple:

@@ -227,11 +227,13 @@ def loss_chart(state: TrainedState, steps: int, presenter: bool, *, key: str,
     after the trained model's size, which need not be the sidebar's (the fast recipe).
     `done`: training is over, so the copies of this training share one figure.
     """
-    fig = (shared_memo(("loss", content_id(state), len(state.history), steps, get_lang()),
-                       lambda: loss_figure(state.history, steps)) if done
-           else loss_figure(state.history, steps))
+    if done:
+        name = ("loss", content_id(state), len(state.history), steps, get_lang())
+        fig = shared_memo(name, lambda: loss_figure(state.history, steps))
+    else:
+        fig, name = loss_figure(state.history, steps), None
     show_chart(fig, f"loss_{state.key.task}", state.model.config, presenter, key=key,
-               where=where)
+               where=where, share=None if name is None else repr(name))
 
 
 def training_request(key: ModelKey, ts: TrainSettings, seed: int, source: str) -> Request:

@@ -474,8 +474,9 @@ def test_copies_of_one_training_share_their_decodings_and_figures():
     mine, theirs = (at.session_state["train_state"] for at in (a, b))
     assert mine.model is not theirs.model  # each learner's own copy ...
     memo_a, memo_b = (at.session_state[MEMO_KEY] for at in (a, b))
-    shared = [name for name in memo_a if name[0] in ("trained", "film", "after", "loss")]
-    assert {name[0] for name in shared} >= {"trained", "film", "after", "loss"}
+    kinds = {"trained", "film", "closeness", "after", "loss"}
+    shared = [name for name in memo_a if name[0] in kinds]
+    assert {name[0] for name in shared} == kinds
     for name in shared:  # ... and one decoding, film and figure for both
         assert memo_b[name] is memo_a[name], name[0]
     with torch.no_grad():  # a learner who changes its copy no longer shares them
