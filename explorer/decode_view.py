@@ -8,6 +8,7 @@ Each section is a function taking what it needs; `pages/train.py` calls them in 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import streamlit as st
 
@@ -49,7 +50,7 @@ from .figures.train import (
     smoothing_example,
     smoothing_figure,
 )
-from .i18n import t
+from .i18n import get_lang, t
 from .settings import Settings
 from .sources import MAX_ANSWER, expected_date, shipped_dates_model
 from .train_settings import TRAIN_TASKS
@@ -115,8 +116,20 @@ def _answer(decoding: Decoding, task: Task, tokens: list[str],
                    if n_len else t("train.wrong_inside_none", length=fits.length))
 
 
-def _step_view(ctx: Context, decoding: Decoding) -> None:
-    """One decoding step: what it reads, what it picks, and its attention."""
+def _step_view(ctx: Context, decoding: Decoding, name: tuple | None = None) -> None:
+    """One decoding step: what it reads, what it picks, and its attention.
+
+    `name`: what fixes `decoding` (its shared_memo name), so that the step's charts are
+    built once for every session that shows the same step; None builds them here.
+    """
+
+    def chart(build: Callable[[], Any], part: tuple, file: str, key: str) -> None:
+        if name is None:
+            ctx.chart(build(), file, key=key)
+            return
+        shared = (*name, "step", k, *part, get_lang())
+        ctx.chart(shared_memo(shared, build), file, key=key, share=repr(shared))
+
     n_steps = len(decoding.steps)
     k = 1
     if n_steps > 1:
@@ -132,8 +145,9 @@ def _step_view(ctx: Context, decoding: Decoding) -> None:
         st.code(" ".join(view.prefix), language=None)
         st.markdown(t("train.picks"))
         st.code(view.next_token, language=None)
-        ctx.chart(next_token_figure(top_tokens(view.probs, decoding.itos, 10), view.next_token),
-                  f"decode_step{k}_next_token", key="tr_next")
+        chart(lambda: next_token_figure(top_tokens(view.probs, decoding.itos, 10),
+                                        view.next_token),
+              ("next",), f"decode_step{k}_next_token", "tr_next")
     with d2:
         n_layers, n_heads = view.self_attn.shape[:2]
         a1, a2 = st.columns(2)
@@ -148,15 +162,18 @@ def _step_view(ctx: Context, decoding: Decoding) -> None:
         which = (t("fig.attention.mean_of_heads") if head is None
                  else t("fig.attention.head", j=head))
         prefix = list(view.prefix)
-        ctx.chart(attention_figure(self_w, prefix, prefix,
-                                   t("train.self_title", layer=layer, which=which, q=k, k=k),
-                                   q_title=t("train.q_decoder"), k_title=t("train.k_decoder")),
-                  f"decode_step{k}_self_L{layer}", key="tr_self")
-        ctx.chart(attention_figure(cross_w, prefix, list(decoding.src),
-                                   t("train.cross_title", layer=layer, which=which, q=k,
-                                     k=len(decoding.src)),
-                                   q_title=t("train.q_decoder"), k_title=t("train.k_source")),
-                  f"decode_step{k}_cross_L{layer}", key="tr_cross")
+        chart(lambda: attention_figure(self_w, prefix, prefix,
+                                       t("train.self_title", layer=layer, which=which, q=k,
+                                         k=k),
+                                       q_title=t("train.q_decoder"),
+                                       k_title=t("train.k_decoder")),
+              ("self", layer, head), f"decode_step{k}_self_L{layer}", "tr_self")
+        chart(lambda: attention_figure(cross_w, prefix, list(decoding.src),
+                                       t("train.cross_title", layer=layer, which=which, q=k,
+                                         k=len(decoding.src)),
+                                       q_title=t("train.q_decoder"),
+                                       k_title=t("train.k_source")),
+              ("cross", layer, head), f"decode_step{k}_cross_L{layer}", "tr_cross")
         st.caption(t("train.no_cache_caption"))
 
 
@@ -406,7 +423,7 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
         _date_answer(decoding, expected)
     else:
         _answer(decoding, task, tokens, trained if use_trained else None)
-    _step_view(ctx, decoding)
+    _step_view(ctx, decoding, name)
     _beam_section(ctx, decoding, name, lambda k, alpha: beam_input(model, task, tokens, k, alpha),
                   joiner="" if dates else " ")
     if dates and expected is None:  # no right answer to feed in: the model's own

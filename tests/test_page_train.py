@@ -477,6 +477,8 @@ def test_copies_of_one_training_share_their_decodings_and_figures():
     kinds = {"trained", "film", "closeness", "after", "loss"}
     shared = [name for name in memo_a if name[0] in kinds]
     assert {name[0] for name in shared} == kinds
+    charts = {name[name.index("step") + 2] for name in shared if "step" in name}
+    assert charts == {"next", "self", "cross"}  # the decoding step's three charts
     for name in shared:  # ... and one decoding, film and figure for both
         assert memo_b[name] is memo_a[name], name[0]
     with torch.no_grad():  # a learner who changes its copy no longer shares them
