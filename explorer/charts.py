@@ -201,7 +201,7 @@ def _shared_spec(name: str, presenter: bool, _fig: go.Figure) -> dict[str, Any]:
 
 
 def show_chart(fig: go.Figure, name: str, model: TransformerConfig | Settings | None,
-               presenter: bool, *, key: str, where: Any = None, share: str | None = None,
+               presenter: bool, *, key: str, where: Any = None, share: tuple | None = None,
                **kwargs: Any) -> None:
     """Draw `fig` in `where` (a container or column; default the page) with a PNG file name.
 
@@ -215,8 +215,8 @@ def show_chart(fig: go.Figure, name: str, model: TransformerConfig | Settings | 
     `share`: a name that fixes `fig`, a figure shared by sessions: its written-out spec is
     then made once and read by every session's chart (nothing downstream changes it).
     """
-    if share is not None:
-        spec = _shared_spec(share, presenter, fig)
+    if share is not None:  # keyed by repr, as shared_memo keys the figure itself
+        spec = _shared_spec(repr(share), presenter, fig)
     elif presenter:
         spec = presenter_spec(fig)
     else:

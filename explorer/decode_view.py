@@ -122,14 +122,6 @@ def _step_view(ctx: Context, decoding: Decoding, name: tuple | None = None) -> N
     `name`: what fixes `decoding` (its shared_memo name), so that the step's charts are
     built once for every session that shows the same step; None builds them here.
     """
-
-    def chart(build: Callable[[], Any], part: tuple, file: str, key: str) -> None:
-        if name is None:
-            ctx.chart(build(), file, key=key)
-            return
-        shared = (*name, "step", k, *part, get_lang())
-        ctx.chart(shared_memo(shared, build), file, key=key, share=repr(shared))
-
     n_steps = len(decoding.steps)
     k = 1
     if n_steps > 1:
@@ -139,6 +131,15 @@ def _step_view(ctx: Context, decoding: Decoding, name: tuple | None = None) -> N
         k = st.slider(t("train.step"), 1, n_steps, key="tr_step", help=t("train.step_help"))
     k = min(max(int(k), 1), n_steps)
     view = decoding.steps[k - 1]
+
+    def chart(build: Callable[[], Any], part: tuple, file: str, key: str) -> None:
+        """Draw the figure `build()` makes of step k (`part` names which one)."""
+        if name is None:
+            ctx.chart(build(), file, key=key)
+            return
+        shared = (*name, "step", k, *part, get_lang())
+        ctx.chart(shared_memo(shared, build), file, key=key, share=shared)
+
     d1, d2 = st.columns([2, 3])
     with d1:
         st.markdown(t("train.step_reads", k=k, n=len(view.prefix)))

@@ -70,7 +70,7 @@ def film_section(ctx: Context, state: TrainedState | None) -> None:
                                                 tokens[KINDS[kind].keys],
                                                 t("train.film_title", kind=KINDS[kind].label)))
     show_chart(fig, f"film_{state.key.task}_{kind}", cfg, ctx.presenter, key=f"tr_film_{kind}",
-               share=repr(name))
+               share=name)
     st.caption(t("train.film_caption", frames=len(film.steps), last=film.steps[-1],
                  every=film.every, cap=film.cap, kb=f"{film.nbytes / 1024:.0f}"))
 
@@ -84,7 +84,7 @@ def film_section(ctx: Context, state: TrainedState | None) -> None:
     fig = shared_memo(name, lambda: closeness_figure(film.steps, closeness, baseline,
                                                      t("train.film_closeness_title")))
     show_chart(fig, f"film_closeness_{state.key.task}", cfg, ctx.presenter,
-               key="tr_film_close", share=repr(name))
+               key="tr_film_close", share=name)
     layer, head = divmod(int(np.nanargmax(final)), cfg.h)
     reached = first_step_above(film.steps, closeness[:, layer, head], GETS_IT)
     summary = t("train.film_best", i=layer, j=head, share=f"{closeness[-1, layer, head]:.0%}")

@@ -233,7 +233,7 @@ def loss_chart(state: TrainedState, steps: int, presenter: bool, *, key: str,
     else:
         fig, name = loss_figure(state.history, steps), None
     show_chart(fig, f"loss_{state.key.task}", state.model.config, presenter, key=key,
-               where=where, share=None if name is None else repr(name))
+               where=where, share=name)
 
 
 def training_request(key: ModelKey, ts: TrainSettings, seed: int, source: str) -> Request:

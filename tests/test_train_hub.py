@@ -194,14 +194,20 @@ def test_a_learner_who_stops_alone_ends_the_training():
     hub.leave(again, "stop_button")
 
 
-def test_a_learner_who_stops_while_others_wait_gets_a_copy_and_the_others_go_on():
+def _two_waiting(seed: int, steps: int) -> tuple[Hub, Ticket, Ticket]:
+    """Two learners on one training (one slot), which has run at least three steps."""
     gate = Gate()
     hub = Hub(slots=1, runner=gate)
-    r = _request(seed=0, steps=200)
-    staying, leaving = hub.join(r), hub.join(r)
-    gate.gate(0).set()
+    r = _request(seed=seed, steps=steps)
+    first, second = hub.join(r), hub.join(r)
+    gate.gate(seed).set()
     with hub._lock:  # noqa: SLF001
-        assert hub._lock.wait_for(lambda: staying.state.step >= 3, WAIT)
+        assert hub._lock.wait_for(lambda: first.state.step >= 3, WAIT)
+    return hub, first, second
+
+
+def test_a_learner_who_stops_while_others_wait_gets_a_copy_and_the_others_go_on():
+    hub, staying, leaving = _two_waiting(seed=0, steps=200)
     mine = hub.leave(leaving, "stop_button")
     assert mine is not None and mine.stopped and mine.stop_reason == "stop_button"
     assert mine.step < 200 and mine.accuracy is not None
@@ -266,13 +272,7 @@ def test_a_copy_once_taken_is_given_again_to_a_later_run():
 
 
 def test_leaving_without_a_copy_copies_nothing_and_stops_a_training_nobody_waits_for():
-    gate = Gate()
-    hub = Hub(slots=1, runner=gate)
-    r = _request(seed=7, steps=2000)
-    a, b = hub.join(r), hub.join(r)
-    gate.gate(7).set()
-    with hub._lock:  # noqa: SLF001
-        assert hub._lock.wait_for(lambda: a.state.step >= 3, WAIT)
+    hub, a, b = _two_waiting(seed=7, steps=2000)
     assert hub.leave(b, "click", want_copy=False) is None and not a.job.snapshots
     assert hub.leave(a, "click", want_copy=False) is None
     assert a.job.done.wait(WAIT) and a.state.stopped  # nobody waited: it stopped
