@@ -97,6 +97,53 @@ def test_training_is_deterministic():
     assert runs[0].accuracy == runs[1].accuracy
 
 
+def test_a_training_with_dropout_is_deterministic_whatever_else_draws_random_numbers():
+    """Dropout's masks come from the training's own generator, not torch's global one that
+    every thread of the server shares: the same request gives the same bytes even when
+    something else draws from the global generator in between."""
+    r = _request(seed=3, steps=15)
+    key = replace(r.key, config=replace(r.key.config, dropout=0.3))
+    runs = []
+    for disturb in (0, 1):
+        torch.manual_seed(disturb)
+        state = start_training(key, r.config)
+
+        def draw(info, disturb=disturb):
+            torch.rand(disturb * 7 + 1)  # another session's random numbers, between steps
+
+        run_training(state, draw)
+        runs.append(state)
+    assert _weights(runs[0]) == _weights(runs[1])
+    assert _weights(runs[0]) != _weights(start_training(key, r.config))  # it did train
+    assert [h.loss for h in runs[0].history] == [h.loss for h in runs[1].history]
+
+
+@pytest.mark.parametrize("dropout", [0.0, 0.1])
+def test_the_number_of_threads_does_not_change_the_trained_weights(dropout):
+    """Trained on one thread or on a number that changes between steps, the same bytes: a
+    training's result does not depend on the threads torch had (bench/train_wait.py
+    --threads 2 times a training on both cores)."""
+    r = _request(seed=2, steps=12)
+    key = replace(r.key, config=replace(r.key.config, dropout=dropout))
+    before = torch.get_num_threads()
+    runs = []
+    try:
+        for switching in (False, True):
+            torch.set_num_threads(1)
+            state = start_training(key, r.config)
+
+            def switch(info, switching=switching):
+                if switching:
+                    torch.set_num_threads(1 + info.step % 2)
+
+            run_training(state, switch)
+            runs.append(state)
+    finally:
+        torch.set_num_threads(before)
+    assert _weights(runs[0]) == _weights(runs[1])
+    assert runs[0].accuracy == runs[1].accuracy
+
+
 def test_equal_requests_train_once_and_each_gets_its_own_copy():
     hub = Hub(slots=2)
     r = _request(seed=1)

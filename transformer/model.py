@@ -362,6 +362,25 @@ class Encoder(nn.Module):
         return self.hook_out(self.norm(x))  # memory: (batch, src_len, d_model)
 
 
+class Dropout(nn.Dropout):
+    """nn.Dropout that draws its masks from `generator` when one is set (`train` sets it).
+
+    nn.Dropout draws from torch's global generator, which every thread of the server shares:
+    two trainings with dropout at once would take each other's draws, and one set of
+    settings would not always train the same weights (issue 14 shares one training among
+    the learners who ask for it). With a training's own generator, seeded from its seed, the
+    masks, and so the weights, depend on the seed alone.
+    """
+
+    generator: torch.Generator | None = None
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.generator is None or not self.training or self.p == 0:
+            return super().forward(x)
+        keep = torch.empty_like(x).bernoulli_(1 - self.p, generator=self.generator)
+        return x * keep / (1 - self.p)  # the kept values scaled up, as nn.Dropout does
+
+
 class SublayerConnection(nn.Module):
     """A residual connection around one sublayer, with LayerNorm before or after it.
 
@@ -381,7 +400,7 @@ class SublayerConnection(nn.Module):
     ) -> None:
         super().__init__()
         self.norm = LayerNorm(size, kind=layer_norm)
-        self.dropout = nn.Dropout(dropout)
+        self.dropout = Dropout(dropout)
         self.norm_placement = norm_placement
         self.residual = residual
         self.hook_in = HookPoint()
@@ -525,7 +544,7 @@ def attention(
     key: torch.Tensor,
     value: torch.Tensor,
     mask: torch.Tensor | None = None,
-    dropout: nn.Dropout | None = None,
+    dropout: nn.Module | None = None,
     hook: Callable[[str, torch.Tensor], torch.Tensor] = _no_hook,
     scale: bool = True,
 ) -> tuple[torch.Tensor, torch.Tensor]:
@@ -564,7 +583,7 @@ class MultiHeadedAttention(nn.Module):
         self.h = h
         self.scale = scale  # divide by sqrt(d_k); False only as a break switch
         self.linears = clones(nn.Linear(d_model, d_model), 4)  # W^Q, W^K, W^V, W^O
-        self.dropout = nn.Dropout(p=dropout)
+        self.dropout = Dropout(p=dropout)
         self.hook_q, self.hook_k, self.hook_v = HookPoint(), HookPoint(), HookPoint()
         self.hook_scores = HookPoint()
         self.hook_masked_scores = HookPoint()
@@ -636,7 +655,7 @@ class PositionwiseFeedForward(nn.Module):
         super().__init__()
         self.w_1 = nn.Linear(d_model, d_ff)
         self.w_2 = nn.Linear(d_ff, d_model)
-        self.dropout = nn.Dropout(dropout)
+        self.dropout = Dropout(dropout)
         self.hook_hidden = HookPoint()
         self.hook_out = HookPoint()
 
@@ -690,7 +709,7 @@ class PositionalEncoding(nn.Module):
     def __init__(self, d_model: int, dropout: float, max_len: int = 5000,
                  add: bool = True) -> None:
         super().__init__()
-        self.dropout = nn.Dropout(p=dropout)
+        self.dropout = Dropout(p=dropout)
         self.register_buffer("pe", sinusoid_table(max_len, d_model).unsqueeze(0))  # (1, max_len, d)
         self.add = add
         self.hook_pe = HookPoint()

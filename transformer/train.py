@@ -16,8 +16,12 @@ import torch
 from torch import nn
 
 from .hooks import capture
-from .model import EncoderDecoder, check_choice, check_int, subsequent_mask
+from .model import Dropout, EncoderDecoder, check_choice, check_int, subsequent_mask
 from .tokenize import BOS, EOS, PAD
+
+# The dropout masks' generator is seeded with the batches' seed plus this, so the two
+# streams differ (train)
+DROPOUT_SEED = 7919
 
 # ---------------------------------------------------------------------------------------
 # Batches and masks
@@ -351,6 +355,12 @@ def train(
             f"are smaller than the task's ({vocab})."
         )
     gen = torch.Generator().manual_seed(cfg.seed)
+    # the dropout masks come from the training's own generator too (model.Dropout): the
+    # same seed, the same weights, whatever else runs in the process
+    drops = [m for m in model.modules() if isinstance(m, Dropout)]
+    masks = torch.Generator().manual_seed(cfg.seed + DROPOUT_SEED)  # one stream for all
+    for m in drops:
+        m.generator = masks
     criterion = LabelSmoothing(model.config.tgt_vocab, PAD, cfg.smoothing)
     # fused: one kernel for all parameters, a large share of a tiny model's step on CPU
     optimizer = torch.optim.Adam(model.parameters(), lr=1.0, betas=cfg.betas, eps=cfg.eps,
@@ -383,6 +393,8 @@ def train(
             if callback is not None and callback(info):
                 break
     finally:
+        for m in drops:
+            m.generator = None
         model.eval()
     return history
 
