@@ -1,26 +1,36 @@
 """The Train button's whole wait: from the click to the trained model's results (issue 15, 13).
 
 Rerun: `.venv/bin/python -m bench.train_wait` (options: --seeds 5,
---tasks copy,reverse,sort,words, --browser-task copy, --quiet-wait 120 (s), --no-browser,
---smoke). The browser part needs Debian's Chromium at /usr/bin/chromium and the playwright
-package.
+--tasks copy,reverse,sort,words, --browser-task copy, --quiet-wait 120 (s), --threads N,
+--no-browser, --smoke). The browser part needs Debian's Chromium at /usr/bin/chromium and
+the playwright package.
 
 What the Train page's recipe label ("learns copy in about ...") must state. Fast recipe,
 digits, the page's defaults (TrainSettings(): "Stop when learned" on), seeds 0 .. --seeds-1
 (the sidebar's seed; 0 is the default):
 (a) In the process, the Train button's own code path: start_training + run_training(state):
     training, the stop checks (explorer/training.py check_due: 200 fresh sequences, all must
-    be right, scored in one teacher-forced pass) and the held-out evaluation. torch 1
-    thread, as in the app, after `warm_up()` as the app's worker processes do. Wall time,
-    the thread's CPU time (about the wall time on an idle core) and the held-out accuracy
-    the page then shows. Tasks: copy, reverse and sort on digits; words = reverse on the
-    words of the default sentence (SENTENCE).
+    be right, scored in one teacher-forced pass) and the held-out evaluation, after
+    `warm_up()` as the app's worker processes do. torch threads as a worker process sets
+    them for a training that runs alone (explorer/train_worker.py `Threads`: up to --threads,
+    by default the machine's cores, while that makes steps shorter). Wall time, the
+    process's CPU time (with two threads up to twice the wall time), the share of steps
+    that ran on more than one thread, and the held-out accuracy the page then shows. Tasks:
+    copy, reverse and sort on digits; words = reverse on the words of the default sentence
+    (SENTENCE).
 (b) In headless Chromium against `streamlit run app.py` (127.0.0.1, a free port, stopped at
     the end): from the click on Train (page opened with ?seed=N) until the page is idle with
     the training metrics drawn and no progress bar: what a learner waits, including the
     progress bar and live loss chart the page draws while training. Also the server
     process's CPU time over that wait (its own work; the rest is waiting for a core, or the
     browser drawing on the same two cores). The first click only warms the server up.
+(c) The same clicks from a protocol client that speaks Streamlit's websocket protocol as the
+    browser does and draws nothing (bench/load.py `Learner`, as bench/class_train.py uses):
+    a learner whose browser runs on another machine, as on a deployed server, where the
+    training's cores are not also drawing the page. From the click until the trained
+    model's results arrive (the metrics, drawn first once the training has ended), on a
+    server of its own (so nothing is shared with (b)); copy only (the page's default task).
+    --no-browser skips (b) and (c).
 Before every sample it waits (at most --quiet-wait s) until the machine is at least 85% idle
 over one second, and prints that share: other work on the cores lengthens the wait.
 """
@@ -72,14 +82,18 @@ def wait_quiet(limit: float) -> float:
     return share
 
 
-def in_process(name: str, seed: int, steps: int | None = None) -> dict[str, float]:
+def in_process(name: str, seed: int, most: int, steps: int | None = None) -> dict[str, float]:
     from dataclasses import replace
+
+    import torch
 
     from explorer import training
     from explorer.settings import Settings
     from explorer.train_settings import TrainSettings
     from explorer.train_task import task_for
+    from explorer.train_worker import Threads
     from explorer.training import ModelKey, run_training, start_training
+    from transformer.train import StepInfo
 
     task_name, symbols = TASKS[name]
     ts = TrainSettings(task=task_name, symbols=symbols)
@@ -104,14 +118,23 @@ def in_process(name: str, seed: int, steps: int | None = None) -> dict[str, floa
     for name, (_, wrapper) in patched.items():
         setattr(training, name, wrapper)  # run_training looks them up in its module
     try:
-        t0, c0 = time.perf_counter(), time.thread_time()
+        t0, c0 = time.perf_counter(), time.process_time()
+        threads = Threads(most, apply=torch.set_num_threads)  # as the worker process does
+        counts: list[int] = []
+
+        def on_step(info: StepInfo) -> None:
+            counts.append(threads.n)
+            threads.step(info.seconds)
+
         state = start_training(key, ts.train_config(seed), early_stop=True)
-        run_training(state)
-        wall, cpu = time.perf_counter() - t0, time.thread_time() - c0
+        run_training(state, on_step)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     finally:
         for name, (real, _) in patched.items():
             setattr(training, name, real)
+        torch.set_num_threads(1)
     return {"wall": wall, "cpu": cpu, "steps": state.step, "learned": state.learned,
+            "multi": sum(n > 1 for n in counts) / max(len(counts), 1),
             "acc": state.accuracy or 0.0, "checks": spent["learned"],
             "held_out": spent["held_out"], "train": state.seconds - spent["learned"]}
 
@@ -167,12 +190,44 @@ def in_browser(task_name: str, seeds: Sequence[int], quiet: float,
     return out
 
 
+def by_protocol(seeds: Sequence[int], quiet: float) -> list[float]:
+    """(c): seconds from each click on Train (the page's defaults: copy) to the trained
+    model's results, per seed."""
+    import asyncio
+
+    from bench.class_train import _press, _train_page
+    from bench.common import served_app
+
+    async def clicks(url: str) -> list[float]:
+        warm = await _train_page(url, 99, 300.0)  # a fresh server's first run imports torch
+        await _press(warm)
+        await warm.close()
+        seen = []
+        for seed in seeds:
+            wait_quiet(quiet)
+            learner = await _train_page(url, seed, 300.0)
+            _, error, results = await _press(learner)
+            await learner.close()
+            if error:
+                raise RuntimeError(f"seed {seed}: {error}")
+            seen.append(results)
+            print(f"  protocol client copy seed {seed}: {results:.2f} s",
+                  file=sys.stderr, flush=True)
+        return seen
+
+    with served_app() as (url, _):
+        return asyncio.run(clicks(url))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--tasks", default=",".join(TASKS), help="tasks timed in the process")
     ap.add_argument("--browser-task", default="copy")
     ap.add_argument("--quiet-wait", type=float, default=120.0)
+    ap.add_argument("--threads", type=int, default=0,
+                    help="the most torch threads in (a); 0: the machine's cores, as the hub "
+                         "gives a training that runs alone; 1: one thread throughout")
     ap.add_argument("--no-browser", action="store_true")
     ap.add_argument("--smoke", action="store_true", help="1 seed, 50 steps, seconds")
     args = ap.parse_args(argv)
@@ -182,30 +237,43 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     import torch
 
+    from explorer.train_hub import cores
     from explorer.training import warm_up
 
+    threads = args.threads if args.threads > 0 else cores()
     torch.set_num_threads(1)
-    warm_up()  # as each worker process does when it starts
+    warm_up()  # as each worker process does when it starts, on one thread
     print(machine_facts() + "\n")
     rows, split = [], []
+    # each seed on one thread and as the worker chooses, one after the other (the machine's
+    # drift hits both alike); the split of the wait is the worker's
+    counts = [1, threads] if threads > 1 else [1]
     for name in [n for n in args.tasks.split(",") if n]:
-        runs = []
+        runs: dict[int, list[dict[str, float]]] = {n: [] for n in counts}
         for seed in seeds:
-            share = wait_quiet(quiet)
-            runs.append(in_process(name, seed, steps))
-            print(f"  {name} seed {seed}: {runs[-1]['wall']:.2f} s (CPU {runs[-1]['cpu']:.2f} "
-                  f"s; {runs[-1]['steps']} steps; idle before {share:.0%})", file=sys.stderr,
-                  flush=True)
-        wall, cpu = [r["wall"] for r in runs], [r["cpu"] for r in runs]
-        rows.append([f"(a) in the process: {name}", f"{median(wall):.2f}", f"{max(wall):.2f}",
-                     f"{median(cpu):.2f}", f"{max(cpu):.2f}",
-                     " ".join(str(r["steps"]) for r in runs),
-                     f"{sum(bool(r['learned']) for r in runs)}/{len(runs)}",
-                     f"{median([r['acc'] for r in runs]):.1%}",
-                     f"{min(r['acc'] for r in runs):.1%}"])
-        total = sum(r["wall"] for r in runs)
-        per_step = 1000 * sum(r["train"] for r in runs) / max(sum(r["steps"] for r in runs), 1)
-        shares = [sum(r[k] for r in runs) / total for k in ("train", "checks", "held_out")]
+            for most in counts:
+                share = wait_quiet(quiet)
+                r = in_process(name, seed, most, steps)
+                runs[most].append(r)
+                print(f"  {name} seed {seed}, up to {most} thread(s): {r['wall']:.2f} s (CPU "
+                      f"{r['cpu']:.2f} s; {r['steps']} steps; idle before {share:.0%})",
+                      file=sys.stderr, flush=True)
+        for most in counts:
+            done = runs[most]
+            wall, cpu = [r["wall"] for r in done], [r["cpu"] for r in done]
+            steps_done = max(sum(r["steps"] for r in done), 1)
+            multi = sum(r["multi"] * r["steps"] for r in done) / steps_done
+            label = "one thread" if most == 1 else f"up to {most} threads (the app's worker)"
+            rows.append([f"(a) in the process, {label}: {name}", f"{median(wall):.2f}",
+                         f"{max(wall):.2f}", f"{median(cpu):.2f}", f"{max(cpu):.2f}",
+                         " ".join(str(r["steps"]) for r in done),
+                         f"{sum(bool(r['learned']) for r in done)}/{len(done)}",
+                         f"{median([r['acc'] for r in done]):.1%}",
+                         f"{min(r['acc'] for r in done):.1%}", f"{multi:.0%}"])
+        done = runs[counts[-1]]
+        total = sum(r["wall"] for r in done)
+        per_step = 1000 * sum(r["train"] for r in done) / max(sum(r["steps"] for r in done), 1)
+        shares = [sum(r[k] for r in done) / total for k in ("train", "checks", "held_out")]
         split.append([name, f"{shares[0]:.0%}", f"{per_step:.1f}", f"{shares[1]:.0%}",
                       f"{shares[2]:.0%}", f"{1 - sum(shares):.0%}"])
     if not args.no_browser:
@@ -218,19 +286,26 @@ def main(argv: Sequence[str] | None = None) -> int:
                          f"{median(wait):.2f}", f"{max(wait):.2f}", f"{median(cpu):.2f}",
                          f"{max(cpu):.2f}",
                          " ".join(str(r["steps"]).split("/")[0].split()[-1] for r in runs),
-                         "-", "-", "-"])
-    print(f"Fast recipe, \"Stop when learned\" on, seeds 0-{len(seeds) - 1}\n")
+                         "-", "-", "-", "-"])
+        if args.browser_task == "copy":  # the page's default task, which (c) trains
+            seen = by_protocol(list(seeds), quiet)
+            rows.append(["(c) protocol client, click to results: copy",
+                         f"{median(seen):.2f}", f"{max(seen):.2f}", "-", "-", "-", "-", "-",
+                         "-", "-"])
+    print(f"Fast recipe, \"Stop when learned\" on, seeds 0-{len(seeds) - 1}; (a) each seed on "
+          f"one torch thread, then on up to {threads} chosen step by step as the app's worker "
+          "process chooses them (explorer/train_worker.py Threads)\n")
     print(table(["wait", "median s", "worst s", "median CPU s", "worst CPU s", "steps per seed",
-                 "learned", "held-out median", "held-out lowest"], rows))
-    print("\n(CPU: the training thread's (a) or the server process's (b); the wall time on an "
-          "idle machine is about the CPU time, plus the browser drawing for (b))")
+                 "learned", "held-out median", "held-out lowest", "steps on >1 thread"], rows))
+    print("\n(CPU: the process's in (a), the server process's in (b), whose training runs in a "
+          "worker process. (b)'s Chromium draws on the same two cores as the training: a "
+          "learner's browser, on a deployed server, does not)")
     if split:
-        print("\nWhere (a)'s wait goes, all seeds together: the training steps (forward, "
-              "backward, optimiser: bench/step_cost.py splits one step), the stop checks "
-              "(200 fresh sequences in one teacher-forced pass, after a step whose own batch "
-              "was at least 95% right), the held-out evaluation (greedy decoding of 200) and "
-              "the rest "
-              "(building the model, the step's bookkeeping)\n")
+        print(f"\nWhere (a)'s wait goes (up to {threads} threads), all seeds together: the "
+              "training steps (forward, backward, optimiser: bench/step_cost.py splits one "
+              "step), the stop checks (200 fresh sequences in one teacher-forced pass, after a "
+              "step whose own batch was at least 95% right), the held-out evaluation (greedy "
+              "decoding of 200) and the rest (building the model, the step's bookkeeping)\n")
         print(table(["task", "steps", "ms per step", "stop checks", "held-out evaluation",
                      "rest"], split))
     return 0

@@ -49,10 +49,11 @@ from .training import (
 # pressed a minute after the class did): a few models of ~100 KB and their films.
 KEEP_DONE = 8
 # Seconds a training of each task is expected to take, before this server has finished one
-# (bench/results.md §1b: the Train button's recipe, median of five seeds); afterwards the
-# estimate is the median of the last few trainings of that task on this server.
-FIRST_GUESS = {"copy": 4.0, "reverse": 7.0, "sort": 9.0, "dates": 40.0}
-STEP_GUESS = 0.01  # seconds per step (fast recipe, checks included: §1b) until one is timed
+# (bench/results.md §1b and §8b: the Train button's recipe as a worker trains it alone,
+# median of the seeds, rounded up); afterwards the estimate is the median of the last few
+# trainings of that task on this server.
+FIRST_GUESS = {"copy": 1.5, "reverse": 3.0, "sort": 3.0, "dates": 40.0}
+STEP_GUESS = 0.007  # seconds per step (fast recipe, checks included: §1b) until one is timed
 NOTIFY_EVERY = 0.2  # seconds between progress notifications to waiting learners
 SNAPSHOT_WAIT = 5.0  # seconds a learner who leaves a shared training waits for its copy
 
@@ -137,17 +138,21 @@ def own_copy(state: TrainedState, share_film: bool = False) -> TrainedState:
                    stop_request=threading.Event(), lock=threading.Lock())
 
 
-# A runner trains a job: runner(request, state, on_step, wants_weights) trains `state` (the
-# hub's own) for `request`, keeping its history up to date and calling on_step(info) after
-# steps; wants_weights() says that a learner waits for a copy of the model as it is, which
-# on_step then takes (so `state.model` must hold the weights so far when on_step runs).
+# A runner trains a job: runner(request, state, on_step, wants_weights, threads) trains
+# `state` (the hub's own) for `request`, keeping its history up to date and calling
+# on_step(info) after steps; wants_weights() says that a learner waits for a copy of the
+# model as it is, which on_step then takes (so `state.model` must hold the weights so far
+# when on_step runs); threads() is how many torch threads the training may use now.
 Runner = Callable[[Request, TrainedState, Callable[[StepInfo], bool],
-                   Callable[[], bool]], object]
+                   Callable[[], bool], Callable[[], int]], object]
 
 
 def in_thread(request: Request, state: TrainedState, on_step: Callable[[StepInfo], bool],
-              wants_weights: Callable[[], bool]) -> object:
-    """The runner that trains in the hub's thread itself (`state.model` is always current)."""
+              wants_weights: Callable[[], bool], threads: Callable[[], int]) -> object:
+    """The runner that trains in the hub's thread itself (`state.model` is always current).
+
+    It keeps the server's one torch thread (app.py): the count is the whole process's, and
+    the pages' passes run in the same process."""
     return run_training(state, on_step)
 
 
@@ -299,6 +304,13 @@ class Hub:
             guess = FIRST_GUESS.get(request.key.task, 10.0)
         return min(guess, request.time_limit)
 
+    def threads_each(self) -> int:
+        """Torch threads each running training may use: the slots (one per core) shared
+        among the trainings and turns running now (a training alone may use every core)."""
+        with self._lock:
+            running = len(self._running)
+        return max(1, self.slots // max(1, running))
+
     @contextmanager
     def turn(self, seconds: float, on_wait: Callable[[Place], None]) -> Iterator[None]:
         """A slot for work that is not one training (an experiment trains two models), taken
@@ -349,7 +361,7 @@ class Hub:
         job.started = time.monotonic()
         try:
             self.runner(job.request, job.state, lambda info: self._after_step(job),
-                        lambda: bool(job.snapshots))
+                        lambda: bool(job.snapshots), self.threads_each)
         except Exception as exc:  # shown to its learners; the hub goes on with the next
             job.error = exc
             job.state.running = False  # nobody may evaluate or show the model it left behind

@@ -9,11 +9,15 @@ to a worker process of its own:
   request (the same initial weights, from the key's seed), trains it with `run_training`,
   and sends every step's `StepInfo` back; at the end, the trained weights and records.
 - `ProcessRunner` is the hub's runner: it relays the steps into the hub's own
-  `TrainedState` (so waiting learners see progress), passes a stop request on, and asks for
-  the weights so far when a learner leaves a training others still wait for.
+  `TrainedState` (so waiting learners see progress), passes a stop request on, asks for
+  the weights so far when a learner leaves a training others still wait for, and tells the
+  worker how many torch threads it may use (the hub's share of the cores: both while it
+  trains alone, one each while two train).
+- `Threads` chooses, step by step, between one thread and that share (the faster of the two).
 
 Messages (pickled over a `multiprocessing` pipe):
-  to the worker:   ("train", Request) · ("stop", reason) · ("weights",) · ("quit",)
+  to the worker:   ("train", Request, threads) · ("threads", n) · ("stop", reason)
+                   · ("weights",) · ("quit",)
   from the worker: ("step", StepInfo) · ("weights", Snapshot) · ("done", Snapshot)
                    · ("error", text)
 """
@@ -21,9 +25,10 @@ Messages (pickled over a `multiprocessing` pipe):
 from __future__ import annotations
 
 import multiprocessing
+import statistics
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from transformer.film import Film
@@ -49,11 +54,90 @@ def _snapshot(state: Any, finished: bool) -> Snapshot:
                     {f: getattr(state, f) for f in FINISHED_FIELDS} if finished else {})
 
 
+# The most torch threads one training uses. Two make a step of the fast recipe about a
+# quarter shorter on an idle core (bench/results.md §1b); more than two were never measured (the
+# machines this app is measured and deployed on have two cores), and a model this small
+# has little arithmetic to share out among more.
+MAX_THREADS = 2
+
+
+@dataclass
+class Threads:
+    """How many torch threads a training uses: its share of the cores (`most`), or one.
+
+    A second thread makes a step of the fast recipe about a quarter shorter while the other
+    core is free (bench/results.md §1b), but a step on two threads waits for both, so while
+    the server's pages (or anything else) hold the other core, one thread is faster (§4b),
+    and much faster while they hold it most (a step can take 20 times as long). So the
+    training times `probe` steps on one thread, then on `most` (giving up at once when a
+    step there takes `give_up` times as long), keeps the faster count for `every` steps,
+    and times both again. The count never changes what is computed: the trained weights
+    are the same bytes (tests/test_train_hub.py).
+
+    Give `step()` each step's own time (StepInfo.seconds): it sets the count for the next.
+    """
+
+    most: int = 1  # threads it may use now (the hub's share of the cores)
+    probe: int = 6  # steps timed on each count, after one step to settle
+    every: int = 100  # steps on the faster count before both are timed again
+    margin: float = 0.9  # more threads must make a step at least 10% shorter on average
+    give_up: float = 2.0  # ... and a step on them that takes this many times one's ends it
+    apply: Callable[[int], None] | None = None  # sets torch's count (torch.set_num_threads)
+    n: int = 1  # the count the next step runs with
+    _plan: list[int] = field(default_factory=list)  # while timing: the coming steps' counts
+    _times: dict[int, list[float]] = field(default_factory=dict)  # count -> step seconds
+    _left: int = 0  # steps before the next round of timing
+
+    def __post_init__(self) -> None:
+        self.allow(self.most)
+
+    def allow(self, most: int) -> None:
+        """The hub's share changed: time both counts again (or use one thread)."""
+        self.most = max(1, min(int(most), MAX_THREADS))
+        self._times = {}
+        self._left = 0
+        settle = self.probe + 1
+        self._plan = [1] * settle + [self.most] * settle if self.most > 1 else []
+        self._set(1)
+
+    def step(self, seconds: float) -> int:
+        """A step that ran on `n` threads took `seconds`: the count for the next step."""
+        if self._plan:  # timing: the step that ended ran on _plan[0]
+            n = self._plan.pop(0)
+            self._times.setdefault(n, []).append(seconds)
+            if n > 1 and seconds > self.give_up * self._typical(1):
+                self._plan = []  # the other core is taken: no use timing more steps on it
+            if self._plan:
+                self._set(self._plan[0])
+            else:
+                faster = self._typical(self.most) < self.margin * self._typical(1)
+                self._set(self.most if faster else 1)
+                self._left = self.every
+        elif self._left > 0:
+            self._left -= 1
+            if self._left == 0:
+                self.allow(self.most)
+        return self.n
+
+    def _typical(self, n: int) -> float:
+        """The mean time of the steps timed on `n` threads, the first (settling) one left
+        out: the mean, not the median, so that steps slowed now and then by whatever else
+        holds a core count against the count that suffered them."""
+        times = self._times.get(n, [])
+        times = times[1:] or times
+        return statistics.fmean(times) if times else float("inf")
+
+    def _set(self, n: int) -> None:
+        if n != self.n and self.apply is not None:
+            self.apply(n)
+        self.n = n
+
+
 def worker_main(conn: Any) -> None:
     """The worker process: train each request it is sent, until told to quit."""
     import torch
 
-    torch.set_num_threads(1)  # one core each: the hub runs one worker per core
+    torch.set_num_threads(1)  # until the hub says how many it may use
     from .training import request_stop, run_training, start_training, warm_up
 
     warm_up()  # torch's first-use costs, before any learner's training arrives
@@ -62,14 +146,15 @@ def worker_main(conn: Any) -> None:
         if message[0] == "quit":
             return
         if message[0] != "train":
-            continue  # a stop or weights request that arrived after its training ended
-        request = message[1]
+            continue  # a stop, weights or threads message that came after its training
+        _, request, most = message
+        threads = Threads(most, apply=torch.set_num_threads)
         try:
             state = start_training(request.key, request.config, early_stop=request.early_stop,
                                    probe=request.probe)
             state.time_limit = request.time_limit
 
-            def on_step(info: StepInfo, state: Any = state) -> bool:
+            def on_step(info: StepInfo, state: Any = state, threads: Threads = threads) -> bool:
                 conn.send(("step", info))
                 while conn.poll():
                     asked = conn.recv()
@@ -77,12 +162,17 @@ def worker_main(conn: Any) -> None:
                         request_stop(state, asked[1])
                     elif asked[0] == "weights":
                         conn.send(("weights", _snapshot(state, finished=False)))
+                    elif asked[0] == "threads":
+                        threads.allow(asked[1])
+                threads.step(info.seconds)
                 return False
 
             run_training(state, on_step)
             conn.send(("done", _snapshot(state, finished=True)))
         except Exception as exc:  # the hub shows it to the training's learners
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
+        finally:
+            torch.set_num_threads(1)  # an idle worker leaves both cores alone
 
 
 class Worker:
@@ -139,8 +229,9 @@ class ProcessRunner:
             self._give_back(Worker())
 
     def __call__(self, request: Any, state: Any, on_step: Callable[[StepInfo], bool | None],
-                 wants_weights: Callable[[], bool]) -> Any:
-        """Train `request` in a worker; keep the hub's `state` up to date as it goes."""
+                 wants_weights: Callable[[], bool], threads: Callable[[], int]) -> Any:
+        """Train `request` in a worker; keep the hub's `state` up to date as it goes, and the
+        worker's share of the cores (`threads()`) as others start and end."""
         if not self.broken:
             try:
                 worker = self._take()
@@ -152,7 +243,8 @@ class ProcessRunner:
             return run_training(state, on_step)
         healthy = False
         try:
-            worker.conn.send(("train", request))
+            share = threads()
+            worker.conn.send(("train", request, share))
             state.running = True
             stop_sent = asked = False
             while True:
@@ -164,6 +256,9 @@ class ProcessRunner:
                 if kind == "step":
                     state.history.append(payload)
                     state.version += 1
+                    if threads() != share:  # another training started or ended
+                        share = threads()
+                        worker.conn.send(("threads", share))
                     if state.stop_request.is_set() and not stop_sent:
                         worker.conn.send(("stop", state.requested_reason or "stop_request"))
                         stop_sent = True

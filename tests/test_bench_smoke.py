@@ -61,9 +61,11 @@ def test_time_to_learn_smoke(capsys):
 def test_train_wait_smoke(capsys):
     from bench import train_wait
 
-    assert train_wait.main(["--smoke", "--no-browser"]) == 0
+    assert train_wait.main(["--smoke", "--no-browser", "--threads", "2"]) == 0
     out = capsys.readouterr().out
-    assert "| wait | median s | worst s |" in out and "(a) in the process: copy" in out
+    assert "| wait | median s | worst s |" in out
+    assert "(a) in the process, one thread: copy" in out
+    assert "(a) in the process, up to 2 threads (the app's worker): copy" in out
     assert "| task | steps | ms per step | stop checks | held-out evaluation | rest |" in out
 
 

@@ -436,7 +436,7 @@ def test_an_early_ticket_left_behind_by_an_interrupted_run_is_given_back():
 
     at = app("train", tr_steps=50, seed=42)
     gate = threading.Event()
-    hub = H.Hub(slots=1, runner=lambda request, state, on_step, wants: gate.wait(WAIT))
+    hub = H.Hub(slots=1, runner=lambda request, state, on_step, wants, threads: gate.wait(WAIT))
     H._HUB = hub  # noqa: SLF001 -- a hub whose one slot is taken
     busy = hub.join(_hub_request(43))
     orphan = hub.join(_hub_request(42))  # queued, as a click's run left it

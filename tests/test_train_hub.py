@@ -54,7 +54,8 @@ class Gate:
         with self.lock:
             return self.gates.setdefault(seed, threading.Event())
 
-    def __call__(self, request, state: TrainedState, on_step, wants_weights) -> TrainedState:
+    def __call__(self, request, state: TrainedState, on_step, wants_weights,
+                 threads) -> TrainedState:
         seed = state.key.seed
         with self.changed:
             self.started.append(seed)
@@ -343,7 +344,7 @@ def test_a_copy_not_ready_in_time_is_taken_when_asked_again(monkeypatch):
 
 
 def test_a_failed_training_gives_no_model():
-    def broken(request, state, on_step, wants_weights):
+    def broken(request, state, on_step, wants_weights, threads):
         raise RuntimeError("out of memory")
 
     hub = Hub(slots=1, runner=broken)
@@ -354,6 +355,33 @@ def test_a_failed_training_gives_no_model():
     later = hub.join(_request(seed=8, steps=5))  # a failure is not kept for later askers
     assert later.job is not ticket.job
     assert later.job.done.wait(WAIT)
+
+
+def test_a_training_alone_gets_every_slot_and_two_share_them():
+    seen: dict[int, list[int]] = {}
+    gates = {seed: threading.Event() for seed in (1, 2)}
+    started = threading.Semaphore(0)
+
+    def runner(request, state, on_step, wants_weights, threads):
+        seed = state.key.seed
+        seen.setdefault(seed, []).append(threads())
+        started.release()
+        assert gates[seed].wait(WAIT)
+        seen[seed].append(threads())
+        return run_training(state, on_step)
+
+    hub = Hub(slots=2, runner=runner)
+    first = hub.join(_request(seed=1, steps=3))
+    assert started.acquire(timeout=WAIT)
+    second = hub.join(_request(seed=2, steps=3))
+    assert started.acquire(timeout=WAIT)
+    gates[2].set()
+    assert second.job.done.wait(WAIT)
+    gates[1].set()
+    assert first.job.done.wait(WAIT)
+    assert seen[1][0] == 2  # alone when it started
+    assert seen[2] == [1, 1]  # two trainings: one slot each
+    assert seen[1][1] == 2  # the other one has ended: both again
 
 
 # ---- worker processes ---------------------------------------------------------------------
@@ -395,3 +423,16 @@ def test_a_worker_process_stops_and_copies_on_request(processes):
     theirs = hub.leave(staying, "stop_button")  # the last learner stops the training
     assert theirs is not None and theirs.stopped and theirs.step >= mine.step
     assert staying.job.done.is_set()
+
+
+def test_a_worker_that_may_use_two_threads_trains_the_bytes_of_one(processes):
+    r = _request(seed=6, steps=60, early_stop=True)
+    here = start_training(r.key, r.config, early_stop=True)
+    run_training(here)  # the tests' one thread (conftest)
+    hub = Hub(slots=2, runner=processes)  # alone: the worker may use two
+    ticket = hub.join(r)
+    assert ticket.job.done.wait(WAIT)
+    there = hub.result(ticket)
+    assert there is not None
+    assert _weights(there) == _weights(here)
+    assert [h.loss for h in there.history] == [h.loss for h in here.history]

@@ -328,6 +328,9 @@ class StepInfo:
     # dropout, exactly the share greedy decoding would get right: a cheap hint for a stop
     # check, which still decodes (explorer/training.py).
     exact: float = 0.0
+    # seconds this step itself took (its batch, forward, backward and update; not what the
+    # callback does after it): what a worker times to choose its threads (train_worker.py)
+    seconds: float = 0.0
 
 
 def lr_at(cfg: TrainConfig, step: int, d_model: int) -> float:
@@ -370,6 +373,7 @@ def train(
     model.train()
     try:
         for step in range(1, cfg.steps + 1):
+            began = time.perf_counter()
             lr = lr_at(cfg, step, model.config.d_model)
             for group in optimizer.param_groups:
                 group["lr"] = lr
@@ -387,8 +391,9 @@ def train(
             hit = log_probs.detach().argmax(-1) == batch.tgt_y
             acc = hit[real].float().mean().item()
             exact = (hit | ~real).all(-1).float().mean().item()
-            info = StepInfo(step, cfg.steps, loss.item(), acc, lr, time.perf_counter() - start,
-                            exact)
+            now = time.perf_counter()
+            info = StepInfo(step, cfg.steps, loss.item(), acc, lr, now - start, exact,
+                            now - began)
             history.append(info)
             if callback is not None and callback(info):
                 break

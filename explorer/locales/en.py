@@ -1079,13 +1079,13 @@ TEXT: dict[str, str] = {
     "train.train_header": "2. Train",
     "train.model": "Model to train",
     # (13) What a learner waits, measured by bench/train_wait.py (`.venv/bin/python -m
-    # bench.train_wait --seeds 5`): fast recipe (batch 128, lr 1e-2), copy on digits, "Stop
-    # when learned" on, seeds 0-4, from the click on Train to the results drawn in headless
-    # Chromium, training in the hub's worker process, on 2026-11-25 (bench/results.md §1b):
-    # median 3.9-4.4 s, worst 5.1-5.6 s (two runs); in the process alone: median 3.1-3.2 s,
-    # worst 3.8-4.0 s.
+    # bench.train_wait`): fast recipe (batch 128, lr 1e-2), copy on digits, "Stop when
+    # learned" on, seeds 0-4, training in the hub's worker process (up to two threads), on
+    # 2026-11-25 (bench/results.md §1b): training and checks, median 1.3 s (worst 1.5 s);
+    # from the click to the results, median 1.5-1.7 s for a browser on another machine (a
+    # protocol client), 2.8 s with headless Chromium drawing on the same two cores.
     "train.model_recipe": "fast recipe: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, no "
-                          "dropout (learns copy in about 4 s on two CPU cores)",
+                          "dropout (learns copy in about 2 s on two CPU cores)",
     "train.model_sidebar": "the sidebar's model: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, "
                            "dropout {dropout} (slower; see the note below)",
     "train.model_help": "The fast recipe is small on purpose: one layer and two heads are all "
@@ -1121,8 +1121,8 @@ TEXT: dict[str, str] = {
                           "{batch}, no label smoothing — about 100 times faster here than The "
                           "Annotated Transformer's copy recipe (N=2, d_model=512, Noam warm-up "
                           "400), which needs minutes on two CPU cores. Weights and batches "
-                          "come from the sidebar's seed; with dropout 0 a run is "
-                          "reproducible, with dropout > 0 the dropped units differ each time.",
+                          "come from the sidebar's seed, and so do the units dropout drops: "
+                          "the same settings repeat a run exactly, step for step.",
     "train.sidebar_caption": "The sidebar's model is trained with the same settings. The small "
                              "preset (N=2, d_model=128) takes tens of seconds to learn copy "
                              "here, the paper base model is too big to train on a shared CPU.",
@@ -1626,7 +1626,8 @@ TEXT: dict[str, str] = {
                  "label smoothing of the training. **Train both** trains the correct model and "
                  "the broken one from the same initial weights, on the same task and "
                  "batches and for the same number of steps (the model and settings of "
-                 "section 2; with dropout on, each draws its own dropout noise), then "
+                 "section 2; with dropout on, the units each drops come from the seed "
+                 "too), then "
                  "measures both the same way.",
     "exp.break_label": "Parts to break",
     "exp.break_help": "Usually one, to see what that part is for; several at once also train "

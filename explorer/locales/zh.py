@@ -955,7 +955,7 @@ TEXT: dict[str, str] = {
     "train.model": "要训练的模型",
     # (13) 测量方法与结果见 EN 中的注释（bench/train_wait.py）。
     "train.model_recipe": "快速训练方案：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，不用 "
-                          "dropout（在两个 CPU 核上约 4 秒学会复制）",
+                          "dropout（在两个 CPU 核上约 2 秒学会复制）",
     "train.model_sidebar": "侧边栏的模型：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，"
                            "dropout {dropout}（更慢；见下方说明）",
     "train.model_help": "快速训练方案故意做得很小：复制、反转和排序只需要一层和两个头，"
@@ -985,9 +985,8 @@ TEXT: dict[str, str] = {
                           "默认是本应用的快速训练方案：{warmup} 步学习率预热后学习率为 {lr}，"
                           "批大小 {batch}，不使用标签平滑——在这里比 The Annotated Transformer "
                           "的复制任务训练方案（N=2，d_model=512，Noam 预热 400 步，在两个 CPU "
-                          "核上需要几分钟）快约 100 倍。权重和每一批数据都由侧边栏的随机种子决定；"
-                          "dropout 为 0 时每次运行结果可复现，dropout > 0 "
-                          "时每次被丢弃的单元都不同。",
+                          "核上需要几分钟）快约 100 倍。权重、每一批数据以及 dropout 丢弃哪些单元，"
+                          "都由侧边栏的随机种子决定：同样的设置会一步不差地重复同一次训练。",
     "train.sidebar_caption": "侧边栏的模型用同样的设置训练。small 预设（N=2，d_model=128）在"
                              "这里需要几十秒才能学会复制；论文的 base 模型太大，无法在共享的 "
                              "CPU 上训练。",
@@ -1405,7 +1404,7 @@ TEXT: dict[str, str] = {
     "exp.intro": "下面每个开关只改变一处：`TransformerConfig` 的一个字段（在模型页的模块树和"
                  "代码里都能看到），或者训练时的标签平滑。**同时训练两个**会让正确的模型和被破"
                  "坏的模型从相同的初始权重出发，在相同的任务、相同的批和相同的步数下训练（用第 2"
-                 " 节的模型和设置；开启 dropout 时，两者各自抽取 dropout 的随机噪声），然后用"
+                 " 节的模型和设置；开启 dropout 时，两者丢弃哪些单元也由随机种子决定），然后用"
                  "同样的方法测量两者。",
     "exp.break_label": "要破坏的部件",
     "exp.break_help": "通常选一个，看看这个部件的作用；也可以同时选几个（甚至全部），照样能训"
