@@ -1014,8 +1014,8 @@ TEXT: dict[str, str] = {
     "train.title": "Train & decode",
     "train.intro": "Here you train a fresh Transformer on a toy task — copy, reverse or sort a "
                    "short sequence — in a few seconds, or teach it to read dates in nine "
-                   "languages in about a minute, then watch it produce an answer one token at "
-                   "a time.",
+                   "languages in about twenty seconds, then watch it produce an answer one "
+                   "token at a time.",
     "train.how_title": "How training works: teacher forcing, the loss, and why attention "
                        "changes",
     "train.how_text": "**Teacher forcing.** Positions are counted from 0. Each training example"

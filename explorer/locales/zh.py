@@ -901,7 +901,7 @@ TEXT: dict[str, str] = {
     # ---- 训练与解码页（pages/train.py、explorer/train_view.py、explorer/decode_view.py） ----
     "train.title": "训练与解码",
     "train.intro": "在这里，你可以用几秒钟在一个玩具任务上训练一个全新的 Transformer——复制、"
-                   "反转或排序一个短序列——或者用大约一分钟教它读懂九种语言的日期，然后看着"
+                   "反转或排序一个短序列——或者用大约二十秒教它读懂九种语言的日期，然后看着"
                    "它一个 token 一个 token 地生成答案。",
     "train.how_title": "训练是怎样进行的：教师强制、损失函数，以及注意力为什么会变化",
     "train.how_text": "**教师强制（teacher forcing）。** 位置从 0 开始编号。每个训练样本由"
