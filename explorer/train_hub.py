@@ -52,7 +52,7 @@ KEEP_DONE = 8
 # (bench/results.md §1b and §8b: the Train button's recipe as a worker trains it alone,
 # median of the seeds, rounded up); afterwards the estimate is the median of the last few
 # trainings of that task on this server.
-FIRST_GUESS = {"copy": 1.5, "reverse": 3.0, "sort": 3.0, "dates": 40.0}
+FIRST_GUESS = {"copy": 1.5, "reverse": 3.0, "sort": 3.0, "dates": 20.0}
 STEP_GUESS = 0.007  # seconds per step (fast recipe, checks included: §1b) until one is timed
 NOTIFY_EVERY = 0.2  # seconds between progress notifications to waiting learners
 SNAPSHOT_WAIT = 5.0  # seconds a learner who leaves a shared training waits for its copy

@@ -296,3 +296,19 @@ def test_each_step_reports_how_much_of_its_batch_was_exactly_right():
     real = batch.tgt_y != 0
     exact = ((pred == batch.tgt_y) | ~real).all(-1).float().mean().item()
     assert info.exact == pytest.approx(exact)
+
+
+def test_a_training_that_fails_leaves_no_dropout_generator_behind():
+    """train() sets every Dropout's generator for its run and clears it however it ends (here
+    Adam refuses the betas), so later passes in train mode draw as nn.Dropout does."""
+    from dataclasses import replace
+
+    from transformer.model import Dropout
+
+    task = make_task("copy")
+    model = make_model(len(task.vocab), len(task.vocab), N=1, d_model=8, d_ff=8, h=1,
+                       dropout=0.1)
+    with pytest.raises(ValueError):
+        train(model, task, replace(TrainConfig(steps=2, batch_size=4), betas=(1.5, 0.98)))
+    drops = [m for m in model.modules() if isinstance(m, Dropout)]
+    assert drops and all(m.generator is None for m in drops)

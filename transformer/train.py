@@ -362,8 +362,6 @@ def train(
     # same seed, the same weights, whatever else runs in the process
     drops = [m for m in model.modules() if isinstance(m, Dropout)]
     masks = torch.Generator().manual_seed(cfg.seed + DROPOUT_SEED)  # one stream for all
-    for m in drops:
-        m.generator = masks
     criterion = LabelSmoothing(model.config.tgt_vocab, PAD, cfg.smoothing)
     # fused: one kernel for all parameters, a large share of a tiny model's step on CPU
     optimizer = torch.optim.Adam(model.parameters(), lr=1.0, betas=cfg.betas, eps=cfg.eps,
@@ -372,6 +370,8 @@ def train(
     start = time.perf_counter()
     model.train()
     try:
+        for m in drops:
+            m.generator = masks  # set here, so that the finally below always clears them
         for step in range(1, cfg.steps + 1):
             began = time.perf_counter()
             lr = lr_at(cfg, step, model.config.d_model)
