@@ -247,18 +247,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows, split = [], []
     # each seed on one thread and as the worker chooses, one after the other (the machine's
     # drift hits both alike); the split of the wait is the worker's
-    counts = [1, threads] if threads > 1 else [1]
+    limits = [1, threads] if threads > 1 else [1]
     for name in [n for n in args.tasks.split(",") if n]:
-        runs: dict[int, list[dict[str, float]]] = {n: [] for n in counts}
+        runs: dict[int, list[dict[str, float]]] = {n: [] for n in limits}
         for seed in seeds:
-            for most in counts:
+            for most in limits:
                 share = wait_quiet(quiet)
                 r = in_process(name, seed, most, steps)
                 runs[most].append(r)
                 print(f"  {name} seed {seed}, up to {most} thread(s): {r['wall']:.2f} s (CPU "
                       f"{r['cpu']:.2f} s; {r['steps']} steps; idle before {share:.0%})",
                       file=sys.stderr, flush=True)
-        for most in counts:
+        for most in limits:
             done = runs[most]
             wall, cpu = [r["wall"] for r in done], [r["cpu"] for r in done]
             steps_done = max(sum(r["steps"] for r in done), 1)
@@ -270,7 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                          f"{sum(bool(r['learned']) for r in done)}/{len(done)}",
                          f"{median([r['acc'] for r in done]):.1%}",
                          f"{min(r['acc'] for r in done):.1%}", f"{multi:.0%}"])
-        done = runs[counts[-1]]
+        done = runs[limits[-1]]
         total = sum(r["wall"] for r in done)
         per_step = 1000 * sum(r["train"] for r in done) / max(sum(r["steps"] for r in done), 1)
         shares = [sum(r[k] for r in done) / total for k in ("train", "checks", "held_out")]

@@ -83,10 +83,13 @@ class Threads:
     margin: float = 0.9  # more threads must make a step at least 10% shorter on average
     give_up: float = 2.0  # ... and a step on them that takes this many times one's ends it
     apply: Callable[[int], None] | None = None  # sets torch's count (torch.set_num_threads)
-    n: int = 1  # the count the next step runs with
-    _plan: list[int] = field(default_factory=list)  # while timing: the coming steps' counts
-    _times: dict[int, list[float]] = field(default_factory=dict)  # count -> step seconds
-    _left: int = 0  # steps before the next round of timing
+    # the count the next step runs with (set by allow and step)
+    n: int = field(default=1, init=False)
+    # while timing: the coming steps' counts; then each count's step seconds
+    _plan: list[int] = field(default_factory=list, init=False, repr=False)
+    _times: dict[int, list[float]] = field(default_factory=dict, init=False, repr=False)
+    # steps on the chosen count before both are timed again
+    _left: int = field(default=0, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.allow(self.most)
@@ -256,8 +259,9 @@ class ProcessRunner:
                 if kind == "step":
                     state.history.append(payload)
                     state.version += 1
-                    if threads() != share:  # another training started or ended
-                        share = threads()
+                    now = threads()
+                    if now != share:  # another training started or ended
+                        share = now
                         worker.conn.send(("threads", share))
                     if state.stop_request.is_set() and not stop_sent:
                         worker.conn.send(("stop", state.requested_reason or "stop_request"))
