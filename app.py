@@ -4,13 +4,27 @@ Entry point: page config, the shared sidebar (drawn here, before the page, so th
 pages never resets it; its code is in explorer/sidebar.py), and navigation over pages/.
 """
 
+import plotly.graph_objects as go
 import streamlit as st
-import torch
 
-from explorer.context import page_context
-from explorer.i18n import set_lang, t
-from explorer.links import load_url_state
-from explorer.sidebar import render_sidebar
+# Streamlit's frontend fetches and runs plotly.js (a 4.7 MB script, about a second on a busy
+# laptop core) only when the first chart arrives, and a page's first chart comes after torch is
+# imported and the model built. A blank chart sent before those imports (the session's first
+# run only) lets the browser load plotly.js while the server works; it is removed before the
+# page draws (bench/browser.py (a): the first page fully drawn about 1 s sooner).
+PLOTLY_REQUESTED = "_plotly_requested"
+plotly_warm_up = st.empty()  # on every run, so the page's elements keep their places
+if PLOTLY_REQUESTED not in st.session_state:
+    st.session_state[PLOTLY_REQUESTED] = True
+    plotly_warm_up.plotly_chart(go.Figure(layout={"height": 10, "width": 10}),
+                                config={"staticPlot": True}, width="content")
+
+import torch  # noqa: E402 (after the warm-up: this import alone takes ~0.7 s)
+
+from explorer.context import page_context  # noqa: E402
+from explorer.i18n import set_lang, t  # noqa: E402
+from explorer.links import load_url_state  # noqa: E402
+from explorer.sidebar import render_sidebar  # noqa: E402
 
 # One intra-op thread per forward pass: on a 2-core server shared by a class, sessions run
 # in parallel threads, and more torch threads per pass only make them fight (README).
@@ -42,5 +56,6 @@ with st.sidebar.container(key="nav"):
         # the Model entry points at the page being shown, so it is highlighted on "/" too
         st.page_link(home if entry is pages[0] and page is home else entry)
 st.sidebar.divider()
+plotly_warm_up.empty()  # the page draws from here on
 with page_context(render_sidebar()):  # the sidebar also writes the view into the link
     page.run()

@@ -95,7 +95,8 @@ def _sections(path: Path) -> dict[str, str]:
         if start < 0:
             continue
         end = text.find("\n## ", start + 1)
-        out[name] = text[start:] if end < 0 else text[start : end + 1]
+        # without the blank lines between sections: write() puts one back
+        out[name] = (text[start:] if end < 0 else text[start:end]).rstrip() + "\n"
     return out
 
 

@@ -169,3 +169,28 @@ def test_parameter_chart():
     assert "&lt;b&gt;odd&lt;/b&gt; group" in bar.y
     assert any("4,224" in t for t in bar.text)
     assert parameter_chart({}).data[0].x == ()
+
+
+def test_the_first_run_sends_a_blank_chart_first_and_removes_it(monkeypatch):
+    """app.py's plotly warm-up: the session's first chart is the blank one, sent before any
+    page chart; it is gone by the end of the run, and later runs do not send it again."""
+    from streamlit.delta_generator import DeltaGenerator
+
+    sent: list[tuple[int, int]] = []
+    real = DeltaGenerator.plotly_chart
+
+    def spy(self, figure, *args, **kwargs):
+        layout = figure.to_dict().get("layout", {}) if isinstance(figure, go.Figure) else {}
+        sent.append((layout.get("width", 0), layout.get("height", 0)))
+        return real(self, figure, *args, **kwargs)
+
+    monkeypatch.setattr(DeltaGenerator, "plotly_chart", spy)
+    at = run_app()
+    assert not at.exception
+    assert sent[0] == (10, 10) and len(sent) > 1  # the blank one, then the page's own
+    drawn = [json.loads(el.proto.spec)["layout"] for el in at.get("plotly_chart")]
+    assert drawn and all((lay.get("width"), lay.get("height")) != (10, 10) for lay in drawn)
+    sent.clear()
+    at.run()
+    assert not at.exception
+    assert (10, 10) not in sent and len(at.get("plotly_chart")) == len(drawn)
