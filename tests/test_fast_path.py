@@ -8,7 +8,17 @@ import pytest
 import torch
 
 from transformer.hooks import capture, hook_names, intervene, quiet
-from transformer.model import LayerNorm, TransformerConfig, annotated_norm, build_model
+from transformer.model import (
+    MANY_ROWS,
+    SHORT_KEYS,
+    LayerNorm,
+    TransformerConfig,
+    _ShortAttentionFunction,
+    annotated_norm,
+    attention,
+    build_model,
+    fast_attention,
+)
 from transformer.train import Batch
 
 BASE = dict(src_vocab=12, tgt_vocab=12, N=2, d_model=16, d_ff=32, h=4, dropout=0.0)
@@ -140,3 +150,74 @@ def test_an_integer_mask_gives_the_same_as_a_boolean_one():
         as_int = model(b.src, b.tgt, b.src_mask.long(), b.tgt_mask.long())
     assert b.src_mask.dtype == torch.bool
     assert torch.allclose(as_bool, as_int, atol=1e-6)
+
+
+def _many_sequences(n: int = 40) -> Batch:
+    """n padded sequences of 2-7 symbols: (n x 4 heads) blocks of short rows."""
+    gen = torch.Generator().manual_seed(5)
+    lengths = torch.randint(2, 8, (n,), generator=gen)
+    src = torch.zeros(n, 9, dtype=torch.long)
+    for i, length in enumerate(lengths.tolist()):
+        src[i, 0] = 1
+        src[i, 1:length + 1] = torch.randint(3, 12, (length,), generator=gen)
+        src[i, length + 1] = 2
+    return Batch(src, torch.cat([src, torch.zeros(n, 1, dtype=torch.long)], 1))
+
+
+@pytest.mark.parametrize("options", [{}, {"scale_scores": False}, {"decoder_mask": "none"}])
+def test_the_short_rows_path_agrees_with_the_hooked_one_in_training(options):
+    """A batch of 40 takes fast_attention's short-rows branch (40 x 4 heads >= MANY_ROWS)."""
+    b = _many_sequences()
+    assert b.src.size(0) * BASE["h"] >= MANY_ROWS and b.src.size(1) <= SHORT_KEYS
+    model = build_model(TransformerConfig(**BASE, **options), seed=4).train()
+    results = []
+    for hooked in (False, True):
+        model.zero_grad(set_to_none=True)
+        if hooked:
+            with capture(model):
+                out = model.generator(model(b.src, b.tgt, b.src_mask, b.tgt_mask))
+        else:
+            out = model.generator(model(b.src, b.tgt, b.src_mask, b.tgt_mask))
+        out[b.tgt_y != 0].gather(-1, b.tgt_y[b.tgt_y != 0][:, None]).sum().neg().backward()
+        results.append((out.detach(), {n: p.grad.clone() for n, p in model.named_parameters()}))
+    (fast_out, fast_grads), (slow_out, slow_grads) = results
+    assert torch.allclose(fast_out, slow_out, atol=1e-5)
+    for name, grad in slow_grads.items():
+        assert torch.allclose(fast_grads[name], grad, atol=1e-5, rtol=1e-4), name
+
+
+@pytest.mark.parametrize("keys", [5, SHORT_KEYS, SHORT_KEYS + 5])  # both branches
+@pytest.mark.parametrize("scale", [True, False])
+def test_fast_attention_is_the_written_out_attention(keys, scale):
+    torch.manual_seed(keys)
+    q, k, v = (torch.randn(32, 4, keys if i else 6, 8, requires_grad=True) for i in range(3))
+    mask = torch.rand(32, 1, 6, keys) > 0.4
+    mask[..., 0] = True  # every row may attend somewhere
+    grad_out = torch.randn(32, 4, 6, 8)
+    results = []
+    for forward in (fast_attention, lambda *a: attention(*a[:4], scale=a[4])[0]):
+        for t in (q, k, v):
+            t.grad = None
+        out = forward(q, k, v, mask, scale)
+        out.backward(grad_out)
+        results.append((out.detach(), q.grad, k.grad, v.grad))
+    for fast, written in zip(*results, strict=True):
+        assert torch.allclose(fast, written, atol=1e-5, rtol=1e-4)
+    with torch.no_grad():  # no gradient wanted: the same numbers without the autograd node
+        assert torch.allclose(fast_attention(q, k, v, mask, scale), results[0][0], atol=1e-6)
+
+
+def test_the_short_attentions_hand_written_gradient_is_autograds():
+    torch.manual_seed(1)
+    q, k, v = (torch.randn(2, 3, n, 4, dtype=torch.double, requires_grad=True)
+               for n in (5, 6, 6))
+    mask = torch.rand(2, 1, 5, 6) > 0.3
+    mask[..., 2] = True
+    for scale in (0.5, 1.0):
+        assert torch.autograd.gradcheck(
+            lambda a, b, c, s=scale: _ShortAttentionFunction.apply(a, b, c, mask, s), (q, k, v))
+    # blocked keys get no gradient at all, as masked_fill gives in the written-out path
+    k2 = k.detach().clone().requires_grad_()
+    _ShortAttentionFunction.apply(q, k2, v, mask.expand(2, 3, 5, 6), 0.5).sum().backward()
+    never = ~mask.any(-2).expand(2, 3, 6)  # keys no query may see
+    assert (k2.grad[never] == 0).all()

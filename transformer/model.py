@@ -567,6 +567,85 @@ def attention(
     return p_attn @ value, p_attn  # (batch, h, q, d_k), (batch, h, q, k)
 
 
+# Where `fast_attention` computes the weights itself rather than calling the fused kernel:
+# rows of at most SHORT_KEYS keys, at least MANY_ROWS (batch x head) blocks of them. torch's
+# CPU softmax pays a cost per row, which short rows feel most. Measured on 2 CPU cores,
+# forward and backward of one attention with its projections, at the fast recipe's size (10
+# keys, 128 x 2 blocks): about 0.75x the fused kernel's time; a whole training step 0.9x
+# (bench/step_cost.py). The kernel is faster from 16 keys on, and for a single sentence.
+SHORT_KEYS = 15
+MANY_ROWS = 64
+
+
+def _short_attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
+                     mask: torch.Tensor | None, scale: float) -> tuple[torch.Tensor, torch.Tensor]:
+    """softmax(scale * Q K^T, blocked keys -inf) V for short rows: (output, weights)."""
+    scores = query @ key.transpose(-2, -1)  # (batch, h, q, k)
+    if scale != 1.0:
+        scores = scores * scale
+    if mask is not None:
+        scores = scores.masked_fill(~mask, -math.inf)
+    # softmax = exp(s - max) / sum, in place on the fresh scores: the max only keeps exp in
+    # range (a softmax does not change when its row is shifted)
+    weights = (scores - scores.amax(-1, keepdim=True)).exp_()
+    weights = weights.div_(weights.sum(-1, keepdim=True))
+    return weights @ value, weights  # (batch, h, q, d_k), (batch, h, q, k)
+
+
+class _ShortAttentionFunction(torch.autograd.Function):
+    """`_short_attention` as one autograd node, its gradient written by hand.
+
+    With P the weights, O = P V and G = dL/dO: dV = P^T G; dP = G V^T; the softmax's
+    dS = P * (dP - rowsum(dP * P)); dQ = scale dS K and dK = scale dS^T Q. A blocked key
+    has P = 0, so its score gets no gradient, as masked_fill gives in the written-out path.
+    tests/test_fast_path.py checks it against autograd's.
+    """
+
+    @staticmethod
+    def forward(ctx, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
+                mask: torch.Tensor | None, scale: float) -> torch.Tensor:
+        out, weights = _short_attention(query, key, value, mask, scale)
+        ctx.save_for_backward(query, key, value, weights)
+        ctx.scale = scale
+        return out
+
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, grad: torch.Tensor) -> tuple[torch.Tensor | None, ...]:
+        query, key, value, weights = ctx.saved_tensors
+        grad_v = weights.transpose(-2, -1) @ grad  # (batch, h, k, d_k)
+        grad_p = grad @ value.transpose(-2, -1)  # (batch, h, q, k)
+        grad_s = weights * (grad_p - (grad_p * weights).sum(-1, keepdim=True))
+        if ctx.scale != 1.0:
+            grad_s = grad_s * ctx.scale
+        return grad_s @ key, grad_s.transpose(-2, -1) @ query, grad_v, None, None
+
+
+def fast_attention(
+    query: torch.Tensor,
+    key: torch.Tensor,
+    value: torch.Tensor,
+    mask: torch.Tensor | None = None,
+    scale: bool = True,
+) -> torch.Tensor:
+    """`attention`'s output without its hooks or weights, for passes nobody looks inside.
+
+    The same function as long as each row may attend somewhere: a blocked key's weight is 0
+    either way (exp(-inf) here, exp(MASK_FILL - max) in float32 there). Many short rows go
+    to `_short_attention` (SHORT_KEYS), the rest to F.scaled_dot_product_attention, whose
+    boolean mask is True where attending is allowed, our convention too.
+    """
+    if mask is not None and mask.dtype != torch.bool:
+        mask = mask != 0
+    if key.size(-2) <= SHORT_KEYS and query.size(0) * query.size(1) >= MANY_ROWS:
+        factor = 1 / math.sqrt(query.size(-1)) if scale else 1.0
+        if torch.is_grad_enabled():  # training: one autograd node
+            return _ShortAttentionFunction.apply(query, key, value, mask, factor)
+        return _short_attention(query, key, value, mask, factor)[0]
+    return F.scaled_dot_product_attention(query, key, value, attn_mask=mask,
+                                          scale=None if scale else 1.0)
+
+
 class MultiHeadedAttention(nn.Module):
     """h attention heads in parallel, each over d_k = d_model / h dimensions (section 3.2.2).
 
@@ -612,20 +691,16 @@ class MultiHeadedAttention(nn.Module):
         query, key, value = self.hook_q(query), self.hook_k(key), self.hook_v(value)
 
         # 2) Attention on all heads at once. With nothing to capture or edit (training,
-        #    decoding) and no dropout on the weights, one fused kernel computes the same
-        #    function. Its boolean mask (True = may attend, our convention too) blocks
-        #    with -inf where we add MASK_FILL: the same weights, exp(-1e9 - max) being 0 in
-        #    float32, as long as each row may attend somewhere. A row whose keys are all
-        #    blocked (the inverted mask's last row) keeps the written-out path, where
-        #    masked_fill also stops its gradient (tests/test_fast_path.py compares both).
+        #    decoding) and no dropout on the weights, `fast_attention` computes the same
+        #    function in fewer operations, as long as each row may attend somewhere. A row
+        #    whose keys are all blocked (the inverted mask's last row) keeps the written-out
+        #    path, where masked_fill also stops its gradient (tests/test_fast_path.py
+        #    compares both).
         inside = (self.hook_q, self.hook_k, self.hook_v, self.hook_scores,
-                  self.hook_masked_scores, self.hook_pattern)  # what the fused kernel skips
+                  self.hook_masked_scores, self.hook_pattern)  # what the fast path skips
         if (quiet(inside) and not (self.training and self.dropout.p > 0)
                 and (mask is None or bool(mask.any(-1).all()))):
-            x = F.scaled_dot_product_attention(
-                query, key, value,
-                attn_mask=mask if mask is None or mask.dtype == torch.bool else mask != 0,
-                scale=None if self.scale else 1.0)
+            x = fast_attention(query, key, value, mask, self.scale)
         else:
             x, _ = attention(query, key, value, mask=mask, dropout=self.dropout,
                              hook=self._hook, scale=self.scale)
