@@ -79,8 +79,8 @@ DATES = Recipe(
 # narrower (d_model 48, d_ff 96: d_k = 12), trained for speed rather than the last 1%
 # (bench/dates_train.py). A batch of 64 halves each step's time, and a constant 5e-3 after
 # a 50-step warm-up replaces Noam's slow ramp. Measured on one core (seeds 0-2): 95% of
-# held-out dates after 35-36 s of training, 99% after 62-121 s; the Train button (stop at
-# 97% of a check) ends after 40-54 s. The shipped width (64, d_ff 128) needed 44-82 s to
+# held-out dates after 35-36 s of training, 99% after 62-121 s; the Train button (stopping
+# then at 97% of a check) ends after 40-54 s. The shipped width (64, d_ff 128) needed 44-82 s to
 # reach 95%, d_ff 64 alone 36-57 s. Also tried, not better: batch 32, lr 7e-3.
 DATES_LIVE = Recipe(
     name="dates_live", N=2, d_model=48, h=4, d_ff=96, dropout=0.0,
