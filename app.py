@@ -7,11 +7,12 @@ pages never resets it; its code is in explorer/sidebar.py), and navigation over 
 import plotly.graph_objects as go
 import streamlit as st
 
-# Streamlit's frontend fetches and runs plotly.js (a 4.7 MB script, about a second on a busy
-# laptop core) only when the first chart arrives, and a page's first chart comes after torch is
-# imported and the model built. A blank chart sent before those imports (the session's first
-# run only) lets the browser load plotly.js while the server works; it is removed before the
-# page draws (bench/browser.py (a): the first page fully drawn about 1 s sooner).
+# Streamlit's frontend fetches and runs plotly.js (a 4.7 MB script: about a second of
+# headless Chromium on this 2-core host) only when the first chart arrives; a page's first
+# chart comes after torch is imported and the model built. A blank chart sent before those
+# imports (the session's first run only) lets the browser load plotly.js while the server
+# works; it is removed before the page draws (bench/browser.py (a): the first page fully
+# drawn about 1 s sooner).
 PLOTLY_REQUESTED = "_plotly_requested"
 plotly_warm_up = st.empty()  # on every run, so the page's elements keep their places
 if PLOTLY_REQUESTED not in st.session_state:
