@@ -38,6 +38,7 @@ SCRIPTS: dict[str, str] = {
     "breaks": "10. Break a part (each break switch against the correct model, same budget)",
     "knockout": "11. Knocking out heads (the full grid: the date model, the default tiny model)",
     "class_train": "12. A class presses Train at once (same settings, different settings, memory)",
+    "class_floor": "12b. The floor under 12 (c): ten different trainings on two cores, at best",
 }
 
 

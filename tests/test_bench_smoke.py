@@ -147,3 +147,30 @@ def test_class_train_smoke(capsys):
     assert "| (b) 3 learners, same settings: results seen | 3 | 0 |" in out
     assert "| (c) 2 learners, different seeds: run ended | 2 | 0 |" in out
     assert "a learner typing on the Attention page" in out
+
+
+def test_class_floor_smoke(capsys):
+    from bench import class_floor
+
+    out = _run(class_floor, capsys)
+    assert "| K | step ms | x the K=1 step | per model |" in out
+    assert "| one training per slot, in turn (the hub) | each learner, the first slot free |" in out
+    assert "(c) §12 (c)'s trainings (copy, seeds 100-102)" in out
+
+
+def test_class_floor_schedules():
+    """The floor's arithmetic: ten equal trainings on two slots, one at a time, end after
+    1, 1, 2, 2, ... 5, 5 trainings' time; a shared step that costs no more than one (an
+    impossible best case) lets all ten end together."""
+    from bench.class_floor import best_schedules, compositions, ratios
+
+    assert len(compositions(4)) == 8  # 2 ** (n - 1) ordered splits
+    assert ratios(((1, 1), (1, 1)), {1: 1.0}, [1.0, 1.0, 1.0, 1.0]) == [1, 1, 2, 2]
+    # a slot's group lasts as long as its slowest member, times the shared step's factor
+    assert ratios(((2,),), {1: 1.0, 2: 1.5}, [1.0, 2.0]) == [3.0, 1.5]
+    one_at_a_time = {k: (1.0 if k == 1 else float("inf")) for k in range(1, 11)}
+    found = best_schedules(2, one_at_a_time, [1.0] * 10)
+    assert found["fifo"][:2] == (3.0, 5.0)
+    assert found["median"][:2] == (3.0, 5.0)
+    free = {k: 1.0 for k in range(1, 11)}
+    assert best_schedules(2, free, [1.0] * 10)["worst"][:2] == (1.0, 1.0)
