@@ -1,8 +1,9 @@
 """Training in worker processes: one per core, so trainings do not share one interpreter lock.
 
-A training step of the app's small models is mostly Python and per-operation overhead,
-which holds the interpreter lock; two trainings in two threads of the server's process take
-turns at it (bench/results.md §12e). The hub (train_hub.py) can therefore hand each training
+A training step of the app's small models spends much of its time in Python and
+per-operation overhead, which holds the interpreter lock; two trainings in two threads of
+the server's process take turns at it (bench/results.md §12 (e): ten trainings two at a
+time took 8.6 s in two threads, 6.1 s in two worker processes). The hub (train_hub.py) can therefore hand each training
 to a worker process of its own:
 
 - `Worker` is one spawned process and the pipe to it. The process builds the model from the
