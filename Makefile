@@ -37,7 +37,7 @@ test: $(VENV)/.dev-deps browser
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
-# Benchmarks (minutes; run on an idle machine): writes bench/results.md.
+# Benchmarks (about an hour; run on an idle machine): writes bench/results.md.
 bench: $(VENV)/.dev-deps browser
 	$(BIN)/python -m bench.run_all
 

@@ -6,17 +6,25 @@ One forward pass with capture (what a page rerun computes) of the tiny and the p
 model on an 8-token sentence, with torch.set_num_threads(1) and (2): on an idle machine,
 and with the other core busy (a second process spinning, as another session's request
 would keep it). Median of --runs passes, in ms.
+
+Then the same four cases for one training step of the Train button's fast recipe (copy,
+batch 128, forward, loss, backward and Adam), which a training worker may run on two
+threads while it trains alone (explorer/train_worker.py Threads): median and slowest of
+--steps steps, in ms.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import multiprocessing as mp
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from bench.common import machine_facts, median, table
 
+T = TypeVar("T")
 SIZES = {"tiny": (2, 32, 64, 4), "paper base": (6, 512, 2048, 8)}
 
 
@@ -46,12 +54,62 @@ def _forward_ms(model, runs: int, threads: int) -> float:
     return median(times)
 
 
+def _step_ms(steps: int, threads: int) -> tuple[float, float]:
+    """Median and slowest ms of `steps` fast-recipe training steps on `threads` threads."""
+    import torch
+
+    from transformer import make_model
+    from transformer.recipes import FAST
+    from transformer.tasks import make_task
+    from transformer.train import Batch, LabelSmoothing
+
+    torch.set_num_threads(threads)
+    task = make_task("copy")
+    vocab = len(task.vocab)
+    gen = torch.Generator().manual_seed(0)
+    model = make_model(vocab, vocab, FAST.N, FAST.d_model, FAST.d_ff, FAST.h, 0.0, seed=0)
+    criterion = LabelSmoothing(vocab, 0, 0.0)
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3, fused=True)
+    times = []
+    for i in range(steps + 3):
+        b = Batch(*task.sample(FAST.train.batch_size, gen))
+        t0 = time.perf_counter()
+        out = model.generator(model(b.src, b.tgt, b.src_mask, b.tgt_mask))
+        loss = criterion(out.reshape(-1, vocab), b.tgt_y.reshape(-1)) / b.ntokens
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        if i >= 3:  # three warm-up steps
+            times.append((time.perf_counter() - t0) * 1000)
+    torch.set_num_threads(1)
+    return median(times), max(times)
+
+
+def _per_threads(fn: Callable[[int], T]) -> dict[int, T]:
+    """fn(threads) on one thread and on two."""
+    return {th: fn(th) for th in (1, 2)}
+
+
+def _with_spinner(fn: Callable[[], T]) -> T:
+    """fn() while a second process keeps the other core busy."""
+    stop = mp.Event()
+    spinner = mp.Process(target=_spin, args=(stop,), daemon=True)
+    spinner.start()
+    try:
+        time.sleep(0.2)
+        return fn()
+    finally:
+        stop.set()
+        spinner.join(5)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--steps", type=int, default=100)
     ap.add_argument("--smoke", action="store_true")
     args = ap.parse_args(argv)
-    runs = 2 if args.smoke else args.runs
+    runs, steps = (2, 3) if args.smoke else (args.runs, args.steps)
     sizes = {"tiny": SIZES["tiny"]} if args.smoke else SIZES
 
     from transformer import make_model
@@ -60,21 +118,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = []
     for name, (N, d, ff, h) in sizes.items():
         model = make_model(20, 20, N, d, ff, h, 0.0, seed=0).eval()
-        idle = {th: _forward_ms(model, runs, th) for th in (1, 2)}
-        stop = mp.Event()
-        spinner = mp.Process(target=_spin, args=(stop,), daemon=True)
-        spinner.start()
-        try:
-            time.sleep(0.2)
-            busy = {th: _forward_ms(model, runs, th) for th in (1, 2)}
-        finally:
-            stop.set()
-            spinner.join(5)
+        forward = functools.partial(_forward_ms, model, runs)
+        idle = _per_threads(forward)
+        busy = _with_spinner(functools.partial(_per_threads, forward))
         rows.append([name, f"{idle[1]:.1f}", f"{idle[2]:.1f}", f"{busy[1]:.1f}",
                      f"{busy[2]:.1f}", "1" if busy[1] <= busy[2] else "2"])
     print("Forward pass + capture, 8 tokens, median ms (lower is better)\n")
     print(table(["model", "1 thread, idle", "2 threads, idle", "1 thread, other core busy",
                  "2 threads, other core busy", "better under load"], rows))
+    step = functools.partial(_step_ms, steps)
+    idle_steps = _per_threads(step)
+    busy_steps = _with_spinner(functools.partial(_per_threads, step))
+    print(f"\nOne training step of the fast recipe (copy, batch 128), {steps} steps: median ms "
+          "(slowest)\n")
+    cell = "{:.1f} ({:.1f})".format
+    print(table(["1 thread, idle", "2 threads, idle", "1 thread, other core busy",
+                 "2 threads, other core busy"],
+                [[cell(*idle_steps[1]), cell(*idle_steps[2]), cell(*busy_steps[1]),
+                  cell(*busy_steps[2])]]))
     return 0
 
 

@@ -3,8 +3,8 @@
 A training step of the app's small models spends much of its time in Python and
 per-operation overhead, which holds the interpreter lock; two trainings in two threads of
 the server's process take turns at it (bench/results.md §12 (e): ten trainings two at a
-time took 8.6 s in two threads, 6.1 s in two worker processes). The hub (train_hub.py) can therefore hand each training
-to a worker process of its own:
+time took 8.6-10.4 s in two threads, 6.1-7.3 s in two worker processes). The hub
+(train_hub.py) can therefore hand each training to a worker process of its own:
 
 - `Worker` is one spawned process and the pipe to it. The process builds the model from the
   request (the same initial weights, from the key's seed), trains it with `run_training`,
@@ -66,10 +66,11 @@ MAX_THREADS = 2
 class Threads:
     """How many torch threads a training uses: its share of the cores (`most`), or one.
 
-    A second thread makes a step of the fast recipe about a quarter shorter while the other
-    core is free (bench/results.md §1b), but a step on two threads waits for both, so while
-    the server's pages (or anything else) hold the other core, one thread is faster (§4b),
-    and much faster while they hold it most (a step can take 20 times as long). So the
+    While the other core is free, a second thread shortens some tasks' steps (reversing
+    words: the whole wait about a fifth shorter, bench/results.md §1b) and not others (a
+    copy step: no shorter, §4b). A step on two threads waits for both, so while the
+    server's pages (or anything else) hold the other core, one thread is faster: a step on
+    two then takes about twice as long, the slowest over twenty times as long (§4b). So the
     training times `probe` steps on one thread, then on `most` (giving up at once when a
     step there takes `give_up` times as long), keeps the faster count for `every` steps,
     and times both again. The count never changes what is computed: the trained weights

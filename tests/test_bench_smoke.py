@@ -115,6 +115,7 @@ def test_threads_smoke(capsys):
 
     out = _run(threads, capsys)
     assert "| model | 1 thread, idle | 2 threads, idle |" in out and "| tiny |" in out
+    assert "One training step of the fast recipe (copy, batch 128), 3 steps" in out
 
 
 def test_breaks_smoke(capsys):
