@@ -1081,10 +1081,10 @@ TEXT: dict[str, str] = {
     # (13) What a learner waits, measured by bench/train_wait.py (`.venv/bin/python -m
     # bench.train_wait`): fast recipe (batch 128, lr 1e-2), copy on digits, "Stop when
     # learned" on, seeds 0-4, training in the hub's worker process (up to two threads), on
-    # 2026-11-25 (bench/results.md §1b and the README, three runs): training and checks,
-    # median 1.3-1.6 s (worst 1.5-1.7 s); from the click to the results, median 1.3-1.5 s for
-    # a browser on another machine (a protocol client), 2.8 s with headless Chromium drawing
-    # on the same two cores.
+    # 2026-11-25 and 26 (bench/results.md §1b and the README, four runs): training and
+    # checks, median 1.3-1.6 s (worst 1.5-1.8 s); from the click to the results, median
+    # 1.3-1.5 s for a browser on another machine (a protocol client), 2.6-3.1 s with
+    # headless Chromium drawing on the same two cores.
     "train.model_recipe": "fast recipe: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, no "
                           "dropout (learns copy in about 2 s on two CPU cores)",
     "train.model_sidebar": "the sidebar's model: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, "
