@@ -8,9 +8,9 @@ each request in its own script thread would run thirty trainings side by side on
   symbols, model settings, recipe and seed give the same weights, tests/test_train_hub.py),
   so learners asking for one that is under way or done share it; each gets its own copy of
   the weights, which it may change without touching anyone else's;
-- runs at most `slots` trainings at once (one per core), each in a thread of its own, and
-  queues the rest in order of arrival; a waiting learner sees its place and an estimate of
-  its wait (`Hub.place`);
+- runs at most `slots` trainings at once (one per core, where `cores` reads a container's
+  CPU quota; at most MAX_SLOTS), each in a thread of its own, and queues the rest in order
+  of arrival; a waiting learner sees its place and an estimate of its wait (`Hub.place`);
 - counts a training's time limit from its first step, not from the request (time in the
   queue is not training).
 
@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import heapq
 import itertools
+import math
 import os
 import threading
 import time
@@ -31,6 +32,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from transformer.film import Probe
 from transformer.train import StepInfo, TrainConfig
@@ -58,12 +60,88 @@ NOTIFY_EVERY = 0.2  # seconds between progress notifications to waiting learners
 SNAPSHOT_WAIT = 5.0  # seconds a learner who leaves a shared training waits for its copy
 
 
-def cores() -> int:
-    """The cores this process may run on (a container's limit, not the host's count)."""
+# Trainings that may run at once, whatever the machine: each runs in a worker process that
+# holds its own torch, about 265 MB (proportional set size after a copy training, measured
+# on this machine), so four of them beside a class's server stay well inside Community
+# Cloud's ~2.7 GB (the server with thirty trained sessions: bench/results.md §12), where
+# forty workers for a forty-CPU host would not.
+MAX_SLOTS = 4
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+PROC_CGROUP = Path("/proc/self/cgroup")
+
+
+def cores(root: Path = CGROUP_ROOT, proc_cgroup: Path = PROC_CGROUP) -> int:
+    """The cores this process may use: the CPUs it may run on, and no more than its
+    cgroup's CPU quota. A container limited with `--cpus 2` or a Kubernetes CPU limit of 2
+    still sees every CPU of its host (os.cpu_count, os.sched_getaffinity); only the quota
+    says that it gets two CPUs' worth of time."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        n = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # not Linux
-        return max(1, os.cpu_count() or 1)
+        n = os.cpu_count() or 1
+    quota = cgroup_cpu_quota(root, proc_cgroup)
+    if quota is not None:
+        n = min(n, math.floor(quota))
+    return max(1, n)
+
+
+def cgroup_cpu_quota(root: Path = CGROUP_ROOT, proc_cgroup: Path = PROC_CGROUP
+                     ) -> float | None:
+    """CPUs' worth of time per period that this process's cgroup, or any cgroup above it,
+    allows (cgroup v2 `cpu.max`, v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`): the
+    tightest found, or None when none sets one (or none can be read)."""
+    try:
+        lines = proc_cgroup.read_text().splitlines()
+    except OSError:
+        lines = []
+    found = []
+    for line in lines:  # "0::/path" (v2), "4:cpu,cpuacct:/path" (v1)
+        _, controllers, path = (line.split(":", 2) + ["", ""])[:3]
+        if controllers == "":
+            dirs = [root]
+            read = _cpu_max
+        elif "cpu" in controllers.split(","):
+            dirs = [root / name for name in ("cpu", "cpu,cpuacct", "cpuacct,cpu")]
+            read = _cfs_quota
+        else:
+            continue
+        parts = [p for p in path.strip().split("/") if p and p != ".."]
+        for top in dirs:
+            # the process's own cgroup and each one above it: a limit may be set higher up
+            # (inside a container, its own cgroup usually shows as the root)
+            for depth in range(len(parts), -1, -1):
+                quota = read(top.joinpath(*parts[:depth]))
+                if quota is not None:
+                    found.append(quota)
+    return min(found) if found else None
+
+
+def _cpu_max(folder: Path) -> float | None:
+    """cgroup v2: "max 100000" (no limit) or "200000 100000" (two CPUs)."""
+    try:
+        quota, period = (folder / "cpu.max").read_text().split()[:2]
+        return None if quota == "max" else _ratio(quota, period)
+    except (OSError, ValueError):
+        return None
+
+
+def _cfs_quota(folder: Path) -> float | None:
+    """cgroup v1: cpu.cfs_quota_us is -1 (no limit) or the microseconds per period."""
+    try:
+        return _ratio((folder / "cpu.cfs_quota_us").read_text().strip(),
+                      (folder / "cpu.cfs_period_us").read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def _ratio(quota: str, period: str) -> float | None:
+    q, p = int(quota), int(period)
+    return q / p if q > 0 and p > 0 else None
+
+
+def slots_for(n_cores: int) -> int:
+    """Trainings the server runs at once: one per core it may use, at most MAX_SLOTS."""
+    return max(1, min(n_cores, MAX_SLOTS))
 
 
 @dataclass(frozen=True)
@@ -160,7 +238,7 @@ class Hub:
     """The server's trainings: shared when equal, `slots` at once, the rest in turn."""
 
     def __init__(self, slots: int | None = None, runner: Runner | None = None):
-        self.slots = slots or cores()
+        self.slots = slots or slots_for(cores())
         self.runner = runner or in_thread  # in_thread, a ProcessRunner, or a test's stand-in
         self._lock = threading.Condition()
         self._jobs: dict[Request, Job] = {}  # queued and running
@@ -423,7 +501,7 @@ def hub() -> Hub:
             if ENGINE == "processes":
                 from .train_worker import ProcessRunner
 
-                runner = ProcessRunner(keep=cores())
+                runner = ProcessRunner(keep=slots_for(cores()))
                 _HUB = Hub(runner=runner)
                 # the workers start now, in the background (each imports torch, ~1 s), so
                 # the first learner to press Train does not wait for them
