@@ -89,23 +89,32 @@ def cgroup_cpu_quota(root: Path = CGROUP_ROOT, proc_cgroup: Path = PROC_CGROUP
                      ) -> float | None:
     """CPUs' worth of time per period that this process's cgroup, or any cgroup above it,
     allows (cgroup v2 `cpu.max`, v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`): the
-    tightest found, or None when none sets one (or none can be read)."""
+    tightest found, or None when none sets one. Never raises: whatever these files hold,
+    a quota that cannot be read counts as none."""
     try:
-        lines = proc_cgroup.read_text().splitlines()
-    except OSError:
-        lines = []
+        return _cgroup_cpu_quota(root, proc_cgroup)
+    except Exception:  # odd bytes, odd numbers, odd layouts: fall back to the CPUs
+        return None
+
+
+def _cgroup_cpu_quota(root: Path, proc_cgroup: Path) -> float | None:
     found = []
-    for line in lines:  # "0::/path" (v2), "4:cpu,cpuacct:/path" (v1)
+    for line in proc_cgroup.read_text(errors="replace").splitlines():
+        # "0::/path" (v2), "4:cpu,cpuacct:/path" (v1)
         _, controllers, path = (line.split(":", 2) + ["", ""])[:3]
         if controllers == "":
             dirs = [root]
             read = _cpu_max
         elif "cpu" in controllers.split(","):
-            dirs = [root / name for name in ("cpu", "cpu,cpuacct", "cpuacct,cpu")]
+            # v1 mounts a hierarchy under its controllers' names
+            dirs = [root / name for name in dict.fromkeys(
+                (controllers, "cpu", "cpu,cpuacct", "cpuacct,cpu"))]
             read = _cfs_quota
         else:
             continue
-        parts = [p for p in path.strip().split("/") if p and p != ".."]
+        parts = [p for p in path.strip().split("/") if p]
+        if ".." in parts:  # a cgroup outside this namespace's view: not under the mount
+            continue
         for top in dirs:
             # the process's own cgroup and each one above it: a limit may be set higher up
             # (inside a container, its own cgroup usually shows as the root)
@@ -120,23 +129,28 @@ def _cpu_max(folder: Path) -> float | None:
     """cgroup v2: "max 100000" (no limit) or "200000 100000" (two CPUs)."""
     try:
         quota, period = (folder / "cpu.max").read_text().split()[:2]
-        return None if quota == "max" else _ratio(quota, period)
     except (OSError, ValueError):
         return None
+    return None if quota == "max" else _ratio(quota, period)
 
 
 def _cfs_quota(folder: Path) -> float | None:
     """cgroup v1: cpu.cfs_quota_us is -1 (no limit) or the microseconds per period."""
     try:
-        return _ratio((folder / "cpu.cfs_quota_us").read_text().strip(),
-                      (folder / "cpu.cfs_period_us").read_text().strip())
+        quota = (folder / "cpu.cfs_quota_us").read_text()
+        period = (folder / "cpu.cfs_period_us").read_text()
     except (OSError, ValueError):
         return None
+    return _ratio(quota, period)
 
 
 def _ratio(quota: str, period: str) -> float | None:
-    q, p = int(quota), int(period)
-    return q / p if q > 0 and p > 0 else None
+    """quota / period, or None unless both are positive whole numbers."""
+    try:
+        q, p = int(quota), int(period)
+        return q / p if q > 0 and p > 0 else None
+    except (ValueError, ArithmeticError):
+        return None
 
 
 def slots_for(n_cores: int) -> int:
@@ -501,8 +515,9 @@ def hub() -> Hub:
             if ENGINE == "processes":
                 from .train_worker import ProcessRunner
 
-                runner = ProcessRunner(keep=slots_for(cores()))
-                _HUB = Hub(runner=runner)
+                slots = slots_for(cores())
+                runner = ProcessRunner(keep=slots)
+                _HUB = Hub(slots=slots, runner=runner)
                 # the workers start now, in the background (each imports torch, ~1 s), so
                 # the first learner to press Train does not wait for them
                 threading.Thread(target=runner.warm, daemon=True,

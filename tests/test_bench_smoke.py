@@ -167,10 +167,10 @@ def test_class_floor_schedules():
 
     assert len(compositions(4)) == 8  # 2 ** (n - 1) ordered splits
     assert ratios(((1, 1), (1, 1)), {1: 1.0}, [1.0, 1.0, 1.0, 1.0]) == [1, 1, 2, 2]
-    # a slot's group lasts as long as its slowest member, times the shared step's factor
-    assert ratios(((2,),), {1: 1.0, 2: 1.5}, [1.0, 2.0]) == [3.0, 1.5]
-    one_at_a_time = {k: (1.0 if k == 1 else float("inf")) for k in range(1, 11)}
-    found = best_schedules(2, one_at_a_time, [1.0] * 10)
+    # a group steps at the shared step's cost until its first member has learned, then
+    # the other goes on alone: 1 x 1.5, then 1 more x 1.0
+    assert ratios(((2,),), {1: 1.0, 2: 1.5}, [2.0, 1.0]) == [1.25, 1.5]
+    found = best_schedules(2, {1: 1.0}, [1.0] * 10)  # groups of one only
     assert found["fifo"][:2] == (3.0, 5.0)
     assert found["median"][:2] == (3.0, 5.0)
     free = {k: 1.0 for k in range(1, 11)}

@@ -103,3 +103,29 @@ def test_without_a_quota_the_cpus_count_and_the_server_caps_its_trainings(tmp_pa
 
 def test_this_machine_has_at_least_one_core():
     assert 1 <= slots_for(cores()) <= MAX_SLOTS
+
+
+def test_odd_contents_never_raise(tmp_path):
+    """Whatever the files hold, the quota is read or counts as none: never an exception."""
+    root, proc = _v2(tmp_path, "1" + "0" * 400 + " 1")  # too large for a float
+    assert cgroup_cpu_quota(root, proc) is None
+    proc.write_bytes(b"0::/caf\xe9\n")  # a cgroup name that is not UTF-8
+    assert cgroup_cpu_quota(root, proc) is None
+    proc.write_bytes(b"\x00\x00:::\n::\n")
+    assert cgroup_cpu_quota(root, proc) is None
+
+
+def test_a_cgroup_outside_the_namespace_is_not_read_as_one_under_it(tmp_path):
+    root, proc = _v2(tmp_path, "100000 100000", own="/c", own_max="max 100000")
+    proc.write_text("0::/../c\n")  # a sibling's path, seen from outside its namespace
+    assert cgroup_cpu_quota(root, proc) is None
+
+
+def test_v1_hierarchies_under_their_own_names_and_a_containers_path(tmp_path):
+    root, proc = _v1(tmp_path, "300000", mount="cpu,cpuacct,cpuset")
+    proc.write_text("3:cpu,cpuacct,cpuset:/\n")
+    assert cgroup_cpu_quota(root, proc) == 3.0
+    # a container without a cgroup namespace: its path is the host's, its mount its own
+    root, proc = _v1(tmp_path / "docker", "200000", mount="cpu")
+    proc.write_text("4:cpu:/docker/0123abcd\n")
+    assert cgroup_cpu_quota(root, proc) == 2.0
