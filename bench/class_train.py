@@ -144,6 +144,29 @@ def tree_mb(pid: int) -> float:
     return total
 
 
+def children_pss_mb(pid: int) -> list[float]:
+    """Proportional set size of each child process of `pid` (the training workers, and
+    multiprocessing's small resource tracker), in MB: what each adds to a container's
+    memory, its shared libraries counted once across them all."""
+    from pathlib import Path
+
+    out = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for child in children:
+            try:
+                text = Path(f"/proc/{child}/smaps_rollup").read_text()
+            except OSError:
+                continue
+            kb = next((int(line.split()[1]) for line in text.splitlines()
+                       if line.startswith("Pss:")), 0)
+            out.append(kb / 1024)
+    return sorted(out)
+
+
 async def run_class(url: str, pid: int, same: int, different: int,
                     timeout: float) -> dict[str, object]:
     out: dict[str, object] = {}
@@ -185,6 +208,7 @@ async def run_class(url: str, pid: int, same: int, different: int,
     out["typing"] = await typing
     out["different_trained"] = [getattr(x, "trained_seconds", float("nan")) for x in others]
     out["rss_different"] = tree_mb(pid)
+    out["worker_pss"] = children_pss_mb(pid)
     for learner in [*learners, *others]:
         await learner.close()
     return out
@@ -310,6 +334,9 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"with {same} more sessions holding a trained model ({per:.1f} MB per session); "
           f"{out['rss_different']:.0f} MB after (c). Target: 30 sessions with trained models "
           f"<= 1.5 GB: {'yes' if out['rss_same'] <= 1536 else 'NO'}")
+    print("The server's child processes after (c), proportional set size (each one's share, "
+          "shared libraries counted once): "
+          + ", ".join(f"{mb:.0f} MB" for mb in out["worker_pss"]))
     if not (args.no_engines or args.smoke):
         print("\n(e) Ten trainings two at a time, threads or processes (wall seconds)\n")
         print(table(["engine", "trainings", "whole s", "median each s", "worst each s"],
