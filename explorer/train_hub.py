@@ -61,10 +61,10 @@ SNAPSHOT_WAIT = 5.0  # seconds a learner who leaves a shared training waits for 
 
 
 # Trainings that may run at once, whatever the machine: each runs in a worker process that
-# holds its own torch, about 350 MB (proportional set size after ten trainings in the served
+# holds its own torch, about 265 MB (proportional set size after ten trainings in the served
 # app, bench/results.md §12; flat over forty trainings): the server and two workers hold
-# 1.3 GB with thirty trained sessions (§12), two more workers keep that inside Community
-# Cloud's ~2.7 GB, and forty workers for a forty-CPU host would not.
+# 1.1 GB with thirty trained sessions (§12), two more workers keep that well inside
+# Community Cloud's ~2.7 GB, and forty workers for a forty-CPU host would not.
 MAX_SLOTS = 4
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 PROC_CGROUP = Path("/proc/self/cgroup")

@@ -2,7 +2,7 @@
 
 A container limited to two CPUs' worth of time (docker --cpus 2, a Kubernetes CPU limit)
 still sees every CPU of its host; counting those would start a worker process per host CPU
-(about 350 MB each) and run that many trainings at once on two cores' time.
+(about 265 MB each) and run that many trainings at once on two cores' time.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def test_without_a_quota_the_cpus_count_and_the_server_caps_its_trainings(tmp_pa
                                                                            monkeypatch):
     root, proc = _v2(tmp_path, "max 100000")
     assert cores(root, proc) == 16
-    assert slots_for(16) == MAX_SLOTS == 4  # a worker process per training: about 350 MB each
+    assert slots_for(16) == MAX_SLOTS == 4  # a worker process per training: about 265 MB each
     assert slots_for(2) == 2 and slots_for(0) == 1
     monkeypatch.setattr(train_hub, "cores", lambda: 16)
     assert train_hub.Hub().slots == MAX_SLOTS
