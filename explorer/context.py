@@ -27,7 +27,7 @@ from transformer.tokenize import EOS, SPECIALS, TokenizeError, normalize, tokeni
 from .cache import shared_model, shared_run
 from .charts import show_chart
 from .checkpoint import LoadedCheckpoint
-from .i18n import learner_message, set_lang, t
+from .i18n import learner_message, percent, set_lang, t
 from .import_panel import imported_run
 from .runs import ImportedTokens, Run, Tokens, imported_tokens, make_tokens
 from .settings import Settings, architecture_problem
@@ -244,7 +244,7 @@ def show_source_notes(ctx: Context) -> None:
                  on_change=_use_example)
         align = dates_alignment()
         st.markdown(t("source.alignment", n=ALIGNMENT_DATES, layer=align.layer,
-                      **{k: f"{align.shares[k]:.0%}"
+                      **{k: percent(align.shares[k])
                          for k in ("year", "month", "day", "month_word")}))
     elif ctx.source == "yours":
         st.info(t("source.yours_weights", task=t(f"train.task_{meta.get('task', 'copy')}"),

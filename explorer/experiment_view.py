@@ -32,7 +32,7 @@ from .experiments import (
     start_experiment,
 )
 from .figures.train import attention_figure, comparison_figure
-from .i18n import t
+from .i18n import percent, t
 from .train_hub import Place
 from .train_hub import hub as training_hub
 from .train_settings import TrainSettings
@@ -199,8 +199,8 @@ def _column(r: ArmResult) -> list[str]:
 def _explanation(plan: BreakPlan, ok: ArmResult, bad: ArmResult, d_k: int) -> str:
     """What each broken part does, the measured numbers, and a verdict chosen by the numbers
     (with a hint where to see more, for a single part)."""
-    nums = dict(tf_ok=f"{ok.teacher_forced:.0%}", tf_bad=f"{bad.teacher_forced:.0%}",
-                greedy_ok=f"{ok.greedy:.0%}", greedy_bad=f"{bad.greedy:.0%}",
+    nums = dict(tf_ok=percent(ok.teacher_forced), tf_bad=percent(bad.teacher_forced),
+                greedy_ok=percent(ok.greedy), greedy_bad=percent(bad.greedy),
                 loss_ok=f"{ok.loss:.3f}", loss_bad=f"{bad.loss:.3f}", n=EVAL_SEQUENCES)
     if (bad.teacher_forced >= max(CHEAT_TF, ok.teacher_forced - 0.02)
             and ok.greedy - bad.greedy >= GAP):

@@ -17,7 +17,7 @@ from .charts import show_chart
 from .context import Context
 from .figures.attention import KINDS
 from .figures.train import closeness_figure, film_figure
-from .i18n import get_lang, t
+from .i18n import get_lang, percent, t
 from .train_state import content_id, set_default, shared_memo
 from .training import TrainedState
 
@@ -87,10 +87,11 @@ def film_section(ctx: Context, state: TrainedState | None) -> None:
                key="tr_film_close", share=name)
     layer, head = divmod(int(np.nanargmax(final)), cfg.h)
     reached = first_step_above(film.steps, closeness[:, layer, head], GETS_IT)
-    summary = t("train.film_best", i=layer, j=head, share=f"{closeness[-1, layer, head]:.0%}")
-    summary += " " + (t("train.film_reached", level=f"{GETS_IT:.0%}", step=reached)
+    summary = t("train.film_best", i=layer, j=head,
+                share=percent(float(closeness[-1, layer, head])))
+    summary += " " + (t("train.film_reached", level=percent(GETS_IT), step=reached)
                       if reached is not None else
-                      t("train.film_not_reached", level=f"{GETS_IT:.0%}"))
+                      t("train.film_not_reached", level=percent(GETS_IT)))
     st.markdown(summary)
     st.caption(t("train.film_closeness_caption", pattern=pattern,
-                 baseline=f"{baseline:.0%}"))
+                 baseline=percent(float(baseline))))

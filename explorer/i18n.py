@@ -41,6 +41,16 @@ def t(key: str, /, **values: object) -> str:
     return text.format(**values) if values else text
 
 
+def percent(share: float) -> str:
+    """A share in [0, 1] as text that says what it is: whole percents when exact (0.97 ->
+    "97%"), else one decimal (0.985 -> "98.5%"), and never "100%" or "0%" for a share that
+    is not all or nothing (199 of 200 -> "99.5%", not the "100%" that :.0% gives)."""
+    p = 100 * share
+    if abs(p - round(p)) < 1e-9:
+        return f"{round(p)}%"
+    return f"{min(max(p, 0.1), 99.9):.1f}%"
+
+
 def learner_message(exc: Exception) -> str:
     """An error raised in transformer/ (tokenizer, model config), in the learner's language.
 

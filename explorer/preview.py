@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from transformer import dates as D
+
 from .context import Context
 from .figures.model import date_preview_figure
 from .i18n import t
@@ -29,7 +31,7 @@ def show_date_preview(ctx: Context) -> None:
         return  # the pages already show a trained or imported model
     st.session_state.setdefault(PREVIEW_KEY, date_example(0))
     with st.container(border=True):
-        st.markdown(t("preview.title"))
+        st.markdown(t("preview.title", languages=len(D.LANGUAGES)))
         text = st.text_input(t("preview.input"), key=PREVIEW_KEY, max_chars=MAX_PREVIEW_CHARS)
         preview = (date_preview(text) if isinstance(text, str)
                    and len(text) <= MAX_PREVIEW_CHARS else None)

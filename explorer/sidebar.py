@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from transformer import dates as D
 from transformer.model import TransformerConfig
 from transformer.tokenize import MAX_TEXT_CHARS, writes_without_spaces
 
@@ -119,7 +120,7 @@ def render_sidebar() -> Context:
     source, loaded, missing = resolve_source(st.session_state.get(SOURCE_KEY), imported,
                                              st.session_state.get(STATE_KEY))
     sb.radio(t("source.label"), SOURCES, key=SOURCE_KEY, format_func=source_name,
-             help=t("source.help"))
+             help=t("source.help", languages=len(D.LANGUAGES)))
     if missing is not None:
         sb.info(t(missing), icon=":material/info:")
     sb.text_input(

@@ -55,6 +55,15 @@ def shipped_dates_model() -> EncoderDecoder | None:
         return None
 
 
+def shipped_dates_meta() -> dict:
+    """What models/dates.pt says of its training (steps, seconds, held-out accuracy), or
+    {} without the file."""
+    try:
+        return dict(shipped_dates().meta)
+    except (OSError, CheckpointError):
+        return {}
+
+
 def expected_date(tokens: Sequence[str]) -> list[str] | None:
     """The right ISO answer for a typed date, when the app can be sure of it, else None.
 

@@ -24,8 +24,9 @@ from .context import Context, session_disconnected
 from .decoding import teacher_forcing_rows
 from .exports import checkpoint_bytes, download_name
 from .figures.train import loss_figure
-from .i18n import get_lang, t
+from .i18n import get_lang, percent, t
 from .settings import Settings, architecture_problem, training_problem
+from .sources import shipped_dates_meta
 from .train_hub import Hub, Request, Ticket
 from .train_hub import hub as training_hub
 from .train_settings import (
@@ -208,15 +209,29 @@ def _training_widgets(s: Settings, ts: TrainSettings) -> None:
         t2.number_input(t("train.factor"), *FACTOR_RANGE, step=0.1, key="tr_factor")
     dates = ts.task == "dates"
     task = D.DateTask() if dates else None
+    shipped = shipped_dates_meta() if dates else {}  # the translator in models/dates.pt
     t1.toggle(t("train.early"), key="tr_early",
               help=t("train.early_help_dates", every=check_every(task), n=CHECK_SEQUENCES,
-                     share=f"{stop_share(task):.0%}") if task is not None else
+                     share=percent(stop_share(task)),
+                     minutes=_minutes(shipped.get("train_seconds"))) if task is not None else
               t("train.early_help", every=CHECK_EVERY, n=CHECK_SEQUENCES))
-    st.caption(t("train.adam_caption_dates" if dates else "train.adam_caption",
-                 lr=f"{recipe.train.lr:g}", warmup=recipe.train.warmup,
-                 batch=recipe.train.batch_size))
+    if dates:
+        st.caption(t("train.adam_caption_dates", lr=f"{recipe.train.lr:g}",
+                     warmup=recipe.train.warmup, batch=recipe.train.batch_size,
+                     shipped_batch=DATES.train.batch_size,
+                     shipped_steps=shipped.get("steps", "?"),
+                     shipped_accuracy=percent(float(shipped.get("held_out_exact", 0.0))),
+                     shipped_n=shipped.get("held_out_n", "?")))
+    else:
+        st.caption(t("train.adam_caption", lr=f"{recipe.train.lr:g}",
+                     warmup=recipe.train.warmup, batch=recipe.train.batch_size))
     if ts.model == "sidebar":
-        st.caption(t("train.sidebar_caption"))
+        st.caption(t("train.sidebar_caption", seconds=f"{TIME_LIMIT:.0f}"))
+
+
+def _minutes(seconds: object) -> str:
+    """Seconds as whole minutes for a sentence, or "?" when unknown."""
+    return f"{float(seconds) / 60:.0f}" if isinstance(seconds, int | float) else "?"
 
 
 def loss_chart(state: TrainedState, steps: int, presenter: bool, *, key: str,
@@ -353,7 +368,7 @@ def _show_wait(hub: Hub, ticket: Ticket, note: Any, progress: Any, live_chart: A
     progress.progress(
         info.step / info.steps,
         text=t("train.progress", step=info.step, steps=info.steps, loss=f"{info.loss:.3f}",
-               acc=f"{info.token_accuracy:.0%}", seconds=f"{info.elapsed:.1f}"),
+               acc=percent(info.token_accuracy), seconds=f"{info.elapsed:.1f}"),
     )
     show_chart(loss_figure(list(history), info.steps), f"loss_{state.key.task}",
                state.model.config, presenter, key=f"tr_live_{info.step}", where=live_chart)
@@ -364,7 +379,7 @@ def _results(ctx: Context, state: TrainedState) -> None:
     m1, m2, m3, m4 = st.columns(4)
     acc = state.accuracy if state.accuracy is not None else 0.0
     dates = is_dates(state.task)
-    m1.metric(t("train.metric_accuracy"), f"{acc:.0%}",
+    m1.metric(t("train.metric_accuracy"), percent(acc),
               help=t("train.metric_accuracy_help_dates" if dates else "train.metric_accuracy_help",
                      n=EVAL_SEQUENCES, check_n=CHECK_SEQUENCES))
     m2.metric(t("train.metric_loss"), f"{state.history[-1].loss:.3f}")
@@ -375,12 +390,12 @@ def _results(ctx: Context, state: TrainedState) -> None:
     if held is not None and held.right < held.total:
         missed = " " + t("train.held_out_missed_dates" if dates else "train.held_out_missed",
                          metric=t("train.metric_accuracy"),
-                         right=held.right, total=held.total, acc=f"{held.accuracy:.0%}",
+                         right=held.right, total=held.total, acc=percent(held.accuracy),
                          wrong=held.total - held.right,
                          lengths=", ".join(map(str, held.wrong_lengths())))
     if state.learned:
         st.success(t("train.learned_dates" if dates else "train.learned", step=state.step,
-                     n=CHECK_SEQUENCES, share=f"{stop_share(state.task):.0%}") + missed,
+                     n=CHECK_SEQUENCES, share=percent(stop_share(state.task))) + missed,
                    icon=":material/check_circle:")
     if state.stopped:
         st.warning(t("train.stopped", step=state.step, steps=state.config.steps,

@@ -29,7 +29,7 @@ from transformer.tasks import DIGITS, Task
 from transformer.train import StepInfo, TrainConfig, exact_matches, sequence_accuracy, train
 
 from .i18n import t
-from .settings import Settings
+from .settings import TIME_LIMIT, Settings
 
 # When to check (check_due): after a step whose own batch was nearly all right (QUICK_SLACK),
 # at most every CHECK_EVERY / HINT_GAPS steps; with dropout, every CHECK_EVERY steps.
@@ -47,7 +47,6 @@ QUICK_SLACK = 0.05
 # dates, not for the last 1%, which takes minutes more: bench/dates_train.py).
 DATE_CHECK_EVERY = 100
 DATE_STOP_SHARE = 0.985
-TIME_LIMIT = 120.0  # seconds: one learner's run must not hold a shared core for longer
 EVAL_SEQUENCES = 200  # held-out sequences for the exact-sequence accuracy shown
 EVAL_SEED = 4321  # their seed; the stop checks use 10_000 + step, training cfg.seed
 STOP_WAIT = 5.0  # seconds the page waits for an interrupted run's thread to stop training

@@ -16,9 +16,10 @@ from explorer.experiment_view import experiment_section
 from explorer.film_view import film_section
 from explorer.i18n import t
 from explorer.train_view import how_training_works, start_early, task_section, training_section
+from transformer import dates as D
 
 st.title(t("train.title"))
-st.markdown(t("train.intro"))
+st.markdown(t("train.intro", languages=len(D.LANGUAGES)))
 how = st.expander(t("train.how_title"), expanded=False)  # filled once the task is known
 
 ctx = context()

@@ -418,3 +418,13 @@ def test_train_page_in_chinese_after_training(zh):
     headers = [h.value for h in at.main.header]
     assert "3. 逐步解码" in headers and "4. 训练前后的注意力" in headers
     assert not [e.value for e in at.main.error]
+
+
+def test_percent_never_reads_as_all_or_nothing_when_it_is_not():
+    from explorer.i18n import percent
+
+    assert percent(0.985) == "98.5%"  # the date task's stop share, not "98%"
+    assert percent(199 / 200) == "99.5%"  # one wrong of 200 is not "100%"
+    assert percent(0.97) == "97%" and percent(0.8) == "80%"
+    assert percent(1.0) == "100%" and percent(0.0) == "0%"
+    assert percent(0.9996) == "99.9%" and percent(0.0004) == "0.1%"

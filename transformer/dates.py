@@ -62,6 +62,8 @@ from .tokenize import BOS, EOS, PAD, Vocab
 from .train import Batch, greedy_decode
 
 LOCALES: tuple[str, ...] = ("en_US", "en_GB", "zh_Hans", "zh_Hant", "de", "fr", "es", "ja", "ko")
+# the languages of those locales (English and Chinese each come in two)
+LANGUAGES: tuple[str, ...] = tuple(dict.fromkeys(code.split("_")[0] for code in LOCALES))
 Style = Literal["full", "long", "medium", "abbr"]
 STYLES: tuple[str, ...] = get_args(Style)
 # Where each style's pattern comes from in CLDR: a standard date format, or a skeleton.

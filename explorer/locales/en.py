@@ -873,9 +873,9 @@ TEXT: dict[str, str] = {
                                 "server's memory. Reduce N, d_model or d_ff (the paper's base "
                                 "model has about 65M, 44M of it in the two stacks).",
     "settings.too_big_to_train": "Training is limited to models of up to {limit}M parameters "
-                                 "(this one has {params}M) so that it finishes in seconds on "
-                                 "the shared 2-core server. Pick the tiny or small preset to "
-                                 "train.",
+                                 "(this one has {params}M): larger ones cannot learn within the "
+                                 "{seconds}-second limit on a shared server. The tiny preset "
+                                 "trains in seconds.",
 
     # ---- checkpoint errors and notes (explorer/checkpoint.py) ----
     "ckpt.err.save_hint": "Save it with torch.save(model.state_dict(), path).",
@@ -1013,7 +1013,7 @@ TEXT: dict[str, str] = {
     # ---- Train & decode page (pages/train.py, explorer/train_view.py, decode_view.py) ----
     "train.title": "Train & decode",
     "train.intro": "Here you train a fresh Transformer on a toy task — copy, reverse or sort a "
-                   "short sequence — in a few seconds, or teach it to read dates in nine "
+                   "short sequence — in a few seconds, or teach it to read dates in {languages} "
                    "languages in about twenty seconds, then watch it produce an answer one "
                    "token at a time.",
     "train.how_title": "How training works: teacher forcing, the loss, and why attention "
@@ -1086,7 +1086,7 @@ TEXT: dict[str, str] = {
     # 1.3-1.5 s for a browser on another machine (a protocol client), 2.6-3.1 s with
     # headless Chromium drawing on the same two cores.
     "train.model_recipe": "fast recipe: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, no "
-                          "dropout (learns copy in about 2 s on two CPU cores)",
+                          "dropout (learns copy in under 2 s on two CPU cores)",
     "train.model_sidebar": "the sidebar's model: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, "
                            "dropout {dropout} (slower; see the note below)",
     "train.model_help": "The fast recipe is small on purpose: one layer and two heads are all "
@@ -1119,14 +1119,15 @@ TEXT: dict[str, str] = {
                         "after training comes from other sequences.",
     "train.adam_caption": "Adam with β = (0.9, 0.98), ε = 1e-9 as in the paper. The default is "
                           "the app's fast recipe: {lr} after a {warmup}-step warm-up, batch "
-                          "{batch}, no label smoothing — about 100 times faster here than The "
+                          "{batch}, no label smoothing — over 100 times faster here than The "
                           "Annotated Transformer's copy recipe (N=2, d_model=512, Noam warm-up "
                           "400), which needs minutes on two CPU cores. Weights and batches "
                           "come from the sidebar's seed, and so do the units dropout drops: "
                           "the same settings repeat a run exactly, step for step.",
     "train.sidebar_caption": "The sidebar's model is trained with the same settings. The small "
-                             "preset (N=2, d_model=128) takes tens of seconds to learn copy "
-                             "here, the paper base model is too big to train on a shared CPU.",
+                             "preset (N=2, d_model=128) takes a minute or more to learn copy "
+                             "here and may reach the {seconds}-second limit first; the paper "
+                             "base model is too big to train on a shared CPU.",
     "train.too_big": "**This model is too big to train here.** {reason}",
     "train.train": "Train",
     "train.train_help": "Build a fresh model from the seed and train it.",
@@ -1351,8 +1352,9 @@ TEXT: dict[str, str] = {
     "train.early_help_dates": "After any step whose own batch of training dates (scored before "
                               "the weights change) came out nearly all right, a stop check "
                               "looks at {n} other fresh training dates; training stops as soon "
-                              "as at least {share} of the {n} are right (the last percent "
-                              "takes minutes more). The check is one teacher-forced pass, yet "
+                              "as at least {share} of the {n} are right (getting every "
+                              "date right takes minutes more: the shipped translator trained "
+                              "for {minutes} minutes). The check is one teacher-forced pass, yet "
                               "its verdict is greedy decoding's: under the subsequent mask, a "
                               "date in which every next character is the model's top choice is "
                               "exactly the one greedy decoding writes. With dropout the check "
@@ -1361,8 +1363,9 @@ TEXT: dict[str, str] = {
     "train.adam_caption_dates": "Adam with β = (0.9, 0.98), ε = 1e-9 as in the paper. The date "
                                 "recipe: {lr} after a {warmup}-step warm-up, batch {batch}, no "
                                 "label smoothing. The shipped translator was trained longer "
-                                "(tools/train_dates.py, Noam schedule, batch 128) to reach 100% of"
-                                " held-out dates.",
+                                "(tools/train_dates.py, Noam schedule, batch {shipped_batch}, "
+                                "{shipped_steps} steps) and gets {shipped_accuracy} of "
+                                "{shipped_n} held-out dates right.",
     "train.metric_accuracy_help_dates": "The held-out evaluation: greedy decoding of {n} dates "
                                         "on days never used for training (nor for the stop "
                                         "checks, each of which looks at {check_n} training "
@@ -1547,7 +1550,7 @@ TEXT: dict[str, str] = {
     "source.label": "Model to look at",
     "source.help": "Every page shows your text going through this model. Untrained: random "
                    "weights from the seed, sized by the settings below. The date translator: "
-                   "a model that ships with the app, trained to turn a date written in nine "
+                   "a model that ships with the app, trained to turn a date written in {languages} "
                    "languages into YYYY-MM-DD (type a date as the source sentence). Your "
                    "trained model: the last one trained on the Train & decode page in this "
                    "session. Imported: a checkpoint you uploaded below.",
@@ -1607,7 +1610,8 @@ TEXT: dict[str, str] = {
     # ---- the Model page's first look at trained attention (explorer/preview.py) ----
     "preview.title": "**First, a trained model.** The model on this page is built from the "
                      "sidebar and has random weights. The app also ships a trained one: a "
-                     "date translator that turns a date in nine languages into YYYY-MM-DD. "
+                     "date translator that turns a date in {languages} languages into "
+                     "YYYY-MM-DD. "
                      "Edit the date and watch where each output digit looks.",
     "preview.input": "A date, in any of English, Chinese, German, French, Spanish, Japanese "
                      "or Korean",

@@ -785,8 +785,8 @@ TEXT: dict[str, str] = {
                                 "N、d_model 或 d_ff（论文的 base 模型约有 65M 个参数，其中 "
                                 "44M 在编码器栈和解码器栈里）。",
     "settings.too_big_to_train": "只能训练不超过 {limit}M 个参数的模型（这个模型有 {params}M），"
-                                 "这样训练才能在共享的双核服务器上几秒内完成。请选择 tiny 或 "
-                                 "small 预设来训练。",
+                                 "更大的模型无法在共享服务器上 {seconds} 秒的时间上限内学会。"
+                                 "tiny 预设几秒钟就能训练完。",
 
     # ---- 检查点的错误与说明（explorer/checkpoint.py） ----
     "ckpt.err.save_hint": "请用 torch.save(model.state_dict(), path) 保存。",
@@ -901,7 +901,8 @@ TEXT: dict[str, str] = {
     # ---- 训练与解码页（pages/train.py、explorer/train_view.py、explorer/decode_view.py） ----
     "train.title": "训练与解码",
     "train.intro": "在这里，你可以用几秒钟在一个玩具任务上训练一个全新的 Transformer——复制、"
-                   "反转或排序一个短序列——或者用大约二十秒教它读懂九种语言的日期，然后看着"
+                   "反转或排序一个短序列——或者用大约二十秒教它读懂 {languages} 种语言的日期，"
+                   "然后看着"
                    "它一个 token 一个 token 地生成答案。",
     "train.how_title": "训练是怎样进行的：教师强制、损失函数，以及注意力为什么会变化",
     "train.how_text": "**教师强制（teacher forcing）。** 位置从 0 开始编号。每个训练样本由"
@@ -955,7 +956,7 @@ TEXT: dict[str, str] = {
     "train.model": "要训练的模型",
     # (13) 测量方法与结果见 EN 中的注释（bench/train_wait.py）。
     "train.model_recipe": "快速训练方案：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，不用 "
-                          "dropout（在两个 CPU 核上约 2 秒学会复制）",
+                          "dropout（在两个 CPU 核上不到 2 秒就能学会复制）",
     "train.model_sidebar": "侧边栏的模型：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，"
                            "dropout {dropout}（更慢；见下方说明）",
     "train.model_help": "快速训练方案故意做得很小：复制、反转和排序只需要一层和两个头，"
@@ -985,11 +986,11 @@ TEXT: dict[str, str] = {
                           "默认是本应用的快速训练方案：{warmup} 步学习率预热后学习率为 {lr}，"
                           "批大小 {batch}，不使用标签平滑——在这里比 The Annotated Transformer "
                           "的复制任务训练方案（N=2，d_model=512，Noam 预热 400 步，在两个 CPU "
-                          "核上需要几分钟）快约 100 倍。权重、每一批数据以及 dropout 丢弃哪些单元，"
+                          "核上需要几分钟）快 100 多倍。权重、每一批数据以及 dropout 丢弃哪些单元，"
                           "都由侧边栏的随机种子决定：同样的设置会一步不差地重复同一次训练。",
     "train.sidebar_caption": "侧边栏的模型用同样的设置训练。small 预设（N=2，d_model=128）在"
-                             "这里需要几十秒才能学会复制；论文的 base 模型太大，无法在共享的 "
-                             "CPU 上训练。",
+                             "这里要一分钟以上才能学会复制，还可能先碰到 {seconds} 秒的时间上限；"
+                             "论文的 base 模型太大，无法在共享的 CPU 上训练。",
     "train.too_big": "**这个模型太大，无法在这里训练。** {reason}",
     "train.train": "训练",
     "train.train_help": "用随机种子构建一个全新的模型并训练它。",
@@ -1182,7 +1183,8 @@ TEXT: dict[str, str] = {
                                 " 窄，所以学得更快）",
     "train.early_help_dates": "只要某一步自己的那批训练日期（在权重更新之前打分）几乎全部正确，"
                               "就做一次停止检验：检查另外 {n} 个新的训练日期；一旦这 {n} 个中至"
-                              "少 {share} 正确就停止训练（最后的百分之一还要多花几分钟）。检验"
+                              "少 {share} 正确就停止训练（要让每个日期都正确还得多花几分钟："
+                              "应用自带的翻译模型训练了 {minutes} 分钟）。检验"
                               "只做一次教师强制的前向计算，结论却与贪心解码相同：在后续位置掩码"
                               "下，如果一个日期每一步的下一个字符都是模型的首选，贪心解码写出的"
                               "正好就是它。有 dropout 时，改为每 {every} 步检验一次。训练后显示"
@@ -1190,7 +1192,8 @@ TEXT: dict[str, str] = {
     "train.adam_caption_dates": "与论文相同，使用 Adam，β = (0.9, 0.98)，ε = 1e-9。日期训练方案："
                                 "{warmup} 步学习率预热后学习率为 {lr}，批大小 {batch}，"
                                 "不使用标签平滑。应用自带的翻译模型训练得更久（tools/train_dates.py"
-                                "，Noam 调度，批大小 128），在留出日期上达到 100%。",
+                                "，Noam 调度，批大小 {shipped_batch}，{shipped_steps} 步），在 "
+                                "{shipped_n} 个留出日期上正确率为 {shipped_accuracy}。",
     "train.metric_accuracy_help_dates": "留出评估：对 {n} 个日期做贪心解码，这些日子从未用于训"
                                         "练（也没有用于停止检验；每次停止检验看 {check_n} 个训"
                                         "练日期）。整个答案（直到 </s>）完全正确的比例。",
@@ -1339,7 +1342,8 @@ TEXT: dict[str, str] = {
     # ---- 模型来源（explorer/sources.py，侧边栏） ----
     "source.label": "要查看的模型",
     "source.help": "每个页面都展示你的文本经过这个模型的过程。未训练：由随机种子生成的随机权重，"
-                   "规模由下面的设置决定。日期翻译器：随应用一起提供的已训练模型，能把用九种语言"
+                   "规模由下面的设置决定。日期翻译器：随应用一起提供的已训练模型，能把用 "
+                   "{languages} 种语言"
                    "书写的日期转换成 YYYY-MM-DD（把一个日期填作源句子）。你训练的模型：本次会话中"
                    "在“训练与解码”页最后训练的模型。导入的检查点：你在下面上传的检查点。",
     "source.untrained": "未训练（随机权重）",
@@ -1389,7 +1393,8 @@ TEXT: dict[str, str] = {
 
     # ---- 模型页：先看一个训练过的模型（explorer/preview.py） ----
     "preview.title": "**先看一个训练过的模型**。本页的模型由侧边栏的设置构建，权重是随机的。"
-                     "应用还自带一个训练好的模型：日期翻译器，能把九种语言写的日期转换成 "
+                     "应用还自带一个训练好的模型：日期翻译器，能把 {languages} 种语言写的日期"
+                     "转换成 "
                      "YYYY-MM-DD。改一改日期，看看每个输出数字关注的是哪里。",
     "preview.input": "一个日期（英语、中文、德语、法语、西班牙语、日语或韩语均可）",
     "preview.unreadable": "输入一个日期（最多 {n} 个字符），就能看到翻译器的答案。",
