@@ -21,6 +21,7 @@ from explorer.figures.train import (
     smoothing_example,
     smoothing_figure,
 )
+from explorer.i18n import percent
 from explorer.settings import Settings
 from explorer.train_settings import TrainSettings, parse_train_settings
 from explorer.train_task import DEFAULT_DIGITS, answer, parse_sequence, task_for
@@ -354,7 +355,7 @@ def test_the_stop_check_and_the_held_out_evaluation_are_named_apart():
     assert held is not None and held.right < held.total
     at = app("train", train_state=state)
     assert not at.exception, at.exception
-    assert f"{held.accuracy:.0%}" == _metrics(at)["Exact-sequence accuracy"]
+    assert percent(held.accuracy) == _metrics(at)["Exact-sequence accuracy"]
     text = " ".join(s.value for s in at.success)
     assert f"the stop check at step {state.step} looked at 200 fresh sequences" in text
     assert (f"The “Exact-sequence accuracy” beside it is a second, separate test, the "

@@ -14,6 +14,7 @@ from shared_inputs import bad_input_texts
 from explorer.checkpoint import load_checkpoint
 from explorer.context import build_context
 from explorer.exports import checkpoint_bytes
+from explorer.i18n import percent
 from explorer.settings import Settings
 from explorer.sources import SHIPPED_DATES, answer_tokens, resolve_source, shipped_dates
 from explorer.urlstate import params_to_state, settings_to_params
@@ -247,7 +248,7 @@ def test_the_alignment_sentence_is_measured_on_the_live_model():
     align = D.alignment(shipped_dates().model, D.held_out_examples(ALIGNMENT_DATES, seed=11))
     text = page_text(at)
     assert f"decoder layer {align.layer}" in text
-    assert f"**{align.shares['year']:.0%}** of year digits" in text
+    assert f"**{percent(align.shares['year'])}** of year digits" in text
 
 
 def test_every_source_and_reason_has_text_in_both_languages():

@@ -15,6 +15,7 @@ import pytest
 import torch
 from apptest_helpers import app
 
+from explorer.i18n import percent
 from explorer.settings import Settings
 from explorer.train_settings import TrainSettings
 from explorer.train_task import task_for
@@ -179,7 +180,7 @@ def test_the_page_stops_a_run_still_training_before_it_shows_numbers():
         assert not trainer.thread.is_alive()
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Steps"] == f"{state.step} / 20000"
-    assert metrics["Exact-sequence accuracy"] == f"{state.accuracy:.0%}"
+    assert metrics["Exact-sequence accuracy"] == percent(state.accuracy)
     assert metrics["Final loss per token"] == f"{state.history[-1].loss:.3f}"
     assert any(f"Training stopped at step {state.step} of 20000" in w.value
                for w in at.warning)
