@@ -128,19 +128,28 @@ async def _typing(url: str, stop: asyncio.Event, timeout: float) -> list[float]:
     return times
 
 
-def tree_mb(pid: int) -> float:
-    """VmRSS of `pid` and of its child processes (the hub's training workers), in MB."""
+def children(pid: int) -> list[int]:
+    """The child processes of `pid` (the hub's training workers, multiprocessing's resource
+    tracker), from every thread's /proc children list."""
     from pathlib import Path
 
-    total = memory_mb(pid)["VmRSS"]
+    out = []
     for task in Path(f"/proc/{pid}/task").iterdir():
-        children = (task / "children").read_text().split() if (task / "children").exists() \
-            else []
-        for child in children:
-            try:
-                total += memory_mb(int(child))["VmRSS"]
-            except (FileNotFoundError, KeyError):
-                pass
+        try:
+            out += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:  # the thread ended meanwhile
+            continue
+    return out
+
+
+def tree_mb(pid: int) -> float:
+    """VmRSS of `pid` and of its child processes (the hub's training workers), in MB."""
+    total = memory_mb(pid)["VmRSS"]
+    for child in children(pid):
+        try:
+            total += memory_mb(child)["VmRSS"]
+        except (FileNotFoundError, KeyError):
+            pass
     return total
 
 
@@ -151,19 +160,14 @@ def children_pss_mb(pid: int) -> list[float]:
     from pathlib import Path
 
     out = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
+    for child in children(pid):
         try:
-            children = (task / "children").read_text().split()
-        except OSError:
+            text = Path(f"/proc/{child}/smaps_rollup").read_text()
+        except OSError:  # it ended meanwhile
             continue
-        for child in children:
-            try:
-                text = Path(f"/proc/{child}/smaps_rollup").read_text()
-            except OSError:
-                continue
-            kb = next((int(line.split()[1]) for line in text.splitlines()
-                       if line.startswith("Pss:")), 0)
-            out.append(kb / 1024)
+        kb = next((int(line.split()[1]) for line in text.splitlines()
+                   if line.startswith("Pss:")), 0)
+        out.append(kb / 1024)
     return sorted(out)
 
 

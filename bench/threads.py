@@ -55,34 +55,30 @@ def _forward_ms(model, runs: int, threads: int) -> float:
 
 
 def _step_ms(steps: int, threads: int) -> tuple[float, float]:
-    """Median and slowest ms of `steps` fast-recipe training steps on `threads` threads."""
+    """Median and slowest ms of `steps` fast-recipe training steps on `threads` threads
+    (after three warm-up steps), timed as bench/step_cost.py times them; each batch is
+    drawn just before its step, as a training draws it."""
     import torch
 
+    from bench.step_cost import _ours, timed_steps
     from transformer import make_model
     from transformer.recipes import FAST
     from transformer.tasks import make_task
-    from transformer.train import Batch, LabelSmoothing
+    from transformer.train import Batch
 
     torch.set_num_threads(threads)
     task = make_task("copy")
     vocab = len(task.vocab)
     gen = torch.Generator().manual_seed(0)
     model = make_model(vocab, vocab, FAST.N, FAST.d_model, FAST.d_ff, FAST.h, 0.0, seed=0)
-    criterion = LabelSmoothing(vocab, 0, 0.0)
-    opt = torch.optim.Adam(model.parameters(), lr=1e-3, fused=True)
-    times = []
-    for i in range(steps + 3):
-        b = Batch(*task.sample(FAST.train.batch_size, gen))
-        t0 = time.perf_counter()
-        out = model.generator(model(b.src, b.tgt, b.src_mask, b.tgt_mask))
-        loss = criterion(out.reshape(-1, vocab), b.tgt_y.reshape(-1)) / b.ntokens
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
-        if i >= 3:  # three warm-up steps
-            times.append((time.perf_counter() - t0) * 1000)
+
+    def batches(n: int):
+        return (Batch(*task.sample(FAST.train.batch_size, gen)) for _ in range(n))
+
+    timed_steps(model, _ours(model), list(batches(3)), vocab)  # warm-up
+    ms = timed_steps(model, _ours(model), batches(steps), vocab)
     torch.set_num_threads(1)
-    return median(times), max(times)
+    return ms["step"], ms["slowest"]
 
 
 def _per_threads(fn: Callable[[int], T]) -> dict[int, T]:

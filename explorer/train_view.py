@@ -215,16 +215,12 @@ def _training_widgets(s: Settings, ts: TrainSettings) -> None:
                      share=percent(stop_share(task)),
                      minutes=_minutes(shipped.get("train_seconds"))) if task is not None else
               t("train.early_help", every=CHECK_EVERY, n=CHECK_SEQUENCES))
-    if dates:
-        st.caption(t("train.adam_caption_dates", lr=f"{recipe.train.lr:g}",
-                     warmup=recipe.train.warmup, batch=recipe.train.batch_size,
-                     shipped_batch=DATES.train.batch_size,
-                     shipped_steps=shipped.get("steps", "?"),
-                     shipped_accuracy=percent(float(shipped.get("held_out_exact", 0.0))),
-                     shipped_n=shipped.get("held_out_n", "?")))
-    else:
-        st.caption(t("train.adam_caption", lr=f"{recipe.train.lr:g}",
-                     warmup=recipe.train.warmup, batch=recipe.train.batch_size))
+    st.caption(t("train.adam_caption_dates" if dates else "train.adam_caption",
+                 lr=f"{recipe.train.lr:g}", warmup=recipe.train.warmup,
+                 batch=recipe.train.batch_size, shipped_batch=DATES.train.batch_size,
+                 shipped_steps=shipped.get("steps", "?"),
+                 shipped_accuracy=percent(float(shipped.get("held_out_exact", 0.0))),
+                 shipped_n=shipped.get("held_out_n", "?")))  # the last four: dates only
     if ts.model == "sidebar":
         st.caption(t("train.sidebar_caption", seconds=f"{TIME_LIMIT:.0f}"))
 

@@ -68,11 +68,11 @@ MAX_THREADS = 2
 class Threads:
     """How many torch threads a training uses: its share of the cores (`most`), or one.
 
-    While the other core is free, a second thread shortens some tasks' steps (reversing
-    words: the whole wait about a fifth shorter, bench/results.md §1b) and not others (a
-    copy step: no shorter, §4b). A step on two threads waits for both, so while the
-    server's pages (or anything else) hold the other core, one thread is faster: a step on
-    two then takes about twice as long, the slowest over twenty times as long (§4b). So the
+    While the other core is free, a second thread usually makes a step of the fast recipe
+    about a fifth shorter (bench/results.md §4b), though on this shared host some runs
+    found no gain at all. A step on two threads waits for both, so while the server's
+    pages (or anything else) hold the other core, one thread is faster: a step on two then
+    takes one and a half to twice as long, the slowest over twenty times as long (§4b). So the
     training times `probe` steps on one thread, then on `most` (giving up at once when a
     step there takes `give_up` times as long), keeps the faster count for `every` steps,
     and times both again. The count never changes what is computed: the trained weights
@@ -191,20 +191,19 @@ def _without_main_script() -> Iterator[None]:
 
     A spawned child first runs the parent's main script again (as `__mp_main__`). Under
     `streamlit run` that script is Streamlit's launcher, which imports all of Streamlit:
-    each worker then holds about 37 MB more and starts slower, for nothing, since a worker
-    runs only this module's `worker_main`. Without a `__file__` or `__spec__` on `__main__`,
-    multiprocessing skips that step, as it does for an interactive session."""
-    main = sys.modules.get("__main__")
+    each worker then held 352 MB instead of 265 MB (bench/results.md §12) and started
+    slower, for nothing, since a worker runs only this module's `worker_main`. Without a
+    `__file__` or `__spec__` on `__main__`, multiprocessing skips that step, as it does for
+    an interactive session."""
+    names = vars(sys.modules["__main__"])
     with _STARTING:
-        saved = {name: main.__dict__.pop(name) for name in ("__file__", "__spec__")
-                 if main is not None and name in main.__dict__}
-        if main is not None and "__spec__" in saved:
-            main.__spec__ = None  # multiprocessing reads it with getattr
+        saved = {name: names.pop(name) for name in ("__file__", "__spec__") if name in names}
+        names["__spec__"] = None  # multiprocessing reads it with getattr
         try:
             yield
         finally:
-            if main is not None:
-                main.__dict__.update(saved)
+            names.pop("__spec__")
+            names.update(saved)
 
 
 class Worker:
