@@ -52,11 +52,16 @@ pages = [st.Page(path, title=t(title), icon=icon, url_path=url) for path, title,
 home = st.Page(PAGES[0][0], title=t(PAGES[0][1]), icon=PAGES[0][2], url_path="home",
                default=True)
 page = st.navigation([home, *pages], position="hidden")
-with st.sidebar.container(key="nav"):
-    for entry in pages:
-        # the Model entry points at the page being shown, so it is highlighted on "/" too
-        st.page_link(home if entry is pages[0] and page is home else entry)
+menu = st.sidebar.container(key="nav")  # filled once the sidebar has written the link
 st.sidebar.divider()
 plotly_warm_up.empty()  # the page draws from here on
-with page_context(render_sidebar()):  # the sidebar also writes the view into the link
+ctx = render_sidebar()  # the sidebar also writes the view into the link
+with menu:
+    view = st.query_params.to_dict()
+    for entry in pages:
+        # Each entry carries the view, so going to another page keeps it in the address bar
+        # (one history entry per page change, and Back returns to the view as it was). The
+        # Model entry points at the page being shown, so it is highlighted on "/" too.
+        st.page_link(home if entry is pages[0] and page is home else entry, query_params=view)
+with page_context(ctx):
     page.run()

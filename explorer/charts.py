@@ -27,6 +27,8 @@ from .settings import Settings
 
 PRESENTER_FONT = 20  # base font size of figures in presenter mode (plotly's default is 12)
 PRESENTER_HEIGHT = 1.3  # figure heights are scaled by this in presenter mode
+PRESENTER_MIN_TICK = 18.0  # least tick label size in presenter mode (issue 15)
+PRESENTER_SCALE_MIN = 1.2  # presenter_spec's least factor: the ones below are not presenter's
 # Sizes that Streamlit's chart theme (its plotly template) gives the texts a figure leaves
 # unset; a figure's own `layout.font.size` does not reach them.
 THEME_SIZES = {"tick": 12, "axis_title": 14, "title": 16, "legend": 12, "hover": 12}
@@ -34,6 +36,15 @@ _AXIS = re.compile(r"^(x|y)axis\d*$")
 _CARTESIAN = {"heatmap", "scatter", "bar", "contour", "histogram", "box"}
 # Inline sizes inside a label: only our own markup (user text is escaped, so it has no "<").
 _INLINE_SIZE = re.compile(r"(<span style='font-size:)(\d+(?:\.\d+)?)(px'>)")
+# The plotly toolbar keeps the camera (a PNG named by `download_name`), zooming into a box
+# and going back; panning and the zoom steps made it as wide as a phone's chart, where it
+# covered the titles, tick labels and colour bars at the top.
+MODEBAR_REMOVE = ["pan2d", "zoomIn2d", "zoomOut2d", "autoScale2d", "select2d", "lasso2d"]
+# A figure whose `layout.meta["min_width"]` names a least width (in pixels) is drawn that
+# wide, and a narrower screen (a phone) scrolls it sideways: its element gets this style.
+MIN_WIDTH_CSS = ("<style>.st-key-{key} {{ overflow-x: auto; }} "
+                 ".st-key-{key} > div {{ min-width: {width}px; }}</style>")
+_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
 def _bigger(size: float, k: float) -> float:
@@ -97,13 +108,17 @@ def presenter_spec(fig: go.Figure, *, base: int = PRESENTER_FONT,
 
     A drawing whose parts are sized to their labels (the architecture) names its own factor
     for fonts and height in `layout.meta["presenter_scale"]`: its width cannot grow with the
-    text, which would leave its boxes.
+    text, which would leave its boxes. A figure whose rows are as tall as their labels need
+    (the attention grid) sets `layout.meta["grow_with_text"]`: its height grows by k too.
     """
     size = fig.layout.font.size
-    k = max(base / (size or THEME_SIZES["tick"]), 1.2)
-    own = fig.layout.meta.get("presenter_scale") if isinstance(fig.layout.meta, dict) else None
+    k = max(base / (size or THEME_SIZES["tick"]), PRESENTER_SCALE_MIN)
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    own = meta.get("presenter_scale")
     if isinstance(own, (int, float)) and 1 < own <= k:
         k = height_scale = float(own)
+    elif meta.get("grow_with_text") is True:
+        height_scale = k  # rows sized to their labels (the attention grid) keep them apart
     return sized_spec(fig, k, height_scale)
 
 
@@ -138,6 +153,10 @@ def sized_spec(fig: go.Figure, k: float = 1.0, height_scale: float = 1.0) -> dic
     for key in sorted(axes):
         axis = dict(layout.get(key) or {})
         _fill(axis, "tickfont", _bigger(THEME_SIZES["tick"], k))
+        if k >= PRESENTER_SCALE_MIN and axis["tickfont"]["size"] < PRESENTER_MIN_TICK:
+            # labels made small to fit a phone keep a projector's least size: presenter
+            # mode's charts are wide (explorer.figures.common.label_size)
+            axis["tickfont"] = {**axis["tickfont"], "size": PRESENTER_MIN_TICK}
         _fill_title(axis, _bigger(THEME_SIZES["axis_title"], k))
         layout[key] = axis
     if layout.get("title"):
@@ -225,9 +244,23 @@ def show_chart(fig: go.Figure, name: str, model: TransformerConfig | Settings | 
         key = f"{key}_presenter"
     config = {
         "displaylogo": False,
+        "modeBarButtonsToRemove": MODEBAR_REMOVE,
         "toImageButtonOptions": {"format": "png", "scale": 2,
                                  "filename": download_name(name, model, "png")
                                  .removesuffix(".png")},
     }
     kwargs.setdefault("width", "stretch")
+    css = min_width_css(spec, key)
+    if css:
+        st.html(css)  # only a style: Streamlit puts it where it takes no room
     (where or st).plotly_chart(_Written(spec), key=key, config=config, **kwargs)
+
+
+def min_width_css(spec: dict[str, Any], key: str) -> str | None:
+    """The style that draws the chart of element `key` at least `layout.meta["min_width"]`
+    pixels wide, scrolling sideways on a narrower screen; None when it names none."""
+    meta = spec.get("layout", {}).get("meta")
+    width = meta.get("min_width") if isinstance(meta, dict) else None
+    if not isinstance(width, (int, float)) or width <= 0 or not _KEY.match(key):
+        return None
+    return MIN_WIDTH_CSS.format(key=key, width=int(width))

@@ -106,6 +106,22 @@ class LoadedCheckpoint:
                  for role, names in SPECIAL_NAMES.items()}
         return {role: i for role, i in found.items() if i is not None}
 
+    def start_id(self) -> int:
+        """The id the decoder starts from, on every page: the target vocabulary's <s> found
+        by name, else NAMELESS_START (`start_named` says which)."""
+        return self.special_ids("tgt").get("bos", NAMELESS_START)
+
+    @property
+    def start_named(self) -> bool:
+        """Whether the target vocabulary names its start token (<s> or <bos>)."""
+        return "bos" in self.special_ids("tgt")
+
+
+# A checkpoint whose vocabulary names no start token (a state_dict without a token list):
+# decode from id 0, where The Annotated Transformer's vocabularies put <s>. (This app's own
+# exports always carry their token names.)
+NAMELESS_START = 0
+
 
 # ---- Small helpers ----------------------------------------------------------------------
 

@@ -20,7 +20,6 @@ from streamlit.runtime import Runtime
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from transformer.dates import written_as_trained
 from transformer.model import EncoderDecoder, TransformerConfig
 from transformer.tokenize import EOS, SPECIALS, TokenizeError, normalize, tokenize
 
@@ -33,9 +32,11 @@ from .runs import ImportedTokens, Run, Tokens, imported_tokens, make_tokens
 from .settings import Settings, architecture_problem
 from .sources import (
     ALIGNMENT_DATES,
+    answers_dates,
     date_examples,
     dates_alignment,
     ends_sources,
+    outside_dates,
     token_mode,
 )
 
@@ -123,7 +124,7 @@ def build_context(settings: Settings, loaded: LoadedCheckpoint | None = None,
         tokens = Tokens(src, tgt, tokens.vocab)
         specials = loaded.special_ids("tgt")
         tokens = imported_tokens(tokens, loaded.src_vocab, loaded.tgt_vocab, specials,
-                                 loaded.special_ids("src").get("unk"))
+                                 loaded.special_ids("src").get("unk"), loaded.start_id())
         longest = max(len(tokens.src_tokens), len(tokens.tgt_in_tokens))
         if longest > loaded.config.max_len:  # a table that is not the formula's
             tokens, text_error = None, t("problems.longer_than_model", n=longest,
@@ -237,7 +238,7 @@ def show_source_notes(ctx: Context) -> None:
     meta = loaded.meta
     if ctx.source == "dates":
         st.info(t("source.dates_weights", steps=meta.get("steps", "?"),
-                  accuracy=f"{float(meta.get('held_out_exact', 0.0)):.1%}",
+                  accuracy=percent(float(meta.get("held_out_exact", 0.0))),
                   n=meta.get("held_out_n", "?")), icon=":material/calendar_month:")
         st.caption(t("source.dates_scope"))
         st.pills(t("source.examples"), date_examples(), key="date_example",
@@ -262,8 +263,8 @@ def show_source_notes(ctx: Context) -> None:
     joiner = "" if token_mode(loaded, ctx.settings.token_mode) == "char" else " "
     answer = joiner.join(tokens.tgt_tokens)
     st.markdown(t("source.answer", answer=answer) if answer else t("source.no_answer"))
-    if ctx.source == "dates":
+    if answers_dates(ctx.source, meta):
         raw = tokens.src_tokens
         raw = raw[:-1] if raw[-1:] == (EOS_TOKEN,) else raw  # the source as typed
-        if unknown or not written_as_trained(raw, answer):
+        if outside_dates(raw, answer, bool(unknown)):
             st.warning(t("source.dates_outside"), icon=":material/help:")

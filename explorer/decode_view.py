@@ -68,10 +68,12 @@ from .train_task import (
     parse_sequence,
     sentence_fit,
     sentence_input,
+    t_count,
     unknown_characters,
 )
 from .train_view import Trained
 from .training import ModelKey, TrainedState
+from .view import keep
 
 
 def _decode_tokens(task: Task, source: str) -> list[str] | None:
@@ -85,7 +87,8 @@ def _decode_tokens(task: Task, source: str) -> list[str] | None:
             st.caption(t("train.first_words", got=fit.words, n=task.max_len,
                          cap=WORD_MAX_LEN, positions=task.max_len + 2))
         if fit.dropped:
-            st.caption(t("train.dropped_words", k=fit.dropped, limit=MAX_WORDS))
+            st.caption(t_count("train.dropped_words", fit.dropped, k=fit.dropped,
+                               limit=MAX_WORDS))
         return tokens
     set_default("tr_digits", DEFAULT_DIGITS)
     text = st.text_input(t("train.digits_input"), key="tr_digits", max_chars=MAX_INPUT_CHARS)
@@ -107,9 +110,10 @@ def _answer(decoding: Decoding, task: Task, tokens: list[str],
     o2.markdown(t("train.answer_right" if right else "train.answer_wrong"))
     o2.code(" ".join(decoding.output), language=None)
     fits = input_fit(task, tokens)
-    word = "train.input_inside" if fits.inside else "train.input_outside"
-    st.caption(t(word, length=fits.length, min_len=fits.min_len, max_len=fits.max_len,
-                 unknown=len(fits.unknown)))
+    unknown = t_count("train.n_unknown", len(fits.unknown)) if fits.unknown else ""
+    st.caption(t("train.input_inside" if fits.inside else "train.input_outside",
+                 length=fits.length, min_len=fits.min_len, max_len=fits.max_len,
+                 unknown=unknown))
     if trained is not None and not right and fits.inside and trained.held_out is not None:
         r, n_len = trained.held_out.by_length.get(fits.length, (0, 0))
         st.caption(t("train.wrong_inside", length=fits.length, right=r, total=n_len)
@@ -142,7 +146,7 @@ def _step_view(ctx: Context, decoding: Decoding, name: tuple | None = None) -> N
 
     d1, d2 = st.columns([2, 3])
     with d1:
-        st.markdown(t("train.step_reads", k=k, n=len(view.prefix)))
+        st.markdown(t_count("train.step_reads", len(view.prefix), k=k))
         st.code(" ".join(view.prefix), language=None)
         st.markdown(t("train.picks"))
         st.code(view.next_token, language=None)
@@ -199,9 +203,9 @@ def _beam_settings() -> tuple[int, float]:
                        icon=":material/build:")
         st.session_state[key] = default if value is None else value  # alpha 1 -> 1.0
     b1, b2 = st.columns(2)
-    size = parse_beam_size(b1.slider(t("beam.size"), *BEAM_RANGE, key="tr_beam",
+    size = parse_beam_size(b1.slider(t("beam.size"), *BEAM_RANGE, **keep("tr_beam"),
                                      help=t("beam.size_help")))
-    alpha = parse_alpha(b2.slider(t("beam.alpha"), *ALPHA_RANGE, step=0.1, key="tr_alpha",
+    alpha = parse_alpha(b2.slider(t("beam.alpha"), *ALPHA_RANGE, step=0.1, **keep("tr_alpha"),
                                   help=t("beam.alpha_help")))
     return (DEFAULT_BEAM if size is None else size,
             DEFAULT_ALPHA if alpha is None else round(alpha, 6))  # 0.30000000000000004
@@ -268,7 +272,7 @@ def _before_after(ctx: Context, key: ModelKey, task: TrainTask, tokens: list[str
     The decoder reads the right answer (teacher forcing): the task's rule, or `expected`.
     """
     st.header(t("train.before_after_header"))
-    kind = st.radio(t("train.attention"), ("cross", "enc"), key="tr_kind", horizontal=True,
+    kind = st.radio(t("train.attention"), ("cross", "enc"), **keep("tr_kind"), horizontal=True,
                     format_func=lambda name: t(f"train.kind_{name}"))
     kind = kind if kind in ("cross", "enc") else "cross"
     st.caption(t("train.before_after_caption"))
@@ -286,7 +290,8 @@ def _before_after(ctx: Context, key: ModelKey, task: TrainTask, tokens: list[str
         return
     after = shared_memo(("after", content_id(trained), kind, tuple(tokens), target),
                         lambda: attention_pattern(trained.model, task, tokens, kind, target))
-    ctx.chart(attention_figure(*after, t("train.trained_title", steps=trained.step),
+    ctx.chart(attention_figure(*after, t_count("train.trained_title", trained.step,
+                                               steps=trained.step),
                                q_title=q_title, k_title=t("train.k_source")),
               f"{kind}_attention_trained", key="tr_after", where=p2)
     p2.caption(t("train.pattern_caption", task=t(f"train.task_{task.name}"),
@@ -304,7 +309,7 @@ def _date_tokens(task: D.DateTask) -> list[str] | None:
         return None
     unknown = unknown_characters(task, tokens or [])
     if unknown:
-        st.caption(t("train.date_unknown", n=unknown))
+        st.caption(t_count("train.date_unknown", unknown))
     return tokens
 
 
@@ -375,6 +380,7 @@ def _imported_decoding(ctx: Context, loaded: LoadedCheckpoint) -> None:
     _step_view(ctx, decoding)
     _beam_section(ctx, decoding, ("imported", id(loaded), src, max_len),
                   lambda k, alpha: beam_checkpoint(loaded, src, max_len, k, alpha), keep=loaded)
+    st.header(t("train.before_after_header"))
     st.info(t("train.imported_no_before_after"), icon=":material/info:")
 
 
@@ -382,9 +388,12 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
     """Sections 3 and 4: greedy decoding step by step and beam search beside it, then
     attention before and after."""
     key, trained = result.key, result.trained
-    if key is None:
-        return
     st.header(t("train.decode_header"))
+    if key is None:  # the sections keep their numbers: say why they are empty
+        st.caption(t("train.no_model_here"))
+        st.header(t("train.before_after_header"))
+        st.caption(t("train.no_model_here"))
+        return
     st.markdown(t("train.decode_text"))
     dates = is_dates(task)
     shipped = shipped_dates_model() if dates else None
@@ -408,6 +417,8 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
         st.caption(t("train.untrained_caption"))
     tokens = _date_tokens(task) if dates else _decode_tokens(task, ctx.settings.source)
     if not tokens:
+        st.header(t("train.before_after_header"))
+        st.caption(t("train.no_input_here"))
         return
     use_trained = which == "trained" and trained is not None
     if use_trained:

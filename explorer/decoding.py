@@ -110,7 +110,7 @@ def decode_checkpoint(loaded: LoadedCheckpoint, src_tokens: Sequence[str],
     src, src_mask = _checkpoint_src(loaded, src_tokens)
     tgt_specials = loaded.special_ids("tgt")
     enc_cache, steps = decode_steps(loaded.model, src, src_mask, max_len=max_len,
-                                    start_symbol=tgt_specials.get("bos", BOS),
+                                    start_symbol=loaded.start_id(),
                                     end_symbol=tgt_specials.get("eos"))
     return _decoding(loaded.model, list(src_tokens), tuple(loaded.tgt_vocab), enc_cache, steps)
 
@@ -241,7 +241,7 @@ def beam_checkpoint(loaded: LoadedCheckpoint, src_tokens: Sequence[str], max_len
     # no </s> in its vocabulary: an id no token has, so hypotheses run to max_len as greedy's do
     eos = tgt_specials.get("eos", -1)
     result = beam_search(loaded.model, src, src_mask, max_len=max_len, beam_size=beam_size,
-                         alpha=alpha, start_symbol=tgt_specials.get("bos", BOS), end_symbol=eos)
+                         alpha=alpha, start_symbol=loaded.start_id(), end_symbol=eos)
     return _beam_decoding(result, loaded.tgt_vocab)
 
 

@@ -40,6 +40,7 @@ from .train_state import set_default
 from .train_task import TrainTask, film_probe
 from .train_view import Trained
 from .training import EVAL_SEQUENCES, stop_and_wait, stop_reason_text
+from .view import keep
 
 EXP_KEY = "exp_state"  # this learner's Experiment
 WIDGETS = {"exp_breaks": [BREAK_CHOICES[0]], "exp_eps": 0.1, "exp_steps": DEFAULT_BUDGET}
@@ -133,12 +134,12 @@ def experiment_section(ctx: Context, ts: TrainSettings, result: Trained,
         fixed["exp_breaks"] = list(plan.choices)
     st.session_state.update(fixed)
     c1, c2, c3 = st.columns([2, 1, 1])
-    c1.multiselect(t("exp.break_label"), BREAK_CHOICES, key="exp_breaks", format_func=_label,
+    c1.multiselect(t("exp.break_label"), BREAK_CHOICES, **keep("exp_breaks"), format_func=_label,
                    help=t("exp.break_help"))
-    c2.slider(t("exp.steps"), *BUDGET_RANGE, step=10, key="exp_steps",
+    c2.slider(t("exp.steps"), *BUDGET_RANGE, step=10, **keep("exp_steps"),
               help=t("exp.steps_help", seconds=f"{ARM_TIME_LIMIT:.0f}"))
     if SMOOTHING in plan.choices:
-        c3.slider(t("exp.eps"), *SMOOTHING_RANGE, step=0.05, key="exp_eps")
+        c3.slider(t("exp.eps"), *SMOOTHING_RANGE, step=0.05, **keep("exp_eps"))
     limits = {"steps": (*BUDGET_RANGE, DEFAULT_BUDGET), "smoothing": (*SMOOTHING_RANGE, 0.1),
               "one_mask": (None, None, _label(plan.choices[0]))}
     for name in bad:
@@ -168,13 +169,15 @@ def experiment_section(ctx: Context, ts: TrainSettings, result: Trained,
 def _show(ctx: Context, exp: Experiment) -> None:
     """Both models' numbers, curves, explanation and attention."""
     correct, broken = exp.states
-    for state in exp.states:
-        if state.stopped:
-            st.warning(t("train.stopped", step=state.step, steps=state.config.steps,
+    arms = (t("exp.correct"), t("exp.broken"))
+    for arm, state in zip(arms, exp.states, strict=True):
+        if state.stopped and state.step > 0:  # one that never started did not "stop"
+            st.warning(t("exp.stopped", name=arm, step=state.step, steps=state.config.steps,
                          reason=stop_reason_text(state.stop_reason, state.time_limit)),
                        icon=":material/stop_circle:")
     if exp.results is None:
-        st.info(t("exp.incomplete"), icon=":material/info:")
+        idle = [arm for arm, state in zip(arms, exp.states, strict=True) if state.step == 0]
+        st.info(t("exp.incomplete", name=idle[0] if idle else arms[1]), icon=":material/info:")
         return
     ok, bad = exp.results
     names = (t("exp.correct"), t("exp.broken_named", name=_labels(exp.plan.choices)))
@@ -192,7 +195,7 @@ def _show(ctx: Context, exp: Experiment) -> None:
 
 
 def _column(r: ArmResult) -> list[str]:
-    return [f"{r.loss:.3f}", f"{r.teacher_forced:.1%}", f"{r.greedy:.1%}", str(r.steps),
+    return [f"{r.loss:.3f}", percent(r.teacher_forced), percent(r.greedy), str(r.steps),
             f"{r.seconds:.1f} s"]
 
 

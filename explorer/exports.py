@@ -16,7 +16,7 @@ import torch
 
 from transformer.model import EncoderDecoder, TransformerConfig
 
-from .runs import Run
+from .runs import ImportedTokens, Run, Tokens
 from .settings import Settings, preset_of
 
 FORMAT = "transformer-explorer/1"  # the `format` entry of this app's checkpoints
@@ -24,21 +24,45 @@ MAX_META_DEPTH = 8  # nesting allowed in a checkpoint's `meta`
 MAX_NAME_CHARS = 80  # longest file name stem download_name returns
 
 # Names of the non-hook arrays in run_to_npz (hook names start with a module name).
-TOKEN_ARRAYS = ("tokens.src", "tokens.tgt", "tokens.tgt_in", "tokens.vocab")
+TOKEN_ARRAYS = ("tokens.src", "tokens.tgt", "tokens.tgt_in", "tokens.vocab", "tokens.src_vocab")
 MASK_ARRAYS = ("mask.src", "mask.tgt")
+LOG_PROBS = "generator.hook_log_probs"  # (1, tgt_len, target vocabulary) hook point
+
+
+def model_vocabs(tokens: Tokens) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(source, target) id -> token of the model that read `tokens`.
+
+    A checkpoint's model (shipped, trained here, imported) reads the text in its own
+    vocabularies, which `ImportedTokens` carries; the sidebar's model is built for the
+    text's own vocabulary, shared by both sides.
+    """
+    if isinstance(tokens, ImportedTokens):
+        return tuple(tokens.src_itos), tuple(tokens.tgt_itos)
+    return tuple(tokens.vocab.itos), tuple(tokens.vocab.itos)
 
 
 def run_to_npz(run: Run) -> bytes:
     """Every captured tensor of `run` (hook name -> array) plus tokens and masks, as .npz bytes.
 
-    Token arrays are numpy unicode strings, so `np.load(..., allow_pickle=False)` reads all.
+    `tokens.vocab` names the model's output ids (its target vocabulary: entry i is the
+    token of column i of the log-probabilities, so `vocab[argmax(log_probs)]` is the
+    predicted token); `tokens.src_vocab` names the ids of its source embedding (the same
+    list when one vocabulary serves both sides). Token arrays are numpy unicode strings,
+    so `np.load(..., allow_pickle=False)` reads all. Raises ValueError if the target
+    vocabulary does not have one entry per column of the captured log-probabilities.
     """
+    src_vocab, tgt_vocab = model_vocabs(run.tokens)
+    log_probs = run.cache.get(LOG_PROBS)
+    if log_probs is not None and len(tgt_vocab) != log_probs.shape[-1]:
+        raise ValueError(f"The target vocabulary has {len(tgt_vocab)} tokens but the model "
+                         f"predicts {log_probs.shape[-1]}.")
     arrays: dict[str, np.ndarray] = {name: np.asarray(a) for name, a in run.cache.items()}
     extra = {
         "tokens.src": run.tokens.src_tokens,
         "tokens.tgt": run.tokens.tgt_tokens,
         "tokens.tgt_in": run.tokens.tgt_in_tokens,
-        "tokens.vocab": run.tokens.vocab.itos,
+        "tokens.vocab": tgt_vocab,
+        "tokens.src_vocab": src_vocab,
     }
     for name, toks in extra.items():
         arrays[name] = np.array(list(toks), dtype=np.str_)

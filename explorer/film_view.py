@@ -20,6 +20,7 @@ from .figures.train import closeness_figure, film_figure
 from .i18n import get_lang, percent, t
 from .train_state import content_id, set_default, shared_memo
 from .training import TrainedState
+from .view import keep
 
 GETS_IT = 0.8  # a head "gets it" once this share of its weight is on the ideal positions
 
@@ -50,14 +51,15 @@ def first_step_above(steps: list[int], values: np.ndarray, level: float) -> int 
 
 def film_section(ctx: Context, state: TrainedState | None) -> None:
     """Section: the attention film of the learner's last training run, if it has one."""
+    st.header(t("train.film_header"))  # always: the sections keep their numbers
     if state is None or state.film is None or len(state.film.steps) < 2:
+        st.caption(t("train.film_none"))
         return
     film, cfg, vocab = state.film, state.model.config, state.task.vocab
-    st.header(t("train.film_header"))
     st.markdown(t("train.film_intro"))
     st.code(" ".join(vocab.decode(film.probe.src)), language=None)  # the learner's words: data
     set_default("tr_film_kind", "cross")
-    kind = st.radio(t("train.film_kind"), tuple(KINDS), key="tr_film_kind", horizontal=True,
+    kind = st.radio(t("train.film_kind"), tuple(KINDS), **keep("tr_film_kind"), horizontal=True,
                     format_func=lambda k: KINDS[k].label)
     kind = kind if kind in KINDS else "cross"  # a modified client may send anything
     tokens = {"src": vocab.decode(film.probe.src), "tgt": vocab.decode(film.probe.tgt)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from .checkpoint import MAX_CHECKPOINT_BYTES, CheckpointError, LoadedCheckpoint, load_checkpoint
-from .i18n import t
+from .i18n import get_lang, t
 from .runs import Run, Tokens, forward
 from .settings import LIMITS
 
@@ -19,6 +19,23 @@ IMPORT_KEY = "imported_checkpoint"  # this session's LoadedCheckpoint (never sha
 PENDING_SOURCE = "_pending_source"
 _IMPORTED_RUNS = "_imported_runs"  # this session's recent runs of its imported model
 _MAX_VOCAB_BYTES = 5_000_000
+
+
+def uploader_css(button: str, limits: dict[str, str]) -> str:
+    """CSS that shows the file uploaders' button and size line in the learner's language
+    (Streamlit draws them in English): `limits` maps an uploader's widget key to its line.
+    The texts are the app's own, never a learner's; CSS syntax in them is refused."""
+    for text in (button, *limits.values()):
+        if any(c in text for c in '"\\<>{};'):
+            raise ValueError("uploader texts must not hold CSS syntax")
+    instructions = '[data-testid="stFileUploaderDropzoneInstructions"] span'
+    css = [f".st-key-{key} {instructions} {{ font-size: 0; }} "
+           f'.st-key-{key} {instructions}::after {{ content: "{limit}"; font-size: 0.8rem; }}'
+           for key, limit in limits.items()]
+    word = '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p'
+    css.append(f'{word} {{ font-size: 0; }} {word}::after {{ content: "{button}"; '
+               f"font-size: 0.875rem; }}")
+    return "<style>" + " ".join(css) + "</style>"
 
 
 def current_import() -> LoadedCheckpoint | None:
@@ -54,6 +71,8 @@ def checkpoint_panel() -> LoadedCheckpoint | None:
                          src=cfg.src_vocab, tgt=cfg.tgt_vocab), icon=":material/check_circle:")
             for note in loaded.notes:
                 st.caption(note)
+            if not loaded.start_named:
+                st.caption(t("ckpt.start_nameless", start=loaded.start_id()))
             if st.button(t("ckpt.forget"), key="ckpt_forget"):
                 st.session_state.pop(IMPORT_KEY, None)
                 st.session_state.pop(_IMPORTED_RUNS, None)
@@ -61,6 +80,12 @@ def checkpoint_panel() -> LoadedCheckpoint | None:
                 st.rerun()
             return loaded
         st.caption(t("ckpt.explain", mb=MAX_CHECKPOINT_BYTES // 2**20))
+        if get_lang() != "en":  # Streamlit writes the upload box's own words in English only
+            limits = {"ckpt_file": t("ckpt.upload_limit", mb=MAX_CHECKPOINT_BYTES // 2**20,
+                                     types=".pt .pth .bin .ckpt"),
+                      "ckpt_vocab": t("ckpt.upload_limit", mb=_MAX_VOCAB_BYTES // 10**6,
+                                      types=".txt")}
+            st.markdown(uploader_css(t("ckpt.upload_button"), limits), unsafe_allow_html=True)
         upload = st.file_uploader(t("ckpt.file"), type=["pt", "pth", "bin", "ckpt"],
                                   key="ckpt_file",
                                   max_upload_size=MAX_CHECKPOINT_BYTES // 2**20)

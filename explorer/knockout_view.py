@@ -24,7 +24,7 @@ from .cache import shared_model
 from .context import Context
 from .figures.attention import KINDS, knockout_grid
 from .figures.common import heatmap
-from .i18n import t
+from .i18n import percent, t
 from .knockout import (
     ATTENTION_PARTS,
     FRESH,
@@ -42,8 +42,8 @@ from .runs import Run
 from .sources import MAX_ANSWER, token_mode
 from .train_state import STATE_KEY
 from .training import TrainedState
+from .view import WHOLE, keep
 
-WHOLE = -1  # the head menu's value for "the whole sublayer"
 KEYS = {"part": "ko_part", "layer": "ko_layer", "head": "ko_head"}  # widget keys
 _STORE = "_knockout"  # this session's results: {kind: {key: value}}
 _LIMITS = {"answer": 16, "accuracy": 64, "fresh": 2, "grid": 4}  # entries kept per kind
@@ -146,11 +146,11 @@ def _choose(ctx: Context) -> Unit:
     cfg = ctx.cfg
     _check_choices(cfg.N, cfg.h)
     c1, c2, c3 = st.columns(3)
-    part = c1.selectbox(t("ko.part"), list(PARTS), format_func=_part_label, key=KEYS["part"])
-    layer = c2.selectbox(t("attn.layer"), range(cfg.N), key=KEYS["layer"],
+    part = c1.selectbox(t("ko.part"), list(PARTS), format_func=_part_label, **keep(KEYS["part"]))
+    layer = c2.selectbox(t("attn.layer"), range(cfg.N), **keep(KEYS["layer"]),
                          format_func=lambda i: t("fig.attention.layer", i=i))
     heads = [*range(cfg.h), WHOLE] if part in ATTENTION_PARTS else [WHOLE]
-    head = c3.selectbox(t("attn.head"), heads, format_func=_head_label, key=KEYS["head"])
+    head = c3.selectbox(t("attn.head"), heads, format_func=_head_label, **keep(KEYS["head"]))
     unit = Unit(part, layer, None if head == WHOLE else head)
     if not is_unit_of(unit, cfg):  # the menus offer nothing else; checked all the same
         st.warning(t("ko.refused"), icon=":material/block:")
@@ -168,17 +168,29 @@ def _subject(ctx: Context) -> dict[str, Any]:
         return dict(model=model, itos=ctx.tokens.vocab.itos, bos=BOS, eos=EOS,
                     joiner="" if ctx.settings.token_mode == "char" else " ",
                     key=("untrained", model), task=None, why="ko.no_task_untrained",
-                    twin=ctx.settings.train_mode)
+                    twin=ctx.settings.train_mode, made=None)
     specials = loaded.special_ids("tgt")
     state = st.session_state.get(STATE_KEY)
     trained = state.task if ctx.source == "yours" and isinstance(state, TrainedState) else None
     task, why = task_of(loaded.meta, loaded.src_vocab, loaded.tgt_vocab, trained,
                         loaded.config.max_len)
     joiner = "" if token_mode(loaded, ctx.settings.token_mode) == "char" else " "
-    return dict(model=loaded.model, itos=loaded.tgt_vocab, bos=specials.get("bos", BOS),
+    return dict(model=loaded.model, itos=loaded.tgt_vocab, bos=loaded.start_id(),
                 eos=specials.get("eos"), joiner=joiner,
                 key=(ctx.source, loaded.model), task=task,
-                why=why, twin=False)
+                why=why, twin=False, made=_made(ctx))
+
+
+def _made(ctx: Context) -> tuple[float, int] | None:
+    """The shipped translator's accuracy on held-out dates when it was made, and on how many
+    (what the Attention page's box at the top says), or None for any other model."""
+    if ctx.source != "dates" or ctx.loaded is None:
+        return None
+    meta = ctx.loaded.meta
+    try:
+        return float(meta["held_out_exact"]), int(meta["held_out_n"])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _answer_text(ids: tuple[int, ...], subject: dict[str, Any]) -> str:
@@ -226,12 +238,22 @@ def _accuracies(subject: dict[str, Any], unit: Unit) -> None:
         intact, _ = _remember("accuracy", (key, ()), lambda: _timed(accuracy, model, fresh))
         without, _ = _remember("accuracy", (key, (unit,)),
                                lambda: _timed(accuracy, model, fresh, edits_for([unit])))
+    shown = percent(intact), percent(without)
     m1, m2 = st.columns(2)
-    m1.metric(t("ko.acc_intact", n=fresh.n), f"{intact:.1%}")
-    m2.metric(t("ko.acc_without", n=fresh.n), f"{without:.1%}",
-              delta=t("ko.points", d=f"{100 * (without - intact):+.1f}"))
+    m1.metric(t("ko.acc_intact", n=fresh.n), shown[0])
+    m2.metric(t("ko.acc_without", n=fresh.n), shown[1], delta=t("ko.points", d=points(*shown)))
     st.caption(t("ko.acc_caption_dates" if task.name == "dates" else "ko.acc_caption",
                  n=fresh.n, task=t(f"train.task_{task.name}")))
+    made = subject["made"]
+    if made is not None:
+        st.caption(t("ko.acc_vs_made", made_n=made[1], made=percent(made[0])))
+
+
+def points(before: str, after: str) -> str:
+    """The change between two shown percentages ("99.3%", "93.7%"), in points with a sign,
+    from the shown (rounded) values, so that the numbers on the page add up ("-5.6")."""
+    change = float(after.rstrip("%")) - float(before.rstrip("%"))
+    return f"{change:+.1f}".replace("-0.0", "0.0").replace("+0.0", "0.0")
 
 
 def _grid(ctx: Context, subject: dict[str, Any], unit: Unit) -> Any:
@@ -252,7 +274,8 @@ def _grid(ctx: Context, subject: dict[str, Any], unit: Unit) -> Any:
         grid = _remember("grid", key, lambda: head_grid(model, fresh, cfg, progress, intact))
         bar.empty()
     if grid is None and known is not None:
-        st.caption(t("ko.measure_help", count=count, n=FRESH, seconds=f"{count * known[1]:.0f}"))
+        seconds = max(count * known[1], 1)  # never "about 0 s"
+        st.caption(t("ko.measure_help", count=count, n=FRESH, seconds=f"{seconds:.0f}"))
     return grid
 
 
@@ -275,7 +298,8 @@ def _pattern(run: Run, ctx: Context, unit: Unit, where: Any) -> None:
 def knockout_section(ctx: Context, run: Run) -> None:
     """The section "Knock out a head", below the Attention page's step-by-step view."""
     st.header(t("ko.header"))
-    st.markdown(t("ko.intro"))
+    own = ctx.source in ("yours", "imported")  # in this session only
+    st.markdown(t("ko.intro") + " " + t("ko.whose_session" if own else "ko.whose_shared"))
     unit = _choose(ctx)
     st.caption(t("ko.how", hook=unit.hook()))
     subject = _subject(ctx)

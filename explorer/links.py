@@ -7,41 +7,54 @@ sidebar's copy button and "Link to this view" box.
 
 from __future__ import annotations
 
-import html
-import json
 from urllib.parse import quote, urlencode
 
 import streamlit as st
-import streamlit.components.v1 as components
 from streamlit.delta_generator import DeltaGenerator
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from .context import Context
+from .copy_link import copy_link_button
 from .i18n import get_lang, set_lang, t
 from .urlstate import (
     EXTRAS,
     PE_D_MODEL_RANGE,
     params_to_state,
     settings_to_params,
-    shape_layers,
 )
+from .view import PAGE_CHOICES, Model, page_defaults
 
 _URL_LOADED = "_url_loaded"  # set once the link's parameters were read, on the first run
 URL_NOTICES = "_url_notices"  # what the link asked for that was refused
 
 
+def _history_navigation() -> bool:
+    """Whether this run comes from the browser's Back or Forward button.
+
+    Streamlit marks such a run on its script-run context (not a public API: a test walks
+    Back and Forward in a real browser, tests/test_e2e_view.py).
+    """
+    ctx = get_script_run_ctx()
+    return bool(getattr(ctx, "is_history_navigation", False))
+
+
 def load_url_state() -> None:
-    """On a session's first run, set the widgets to what the link says (never raises)."""
-    if st.session_state.get(_URL_LOADED):
+    """Set the view to what the address says: on a session's first run (a shared link), and
+    after Back or Forward (the view that address was written for). Never raises."""
+    back = _history_navigation()
+    if st.session_state.get(_URL_LOADED) and not back:
         return
     st.session_state[_URL_LOADED] = True
     try:
         params = {k: st.query_params.get_all(k) for k in st.query_params}
     except Exception:  # a malformed query string: ignore it, keep the defaults
         params = {}
-    if not params:
+    if not params and not back:
         return
     written_in = get_lang()
     state, notices = params_to_state(params)
+    if back:  # a link leaves out what is at its default: back to the default
+        state = {**page_defaults(), **state}
     for key, value in state.items():
         st.session_state[key] = value
     if notices and set_lang(st.session_state.get("lang")) != written_in:
@@ -54,9 +67,9 @@ def view_params(ctx: Context) -> dict[str, str]:
 
     Computed before the page runs (widgets write a learner's change into session_state
     before the rerun starts), so a selection the page will correct is corrected here by the
-    same rule: a layer or head (Attention) or a layer filter (Shapes) the shown model does
-    not have is left out (the page shows the default), and the PE d_model and dimensions
-    are corrected as the Embeddings page corrects them.
+    same rule: a value the shown model cannot take (a layer or head it does not have, a
+    Shapes layer filter) is left out (the page shows the default), and the PE d_model and
+    dimensions are corrected as the Embeddings page corrects them.
     """
     extras: dict[str, object] = {}
     for name, (key, default) in EXTRAS.items():
@@ -65,12 +78,11 @@ def view_params(ctx: Context) -> dict[str, str]:
             continue  # only a toggle's value may be a bool
         if isinstance(value, (str, int, float, list, tuple)):
             extras[name] = list(value) if isinstance(value, tuple) else value
-    if ctx.cfg is not None:
-        for name, limit in (("layer", ctx.cfg.N), ("head", ctx.cfg.h)):
-            if not (isinstance(extras.get(name), int) and 0 <= extras[name] < limit):
-                extras.pop(name, None)
-        if extras.get("sl") not in shape_layers(ctx.cfg.N):
-            extras.pop("sl", None)  # the Shapes page falls back to "all"
+    if ctx.cfg is not None:  # e.g. a layer the shown model does not have: the page's default
+        model = Model(N=ctx.cfg.N, h=ctx.cfg.h)
+        for choice in PAGE_CHOICES:
+            if choice.url in extras and not choice.valid(extras[choice.url], model):
+                extras.pop(choice.url)
     _pe_as_shown(extras)
     extras["model"] = ctx.source  # the model shown (an unavailable choice shows "untrained")
     try:
@@ -109,39 +121,11 @@ def share_link(base: str, params: dict[str, str]) -> str:
 def publish_view(ctx: Context, share_slot: DeltaGenerator) -> None:
     """Write the view into the address bar and into the sidebar's share box."""
     params = view_params(ctx)
-    current = {k: st.query_params.get(k) for k in st.query_params}
-    if current != params:
+    current = {k: st.query_params.get_all(k) for k in st.query_params}
+    if current != {k: [v] for k, v in params.items()}:  # repeated keys (?N=3&N=4) too
         st.query_params.from_dict(params)
     with share_slot.container():
-        # components.html, though Streamlit marks it deprecated. st.iframe was tried once and
-        # a browser step that opens a sidebar selectbox failed with it; the same failure came
-        # back with components.html (a scroll closing the list, handled in
-        # tools/screenshots.choose), so st.iframe is untested rather than known to break.
-        components.html(_copy_link_html(t("sidebar.copy_link"), t("sidebar.copied")),
-                        height=40)
+        copy_link_button(t("sidebar.copy_link"), t("sidebar.copied"))
         with st.expander(t("sidebar.share"), icon=":material/link:"):
             st.caption(t("sidebar.share_help"))
             st.code(share_link(st.context.url or "", params), language=None, wrap_lines=True)
-
-
-# One click copies the address bar: the browser's own URL, read when the button is pressed,
-# so the page's HTML holds no learner text (only the two labels, JSON-escaped constants).
-_COPY_LINK = """<style>body { margin: 0; }</style>
-<button id="b" style="width:100%;height:38px;border-radius:8px;cursor:pointer;
-border:1px solid rgba(49,51,63,0.2);background:#fff;color:rgb(49,51,63);font:14px
-'Source Sans 3','Source Sans Pro',system-ui,sans-serif">__LABEL__</button>
-<script>
-const b = document.getElementById("b"), label = __LABEL_JS__, done = __DONE_JS__;
-b.onclick = async () => {
-  try { await navigator.clipboard.writeText(window.parent.location.href); b.textContent = done; }
-  catch (e) { b.textContent = label; }
-  setTimeout(() => { b.textContent = label; }, 2000);
-};
-</script>"""
-
-
-def _copy_link_html(label: str, done: str) -> str:
-    """The copy button's page: `label` and `done` are the app's own texts."""
-    return (_COPY_LINK.replace("__LABEL_JS__", json.dumps(label))
-            .replace("__DONE_JS__", json.dumps(done))
-            .replace("__LABEL__", html.escape(label)))

@@ -39,6 +39,8 @@ def show_date_preview(ctx: Context) -> None:
             st.caption(t("preview.unreadable", n=MAX_PREVIEW_CHARS))
         else:
             st.markdown(t("preview.answer", answer=preview.answer, layer=preview.layer))
+            if preview.outside:
+                st.warning(t("source.dates_outside"), icon=":material/help:")
             ctx.chart(date_preview_figure(preview.weights, preview.out_tokens,
                                           preview.src_tokens,
                                           t("preview.figure_title", layer=preview.layer)),

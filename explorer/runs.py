@@ -89,15 +89,16 @@ class ImportedTokens(Tokens):
 
 
 def imported_tokens(tokens: Tokens, src_itos: tuple[str, ...], tgt_itos: tuple[str, ...],
-                    specials: dict[str, int], src_unk: int | None) -> ImportedTokens:
-    """`tokens` mapped into an imported model's vocabularies; unknown ones shown as it sees them."""
+                    specials: dict[str, int], src_unk: int | None, bos: int) -> ImportedTokens:
+    """`tokens` mapped into an imported model's vocabularies; unknown ones shown as it sees
+    them; the decoder starts from `bos`."""
     tgt_unk = specials.get("unk", 0)
     s_unk = src_unk if src_unk is not None else 0
     src_known, tgt_known = set(src_itos), set(tgt_itos)
     src = tuple(tok if tok in src_known else src_itos[s_unk] for tok in tokens.src_tokens)
     tgt = tuple(tok if tok in tgt_known else tgt_itos[tgt_unk] for tok in tokens.tgt_tokens)
     return ImportedTokens(src, tgt, Vocab(list(dict.fromkeys([*src, *tgt]))), src_itos,
-                          tgt_itos, specials.get("bos", 0), s_unk, tgt_unk)
+                          tgt_itos, bos, s_unk, tgt_unk)
 
 
 def make_tokens(source: str, target: str, mode: str) -> Tokens:

@@ -42,6 +42,8 @@ from .sources import (
     shipped_answer,
 )
 from .train_state import STATE_KEY
+from .train_view import training_status_sidebar
+from .view import keep
 
 PRESENTER_KEY = "presenter"  # the presenter-mode toggle's session-state key
 
@@ -65,7 +67,9 @@ TRANSLATED_CHOICES = (
 
 PRESENTER_CSS = """<style>
 html { font-size: 21px; }
-[data-testid="stMainBlockContainer"] { max-width: 100%; padding-left: 2rem; padding-right: 2rem; }
+[data-testid="stMainBlockContainer"] { max-width: 100%; padding-left: 2rem; padding-right: 2rem;
+  padding-top: 4rem; }
+[data-testid="stWidgetLabel"] p { font-size: 1rem; }
 [data-testid="stCode"] code, [data-testid="stDataFrame"] { font-size: 1.05rem; }
 </style>"""
 
@@ -75,6 +79,11 @@ def _keep_choices_on_language_change() -> None:
     for key in TRANSLATED_CHOICES:
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
+
+
+def _clear_target() -> None:
+    """A trained model's decoder then reads the model's own answer."""
+    st.session_state["target"] = ""
 
 
 def _apply_preset() -> None:
@@ -108,9 +117,10 @@ def render_sidebar() -> Context:
     _init_state()
     imported = current_import()
     sb = st.sidebar
-    sb.selectbox(t("sidebar.language"), LANGS, key="lang", format_func=LANG_NAMES.get,
+    sb.selectbox(t("sidebar.language"), LANGS, **keep("lang"), format_func=LANG_NAMES.get,
                  on_change=_keep_choices_on_language_change)
-    sb.toggle(t("sidebar.presenter"), key=PRESENTER_KEY, help=t("sidebar.presenter_help"))
+    sb.toggle(t("sidebar.presenter"), **keep(PRESENTER_KEY), help=t("sidebar.presenter_help"))
+    training_status_sidebar()  # a training going on in the background, on every page
     share_slot = sb.empty()  # filled last, once the whole view is known
     presenter = st.session_state.get(PRESENTER_KEY) is True
     if presenter:
@@ -119,31 +129,35 @@ def render_sidebar() -> Context:
         sb.warning(notice, icon=":material/link_off:")
     source, loaded, missing = resolve_source(st.session_state.get(SOURCE_KEY), imported,
                                              st.session_state.get(STATE_KEY))
-    sb.radio(t("source.label"), SOURCES, key=SOURCE_KEY, format_func=source_name,
+    sb.radio(t("source.label"), SOURCES, **keep(SOURCE_KEY), format_func=source_name,
              help=t("source.help", languages=len(D.LANGUAGES)))
     if missing is not None:
         sb.info(t(missing), icon=":material/info:")
     sb.text_input(
-        t("sidebar.source"), key="source", max_chars=MAX_TEXT_CHARS,
+        t("sidebar.source"), **keep("source"), max_chars=MAX_TEXT_CHARS,
         help=t("sidebar.source_help"),
     )
     sb.text_input(
-        t("sidebar.target"), key="target", max_chars=MAX_TEXT_CHARS,
+        t("sidebar.target"), **keep("target"), max_chars=MAX_TEXT_CHARS,
         placeholder=(t("source.target_placeholder")
                      if loaded is not None and source in TRAINED_SOURCES
                      else t("sidebar.target_placeholder")),
         help=t("sidebar.target_help"),
     )
+    typed = st.session_state.get("target")
+    if (loaded is not None and source in TRAINED_SOURCES and isinstance(typed, str)
+            and typed.strip()):  # a target left from before: the decoder reads it, not the answer
+        sb.info(t("source.reads_target", name=source_name(source)), icon=":material/input:")
+        sb.button(t("source.clear_target"), on_click=_clear_target, key="clear_target",
+                  icon=":material/backspace:")
     mode_names = {"word": t("sidebar.tokens_word"), "char": t("sidebar.tokens_char")}.get
     fixed_mode = loaded.meta.get("token_mode") if loaded is not None else None
     if fixed_mode in CHOICES["token_mode"]:  # the model was trained on text read this way
-        if "token_mode" in st.session_state:  # keep the learner's own choice for later
-            st.session_state["token_mode"] = st.session_state["token_mode"]
         sb.radio(t("sidebar.tokens"), CHOICES["token_mode"], horizontal=True, disabled=True,
                  index=CHOICES["token_mode"].index(fixed_mode), format_func=mode_names,
                  help=t("source.tokens_fixed"))
     else:
-        sb.radio(t("sidebar.tokens"), CHOICES["token_mode"], key="token_mode", horizontal=True,
+        sb.radio(t("sidebar.tokens"), CHOICES["token_mode"], **keep("token_mode"), horizontal=True,
                  format_func=mode_names)
     texts = [st.session_state.get(k) for k in ("source", "target")]
     if any(isinstance(x, str) and writes_without_spaces(x[:MAX_TEXT_CHARS]) for x in texts):
@@ -178,7 +192,7 @@ def _teaching_options(cfg: TransformerConfig | None = None) -> None:
     def own(name: str) -> dict:
         """Widget arguments: the session key of the sidebar's model, or cfg's value, disabled."""
         if not fixed:
-            return {"key": name}
+            return keep(name)
         value = getattr(cfg, name)
         if name in CHOICES:
             return {"index": CHOICES[name].index(value), "disabled": True}
@@ -198,27 +212,27 @@ def _teaching_options(cfg: TransformerConfig | None = None) -> None:
                                   "all": t("sidebar.tie_all")}.get,
                      help=t("sidebar.tie_weights_help"), **own("tie_weights"))
         if not fixed:
-            st.toggle(t("sidebar.train_mode"), key="train_mode")
+            st.toggle(t("sidebar.train_mode"), **keep("train_mode"))
 
 
 def _model_widgets() -> None:
     """The size, seed and teaching options of the sidebar's own model."""
     sb = st.sidebar
-    sb.selectbox(t("sidebar.preset"), (*PRESETS, "custom"), key="preset",
+    sb.selectbox(t("sidebar.preset"), (*PRESETS, "custom"), **keep("preset"),
                  on_change=_apply_preset, help=t("sidebar.preset_help"),
-                 format_func=lambda p: t("sidebar.preset_custom") if p == "custom" else p)
+                 format_func=lambda p: t(f"sidebar.preset_{p.replace(' ', '_')}"))
     c1, c2 = sb.columns(2)
     lo, hi = LIMITS["N"]
-    c1.number_input(t("sidebar.N"), lo, hi, step=1, key="N", on_change=_mark_custom)
+    c1.number_input(t("sidebar.N"), lo, hi, step=1, **keep("N"), on_change=_mark_custom)
     lo, hi = LIMITS["h"]
-    c2.number_input(t("sidebar.h"), lo, hi, step=1, key="h", on_change=_mark_custom)
+    c2.number_input(t("sidebar.h"), lo, hi, step=1, **keep("h"), on_change=_mark_custom)
     lo, hi = LIMITS["d_model"]
-    c1.number_input("d_model", lo, hi, step=2, key="d_model", on_change=_mark_custom)
+    c1.number_input("d_model", lo, hi, step=2, **keep("d_model"), on_change=_mark_custom)
     lo, hi = LIMITS["d_ff"]
-    c2.number_input("d_ff", lo, hi, step=16, key="d_ff", on_change=_mark_custom)
-    sb.slider("dropout", 0.0, MAX_DROPOUT, step=0.05, key="dropout", on_change=_mark_custom)
+    c2.number_input("d_ff", lo, hi, step=16, **keep("d_ff"), on_change=_mark_custom)
+    sb.slider("dropout", 0.0, MAX_DROPOUT, step=0.05, **keep("dropout"), on_change=_mark_custom)
     lo, hi = LIMITS["seed"]
-    sb.number_input(t("sidebar.seed"), lo, hi, step=1, key="seed")
+    sb.number_input(t("sidebar.seed"), lo, hi, step=1, **keep("seed"))
     _teaching_options()
 
 
@@ -233,9 +247,6 @@ def _imported_model_widgets(cfg: TransformerConfig, source: str) -> None:
     The sidebar's own values are kept (written back each run, so Streamlit does not drop the
     state of widgets that are not drawn) and come back with "Back to the sidebar's model".
     """
-    for key in _OWN_MODEL_KEYS:
-        if key in st.session_state:
-            st.session_state[key] = st.session_state[key]
     sb = st.sidebar
     sb.caption(t("sidebar.fixed_by_checkpoint") if source == "imported"
                else t("source.fixed", name=source_name(source)))

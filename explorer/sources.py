@@ -21,6 +21,7 @@ import torch
 
 from transformer import dates as D
 from transformer.model import EncoderDecoder, attention_hook
+from transformer.tokenize import EOS, SPECIALS
 from transformer.train import Batch, greedy_decode
 
 from .checkpoint import CheckpointError, LoadedCheckpoint, load_checkpoint
@@ -79,6 +80,18 @@ def expected_date(tokens: Sequence[str]) -> list[str] | None:
     return list(guess) if D.written_as_trained(tokens, guess) else None
 
 
+def answers_dates(source: str, meta: Mapping[str, Any]) -> bool:
+    """Whether the model shown translates dates: the shipped one, or one trained on dates."""
+    return source == "dates" or (source == "yours" and meta.get("task") == "dates")
+
+
+def outside_dates(typed: Sequence[str], answer: str, unknown: bool) -> bool:
+    """The one rule for every place a date model answers: the input is outside what it was
+    trained on unless it has no character the model does not know and is exactly how one of
+    the task's languages and styles writes the model's answer (`typed`: without </s>)."""
+    return unknown or not D.written_as_trained(typed, answer)
+
+
 ALIGNMENT_DATES = 400  # held-out dates the Attention page's alignment sentence is measured on
 
 
@@ -113,6 +126,7 @@ class DatePreview:
     src_tokens: tuple[str, ...]  # the date's characters and </s> (unknown ones as <unk>)
     out_tokens: tuple[str, ...]  # the decoder's input: <s> and the model's answer
     answer: str  # the answer as text
+    outside: bool  # the text is not a date as the task writes them (`outside_dates`)
     layer: int  # the decoder layer drawn (the one the alignment sentence names)
     weights: np.ndarray  # (len(out_tokens), len(src_tokens)) cross-attention, heads averaged
 
@@ -131,8 +145,11 @@ def date_preview(text: str) -> DatePreview | None:
     layer = int(loaded.meta.get("alignment_layer", 0))  # measured by tools/train_dates.py
     cache = forward(loaded.model, ctx.tokens).cache
     weights = cache[attention_hook("decoder", layer, "src_attn", "hook_pattern")][0]
-    return DatePreview(tuple(ctx.tokens.src_tokens), tuple(ctx.tokens.tgt_in_tokens),
-                       "".join(ctx.tokens.tgt_tokens), layer, weights.mean(axis=0))
+    src, answer = tuple(ctx.tokens.src_tokens), "".join(ctx.tokens.tgt_tokens)
+    typed = src[:-1] if src[-1:] == (SPECIALS[EOS],) else src
+    unknown = any(i == ctx.tokens.src_unk for i in ctx.tokens.src_ids)
+    return DatePreview(src, tuple(ctx.tokens.tgt_in_tokens), answer,
+                       outside_dates(typed, answer, unknown), layer, weights.mean(axis=0))
 
 
 def trained_checkpoint(state: TrainedState) -> LoadedCheckpoint:
@@ -198,7 +215,7 @@ def answer_tokens(loaded: LoadedCheckpoint, src_tokens: tuple[str, ...],
     if store is not None and key in store:
         return store[key]
     specials = loaded.special_ids("tgt")
-    bos, eos = specials.get("bos", 1), specials.get("eos", 2)
+    bos, eos = loaded.start_id(), specials.get("eos")
     src_stoi = {tok: i for i, tok in reversed(list(enumerate(loaded.src_vocab)))}
     unk = loaded.special_ids("src").get("unk", 0)
     src = torch.tensor([[src_stoi.get(tok, unk) for tok in src_tokens]])

@@ -14,9 +14,12 @@ each request in its own script thread would run thirty trainings side by side on
 - counts a training's time limit from its first step, not from the request (time in the
   queue is not training).
 
-A learner's `Ticket` leaves the hub on Stop, on another click and when the tab closes. A
-training nobody waits for any more stops (or, still queued, leaves the queue); one that
-others still wait for goes on, and the learner who left gets a copy of it as it was.
+A learner's `Ticket` leaves the hub on Stop, on a new training of that learner and when
+the learner's session ends (its browser tab closed or reloaded: `Ticket.alive`, watched by
+the hub's reaper thread). Other clicks, another page or another language leave it in
+place: the training goes on in the background. A training nobody waits for any more stops
+(or, still queued, leaves the queue); one that others still wait for goes on, and the
+learner who left gets a copy of it as it was.
 """
 
 from __future__ import annotations
@@ -56,8 +59,18 @@ KEEP_DONE = 8
 # trainings of that task on this server.
 FIRST_GUESS = {"copy": 1.5, "reverse": 3.0, "sort": 3.0, "dates": 20.0}
 STEP_GUESS = 0.007  # seconds per step (fast recipe, checks included: §1b) until one is timed
+# Steps a training that stops once learned is expected to take, before this server has
+# finished one of that task (median of seeds 0-4 in bench/results.md §1b, of seeds 0-2 in
+# §8b, rounded); afterwards the median of the last few that learned.
+FIRST_STEPS = {"copy": 190, "reverse": 500, "sort": 460, "dates": 920}
 NOTIFY_EVERY = 0.2  # seconds between progress notifications to waiting learners
 SNAPSHOT_WAIT = 5.0  # seconds a learner who leaves a shared training waits for its copy
+# A ticket whose session has been gone (`Ticket.alive` false) this many seconds in a row
+# leaves the hub: a tab closed or reloaded. The grace lets a browser that lost its
+# connection for a moment reconnect; bench/faults.py expects a closed tab's training to end
+# within 3 s (the grace, the reaper's look, the step and the stopped model's evaluation).
+GONE_GRACE = 1.5
+REAP_EVERY = 0.5  # seconds between the reaper's looks at the tickets it watches
 
 
 # Trainings that may run at once, whatever the machine: each runs in a worker process that
@@ -196,6 +209,10 @@ class Ticket:
     """One learner's wait for a job."""
 
     job: Job
+    # whether the learner's session is still there (None: nobody to watch, e.g. a test);
+    # called from the hub's reaper thread, so it must be cheap and thread-safe
+    alive: Callable[[], bool] | None = field(default=None, repr=False)
+    reused: bool = False  # the job had finished before this ticket joined it (a replay)
     left: bool = False
     copy: TrainedState | None = None  # the learner's copy, once taken (see Hub.leave)
     # a copy asked for but not ready in time: (ready, box, reason), taken on the next ask
@@ -264,18 +281,28 @@ class Hub:
         self.trainings = 0  # trainings started (single-flight tests count them)
         self._told = 0.0  # time.monotonic() of the last progress notification
         self.step_seconds = STEP_GUESS  # seconds per step of the last training, checks included
+        self._steps: dict[str, deque[int]] = {}  # task -> steps of recent trainings that learned
+        # tickets whose learner may leave without a word (a closed tab): ticket -> the
+        # time.monotonic() since which its alive() has said no (None: alive)
+        self._watched: dict[Ticket, float | None] = {}
+        self._reaper: threading.Thread | None = None
 
     # ---- a learner's side --------------------------------------------------------------
 
-    def join(self, request: Request) -> Ticket:
-        """A ticket for `request`: the training under way or done for it, or a new one."""
+    def join(self, request: Request, alive: Callable[[], bool] | None = None) -> Ticket:
+        """A ticket for `request`: the training under way or done for it, or a new one.
+
+        `alive()`: whether the learner is still there; once it has said no for GONE_GRACE
+        seconds, the ticket leaves (the training stops if nobody else waits for it)."""
         fresh: TrainedState | None = None
         while True:
             with self._lock:
                 job = self._jobs.get(request)
+                reused = False
                 if job is None and request in self._done:
                     job = self._done[request]
                     self._done.move_to_end(request)
+                    reused = True
                 if job is None and fresh is not None:
                     job = Job(request, fresh, next(self._numbers))
                     self._jobs[request] = job
@@ -283,8 +310,11 @@ class Hub:
                     self._dispatch()
                 if job is not None:
                     job.waiting += 1
+                    ticket = Ticket(job, alive=alive, reused=reused)
+                    if alive is not None and not reused:
+                        self._watch(ticket)
                     self._lock.notify_all()
-                    return Ticket(job)
+                    return ticket
             # a new training: its model is built outside the lock (a large one takes a
             # while), then the lookup runs again (another learner may have asked meanwhile)
             fresh = start_training(request.key, request.config, early_stop=request.early_stop,
@@ -396,6 +426,18 @@ class Hub:
             guess = FIRST_GUESS.get(request.key.task, 10.0)
         return min(guess, request.time_limit)
 
+    def expected_steps(self, request: Request) -> int:
+        """Steps the training of `request` is expected to take: all of them, or with
+        "Stop when learned" the median of the last few of its task that learned here
+        (FIRST_STEPS before any), at most all of them."""
+        steps = request.config.steps
+        if not request.early_stop:
+            return steps
+        with self._lock:
+            recent = sorted(self._steps.get(request.key.task, ()))
+        guess = recent[len(recent) // 2] if recent else FIRST_STEPS.get(request.key.task, steps)
+        return min(steps, guess)
+
     def threads_each(self) -> int:
         """Torch threads each running training may use: the slots (one per core) shared
         among the trainings and turns running now (a training alone may use every core)."""
@@ -431,6 +473,47 @@ class Hub:
                 self._lock.notify_all()
 
     # ---- the hub's side -----------------------------------------------------------------
+
+    def _watch(self, ticket: Ticket) -> None:
+        """Watch `ticket`'s learner (the caller holds the lock); start the reaper if needed."""
+        self._watched[ticket] = None
+        if self._reaper is None or not self._reaper.is_alive():
+            self._reaper = threading.Thread(target=self._reap, daemon=True,
+                                            name="trainer-reaper")
+            self._reaper.start()
+
+    def _reap(self) -> None:
+        """Every REAP_EVERY seconds, ask each watched ticket's learner whether it is still
+        there; a ticket whose learner has been gone GONE_GRACE seconds leaves the hub (its
+        tab was closed or reloaded: nobody will ever look at its copy). Ends when nothing
+        is left to watch."""
+        while True:
+            with self._lock:
+                for ticket in [t for t in self._watched if t.left or t.done]:
+                    del self._watched[ticket]
+                if not self._watched:
+                    self._reaper = None
+                    return
+                watched = list(self._watched.items())
+            now = time.monotonic()
+            gone = []
+            for ticket, since in watched:
+                try:
+                    here = ticket.alive is None or ticket.alive()
+                except Exception:  # a session that cannot be asked is not there
+                    here = False
+                if here:
+                    since = None
+                elif since is None:
+                    since = now
+                elif now - since >= GONE_GRACE:
+                    gone.append(ticket)
+                with self._lock:
+                    if ticket in self._watched:
+                        self._watched[ticket] = since
+            for ticket in gone:
+                self.leave(ticket, "tab_closed", want_copy=False)
+            time.sleep(REAP_EVERY)
 
     def _guess(self, job: Job) -> float:
         return job.seconds if job.request is None else self.estimate(job.request)
@@ -477,6 +560,9 @@ class Hub:
                     times.append(took)
                     if job.state.step:
                         self.step_seconds = took / job.state.step
+                    if job.state.learned:
+                        self._steps.setdefault(job.request.key.task, deque(maxlen=5)).append(
+                            job.state.step)
                 job.done.set()
                 self._dispatch()
                 self._lock.notify_all()

@@ -30,6 +30,19 @@ FACTOR_RANGE = (0.1, 5.0)
 SMOOTHING_RANGE = (0.0, 0.5)
 
 
+def choice_label(name: str, value: object) -> str:
+    """How the page names option `value` of the choice `name` ("task", "symbols",
+    "schedule", "model"), in the learner's language: the label its widget shows."""
+    key = {"task": "train.task_{}", "symbols": "train.symbols_{}",
+           "schedule": "train.schedule_{}", "model": "train.model_{}_label"}[name]
+    return t(key.format(value))
+
+
+def model_label(choice: object) -> str:
+    """The model radio's label for `choice` (a MODEL_CHOICES name)."""
+    return choice_label("model", choice) if choice in MODEL_CHOICES else str(choice)
+
+
 def recipe_for(task: str) -> Recipe:
     """The recipe whose size "recipe" trains, and whose values the widgets start from."""
     return DATES_LIVE if task == "dates" else FAST
@@ -86,9 +99,11 @@ def parse_train_settings(raw: dict[str, Any]) -> TrainSettings:
         value = raw.get(name, getattr(base, name))
         if value in allowed:
             values[name] = str(value)
-        else:
+        else:  # named as the widget names them: never an internal identifier
+            quoted = [t("train.quoted", text=choice_label(name, a)) for a in allowed]
             errors.append(t("train.err.choice", name=t(f"train.field.{name}"),
-                            allowed=", ".join(allowed), default=getattr(base, name)))
+                            allowed=t("train.list_sep").join(quoted),
+                            default=quoted[allowed.index(getattr(base, name))]))
     ints = {"steps": STEPS_RANGE, "warmup": WARMUP_RANGE}
     floats = {"lr": LR_RANGE, "factor": FACTOR_RANGE, "smoothing": SMOOTHING_RANGE}
     for name, (low, high) in {**ints, **floats}.items():

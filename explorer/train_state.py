@@ -5,7 +5,9 @@ shared untrained model.
   belongs to the session that trained it); `current_state` reads it once no interrupted
   run trains it any more.
 - `TICKETS_KEY`: this learner's place in the server's training hub (train_hub.py) while a
-  training is queued or under way; a click leaves it (Stop keeps the model so far).
+  training is queued or under way. It goes on while the learner clicks, reads another
+  page or switches language; Stop, a new training or the end of the session leaves it
+  (Stop keeps the model so far), and `kept_training` keeps it once it ends, on any page.
 - `MEMO_KEY` / `memo`: this learner's recent decodings, in `st.session_state`;
   `shared_memo` those every learner may read (by `content_id`, the trained weights).
 - `untrained(key)`: the untrained model of a key, shared through a cache, read-only.
@@ -17,6 +19,8 @@ from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
+from streamlit import runtime
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from transformer.model import EncoderDecoder
 
@@ -41,6 +45,7 @@ STATE_KEY = "train_state"  # this learner's TrainedState
 # page shows). Keeping or dropping one is then plain Python, which no click interrupts.
 TICKETS_KEY = "train_tickets"
 EARLY, WAIT = "early", "wait"
+FAILED_KEY = "train_failed"  # why this learner's last training failed, shown once
 MEMO_KEY = "train_memo"  # this learner's recent decodings, by (model version, input)
 # A trained page run asks for about ten results (decodings, figures, the weights' digest);
 # mostly references to shared ones, so the memo costs little memory.
@@ -115,26 +120,73 @@ def keep_state(state: TrainedState) -> None:
 
 def tickets() -> dict[str, Ticket]:
     """This learner's tickets in the hub (EARLY, WAIT), in a plain dict."""
-    return st.session_state.setdefault(TICKETS_KEY, {})
+    store = st.session_state.get(TICKETS_KEY)
+    if not isinstance(store, dict):
+        store = st.session_state[TICKETS_KEY] = {}
+    return store
 
 
-def _leave_hub(replacing: bool, stop_requested: bool) -> Ticket | None:
-    """A click ends this learner's wait in the hub: Stop or another click keeps the model
-    as it is (evaluated), while others asking for it go on; a new Train click returns the
-    ticket so the new request joins first (the same settings keep their training). The
-    ticket is forgotten only once its model is kept: a run stopped on the way loses nothing
-    (the next one gets the same copy)."""
+def session_alive() -> Callable[[], bool] | None:
+    """A check, callable from any thread, that this run's session is still connected (its
+    browser tab open): the hub's reaper asks it, and ends the training of a learner who
+    has gone. None where there is no server to ask (AppTest, a bare script)."""
+    run_ctx = get_script_run_ctx()
+    if run_ctx is None or not runtime.exists():
+        return None
+    server = runtime.get_instance()
+    if type(server) is not runtime.Runtime:  # AppTest's stand-in has no browser sessions
+        return None
+    session = run_ctx.session_id
+    return lambda: server.is_active_session(session)
+
+
+def training_under_way() -> Ticket | None:
+    """This learner's training while it is queued or trains (its WAIT ticket), else None."""
+    ticket = tickets().get(WAIT)
+    if isinstance(ticket, Ticket) and not ticket.left and not ticket.done:
+        return ticket
+    return None
+
+
+def kept_training() -> bool:
+    """If this learner's training has ended, keep it as their trained model and forget the
+    ticket: on whatever page they are (the sidebar's status calls this on every page).
+    True when the trained model changed. A failure is kept (FAILED_KEY) for the Train
+    page to show."""
+    store = tickets()
+    ticket = store.get(WAIT)
+    if not isinstance(ticket, Ticket) or not (ticket.done or ticket.left):
+        return False
+    state = training_hub().leave(ticket, "stop_button") if ticket.left else \
+        training_hub().result(ticket)
+    if ticket.left and state is None and ticket.pending is not None:
+        return False  # a stopped training's copy, not made yet: asked for again next run
+    if state is not None:
+        keep_state(state)
+        st.session_state["tr_which"] = "trained"  # decode with the new model
+    elif ticket.job.error is not None:
+        error = ticket.job.error
+        st.session_state[FAILED_KEY] = str(error) or type(error).__name__
+    if store.get(WAIT) is ticket:
+        del store[WAIT]
+    return state is not None
+
+
+def stop_training() -> TrainedState | None:
+    """Stop: this learner leaves their training and keeps it as it is then (evaluated),
+    while others asking for it go on; a queued one leaves the queue. The ticket is
+    forgotten only once its model is kept: a run stopped on the way loses nothing (the
+    next one gets the same copy)."""
     store = tickets()
     ticket = store.get(WAIT)
     if not isinstance(ticket, Ticket):
         return None
-    if replacing:
-        return ticket
     queued = ticket.job.status == "queued"
     with st.spinner(t("train.evaluating")):
-        state = training_hub().leave(ticket, "stop_button" if stop_requested else "click")
+        state = training_hub().leave(ticket, "stop_button")
     if state is not None:
         keep_state(state)
+        st.session_state["tr_which"] = "trained"
     elif queued:
         st.info(t("train.left_queue"), icon=":material/logout:")
     elif ticket.pending is not None:  # the copy is not ready yet: the next run takes it
@@ -143,6 +195,23 @@ def _leave_hub(replacing: bool, stop_requested: bool) -> Ticket | None:
         return None
     if store.get(WAIT) is ticket:
         del store[WAIT]
+    return state
+
+
+def _settle_ticket(replacing: bool, stop_requested: bool) -> Ticket | None:
+    """This learner's training in the hub, after this run's click: Stop ends it (the model
+    as it is then is kept); a new Train click returns the ticket, for the new request to
+    join first (the same settings keep their training); a finished one is kept. Any other
+    click leaves it training in the background."""
+    ticket = tickets().get(WAIT)
+    if not isinstance(ticket, Ticket):
+        return None
+    if replacing:
+        return ticket
+    if stop_requested and not ticket.left:
+        stop_training()
+    else:
+        kept_training()
     return None
 
 
@@ -151,13 +220,15 @@ def current_state(replacing: bool, stop_requested: bool
     """This learner's state, once no older script run trains it; whether that is so; and
     the wait in the hub a new training replaces (`replacing`), for the caller to leave.
 
-    A click (Stop or any other widget) starts a new run while the run that was training may
-    still be inside run_training: Streamlit starts the new run at once and the old thread
-    only ends at its next st.* call. Stop it and wait until it has let go of the model, so
-    every number shown belongs to the model as it is (its history was saved at every step,
-    so it keeps what it learned). `replacing`: a new training replaces it (no evaluation).
+    This learner's training in the hub goes on through any click but Stop (and a new Train
+    click, which replaces it). A click also starts a new run while a run that trained in
+    its own thread (before the hub) may still be inside run_training: Streamlit starts the
+    new run at once and the old thread only ends at its next st.* call. Stop it and wait
+    until it has let go of the model, so every number shown belongs to the model as it is
+    (its history was saved at every step, so it keeps what it learned). `replacing`: a new
+    training replaces it (no evaluation).
     """
-    old = _leave_hub(replacing, stop_requested)
+    old = _settle_ticket(replacing, stop_requested)
     state: TrainedState | None = st.session_state.get(STATE_KEY)
     if state is not None and not (isinstance(state, TrainedState) and is_current(state.model)):
         st.session_state.pop(STATE_KEY, None)  # trained before the app's code was updated

@@ -19,7 +19,7 @@ from transformer.film import Probe, task_probe
 from transformer.tasks import DIGITS, Task, make_task
 from transformer.tokenize import MAX_TEXT_CHARS, SPECIALS, TokenizeError, tokenize
 
-from .i18n import t
+from .i18n import TABLES, get_lang, t
 
 DIGIT_MAX_LEN = 9  # longest digit sequence of the tasks
 MAX_WORDS = 20  # distinct words of the learner's text used as symbols
@@ -30,6 +30,23 @@ FILM_DIGITS = "7 2 9 4 0 6 1 8"  # the film's probe: distinct digits, so one ide
 FILM_DATE = D.Variant("de", "full"), dt.date(2026, 11, 23)
 
 TrainTask = Task | D.DateTask  # what the Train page trains: a toy task or the date task
+
+
+def t_count(key: str, n: int, /, **values: object) -> str:
+    """`t(key, n=n, ...)`, in the singular when `n` is 1: the text of `key + ".one"` when
+    the table has it ("1 symbol", not "1 symbols"); a language without plural forms gives
+    both keys the same text."""
+    one = f"{key}.one"
+    if n == 1 and one in TABLES[get_lang()]:
+        key = one
+    return t(key, n=n, **values)
+
+
+def numbers_text(numbers: Sequence[int], limit: int = 5) -> str:
+    """Numbers for a sentence, in the learner's language: "2", "2, 5" ("2、5"), and at most
+    `limit` of them ("1, 2, 3, 4, 5 …")."""
+    shown = t("train.list_sep").join(map(str, numbers[:limit]))
+    return shown + (" …" if len(numbers) > limit else "")
 
 
 def is_dates(task: object) -> bool:
@@ -117,10 +134,9 @@ def parse_sequence(text: Any, task: Task) -> tuple[list[str] | None, str | None]
         return None, t("train.input.empty")
     bad = [i + 1 for i, p in enumerate(parts) if p not in task.symbols]
     if bad:
-        which = ", ".join(map(str, bad[:5])) + (" …" if len(bad) > 5 else "")
         digits = task.symbols == DIGITS
-        return None, t("train.input.bad_digits" if digits else "train.input.bad_words",
-                       which=which)
+        return None, t_count("train.input.bad_digits" if digits else "train.input.bad_words",
+                             len(bad), which=numbers_text(bad))
     if len(parts) > task.max_len:
         return None, t("train.input.too_many", n=task.max_len, got=len(parts))
     return parts, None
@@ -138,10 +154,12 @@ def parse_date_input(text: Any, task: D.DateTask) -> tuple[list[str] | None, str
         return None, t("train.input.date_too_long", n=task.max_len)
     try:
         tokens = D.source_tokens(text)
-    except TokenizeError:
-        return None, t("train.input.date_too_long", n=task.max_len)
+    except TokenizeError as exc:  # empty (spaces, invisible characters), or too long
+        empty = exc.key == "tokenize.empty"
+        return None, t("train.input.date_empty" if empty else "train.input.date_too_long",
+                       n=task.max_len)
     if not tokens:
-        return None, t("train.input.empty")
+        return None, t("train.input.date_empty")
     if len(tokens) > task.max_len:
         return None, t("train.input.date_too_long", n=task.max_len)
     return tokens, None

@@ -6,6 +6,7 @@ The learner's trained model is kept and read through `explorer/train_state.py`.
 
 from __future__ import annotations
 
+import bisect
 import math
 import time
 from dataclasses import dataclass
@@ -17,15 +18,16 @@ import torch
 from transformer import dates as D
 from transformer.recipes import DATES
 from transformer.tasks import DIGITS
-from transformer.train import SCHEDULES
+from transformer.train import SCHEDULES, StepInfo
 
 from .charts import show_chart
 from .context import Context, session_disconnected
 from .decoding import teacher_forcing_rows
 from .exports import checkpoint_bytes, download_name
-from .figures.train import loss_figure
-from .i18n import get_lang, percent, t
-from .settings import Settings, architecture_problem, training_problem
+from .figures.attention import KINDS
+from .figures.train import attention_figure, loss_figure
+from .i18n import get_lang, percent, set_lang, t
+from .settings import LIMITS, Settings, architecture_problem, training_problem
 from .sources import shipped_dates_meta
 from .train_hub import Hub, Request, Ticket
 from .train_hub import hub as training_hub
@@ -40,19 +42,25 @@ from .train_settings import (
     TRAIN_TASKS,
     WARMUP_RANGE,
     TrainSettings,
+    model_label,
     parse_train_settings,
     recipe_for,
 )
 from .train_state import (
     EARLY,
+    FAILED_KEY,
+    STATE_KEY,
     TICKETS_KEY,
     WAIT,
     content_id,
     current_state,
-    keep_state,
+    kept_training,
+    session_alive,
     set_default,
     shared_memo,
+    stop_training,
     tickets,
+    training_under_way,
 )
 from .train_task import (
     DEFAULT_DIGITS,
@@ -60,6 +68,7 @@ from .train_task import (
     date_probe_example,
     film_probe,
     is_dates,
+    numbers_text,
     parse_sequence,
     sentence_input,
     task_for,
@@ -69,6 +78,7 @@ from .training import (
     CHECK_SEQUENCES,
     EVAL_SEQUENCES,
     TIME_LIMIT,
+    HeldOut,
     ModelKey,
     TrainedState,
     check_every,
@@ -76,6 +86,7 @@ from .training import (
     stop_share,
     task_meta,
 )
+from .view import keep
 
 # The training widgets' session keys -> TrainSettings fields.
 WIDGETS = {"tr_task": "task", "tr_symbols": "symbols", "tr_model": "model", "tr_steps": "steps",
@@ -83,7 +94,17 @@ WIDGETS = {"tr_task": "task", "tr_symbols": "symbols", "tr_model": "model", "tr_
            "tr_warmup": "warmup", "tr_factor": "factor", "tr_smoothing": "smoothing",
            "tr_early": "early_stop"}
 REDRAW_EVERY = 0.5  # seconds between redraws of a training's progress for one learner alone
+# Seconds of training (queueing not counted) a Train click's run waits for before the page
+# draws its other sections while the training goes on (`_progress`): a toy task's Train
+# button takes 1-4 s on two cores (bench/results.md §1b), a class's trainings 1.6-2.0 s
+# each once started (§12); the date task's 18-23 s (§8b) goes on in the background, where
+# the page stays usable.
+INLINE_WAIT = 5.0
+PROGRESS_EVERY = 1.0  # seconds between redraws of section 2 while a training goes on
+STATUS_EVERY = 1.0  # seconds between redraws of the sidebar's training status
 RECIPE_KEY = "tr_recipe"  # the name of the recipe the training widgets were last set from
+AGAIN_KEY = "tr_again"  # id() of the trained model whose training was done before it was asked
+RESEED_KEY = "tr_reseed_asked"  # "train anew with the next seed" was clicked: train this run
 
 
 # ---- 1. The task ----------------------------------------------------------------------------
@@ -122,10 +143,10 @@ def task_section(source: str) -> tuple[TrainSettings, TrainTask]:
     for key, name in WIDGETS.items():
         set_default(key, getattr(defaults, name))
     c1, c2 = st.columns(2)
-    c1.radio(t("train.task"), TRAIN_TASKS, key="tr_task", horizontal=True,
+    c1.radio(t("train.task"), TRAIN_TASKS, **keep("tr_task"), horizontal=True,
              format_func=lambda name: t(f"train.task_{name}"), on_change=_use_recipe_values)
     dates = st.session_state.get("tr_task") == "dates"
-    c2.radio(t("train.symbols"), SYMBOL_MODES, key="tr_symbols", horizontal=True,
+    c2.radio(t("train.symbols"), SYMBOL_MODES, **keep("tr_symbols"), horizontal=True,
              format_func=lambda mode: t(f"train.symbols_{mode}"), disabled=dates,
              help=t("train.symbols_dates") if dates else None)
     ts = parse_train_settings({name: st.session_state.get(key) for key, name in WIDGETS.items()})
@@ -184,33 +205,39 @@ class Trained:
 
 def _training_widgets(s: Settings, ts: TrainSettings) -> None:
     recipe = recipe_for(ts.task)
-    labels = {
-        "recipe": t("train.model_recipe_dates" if ts.task == "dates" else "train.model_recipe",
-                    N=recipe.N, d_model=recipe.d_model, h=recipe.h, d_ff=recipe.d_ff,
-                    shipped=DATES.d_model),
-        "sidebar": t("train.model_sidebar", N=s.N, d_model=s.d_model, h=s.h, d_ff=s.d_ff,
-                     dropout=f"{s.dropout:g}"),
-    }
-    st.radio(t("train.model"), MODEL_CHOICES, key="tr_model", format_func=labels.get,
-             help=t("train.model_help"))
+    # The options' labels never change with the task or the sidebar: Streamlit sends a
+    # radio's choice from the browser as its label, so a label that changed under the
+    # browser (the date task's recipe, another sidebar size) would come back as a value
+    # no option has. The sizes are each option's caption instead.
+    captions = [
+        t("train.model_recipe_dates" if ts.task == "dates" else "train.model_recipe",
+          N=recipe.N, d_model=recipe.d_model, h=recipe.h, d_ff=recipe.d_ff,
+          shipped=DATES.d_model),
+        t("train.model_sidebar", N=s.N, d_model=s.d_model, h=s.h, d_ff=s.d_ff,
+          dropout=f"{s.dropout:g}"),
+    ]
+    if st.session_state.get("tr_model") not in MODEL_CHOICES:  # refused above: the fallback
+        st.session_state["tr_model"] = ts.model
+    st.radio(t("train.model"), MODEL_CHOICES, **keep("tr_model"), captions=captions,
+             format_func=model_label, help=t("train.model_help"))
     t1, t2, t3 = st.columns(3)
-    t1.slider(t("train.steps"), *STEPS_RANGE, step=10, key="tr_steps",
+    t1.slider(t("train.steps"), *STEPS_RANGE, step=10, **keep("tr_steps"),
               help=t("train.steps_help"))
-    t2.selectbox(t("train.batch"), BATCH_SIZES, key="tr_batch")
-    t3.slider(t("train.smoothing"), *SMOOTHING_RANGE, step=0.05, key="tr_smoothing",
+    t2.selectbox(t("train.batch"), BATCH_SIZES, **keep("tr_batch"))
+    t3.slider(t("train.smoothing"), *SMOOTHING_RANGE, step=0.05, **keep("tr_smoothing"),
               help=t("train.smoothing_help"))
-    t1.radio(t("train.schedule"), SCHEDULES, key="tr_schedule",
+    t1.radio(t("train.schedule"), SCHEDULES, **keep("tr_schedule"),
              format_func=lambda name: t(f"train.schedule_{name}"))
     if ts.schedule != "noam":
-        t2.select_slider(t("train.lr"), LR_CHOICES, key="tr_lr", format_func=lambda x: f"{x:g}")
+        t2.select_slider(t("train.lr"), LR_CHOICES, **keep("tr_lr"), format_func=lambda x: f"{x:g}")
     if ts.schedule != "constant":
-        t3.number_input(t("train.warmup"), *WARMUP_RANGE, step=10, key="tr_warmup")
+        t3.number_input(t("train.warmup"), *WARMUP_RANGE, step=10, **keep("tr_warmup"))
     if ts.schedule == "noam":
-        t2.number_input(t("train.factor"), *FACTOR_RANGE, step=0.1, key="tr_factor")
+        t2.number_input(t("train.factor"), *FACTOR_RANGE, step=0.1, **keep("tr_factor"))
     dates = ts.task == "dates"
     task = D.DateTask() if dates else None
     shipped = shipped_dates_meta() if dates else {}  # the translator in models/dates.pt
-    t1.toggle(t("train.early"), key="tr_early",
+    t1.toggle(t("train.early"), **keep("tr_early"),
               help=t("train.early_help_dates", every=check_every(task), n=CHECK_SEQUENCES,
                      share=percent(stop_share(task)),
                      minutes=_minutes(shipped.get("train_seconds"))) if task is not None else
@@ -253,15 +280,22 @@ def training_request(key: ModelKey, ts: TrainSettings, seed: int, source: str) -
     return Request(key, ts.train_config(seed), ts.early_stop, film_probe(key.task_obj, source))
 
 
+def _train_asked() -> bool:
+    """Whether this run's click asks for a training: Train, or "train anew with the next
+    seed" (whose callback set the sidebar's seed before this run)."""
+    return st.session_state.get("tr_train") is True or st.session_state.get(RESEED_KEY) is True
+
+
 def start_early(ctx: Context) -> None:
     """On a click on Train, ask the hub for the training before the page is drawn: it then
     trains while the page draws (when a class presses Train, thirty pages take the server
-    a few seconds to draw, bench/results.md §12). `_train_live` takes the ticket over; a
-    ticket left by a run that a click interrupted is given back here."""
+    a few seconds to draw, bench/results.md §12). `_train_live` takes the ticket over. A
+    ticket left by a click's run that was interrupted before it took it over is this
+    learner's training now: it goes on (a click ends no training, only Stop does)."""
     hub = training_hub()
     store = tickets()  # a plain dict: from here on, nothing a click interrupts
     request = None
-    if st.session_state.get("tr_train") is True:
+    if _train_asked():
         ts = parse_train_settings({name: st.session_state.get(key)
                                    for key, name in WIDGETS.items() if key in st.session_state})
         task, _ = task_for(ts.task, ts.symbols, ctx.settings.source)
@@ -272,24 +306,40 @@ def start_early(ctx: Context) -> None:
                                        ctx.settings.source)
     old = store.pop(EARLY, None)
     if isinstance(old, Ticket) and (request is None or old.job.request != request):
-        hub.leave(old, "click", want_copy=False)
+        if request is None and not old.left:  # its run was interrupted: it is the training
+            _replace_training(old)
+        else:
+            hub.leave(old, "new_training", want_copy=False)
         old = None
     if request is not None:
-        store[EARLY] = old or hub.join(request)
+        store[EARLY] = old or hub.join(request, alive=session_alive())
+
+
+def _replace_training(ticket: Ticket) -> None:
+    """`ticket` becomes this learner's training; the one it replaces leaves the hub."""
+    store = tickets()
+    before = store.get(WAIT)
+    store[WAIT] = ticket
+    if isinstance(before, Ticket) and before is not ticket and not before.left:
+        training_hub().leave(before, "new_training", want_copy=False)
 
 
 def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool,
-                source: str, old: Ticket | None) -> TrainedState | None:
+                source: str, old: Ticket | None) -> None:
     """Ask the server's hub for the training of `key` and wait for it, drawing the queue's
     place, then progress and the loss as it goes (train_hub.py: learners asking for the
     same training share it, and at most one training per core runs). The film records the
-    probe input (`film_probe`: `source` for the words task). `old`: this learner's wait
-    that the click interrupted, left once the new one is in (a second click on Train with
+    probe input (`film_probe`: `source` for the words task). `old`: this learner's
+    training before this click, left once the new one is in (a second click on Train with
     the same settings keeps the training under way).
 
+    The wait lasts until the training has trained INLINE_WAIT seconds (time in the queue
+    not counted, as for a class that presses Train at once): a longer training (dates)
+    goes on in the background, and the page draws its sections while `_progress` shows
+    how far it is.
     Every st.* call and st.session_state access may stop this run (a click); the tickets
-    live in a plain dict (`tickets()`) and are only forgotten once the model is kept, so a
-    run stopped anywhere loses nothing: the next run takes the same copy (`Hub.leave`)."""
+    live in a plain dict (`tickets()`), so a run stopped anywhere loses nothing: the
+    training goes on, and the next run shows it."""
     hub = training_hub()
     request = training_request(key, ts, seed, source)
     store = tickets()
@@ -298,11 +348,12 @@ def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool,
         ticket = early  # asked for at the top of this run (start_early)
     else:
         if isinstance(early, Ticket):
-            hub.leave(early, "click", want_copy=False)
-        ticket = hub.join(request)
+            hub.leave(early, "new_training", want_copy=False)
+        ticket = hub.join(request, alive=session_alive())
     store[WAIT] = ticket
-    if old is not None and old is not ticket:
-        hub.leave(old, "click", want_copy=False)
+    if old is not None and old is not ticket and not old.left:
+        hub.leave(old, "new_training", want_copy=False)
+    st.session_state.pop(AGAIN_KEY, None)
     note = st.empty()
     progress = st.progress(0.0, text=t("train.starting"))
     live_chart = st.empty()
@@ -310,26 +361,47 @@ def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool,
     # needs no live chart at all
     shown = {"step": -1, "time": time.perf_counter(), "note": ""}
     with st.spinner(t("train.training")):
-        while not ticket.done:
+        while not ticket.done and _trained_for(ticket) < INLINE_WAIT:
             if session_disconnected():  # the tab was closed: leave the queue or the training
                 hub.leave(ticket, "tab_closed", want_copy=False)
-                return None
+                if store.get(WAIT) is ticket:
+                    del store[WAIT]
+                return
             _ = TICKETS_KEY in st.session_state  # where a click stops this run, every turn
             _show_wait(hub, ticket, note, progress, live_chart, presenter, shown)
-            hub.wait(ticket, 0.25)
-    state = hub.result(ticket)
-    if state is not None:
-        keep_state(state)
-        st.session_state["tr_which"] = "trained"  # decode with the new model (drawn below)
-    if store.get(WAIT) is ticket:
-        del store[WAIT]
+            hub.wait(ticket, min(0.25, max(INLINE_WAIT - _trained_for(ticket), 0.0)))
     progress.empty()
     live_chart.empty()
     note.empty()
-    if ticket.job.error is not None:
-        st.error(t("train.failed", error=str(ticket.job.error) or type(ticket.job.error).__name__),
-                 icon=":material/error:")
-    return state
+    if ticket.done and kept_training() and ticket.reused:
+        # the same training, done before: its results come at once, and the page says so
+        st.session_state[AGAIN_KEY] = id(st.session_state.get(STATE_KEY))
+
+
+def _trained_for(ticket: Ticket) -> float:
+    """Seconds the ticket's training has trained (0 while it is queued)."""
+    job = ticket.job
+    return time.monotonic() - job.started if job.status != "queued" and job.started else 0.0
+
+
+def _seconds_left(hub: Hub, ticket: Ticket, info: StepInfo) -> float:
+    """Seconds this training is expected to go on, from its pace so far (its steps,
+    checks included): to the steps a training of its task usually needs here, or to its
+    last step once it has passed those, and never past its time limit."""
+    request = ticket.job.request
+    target = hub.expected_steps(request)
+    if target <= info.step:
+        target = info.steps
+    pace = info.elapsed / max(info.step, 1)
+    return max(min(pace * (target - info.step), request.time_limit - info.elapsed), 0.0)
+
+
+def _progress_text(hub: Hub, ticket: Ticket, info: StepInfo) -> str:
+    """The progress bar's text: step, loss, accuracy, time so far and time left."""
+    left = _seconds_left(hub, ticket, info)
+    return t("train.progress", step=info.step, steps=info.steps, loss=f"{info.loss:.3f}",
+             acc=percent(info.token_accuracy), seconds=f"{info.elapsed:.1f}",
+             left=f"{max(left, 1):.0f}")
 
 
 def _show_wait(hub: Hub, ticket: Ticket, note: Any, progress: Any, live_chart: Any,
@@ -361,13 +433,143 @@ def _show_wait(hub: Hub, ticket: Ticket, note: Any, progress: Any, live_chart: A
     if info.step == shown["step"] or now - shown["time"] < REDRAW_EVERY * (1 + others / 4):
         return
     shown.update(step=info.step, time=now)
-    progress.progress(
-        info.step / info.steps,
-        text=t("train.progress", step=info.step, steps=info.steps, loss=f"{info.loss:.3f}",
-               acc=percent(info.token_accuracy), seconds=f"{info.elapsed:.1f}"),
-    )
+    progress.progress(info.step / info.steps, text=_progress_text(hub, ticket, info))
     show_chart(loss_figure(list(history), info.steps), f"loss_{state.key.task}",
                state.model.config, presenter, key=f"tr_live_{info.step}", where=live_chart)
+
+
+@st.fragment(run_every=PROGRESS_EVERY)
+def _progress(presenter: bool) -> None:
+    """Section 2 while this learner's training goes on in the background: redrawn every
+    PROGRESS_EVERY seconds by itself (not the whole page); once the training has ended,
+    its model is kept and the whole page is drawn again."""
+    set_lang(st.session_state.get("lang"))  # a run of this fragment alone skips app.py's
+    ticket = tickets().get(WAIT)
+    if not isinstance(ticket, Ticket) or ticket.left:
+        return  # kept already (the sidebar's status saw it end first), or being stopped
+    if ticket.done:
+        kept_training()
+        st.rerun()
+    _show_wait(training_hub(), ticket, st.empty(), st.progress(0.0, text=t("train.starting")),
+               st.empty(), presenter, {"step": -1, "time": -math.inf, "note": ""})
+    st.caption(t("train.goes_on"))
+
+
+def training_status_sidebar(where: Any = None) -> None:
+    """This learner's training, shown on every page (call it from the shared sidebar on
+    every run: `training_status_sidebar()`). Cheap when nothing trains: one look at the
+    session state, nothing drawn. While a training goes on, a small status with Stop is
+    redrawn every STATUS_EVERY seconds without rerunning the page; when it ends, wherever
+    the learner is, its model becomes their trained model and the page is drawn again.
+
+    `where`: the container to draw in (default: the sidebar)."""
+    store = st.session_state.get(TICKETS_KEY)
+    if not isinstance(store, dict) or not isinstance(store.get(WAIT), Ticket):
+        return
+    if kept_training():
+        return  # ended: this run's page already shows the new model
+    ticket = store.get(WAIT)
+    if not isinstance(ticket, Ticket) or ticket.left:
+        return  # failed (the Train page says why), or stopped and its copy on the way
+    with st.sidebar if where is None else where:
+        _status()
+
+
+@st.fragment(run_every=STATUS_EVERY)
+def _status() -> None:
+    set_lang(st.session_state.get("lang"))  # a run of this fragment alone skips app.py's
+    ticket = tickets().get(WAIT)
+    if not isinstance(ticket, Ticket) or ticket.left:
+        return
+    if ticket.done:  # it ended since the last look: the learner's model now, on any page
+        kept_training()
+        st.rerun()
+    task = t(f"train.task_{ticket.job.request.key.task}")
+    history = ticket.state.history
+    if ticket.job.status == "queued":
+        place = training_hub().place(ticket)
+        text, done = t("train.status_queued", task=task, ahead=place.ahead), 0.0
+    elif history:
+        info = history[-1]
+        text = t("train.status", task=task, step=info.step, steps=info.steps,
+                 left=f"{max(_seconds_left(training_hub(), ticket, info), 1):.0f}")
+        done = info.step / info.steps
+    else:
+        text, done = t("train.status_starting", task=task), 0.0
+    st.progress(done, text=text)
+    if st.button(t("train.stop"), key="tr_stop_status", icon=":material/stop_circle:",
+                 help=t("train.stop_help")):
+        stop_training()
+        st.rerun()
+
+
+def _replay(state: TrainedState, presenter: bool) -> None:
+    """Play a finished training again at the speed it trained: its loss curve step by step,
+    and beside it the cross-attention of the film's probe (last layer, mean of the heads)
+    as the film recorded it. A click ends the replay; nothing changes."""
+    history, film = state.history, state.film
+    if not history:
+        return
+    progress = st.progress(0.0, text=t("train.starting"))
+    c1, c2 = st.columns(2)
+    curve, frame = c1.empty(), c2.empty()
+    frames = None
+    if film is not None and len(film.steps) > 1:
+        cfg = state.model.config
+        frames = film.weights(KINDS["cross"].hook(cfg.N - 1, "hook_pattern")).mean(axis=1)
+        vocab = state.task.vocab
+        src, tgt = vocab.decode(film.probe.src), vocab.decode(film.probe.tgt)
+    times = [info.elapsed for info in history]
+    start = time.perf_counter()
+    shown = -1
+    while True:
+        i = max(bisect.bisect_right(times, time.perf_counter() - start), 1)
+        if i != shown:
+            shown = i
+            info = history[i - 1]
+            progress.progress(info.step / info.steps, text=t(
+                "train.replaying", step=info.step, steps=info.steps, loss=f"{info.loss:.3f}",
+                seconds=f"{info.elapsed:.1f}"))
+            show_chart(loss_figure(history[:i], info.steps), f"loss_{state.key.task}",
+                       state.model.config, presenter, key=f"tr_replay_loss_{i}", where=curve)
+            if frames is not None:
+                f = max(bisect.bisect_right(film.steps, info.step) - 1, 0)
+                fig = attention_figure(frames[f], tgt, src,
+                                       t("train.replay_frame", step=film.steps[f]),
+                                       q_title=t("train.q_decoder"),
+                                       k_title=t("train.k_source"))
+                show_chart(fig, f"film_{state.key.task}", state.model.config, presenter,
+                           key=f"tr_replay_film_{i}", where=frame)
+        if i >= len(history):
+            break
+        time.sleep(REDRAW_EVERY / 2)
+    progress.empty()
+    curve.empty()
+    frame.empty()
+
+
+def _next_seed() -> None:
+    """"Train anew with the next seed": the sidebar's seed goes up by one (the model's
+    weights and its batches change), and this run trains."""
+    low, high = LIMITS["seed"]
+    seed = st.session_state.get("seed")
+    seed = seed if isinstance(seed, int) and low <= seed <= high else low
+    st.session_state["seed"] = seed + 1 if seed < high else low
+    st.session_state[RESEED_KEY] = True
+
+
+def _again(state: TrainedState, seed: int) -> None:
+    """The training just asked for had been done already: its results came at once. Say so,
+    and offer to watch it again at its real speed, or to train anew with the next seed."""
+    if st.session_state.get(AGAIN_KEY) != id(state):
+        return
+    st.info(t("train.again", seconds=f"{state.seconds:.1f}"), icon=":material/replay:")
+    a1, a2, _ = st.columns([1, 1, 2])
+    a1.button(t("train.replay"), key="tr_replay", icon=":material/play_arrow:",
+              help=t("train.replay_help"))
+    low, high = LIMITS["seed"]
+    a2.button(t("train.reseed", seed=seed + 1 if seed < high else low), key="tr_reseed",
+              on_click=_next_seed, icon=":material/casino:", help=t("train.reseed_help"))
 
 
 def _results(ctx: Context, state: TrainedState) -> None:
@@ -384,11 +586,7 @@ def _results(ctx: Context, state: TrainedState) -> None:
     held = state.held_out
     missed = ""
     if held is not None and held.right < held.total:
-        missed = " " + t("train.held_out_missed_dates" if dates else "train.held_out_missed",
-                         metric=t("train.metric_accuracy"),
-                         right=held.right, total=held.total, acc=percent(held.accuracy),
-                         wrong=held.total - held.right,
-                         lengths=", ".join(map(str, held.wrong_lengths())))
+        missed = " " + _missed(held, dates)
     if state.learned:
         st.success(t("train.learned_dates" if dates else "train.learned", step=state.step,
                      n=CHECK_SEQUENCES, share=percent(stop_share(state.task))) + missed,
@@ -415,10 +613,26 @@ def _results(ctx: Context, state: TrainedState) -> None:
         help=t("train.download_help", keys="{'state_dict', 'config', 'vocab'}",
                panel=t("ckpt.title")),
     )
+    st.caption(t("train.download_keep", panel=t("ckpt.title")))
+
+
+def _missed(held: HeldOut, dates: bool) -> str:
+    """What the held-out evaluation got wrong, in a sentence whose numbers agree."""
+    values = dict(metric=t("train.metric_accuracy"), right=held.right, total=held.total,
+                  acc=percent(held.accuracy), wrong=held.total - held.right)
+    if dates:
+        return t("train.held_out_missed_dates", **values)
+    lengths = held.wrong_lengths()
+    key = ("train.held_out_missed.one" if values["wrong"] == 1 else
+           "train.held_out_missed_same" if len(lengths) == 1 else "train.held_out_missed")
+    return t(key, lengths=numbers_text(lengths, limit=len(lengths)), **values)
 
 
 def training_section(ctx: Context, ts: TrainSettings, task: TrainTask) -> Trained:
-    """Section 2: the model to train, the training widgets, Train/Stop, and the results."""
+    """Section 2: the model to train, the training widgets, Train/Stop, and the results.
+
+    A training goes on in the background while the learner clicks, reads another page or
+    switches language: only Stop, a new training or the end of the session ends it."""
     st.header(t("train.train_header"))
     training_hub()  # the server's trainers start while the learner reads the page
     s = ctx.settings
@@ -437,19 +651,37 @@ def training_section(ctx: Context, ts: TrainSettings, task: TrainTask) -> Traine
     problem = arch_problem or train_problem
 
     stop_requested = st.session_state.get("tr_stop") is True  # read before it is drawn disabled
+    asked = st.session_state.pop(RESEED_KEY, None) is True  # "train anew with the next seed"
+    under_way = training_under_way() is not None
     b1, b2, _ = st.columns([1, 1, 4])
     clicked = b1.button(t("train.train"), type="primary", disabled=bool(problem),
-                        key="tr_train", help=t("train.train_help"))
-    b2.button(t("train.stop"), key="tr_stop", disabled=not clicked, help=t("train.stop_help"))
+                        key="tr_train", help=t("train.train_help")) or asked
+    b2.button(t("train.stop"), key="tr_stop", disabled=not (clicked or under_way),
+              help=t("train.stop_help"))
     replacing = clicked and not problem and key is not None
     state, settled, old = current_state(replacing, stop_requested)
     if replacing:
-        state = _train_live(key, ts, s.seed, ctx.presenter, s.source, old)
+        _train_live(key, ts, s.seed, ctx.presenter, s.source, old)
+        state = st.session_state.get(STATE_KEY)
+    failed = st.session_state.pop(FAILED_KEY, None)
+    if failed is not None:
+        st.error(t("train.failed", error=failed), icon=":material/error:")
+    training = training_under_way() is not None
+    if training:
+        _progress(ctx.presenter)
 
     trained = (state if settled and state is not None and state.key == key and state.step > 0
                else None)
     if trained is not None:
+        if training:
+            st.caption(t("train.previous_below"))
+        else:
+            _again(trained, s.seed)
+            if st.session_state.get("tr_replay") is True:
+                _replay(trained, ctx.presenter)
         _results(ctx, trained)
+    elif training:  # its progress is drawn above; its model comes when it ends
+        pass
     elif settled and state is not None and state.step > 0:
         st.info(t("train.other_settings", describe=state.key.describe()),
                 icon=":material/refresh:")

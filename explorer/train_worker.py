@@ -26,12 +26,15 @@ Messages (pickled over a `multiprocessing` pipe):
 from __future__ import annotations
 
 import multiprocessing
+import os
 import statistics
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from transformer.film import Film
@@ -64,6 +67,44 @@ def _snapshot(state: Any, finished: bool) -> Snapshot:
 MAX_THREADS = 2
 
 
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100  # /proc/stat's unit
+PROC_STAT = Path("/proc/stat")
+
+
+class SpareCores:
+    """How many cores' worth of CPU time went spare since the last look, beyond the one core
+    this process's first thread needs: the machine's idle time (/proc/stat) plus this
+    process's own CPU time, less one core (time its own second thread took is time a second
+    thread may have; a core it left idle is the one its first thread will take). None when
+    it cannot tell (no /proc/stat, or too short a while to count).
+
+    /proc/stat counts every CPU of the host: in a container limited by a CPU quota on a
+    larger host it finds spare time the container may not use, and `Threads` then times
+    two threads as it does without this look (the give-up rule still protects it)."""
+
+    def __init__(self, stat: Path = PROC_STAT) -> None:
+        self.stat = stat
+        self._last = self._read()
+
+    def _read(self) -> tuple[float, float, float] | None:
+        """(wall seconds, idle CPU seconds of the machine, CPU seconds of this process)."""
+        try:
+            ticks = [int(x) for x in self.stat.read_text().split("\n", 1)[0].split()[1:]]
+            idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)  # idle + iowait
+        except (OSError, ValueError, IndexError):
+            return None
+        return time.monotonic(), idle / CLOCK_TICKS, time.process_time()
+
+    def __call__(self) -> float | None:
+        now = self._read()
+        last, self._last = self._last, now
+        if now is None or last is None or now[0] - last[0] < 0.2:
+            return None
+        wall = now[0] - last[0]
+        idle, ours = (now[1] - last[1]) / wall, (now[2] - last[2]) / wall
+        return idle + ours - 1.0
+
+
 @dataclass
 class Threads:
     """How many torch threads a training uses: its share of the cores (`most`), or one.
@@ -78,6 +119,14 @@ class Threads:
     and times both again. The count never changes what is computed: the trained weights
     are the same bytes (tests/test_train_hub.py).
 
+    Timing two threads while the other core is busy costs more than it can win: each round
+    (every hundred steps) runs at least one step on two threads before it gives up, and
+    such a step can take over twenty times as long as on one (§4b). With a busy loop
+    holding the other core, the Train button's date run spent 4-5 s of its 46-64 s in
+    those steps. With `spare` (`SpareCores`), a round times two threads only if at least
+    `need` of a core per extra thread went spare since the last look; else it stays on
+    one thread and looks again after `every` steps.
+
     Give `step()` each step's own time (StepInfo.seconds): it sets the count for the next.
     """
 
@@ -87,6 +136,9 @@ class Threads:
     margin: float = 0.9  # more threads must make a step at least 10% shorter on average
     give_up: float = 2.0  # ... and a step on them that takes this many times one's ends it
     apply: Callable[[int], None] | None = None  # sets torch's count (torch.set_num_threads)
+    # spare cores since the last look (SpareCores), or None: time both counts every round
+    spare: Callable[[], float | None] | None = None
+    need: float = 0.75  # spare cores per extra thread for a round to time `most` threads
     # the count the next step runs with (set by allow and step)
     n: int = field(default=1, init=False)
     # while timing: the coming steps' counts; then each count's step seconds
@@ -105,7 +157,16 @@ class Threads:
         self._left = 0
         settle = self.probe + 1
         self._plan = [1] * settle + [self.most] * settle if self.most > 1 else []
+        if self._plan and not self._room():  # the other core is busy: one thread, look later
+            self._plan = []
+            self._left = self.every
         self._set(1)
+
+    def _room(self) -> bool:
+        """Whether the other cores had room for `most` threads since the last look (or it
+        cannot tell)."""
+        spare = self.spare() if self.spare is not None else None
+        return spare is None or spare >= self.need * (self.most - 1)
 
     def step(self, seconds: float) -> int:
         """A step that ran on `n` threads took `seconds`: the count for the next step."""
@@ -148,6 +209,7 @@ def worker_main(conn: Any) -> None:
     from .training import request_stop, run_training, start_training, warm_up
 
     warm_up()  # torch's first-use costs, before any learner's training arrives
+    spare = SpareCores()  # looked at by every training's Threads, from its first round on
     while True:
         message = conn.recv()
         if message[0] == "quit":
@@ -155,7 +217,7 @@ def worker_main(conn: Any) -> None:
         if message[0] != "train":
             continue  # a stop, weights or threads message that came after its training
         _, request, most = message
-        threads = Threads(most, apply=torch.set_num_threads)
+        threads = Threads(most, apply=torch.set_num_threads, spare=spare)
         try:
             state = start_training(request.key, request.config, early_stop=request.early_stop,
                                    probe=request.probe)

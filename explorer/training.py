@@ -134,7 +134,7 @@ class TrainedState:
     config: TrainConfig
     history: list[StepInfo] = field(default_factory=list)
     running: bool = True  # True while a script run trains it
-    stopped: bool = False  # ended before config.steps (Stop, another click, time limit)
+    stopped: bool = False  # ended before config.steps (Stop, the time limit, a tab closed)
     stop_reason: str = ""  # one of STOP_REASONS (or a caller's own text); see stop_reason_text
     accuracy: float | None = None  # exact-sequence accuracy on the held-out sequences
     held_out: HeldOut | None = None  # that evaluation, with its counts per length
@@ -162,7 +162,8 @@ class TrainedState:
 
 # Why a run stopped early: codes kept in the state, worded when shown (the learner may have
 # switched language since).
-STOP_REASONS = ("time_limit", "stop_request", "click", "stop_button", "tab_closed")
+STOP_REASONS = ("time_limit", "stop_request", "click", "stop_button", "tab_closed",
+                "new_training")
 
 
 def stop_reason_text(reason: str, time_limit: float = TIME_LIMIT) -> str:

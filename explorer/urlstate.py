@@ -30,15 +30,12 @@ the numbers that differ from the default (tiny) preset.
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from transformer.tokenize import MAX_TEXT_CHARS
 
-from .i18n import t
-from .introspect import STACKS
+from .i18n import LANGS, t  # noqa: F401 (LANGS: the languages a link may ask for)
 from .settings import (
     CHOICES,
     DEFAULT_PRESET,
@@ -47,21 +44,30 @@ from .settings import (
     SETTING_FIELDS,
     SETTING_NAMES,
     SIZE_FIELDS,
-    SOURCES,
     Settings,
     kind_of,
     preset_of,
     settings_values,
 )
-from .train_settings import TRAIN_TASKS
+from .view import (  # noqa: F401 (ATTENTION_KINDS ... shape_layers: the links' vocabulary)
+    ATTENTION_KINDS,
+    MASK_LEN_RANGE,
+    MASK_SIZE_RANGE,
+    MAX_PE_DIMS,
+    PAGE_CHOICES,
+    PE_D_MODEL_RANGE,
+    PE_DIMS,
+    SHAPE_PARTS,
+    Choice,
+    Model,
+    parse_bool,
+    parse_float,
+    parse_int,
+    shape_layers,
+)
+from .view import _heads as _HEADS
+from .view import _layers as _LAYERS
 
-LANGS: tuple[str, ...] = ("en", "zh")  # interface languages a link may ask for
-ATTENTION_KINDS: tuple[str, ...] = ("enc", "dec", "cross")  # keys of figures.attention.KINDS
-PE_D_MODEL_RANGE = (2, 1024)  # the Embeddings page's d_model input
-MAX_PE_DIMS = 12  # the Embeddings page's multiselect max_selections
-MASK_LEN_RANGE = (1, 12)  # the Masks page's two sentence lengths
-MASK_SIZE_RANGE = (1, 32)  # the Masks page's subsequent-mask size (unset: the sentence's)
-SHAPE_PARTS: tuple[str, ...] = ("all", *STACKS)  # the Shapes page's part filter
 MAX_PARAM_CHARS = 64  # longest value accepted for a non-text parameter
 
 # The sidebar's settings travel under the short keys declared on `Settings`' fields.
@@ -73,30 +79,11 @@ def _label(name: str) -> str:
     return f"url.label.{name}"
 
 
-_TRUE, _FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
-
-# Page selections: URL key -> (session key, default). Written only when not the default.
+# Page selections: URL key -> (session key, default), derived from explorer/view.py's
+# declarations. Written only when not the default.
 EXTRAS: dict[str, tuple[str, object]] = {
-    "lang": ("lang", LANGS[0]),
-    "model": ("model_source", SOURCES[0]),
-    "layer": ("attn_layer", 0),
-    "head": ("attn_head", 0),
-    "kind": ("attn_kind", ATTENTION_KINDS[0]),
-    "ped": ("pe_d_model", 20),
-    "dims": ("pe_dims", (4, 5, 6, 7)),
-    "task": ("tr_task", TRAIN_TASKS[0]),
-    "pres": ("presenter", False),
-    "avg": ("attn_average", False),
-    "la": ("mask_len_a", 3),
-    "lb": ("mask_len_b", 4),
-    "ms": ("mask_size", None),  # None: as many positions as the decoder input
-    "part": ("shape_stack", SHAPE_PARTS[0]),
-    "sl": ("shape_layer", "all"),
-    "sattn": ("shape_attn", False),
+    c.url: (c.key, c.default) for c in (*PAGE_CHOICES, PE_DIMS)
 }
-
-_INT_RE = re.compile(r"[0-9]{1,12}", re.ASCII)
-_FLOAT_RE = re.compile(r"[0-9]{0,4}(\.[0-9]{0,20})?([eE][+-]?[0-9]{1,3})?", re.ASCII)
 
 
 # ---- Settings -> params -----------------------------------------------------------------
@@ -185,33 +172,6 @@ def _raw(params: Mapping[str, Any], key: str, cap: int) -> str | _Bad | None:
     return value
 
 
-def _parse_int(text: str, low: int, high: int) -> int | None:
-    """A whole number written in ASCII digits within [low, high], else None."""
-    text = text.strip()
-    if not _INT_RE.fullmatch(text):
-        return None
-    number = int(text)
-    return number if low <= number <= high else None
-
-
-def _parse_float(text: str, low: float, high: float) -> float | None:
-    """A finite decimal number within [low, high], else None (NaN, inf, 1e999 refused)."""
-    text = text.strip()
-    if not text or not _FLOAT_RE.fullmatch(text):
-        return None
-    try:
-        number = float(text)
-    except ValueError:
-        return None
-    return number if math.isfinite(number) and low <= number <= high else None
-
-
-def _parse_bool(text: str) -> bool | None:
-    """1/true/on/yes or 0/false/off/no (any case), else None."""
-    word = text.strip().lower()
-    return True if word in _TRUE else False if word in _FALSE else None
-
-
 def _parse_dims(params: Mapping[str, Any], d_model: int) -> list[int] | _Bad | None:
     """PE dimensions from `dims=4,5,6` or repeated `dims=4&dims=5`: distinct, in range."""
     value = params.get("dims")
@@ -223,7 +183,7 @@ def _parse_dims(params: Mapping[str, Any], d_model: int) -> list[int] | _Bad | N
     if not all(isinstance(v, str) for v in items) or sum(len(v) for v in items) > 200:
         return _BAD
     parts = [p for v in items for p in v.split(",")]
-    dims = [_parse_int(p, 0, d_model - 1) for p in parts]
+    dims = [parse_int(p, 0, d_model - 1) for p in parts]
     if not 1 <= len(dims) <= MAX_PE_DIMS or None in dims or len(set(dims)) != len(dims):
         return _BAD
     return [d for d in dims if d is not None]
@@ -319,53 +279,28 @@ def _read_setting(r: _Reader, name: str, default: object) -> object:
                       default, cap=MAX_TEXT_CHARS,
                       fallback=t("url.use_default_text", label=t(label)))
     if kind is bool:
-        return r.read(key, label, t("url.expect_bool"), _parse_bool, default)
+        return r.read(key, label, t("url.expect_bool"), parse_bool, default)
     if kind is int:
         low, high = RANGES[name]
         return r.read(key, label, t("url.expect_int", low=low, high=high),
-                      lambda text: _parse_int(text, int(low), int(high)), default)
+                      lambda text: parse_int(text, int(low), int(high)), default)
     if kind is float:
         low, high = RANGES[name]
         return r.read(key, label, t("url.expect_number", low=f"{low:g}", high=f"{high:g}"),
-                      lambda text: _parse_float(text, low, high), default)
+                      lambda text: parse_float(text, low, high), default)
     allowed = CHOICES[name]
     return r.read(key, label, _one_of(allowed), _choice(allowed), default)
 
 
 def _read_extras(r: _Reader, state: dict[str, object]) -> None:
     """Add the valid page selections of the link to `state` (layer/head within N and h)."""
-    N, h = int(state["N"]), int(state["h"])  # type: ignore[call-overload]
-    parsers: dict[str, tuple[str, str, Callable[[str], object | None]]] = {
-        "lang": ("url.label.lang", _one_of(LANGS), _choice(LANGS)),
-        "model": ("url.label.model", _one_of(SOURCES), _choice(SOURCES)),
-        "layer": ("url.label.layer", t("url.expect_layer", last=N - 1, N=N),
-                  lambda text: _parse_int(text, 0, N - 1)),
-        "head": ("url.label.head", t("url.expect_head", last=h - 1, h=h),
-                 lambda text: _parse_int(text, 0, h - 1)),
-        "kind": ("url.label.kind", _one_of(ATTENTION_KINDS), _choice(ATTENTION_KINDS)),
-        "ped": ("url.label.pe_d_model",
-                t("url.expect_even", low=PE_D_MODEL_RANGE[0], high=PE_D_MODEL_RANGE[1]),
-                lambda text: _even(_parse_int(text, *PE_D_MODEL_RANGE))),
-        "task": ("url.label.task", _one_of(TRAIN_TASKS), _choice(TRAIN_TASKS)),
-        "pres": ("url.label.presenter", t("url.expect_bool"), _parse_bool),
-        "avg": ("url.label.average", t("url.expect_bool"), _parse_bool),
-        "la": ("url.label.mask_len", t("url.expect_int", low=MASK_LEN_RANGE[0],
-                                        high=MASK_LEN_RANGE[1]),
-               lambda text: _parse_int(text, *MASK_LEN_RANGE)),
-        "lb": ("url.label.mask_len", t("url.expect_int", low=MASK_LEN_RANGE[0],
-                                        high=MASK_LEN_RANGE[1]),
-               lambda text: _parse_int(text, *MASK_LEN_RANGE)),
-        "ms": ("url.label.mask_size", t("url.expect_int", low=MASK_SIZE_RANGE[0],
-                                         high=MASK_SIZE_RANGE[1]),
-               lambda text: _parse_int(text, *MASK_SIZE_RANGE)),
-        "part": ("url.label.shape_part", _one_of(SHAPE_PARTS), _choice(SHAPE_PARTS)),
-        "sl": ("url.label.shape_layer", _one_of(shape_layers(N)), _choice(shape_layers(N))),
-        "sattn": ("url.label.shape_attn", t("url.expect_bool"), _parse_bool),
-    }
-    for key, (label, expected, parse) in parsers.items():
-        got = r.read(key, label, expected, parse, None)
+    model = Model(N=int(state["N"]), h=int(state["h"]))  # type: ignore[call-overload]
+    for choice in PAGE_CHOICES:
+        cap = 200 if choice.many else MAX_PARAM_CHARS  # a list of choices is longer
+        got = r.read(choice.url, choice.label, _expected(choice, model),
+                     lambda text, c=choice: c.parse(text, model), None, cap=cap)
         if got is not None:
-            state[EXTRAS[key][0]] = got
+            state[choice.key] = got
     pe_d_model = state.get("pe_d_model", EXTRAS["ped"][1])
     pe_d_model = pe_d_model if isinstance(pe_d_model, int) else 20
     dims = _parse_dims(r.params, pe_d_model)
@@ -376,11 +311,19 @@ def _read_extras(r: _Reader, state: dict[str, object]) -> None:
                  t("url.use_page_default"))
 
 
-def shape_layers(N: int) -> tuple[str, ...]:
-    """The Shapes page's layer filter for a model of N layers: "all", "layer 0", ..."""
-    return ("all", *(f"layer {i}" for i in range(N)))
-
-
-def _even(number: int | None) -> int | None:
-    """`number` if it is even, else None."""
-    return number if number is not None and number % 2 == 0 else None
+def _expected(choice: Choice, model: Model) -> str:
+    """What a notice says is valid for `choice`."""
+    if isinstance(choice.default, bool):
+        return t("url.expect_bool")
+    if choice.values is not None:
+        return _one_of([_fmt(v) for v in choice.allowed(model)])
+    low, high = choice.bounds(model)
+    if choice.limits is _LAYERS:
+        return t("url.expect_layer", last=model.N - 1, N=model.N)
+    if choice.limits is _HEADS:
+        return t("url.expect_head", last=model.h - 1, h=model.h)
+    if choice.even:
+        return t("url.expect_even", low=low, high=high)
+    if isinstance(choice.default, float):
+        return t("url.expect_number", low=f"{low:g}", high=f"{high:g}")
+    return t("url.expect_int", low=low, high=high)

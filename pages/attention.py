@@ -15,6 +15,7 @@ from explorer.figures.attention import (
 )
 from explorer.i18n import t
 from explorer.knockout_view import knockout_section
+from explorer.view import keep
 
 st.title(t("attn.title"))
 st.markdown(t("attn.intro"))
@@ -36,10 +37,10 @@ for key, count in (("attn_layer", cfg.N), ("attn_head", cfg.h)):
 c1, c2 = st.columns([3, 2])
 kind = KINDS.get(
     c1.radio(t("attn.which"), list(KINDS), format_func=lambda k: KINDS[k].label,
-             horizontal=True, key="attn_kind"),
+             horizontal=True, **keep("attn_kind")),
     KINDS["enc"],
 )
-average = bool(c2.toggle(t("attn.average"), key="attn_average", help=t("attn.average_help")))
+average = bool(c2.toggle(t("attn.average"), **keep("attn_average"), help=t("attn.average_help")))
 side = {"src": t("attn.side_src"), "tgt": t("attn.side_tgt")}
 st.caption(
     t("attn.axes", queries=side[kind.queries], keys=side[kind.keys], mask=kind.mask)
@@ -58,9 +59,9 @@ if kind.key == "dec":
 
 st.header(t("attn.focus_header"))
 f1, f2 = st.columns(2)
-layer = f1.selectbox(t("attn.layer"), range(cfg.N), key="attn_layer",
+layer = f1.selectbox(t("attn.layer"), range(cfg.N), **keep("attn_layer"),
                      format_func=lambda i: t("fig.attention.layer", i=i))
-head = f2.selectbox(t("attn.head"), range(cfg.h), key="attn_head",
+head = f2.selectbox(t("attn.head"), range(cfg.h), **keep("attn_head"),
                     format_func=lambda j: t("fig.attention.head", j=j))
 layer = layer if isinstance(layer, int) and 0 <= layer < cfg.N else 0
 head = head if isinstance(head, int) and 0 <= head < cfg.h else 0

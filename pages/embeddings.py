@@ -20,13 +20,16 @@ from explorer.figures.embeddings import (
 from explorer.i18n import t
 from explorer.introspect import embedding_range, xavier_bound
 from explorer.urlstate import EXTRAS
+from explorer.view import BY_KEY, MODEL_FREE, keep
 
 st.title(t("emb.title"))
 ctx = context()
 st.markdown(t("emb.intro"))
-st.latex(
-    r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right) \qquad "
-    r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)"
+st.latex(  # two lines: one would run off a phone's screen
+    r"\begin{aligned}"
+    r"PE_{(pos,\,2i)} &= \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right) \\"
+    r"PE_{(pos,\,2i+1)} &= \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)"
+    r"\end{aligned}"
 )
 
 
@@ -56,7 +59,7 @@ c1, c2 = st.columns(2)
 # The widgets take their value from the session state only (a shared link sets it before
 # the first run), so Streamlit never sees a default value and a state value for one widget.
 st.session_state.setdefault("pe_d_model", PE_D_MODEL_DEFAULT)
-d_model = int(c1.number_input(t("emb.d_model_label"), 2, 1024, step=2, key="pe_d_model",
+d_model = int(c1.number_input(t("emb.d_model_label"), 2, 1024, step=2, **keep("pe_d_model"),
                               on_change=_round_up_to_even))
 positions = int(c2.slider(t("emb.positions_label"), 10, 1000, value=100, step=10,
                           key="pe_positions"))
@@ -73,7 +76,7 @@ st.session_state.setdefault("pe_dims", default_dims)
 kept = _clean_dims(st.session_state["pe_dims"], d_model)
 if kept != st.session_state["pe_dims"]:  # d_model shrank below a chosen dimension
     st.session_state["pe_dims"] = kept or default_dims
-dims = st.multiselect(t("emb.dims_label"), list(range(d_model)), key="pe_dims",
+dims = st.multiselect(t("emb.dims_label"), list(range(d_model)), **keep("pe_dims"),
                       max_selections=12)
 dims = _clean_dims(dims, d_model) or default_dims
 ctx.chart(pe_curves(table, dims, t("emb.curves_title", d_model=d_model)),
@@ -92,7 +95,11 @@ with t2:
 
 st.header(t("emb.shift_header"))
 st.markdown(t("emb.shift_text"))
-k = max(1, min(int(st.slider(t("emb.k_label"), 1, 50, value=3, key="pe_k")), 50))
+shift = BY_KEY["pe_k"]
+if not shift.valid(st.session_state.get(shift.key), MODEL_FREE):  # unset, or forged
+    st.session_state[shift.key] = shift.default
+low, high = shift.limits
+k = int(st.slider(t("emb.k_label"), low, high, **keep(shift.key)))
 m = shift_matrix(d_model, k)
 err = shift_error(pe_table(positions + 50, d_model), m, k, positions)  # one table for every k
 l1, l2 = st.columns([3, 2])

@@ -17,6 +17,7 @@ from explorer.figures.masks import (
 )
 from explorer.i18n import t
 from explorer.urlstate import EXTRAS, MASK_LEN_RANGE, MASK_SIZE_RANGE
+from explorer.view import keep
 from transformer.model import subsequent_mask
 
 # Short lines (32 characters at most): the code sits in a half-width column, where a long
@@ -58,7 +59,7 @@ st.session_state["mask_size"] = valid_length(st.session_state.get("mask_size"), 
 m1, m2 = st.columns(2)
 with m2:
     chosen = st.number_input(t("mask.size_label"), *MASK_SIZE_RANGE, value=None, step=1,
-                             key="mask_size",
+                             **keep("mask_size"),
                              placeholder=t("mask.size_placeholder", n=len(tokens)),
                              help=t("mask.size_help"))
     chosen = valid_length(chosen, None, MASK_SIZE_RANGE)
@@ -82,7 +83,7 @@ for where, (key, default), name in zip((p1, p2), LEN_DEFAULTS.items(), "AB", str
     # The value comes from session state only (a link sets it before the page runs), checked
     # again here: whatever is there, the widget gets a valid value or the default.
     st.session_state[key] = valid_length(st.session_state.get(key, default), default)
-    value = where.number_input(t("mask.len_label", name=name), *LEN_RANGE, step=1, key=key)
+    value = where.number_input(t("mask.len_label", name=name), *LEN_RANGE, step=1, **keep(key))
     lengths.append(valid_length(value, default))
 len_a, len_b = lengths
 pair = padded_pair(example_words(tokens), len_a, len_b)

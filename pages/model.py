@@ -7,12 +7,12 @@ from explorer.context import context, show_problems
 from explorer.figures.model import architecture_figure, parameter_chart, share
 from explorer.i18n import t
 from explorer.preview import show_date_preview
+from explorer.sidebar import source_name
 from transformer.model import sublayer_hook
 
 st.title(t("model.title"))
-st.markdown(t("model.intro"))
-
 ctx = context()
+st.markdown(t("model.intro", model=source_name(ctx.source)))
 show_date_preview(ctx)  # trained attention first, while the sidebar's model is untrained
 if ctx.cfg is None:  # invalid architecture: nothing to draw
     show_problems(ctx)
@@ -24,7 +24,7 @@ src_len = len(ctx.tokens.src_tokens) if ctx.tokens is not None else 0
 tgt_len = len(ctx.tokens.tgt_in_tokens) if ctx.tokens is not None else 0
 
 # ---- 1. The architecture ----------------------------------------------------------------
-st.header(t("model.arch_header"))
+st.header(t("model.arch_header") if ctx.loaded is None else t("model.arch_header_loaded"))
 ctx.chart(architecture_figure(cfg, src_len, tgt_len, show_vocab=text_ok), "model_architecture",
            key="model_architecture", theme=None)
 lengths = (t("model.lengths_known", src_len=src_len, tgt_len=tgt_len) if text_ok

@@ -14,6 +14,7 @@ from explorer.figures.shapes import (
     head_split_views,
     mha_example_shapes,
     shape_csv,
+    shape_table,
     tensor_slice,
     values_figure,
 )
@@ -24,8 +25,8 @@ from explorer.introspect import (
     layer_label,
     shape_rows,
     stack_label,
-    sublayer_label,
 )
+from explorer.view import keep
 from transformer.model import layer_hook
 
 TABLE_FONT = 14  # px, the table's text (drawn on a canvas: presenter mode's CSS leaves it)
@@ -58,11 +59,11 @@ for key, options in (("shape_stack", stacks), ("shape_layer", layers)):
         st.session_state[key] = options[0]
 if not isinstance(st.session_state.get("shape_attn"), bool):
     st.session_state["shape_attn"] = False
-stack = f1.selectbox(t("shapes.part"), stacks, key="shape_stack",
+stack = f1.selectbox(t("shapes.part"), stacks, **keep("shape_stack"),
                      format_func=lambda v: t("shapes.all") if v == "all" else stack_label(v))
-layer = f2.selectbox(t("shapes.layer"), layers, key="shape_layer",
+layer = f2.selectbox(t("shapes.layer"), layers, **keep("shape_layer"),
                      format_func=lambda v: t("shapes.all") if v == "all" else layer_label(v))
-only_attn = f3.toggle(t("shapes.attn_only"), key="shape_attn")
+only_attn = f3.toggle(t("shapes.attn_only"), **keep("shape_attn"))
 stack = stack if stack in stacks else "all"
 layer = layer if layer in layers else "all"
 only_attn = only_attn is True
@@ -70,16 +71,7 @@ shown = filter_rows(rows, stack, layer, only_attn)
 st.caption(t("shapes.caption", shown=len(shown), total=len(rows),
              src_len=len(ctx.tokens.src_tokens), tgt_len=len(ctx.tokens.tgt_in_tokens),
              d_model=cfg.d_model, h=cfg.h, d_k=cfg.d_k, d_ff=cfg.d_ff))
-columns = {
-    "#": [r.step for r in shown],
-    t("shapes.col_part"): [stack_label(r.stack) for r in shown],
-    t("shapes.col_layer"): [layer_label(r.layer) for r in shown],
-    t("shapes.col_sublayer"): [sublayer_label(r.sublayer) for r in shown],
-    t("shapes.col_tensor"): [r.name.rsplit(".", 1)[-1].removeprefix("hook_") for r in shown],
-    t("shapes.col_shape"): [r.dims for r in shown],
-    t("shapes.col_operation"): [r.op for r in shown],
-    t("shapes.col_full_name"): [r.name for r in shown],
-}
+columns = shape_table(shown)
 # Every column as wide as its longest value (the table does not wrap text, and it cut
 # "masked self-attention" or "masked_scores" short); the table scrolls sideways if needed.
 widths = {name: column_width([name, *map(str, values)]) for name, values in columns.items()}

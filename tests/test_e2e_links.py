@@ -125,9 +125,9 @@ def test_one_click_copies_the_link_of_the_view(browser, app_url):
         page.goto(f"{app_url}/attention?layer=1&src=a+b+c")
         page.wait_for_selector(".st-key-attn_layer", timeout=60_000)
         settled(page)
-        button = page.frame_locator("[data-testid='stSidebar'] iframe").first.locator("button")
+        button = page.locator("[data-testid='stSidebar'] button.copy-link")
         button.click()
-        button.get_by_text("Copied").wait_for(timeout=10_000)
+        expect(button).to_contain_text("Copied", timeout=10_000)
         copied = page.evaluate("() => navigator.clipboard.readText()")
         assert copied == page.url
         assert parse_qs(urlparse(copied).query) == {"layer": ["1"], "src": ["a b c"]}

@@ -1,9 +1,12 @@
-"""End-to-end: a click during training stops it, and the numbers shown stay put (issue 15, 3).
+"""End-to-end: a click during training leaves it training; Stop ends it, and the numbers
+shown then stay put.
 
-Streamlit starts the new script run at once when the learner clicks (runner.fastReruns),
-while the old run's thread is still training. The page must stop that thread and wait
-for it before it evaluates the model and shows numbers, so a later rerun with nothing
-running shows exactly the same step, loss and accuracy.
+Streamlit starts a new script run at once when the learner clicks (runner.fastReruns),
+while the run that waits for the training is still waiting. The training itself runs in
+the server's hub (a worker process), so the click only ends that wait: the page draws
+again with the training's progress, which goes on until Stop. Stop keeps the model as it
+is then, evaluated, so a later rerun with nothing running shows exactly the same step,
+loss and accuracy.
 """
 
 from __future__ import annotations
@@ -12,10 +15,18 @@ from browser_support import no_exception, open_page
 
 TIMEOUT_MS = 120_000
 
-# The progress bar shows a training step (the old run is inside run_training).
-TRAINING = """() => {
+# The progress bar shows a training step: the number of steps done, or null.
+STEP = """() => {
   const p = document.querySelector("[data-testid='stProgress']");
-  return p !== null && / \\/ \\d+ · loss /.test(p.innerText);
+  const m = p === null ? null : / (\\d+) \\/ \\d+ · loss /.exec(p.innerText);
+  return m === null ? null : Number(m[1]);
+}"""
+# Presenter mode is on (`on`) or off, the script is idle, and the training's progress shows.
+TRAINING_AFTER_CLICK = """on => {
+  const idle = document.querySelector("[data-test-script-state='notRunning']") !== null;
+  const big = getComputedStyle(document.documentElement).fontSize === '21px';
+  const p = document.querySelector("[data-testid='stProgress']");
+  return idle && big === on && p !== null && / \\d+ \\/ \\d+ · loss /.test(p.innerText);
 }"""
 # The run is over, its metrics are drawn, and presenter mode is on (`on`) or off.
 SETTLED = """on => {
@@ -30,14 +41,11 @@ METRICS = """() => Object.fromEntries([...document.querySelectorAll("[data-testi
              m.querySelector("[data-testid='stMetricValue']").innerText.trim()]))"""
 
 
-def _presenter(page, on: bool) -> dict[str, str]:
+def _presenter(page) -> None:
     page.locator(".st-key-presenter label").first.click()
-    page.wait_for_function(SETTLED, arg=on, polling=100, timeout=TIMEOUT_MS)
-    no_exception(page)
-    return page.evaluate(METRICS)
 
 
-def test_a_click_during_training_stops_it_and_the_numbers_stay(page, app_url):
+def test_a_click_during_training_leaves_it_training_and_stop_ends_it(page, app_url):
     open_page(page, app_url, "train")
     early = page.locator(".st-key-tr_early label").first
     early.click()  # "Stop when learned" off: 1000 steps, far longer than the test needs
@@ -45,16 +53,28 @@ def test_a_click_during_training_stops_it_and_the_numbers_stay(page, app_url):
         "() => !document.querySelector('.st-key-tr_early input').checked", timeout=TIMEOUT_MS)
     page.wait_for_selector("[data-test-script-state='notRunning']", timeout=TIMEOUT_MS)
     page.locator(".st-key-tr_train button").first.click()
-    page.wait_for_function(TRAINING, polling=50, timeout=TIMEOUT_MS)
+    page.wait_for_function(f"() => ({STEP})() !== null", polling=50, timeout=TIMEOUT_MS)
 
-    first = _presenter(page, on=True)  # a click while the model trains
+    _presenter(page)  # a click while the model trains: the page draws again ...
+    page.wait_for_function(TRAINING_AFTER_CLICK, arg=True, polling=100, timeout=TIMEOUT_MS)
+    no_exception(page)
+    before = page.evaluate(STEP)
+    # ... and the training goes on: its progress, redrawn by itself, counts more steps
+    page.wait_for_function(f"() => ({STEP})() > {before}", polling=100, timeout=TIMEOUT_MS)
+    assert "Training stopped" not in page.inner_text("[data-testid='stMain']")
+
+    page.locator(".st-key-tr_stop button").first.click()  # only Stop ends it
+    page.wait_for_function(SETTLED, arg=True, polling=100, timeout=TIMEOUT_MS)
+    no_exception(page)
+    first = page.evaluate(METRICS)
     steps = next(v for k, v in first.items() if k.startswith("Steps"))
     done, total = (int(x) for x in steps.split("/"))
-    assert 0 < done < total == 1000, first  # it was stopped, not run to the end
+    assert before < done < total == 1000, first
     text = page.inner_text("[data-testid='stMain']")
-    assert f"Training stopped at step {done} of {total}" in text
+    assert f"Training stopped at step {done} of {total} (the Stop button)" in text
 
-    second = _presenter(page, on=False)  # a click with nothing running
-    assert second == first
+    _presenter(page)  # a click with nothing running: the same numbers
+    page.wait_for_function(SETTLED, arg=False, polling=100, timeout=TIMEOUT_MS)
+    assert page.evaluate(METRICS) == first
     assert f"Training stopped at step {done} of {total}" in page.inner_text(
         "[data-testid='stMain']")

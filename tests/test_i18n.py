@@ -104,6 +104,11 @@ def test_keys_built_at_run_time_by_the_sidebar_train_and_checkpoint_code_exist()
     keys += [f"train.which_{w}" for w in ("trained", "untrained")]
     keys += [f"train.kind_{k}" for k in ("cross", "enc")]
     keys += [f"settings.not_text_{name}" for name in ("source", "target")]
+    from explorer.settings import PRESETS
+    from explorer.view import PAGE_CHOICES
+
+    keys += [f"sidebar.preset_{name.replace(' ', '_')}" for name in (*PRESETS, "custom")]
+    keys += [choice.label for choice in PAGE_CHOICES]
     keys += [f"ckpt.err.{part}_{where}" for where in ("line", "token")
              for part in ("token_too_long", "duplicate")]
     keys += [f"ckpt.err.no_layers_{stack}" for stack in ("encoder", "decoder")]
@@ -200,7 +205,7 @@ def test_figures_speak_chinese(zh):
 
     sub = np.tril(np.ones((3, 3), dtype=bool))
     mask = mask_figure(sub, ["<s>", "a", "b"], ["<s>", "a", "b"], "t")
-    assert mask.layout.yaxis.title.text == "查询（发出关注的位置）"
+    assert mask.layout.yaxis.title.text == "查询"  # the whole title is longer than 3 rows
     assert mask.data[0].hovertemplate.startswith("查询 %{y} → 键 %{x}")
     assert "被屏蔽" in mask.data[0].customdata[0]
     assert "句子 %{y} → 位置 %{x}" in mask_figure(sub, list("abc"), list("abc"), row_noun="句子",
@@ -222,7 +227,8 @@ def test_figures_speak_chinese(zh):
     assert where == "[0, 头 1]"
     assert "行 %{y}" in values_figure(z, None, None, "v").data[0].hovertemplate
     split = head_split_figure(np.zeros((2, 3, 4)), np.zeros((3, 8)), list("abc"))
-    assert "拼接：(seq, h·d_k = d_model)" in {a.text for a in split.layout.annotations}
+    titles = {a.text.replace("<br>", " ") for a in split.layout.annotations}  # may wrap
+    assert "拼接：(seq, h·d_k = d_model)" in titles
 
     assert noam_figure(16, 1.0, 100, steps=200).data[0].name.endswith("（你的设置）")
     assert loss_figure([]).layout.xaxis2.title.text == "训练步数"
@@ -328,10 +334,11 @@ def test_training_messages_speak_chinese(zh):
     task, note = task_for("copy", "words", "the the")
     assert note == "你的句子中不同的词少于 2 个，不足以构成任务的符号，所以改用数字。"
     assert parse_sequence("1 x 2", task)[1] == (
-        "只能使用 0 到 9 的数字，并用空格分隔；第 2 个符号不在其中。")
+        "只能使用 0 到 9 的数字，并用空格分隔；第 2 个符号不是数字。")
     assert parse_sequence("", task)[1] == "请至少输入一个符号，例如 3 1 4 1 5。"
     errors = parse_train_settings({"task": "<b>", "steps": 1, "batch_size": 7}).errors
-    assert list(errors) == ["任务必须是以下之一：copy, reverse, sort, dates；改用 copy。",
+    assert list(errors) == ["任务必须是以下之一：“复制”、“反转”、“排序”、“日期 → ISO”；"
+                            "改用“复制”。",
                             "训练步数必须是 50 到 2000 之间的整数；改用 1000。",
                             "批大小必须是以下之一：16, 32, 64, 128；改用 128。"]
     assert list(teacher_forcing_rows(task, ["1", "2"])) == [

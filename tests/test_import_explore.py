@@ -118,3 +118,41 @@ def test_an_exported_copy_model_is_checked_against_the_copy_rule():
     at.sidebar.text_input(key="source").set_value("3 cat 4").run()  # not a copy input
     assert not at.exception
     assert t("train.imported_caption_outside", task=task_name) in [c.value for c in at.caption]
+
+
+def test_a_checkpoint_without_token_names_is_decoded_from_one_start_id_everywhere():
+    """The pages' decoder input, the Train page's greedy decoding and beam search, the
+    knock-out and the sidebar's answer all start from the same id, which the panel names."""
+    from explorer.checkpoint import NAMELESS_START
+    from explorer.decoding import beam_checkpoint, decode_checkpoint
+    from explorer.i18n import t
+
+    model = make_model(11, 11, N=1, d_model=16, d_ff=32, h=2, seed=5)
+    buf = io.BytesIO()
+    torch.save(model.state_dict(), buf)
+    nameless = load_checkpoint(buf.getvalue(), 2, None)
+    assert not nameless.start_named and nameless.start_id() == NAMELESS_START
+    ctx = build_context(Settings(source="tok4 tok5", target="tok6"), nameless)
+    assert ctx.tokens.tgt_in_ids[0] == nameless.start_id()
+    src = tuple(ctx.tokens.src_tokens)
+    start = nameless.tgt_vocab[nameless.start_id()]
+    assert decode_checkpoint(nameless, src, max_len=4).steps[0].prefix == (start,)
+    beam = beam_checkpoint(nameless, src, max_len=4, beam_size=2, alpha=0.6)
+    assert all(node.tokens[0] == start for node in beam.final)
+    at = app(imported_checkpoint=nameless)
+    assert not at.exception
+    assert t("ckpt.start_nameless", start=NAMELESS_START) in [c.value for c in at.caption]
+
+
+def test_the_upload_boxes_own_words_follow_the_language_and_refuse_css_syntax():
+    from explorer.i18n import TABLES
+    from explorer.import_panel import uploader_css
+
+    css = uploader_css("上传", {"ckpt_file": "每个文件最大 256 MB：.pt"})
+    assert 'content: "上传"' in css and ".st-key-ckpt_file" in css
+    for bad in ('x"; } body { display: none', "</style><script>", "a\\b"):
+        with pytest.raises(ValueError):
+            uploader_css(bad, {})
+    at = app(lang="zh")
+    styles = [m.value for m in at.markdown if "stFileUploaderDropzone" in m.value]
+    assert styles and TABLES["zh"]["ckpt.upload_button"] in styles[0]

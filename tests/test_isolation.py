@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import threading
 
 import torch
@@ -28,7 +29,7 @@ from browser_support import need_browser
 from streamlit.runtime import Runtime
 
 from bench.common import quiet_streamlit
-from explorer import training
+from explorer import train_view, training
 from explorer.context import build_context
 from explorer.settings import parse_settings
 from tools.screenshots import CHROMIUM_ARGS, free_port, serve, set_text, wait_idle
@@ -145,6 +146,9 @@ def test_training_and_model_changes_in_one_session_leave_the_other_untouched(mon
         return stop
 
     monkeypatch.setattr(training, "record_step", record_step)
+    # A's Train click waits for its training however long B looks (a longer one would go on
+    # in the background, and A's run would end first)
+    monkeypatch.setattr(train_view, "INLINE_WAIT", math.inf)
     a = app("train", source=SENTENCE, tr_steps=200, tr_early=False)
     assert not a.exception, a.exception
     a.button(key="tr_train").click()
@@ -253,7 +257,7 @@ def test_training_in_one_browser_leaves_the_other_browser_unchanged():
             rerun_b(b)
             assert grid(b) == before
             assert ACCURACY not in metric_labels(b)
-            b.locator(".st-key-nav a[href$='train']").first.click()
+            b.locator(".st-key-nav a[href^='train'], .st-key-nav a[href$='train']").first.click()
             b.locator(".st-key-tr_train button").first.wait_for(timeout=120_000)
             wait_idle(b)
             assert b.locator("[data-testid='stException']").count() == 0

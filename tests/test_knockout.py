@@ -18,7 +18,7 @@ from apptest_helpers import app, app_in, array, errors, figures
 from shared_inputs import bad_input_texts
 
 from explorer import knockout as K
-from explorer.i18n import TABLES
+from explorer.i18n import TABLES, percent
 from explorer.knockout_view import WHOLE
 from explorer.sources import shipped_dates
 from transformer import dates as D
@@ -326,3 +326,29 @@ def test_answer_pair_decodes_both_in_one_batch(seed):
     edits = K.edits_for([unit])
     pair = K.answer_pair(model, SRC, bos=BOS, eos=EOS, max_len=10, edits=edits)
     assert pair == (_answer(model), _answer(model, edits))
+
+
+def test_the_change_in_points_adds_up_from_the_shown_percentages():
+    from explorer.knockout_view import points
+
+    assert points("99.3%", "93.7%") == "-5.6"  # not -5.7 from the unrounded shares
+    assert points("97%", "100%") == "+3.0"
+    assert points("50%", "50%") == "0.0"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_sections_sentences_agree_with_each_other(lang):
+    """No "did not change" beside "would still change"; the model's owner said right; the
+    knock-out's accuracy and the box's at the top each say what they were measured on."""
+    table = TABLES[lang]
+    for key in ("ko.no_task_untrained", "ko.no_task_file", "ko.no_task_vocab",
+                "ko.no_task_long"):
+        assert "still change" not in table[key] and "仍会改变" not in table[key]
+    with app_in(lang, "attention", model_source="untrained") as at:
+        assert table["ko.whose_shared"] in _texts(at)
+    with app_in(lang, "attention", model_source="dates", source=A_DATE, target="") as at:
+        text = _texts(at)
+        assert table["ko.whose_shared"] in text
+        made = shipped_dates().meta
+        assert table["ko.acc_vs_made"].format(made_n=made["held_out_n"],
+                                              made=percent(made["held_out_exact"])) in text

@@ -378,15 +378,15 @@ def test_a_cut_sentence_says_why_and_a_wrong_answer_is_explained():
     captions = " ".join(c.value for c in at.caption)
     assert "Your sentence has 15 words, but only the first 12 are decoded" in captions
     assert "sequences of 1 to 12 words" in captions and "covers only 14 positions" in captions
-    assert "This input is like the training sequences: 12 symbols" in captions
+    assert "This input is like the training sequences: its length, 12," in captions
     assert any(m.value.endswith("**wrong**]") for m in at.markdown)  # 30 steps: not learned
-    assert f"it got {right} of {total} sequences of 12 symbols right" in captions
+    assert f"it got {right} of {total} sequences of length 12 right" in captions
     # words beyond the task's 20 symbols are left out, and the page says so
     many = " ".join(f"w{i}" for i in range(22))
     at = app("train", tr_symbols="words", source=many)
     assert not at.exception
     captions = " ".join(c.value for c in at.caption)
-    assert "2 word(s) of your sentence are left out" in captions
+    assert "2 words of your sentence are left out" in captions
     assert "Your sentence has 22 words, but only the first 12 are decoded" in captions
 
 
@@ -431,9 +431,12 @@ def test_a_train_click_starts_one_training_before_the_page_is_drawn():
     assert at.session_state["train_state"].step == 50
 
 
-def test_an_early_ticket_left_behind_by_an_interrupted_run_is_given_back():
+def test_an_early_ticket_left_behind_by_an_interrupted_run_goes_on_until_stop():
+    """A click interrupted the Train click's run before it took its ticket over: that
+    training is the learner's all the same, and goes on (only Stop ends it)."""
     import explorer.train_hub as H
     from explorer.train_state import EARLY, TICKETS_KEY
+    from explorer.train_state import WAIT as WAITING
 
     at = app("train", tr_steps=50, seed=42)
     gate = threading.Event()
@@ -444,7 +447,13 @@ def test_an_early_ticket_left_behind_by_an_interrupted_run_is_given_back():
     at.session_state[TICKETS_KEY] = {EARLY: orphan}
     at.run()  # a run without a click on Train
     assert not at.exception
+    assert not orphan.left and orphan.job.status == "queued"
+    assert at.session_state[TICKETS_KEY] == {WAITING: orphan}
+    assert not at.button(key="tr_stop").disabled
+    at.button(key="tr_stop").click().run()
+    assert not at.exception
     assert orphan.left and orphan.job.status == "dropped"
+    assert any("You left the queue" in i.value for i in at.info)
     gate.set()
     assert busy.job.done.wait(WAIT)
 

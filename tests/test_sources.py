@@ -310,3 +310,49 @@ def test_the_train_page_says_whose_settings_it_trains_while_another_model_is_sho
     assert any("Training here always starts from a fresh" in c.value for c in at.caption)
     at = app("train")
     assert not any("Training here always starts" in c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("text", ["明天", "2026年2月30日", "hello world",
+                                  "[click](javascript:alert(1))"])
+def test_the_preview_says_when_the_text_is_not_a_date_it_was_trained_on(text, lang):
+    from explorer.i18n import TABLES
+
+    at = app(lang=lang, preview_date=text)  # set before the run: see the test above on zh
+    assert not at.exception and at.text_input(key="preview_date").value == text
+    assert TABLES[lang]["source.dates_outside"] in [w.value for w in at.warning]
+
+
+def test_the_preview_of_a_date_as_the_task_writes_it_has_no_caveat():
+    at = app()
+    at.text_input(key="preview_date").set_value("lunes, 2 de marzo de 1987").run()
+    assert not at.warning and "1987-03-02" in page_text(at)
+
+
+def test_the_same_rule_marks_every_date_models_answers():
+    from explorer.sources import answers_dates, outside_dates
+
+    assert answers_dates("dates", {}) and answers_dates("yours", {"task": "dates"})
+    assert not answers_dates("yours", {"task": "copy"}) and not answers_dates("untrained", {})
+    typed = D.source_tokens("Montag, 23. November 2026")
+    assert not outside_dates(typed, "2026-11-23", unknown=False)
+    assert outside_dates(typed, "2026-11-24", unknown=False)  # a wrong answer
+    assert outside_dates(typed, "2026-11-23", unknown=True)  # a character it never saw
+    assert outside_dates(tuple("hello world"), "0000-04-00", unknown=False)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_target_left_in_the_box_is_named_and_cleared_in_one_click(lang):
+    from explorer.i18n import TABLES
+
+    at = app("attention", lang=lang, model_source="dates", source=A_DATE,
+             target="I love natural language processing")
+    assert not at.exception
+    name = TABLES[lang]["source.dates"]
+    assert TABLES[lang]["source.reads_target"].format(name=name) in [i.value for i in at.info]
+    if lang == "zh":
+        return  # AppTest re-reads the Chinese page's selectboxes by English labels on a rerun
+    at.button(key="clear_target").click().run()
+    assert not at.exception and at.session_state["target"] == ""
+    assert not [b for b in at.button if b.key == "clear_target"]
+    assert "2026-11-23" in page_text(at)  # the decoder now reads the model's own answer

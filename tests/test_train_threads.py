@@ -98,3 +98,69 @@ def test_the_share_is_between_one_and_the_most(most):
     threads = Threads(most, apply=applied.append)
     assert 1 <= threads.n <= MAX_THREADS
     assert threads.most == max(1, min(most, MAX_THREADS))
+
+
+# ---- timing two threads only while the other core has room ----------------------------------
+
+
+class _Spare:
+    """A stand-in for SpareCores: the spare cores it reports, and how often it was asked."""
+
+    def __init__(self, cores: float | None) -> None:
+        self.cores, self.asked = cores, 0
+
+    def __call__(self) -> float | None:
+        self.asked += 1
+        return self.cores
+
+
+def test_no_round_of_two_threads_while_the_other_core_is_busy():
+    cost, spare = {1: 0.009, 2: 0.2}, _Spare(0.1)  # a step on two would wait long
+    threads = Threads(2, probe=4, every=20, apply=[].append, spare=spare)
+    assert _run(threads, cost, 65) == [1] * 65  # not even one step on two threads
+    assert spare.asked == 4  # at the start, then every 20 steps
+
+
+def test_a_core_that_frees_up_is_timed_again():
+    cost, spare = {1: 0.009, 2: 0.006}, _Spare(0.1)
+    threads = Threads(2, probe=4, every=20, apply=[].append, spare=spare)
+    assert _run(threads, cost, 19) == [1] * 19
+    spare.cores = 0.9  # the other core is free again: the next look times both counts
+    assert _run(threads, cost, 21) == [1] + [1] * 5 + [2] * 15
+
+
+def test_without_a_look_at_the_machine_both_counts_are_timed():
+    for spare in (None, _Spare(None)):  # no look, or a look that cannot tell
+        threads = Threads(2, probe=4, every=20, apply=[].append, spare=spare)
+        assert _run(threads, {1: 0.009, 2: 0.006}, 10) == [1] * 5 + [2] * 5
+
+
+def test_spare_cores_reads_the_machines_idle_time_and_its_own(tmp_path, monkeypatch):
+    from explorer import train_worker as W
+
+    clock = {"wall": 100.0, "cpu": 5.0}
+    monkeypatch.setattr(W.time, "monotonic", lambda: clock["wall"])
+    monkeypatch.setattr(W.time, "process_time", lambda: clock["cpu"])
+    stat = tmp_path / "stat"
+    tick = W.CLOCK_TICKS
+
+    def write(idle: float) -> None:  # user nice system idle iowait ...
+        stat.write_text(f"cpu  100 0 50 {round(idle * tick)} 0 0 0 0 0 0\ncpu0 1 2 3 4\n")
+
+    write(10.0)
+    spare = W.SpareCores(stat)
+    clock["wall"] += 0.1
+    assert spare() is None  # too short a while to tell
+    write(10.5)
+    clock["wall"] += 1.0
+    clock["cpu"] += 1.0  # one thread of this process busy throughout
+    assert spare() == pytest.approx(0.5)  # the other core half idle
+    write(10.5)
+    clock["wall"] += 1.0
+    clock["cpu"] += 1.9  # this process on two threads: its second thread's time is room
+    assert spare() == pytest.approx(0.9)
+    write(12.5)
+    clock["wall"] += 1.0  # waiting for a training: both cores idle, one will be its own
+    assert spare() == pytest.approx(1.0)
+    stat.unlink()
+    assert spare() is None and W.SpareCores(stat)() is None  # no /proc/stat: cannot tell

@@ -16,7 +16,6 @@ from explorer.settings import (
     MAX_DROPOUT,
     NORM_PLACEMENTS,
     PRESETS,
-    SOURCES,
     TIE_WEIGHTS,
     TOKEN_MODES,
     Settings,
@@ -25,17 +24,12 @@ from explorer.settings import (
 from explorer.urlstate import (
     ATTENTION_KINDS,
     EXTRAS,
-    LANGS,
-    MASK_LEN_RANGE,
-    MASK_SIZE_RANGE,
     MAX_PE_DIMS,
-    SHAPE_PARTS,
     params_to_state,
     preset_of,
     settings_to_params,
-    shape_layers,
 )
-from transformer.tasks import TASKS
+from explorer.view import PAGE_CHOICES, Choice, Model
 from transformer.tokenize import MAX_TEXT_CHARS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -155,29 +149,30 @@ def test_every_valid_setting_round_trips_through_a_url(s: Settings):
     assert state["preset"] == preset_of(s)
 
 
+def _strategy(choice: Choice, model: Model):
+    """Hypothesis values for one declared page choice, within what it allows for `model`."""
+    if isinstance(choice.default, bool):
+        return st.booleans()
+    if choice.values is not None:
+        allowed = choice.allowed(model)
+        if choice.many:
+            return st.lists(st.sampled_from(allowed), unique=True, max_size=len(allowed))
+        return st.sampled_from(allowed)
+    low, high = choice.bounds(model)
+    if isinstance(choice.default, float):
+        return st.floats(low, high, allow_nan=False)
+    if choice.even:
+        return st.integers(int(low) // 2 + int(low) % 2, int(high) // 2).map(lambda n: 2 * n)
+    return st.integers(int(low), int(high))
+
+
 @st.composite
 def settings_and_extras(draw):
     s = draw(valid_settings)
-    ped = draw(st.integers(1, 512)) * 2
-    extras = {
-        "lang": draw(st.sampled_from(LANGS)),
-        "model": draw(st.sampled_from(SOURCES)),
-        "layer": draw(st.integers(0, s.N - 1)),
-        "head": draw(st.integers(0, s.h - 1)),
-        "kind": draw(st.sampled_from(ATTENTION_KINDS)),
-        "ped": ped,
-        "dims": draw(st.lists(st.integers(0, ped - 1), min_size=1, max_size=MAX_PE_DIMS,
-                              unique=True)),
-        "task": draw(st.sampled_from(TASKS)),
-        "pres": draw(st.booleans()),
-        "avg": draw(st.booleans()),
-        "la": draw(st.integers(*MASK_LEN_RANGE)),
-        "lb": draw(st.integers(*MASK_LEN_RANGE)),
-        "ms": draw(st.integers(*MASK_SIZE_RANGE)),
-        "part": draw(st.sampled_from(SHAPE_PARTS)),
-        "sl": draw(st.sampled_from(shape_layers(s.N))),
-        "sattn": draw(st.booleans()),
-    }
+    model = Model(N=s.N, h=s.h)
+    extras = {c.url: draw(_strategy(c, model)) for c in PAGE_CHOICES}
+    extras["dims"] = draw(st.lists(st.integers(0, extras["ped"] - 1), min_size=1,
+                                   max_size=MAX_PE_DIMS, unique=True))
     return s, extras
 
 

@@ -205,7 +205,8 @@ def main() -> None:
         if args.preset:
             choose(page, "preset", args.preset)
         for name in args.pages.split(","):
-            page.locator(f".st-key-nav a[href$='{name}']").first.click() \
+            page.locator(f".st-key-nav a[href^='{name}'], .st-key-nav a[href$='{name}']"
+                         ).first.click() \
                 if name != "model" else page.locator(".st-key-nav a").first.click()
             wait_idle(page, 2.5)
             if args.train and name == "train":

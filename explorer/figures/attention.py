@@ -12,7 +12,20 @@ import plotly.graph_objects as go
 from transformer.model import MASK_FILL, AttentionModule, AttentionPoint, Stack, attention_hook
 
 from ..i18n import t
-from .common import FONT, axis_labels, esc, fast_figure, heatmap
+from .common import (
+    FONT,
+    MAX_LABELLED,
+    MODEBAR_PX,
+    TICK_SIZE,
+    axis_labels,
+    esc,
+    fast_figure,
+    heatmap,
+    label_size,
+    text_px,
+    title_html,
+    token_axis,
+)
 
 
 @dataclass(frozen=True)
@@ -49,10 +62,16 @@ KINDS: dict[str, AttentionKind] = {
 }
 
 
-GRID_CELL_BUDGET = 60_000  # weights drawn one heatmap per head; beyond this, average the heads
+# Weights drawn one heatmap per head; beyond this, the page averages the heads. It also
+# bounds the grid's height (about 18 px per query row, KEYS_PER_ROW keys side by side): the
+# paper base model's 6 x 8 heads for 7 tokens (2352), the tiny one's 2 x 4 for 17 (2312).
+GRID_CELL_BUDGET = 2_500
 ROW_PX = 18  # least height of a query row whose label is written (the font is 13 px)
-MAX_PANEL_PX = 420  # one layer's panels grow with the query tokens up to this height
-MAX_GRID_PX = 1600  # ... and all layers' panels together up to this
+KEYS_PER_ROW = 28  # key labels side by side under a row of panels (a phone: ~10 px each)
+MAX_PANEL_PX = MAX_LABELLED * ROW_PX  # longer sentences label every step-th query row
+HEAD_BAND_PX = 22  # room above a row of panels for its heads' names
+LAYER_GAP_PX = 12  # between two layers' panels
+COLORBAR_PX = 44  # the colour bar under the grid, with its numbers
 
 
 def patterns(cache: Mapping[str, np.ndarray], kind: AttentionKind, n_layers: int) -> np.ndarray:
@@ -65,16 +84,27 @@ def _span(low: float, high: float) -> list[float]:
     return [min(max(round(low, 9), 0.0), 1.0), min(max(round(high, 9), 0.0), 1.0)]
 
 
-def _grid_rows(n_layers: int, n_heads: int, q_len: int) -> tuple[int, int]:
-    """Pixel height of one layer's panels, and the step between labelled query rows.
+def grid_columns(n_heads: int, k_len: int) -> int:
+    """Heads side by side in one row of the attention grid.
+
+    As many as keep KEYS_PER_ROW key labels in a row, so that every label is written and
+    they stay apart on a phone too; a layer's heads are then spread evenly over its rows
+    (4 heads of 12 keys: 2 and 2).
+    """
+    fit = max(1, min(n_heads, KEYS_PER_ROW // max(k_len, 1)))
+    rows = math.ceil(n_heads / fit)
+    return math.ceil(n_heads / rows)
+
+
+def _grid_rows(n_heads: int, q_len: int) -> tuple[int, int]:
+    """Pixel height of one panel, and the step between labelled query rows.
 
     Panels grow with the number of query tokens, so that each row keeps ROW_PX and its
     label stays readable (also in presenter mode, where fonts grow 1.5x and heights 1.3x);
-    beyond MAX_PANEL_PX (or MAX_GRID_PX for all layers together) only every step-th row is
-    labelled.
+    beyond MAX_LABELLED query tokens only every step-th row is labelled.
     """
     cell = 150 if n_heads <= 4 else 110
-    panel = min(max(cell, ROW_PX * q_len), MAX_PANEL_PX, max(cell, MAX_GRID_PX // n_layers))
+    panel = min(max(cell, ROW_PX * q_len), MAX_PANEL_PX)
     return panel, max(1, math.ceil(ROW_PX * q_len / panel))
 
 
@@ -86,79 +116,118 @@ def attention_grid(
     average_heads: bool = False,
     title: str = "",
 ) -> go.Figure:
-    """One heatmap per layer (rows) and head (columns), all on the same 0-1 colour scale.
+    """One heatmap per layer and head, all on the same 0-1 colour scale.
 
-    Query labels (left) are written on every row while rows are tall enough to read them
-    and on every step-th row beyond; key labels (bottom) are categories that plotly itself
-    thins to what fits the drawn width at the drawn font size (presenter mode included).
+    Each layer is a band of panels, one per head; when a row of heads would hold more than
+    KEYS_PER_ROW key labels, the layer's heads wrap onto more rows (`grid_columns`), each
+    row under its heads' names. Every query label (left) and key label (under the lowest
+    panel of each column) is written, up to MAX_LABELLED tokens; the key labels stand
+    upright when the drawn width leaves no room at 45 degrees (plotly picks the angle).
+    The layer names are on the right, the colour bar below (the plotly toolbar, top right,
+    would cover it).
     """
     if average_heads:
         weights = weights.mean(axis=1, keepdims=True)
     n_layers, n_heads, q_len, k_len = weights.shape
+    cols = grid_columns(n_heads, k_len)
+    per_layer = math.ceil(n_heads / cols)  # rows of panels per layer
+    head_title = "fig.attention.head" if cols <= 4 else "fig.attention.head_short"
     col_titles = ([t("fig.attention.mean_of_heads")] if average_heads
-                  else [t("fig.attention.head", j=j) for j in range(n_heads)])
+                  else [t(head_title, j=j) for j in range(n_heads)])
+    hover_titles = ([t("fig.attention.mean_of_heads")] if average_heads
+                    else [t("fig.attention.head", j=j) for j in range(n_heads)])
     row_titles = [t("fig.attention.layer", i=i) for i in range(n_layers)]
     query, key, weight = (t("fig.attention.query"), t("fig.attention.key"),
                           t("fig.attention.weight"))
     # Both axes are categories named by the labels, so the hover reads them as %{y} and
     # %{x}: a per-cell array of label pairs was copied, cell by cell, for every panel.
     qlab, klab = axis_labels(q_tokens), axis_labels(k_tokens)
-    panel, step = _grid_rows(n_layers, n_heads, q_len)
+    panel, step = _grid_rows(n_heads, q_len)
     shown_q = [lab if i % step == 0 else "" for i, lab in enumerate(qlab)]
+    key_size = label_size(cols * k_len) if k_len <= MAX_LABELLED else None
+    # Rows of panels, top to bottom, in pixels: (layer, first head, top, bottom, titled).
+    bands: list[tuple[int, int, float, float, bool]] = []
+    gap = LAYER_GAP_PX if per_layer == 1 else 2 * LAYER_GAP_PX  # wrapped: a divider in it
+    dividers: list[float] = []
+    y = 0.0
+    for layer in range(n_layers):
+        if layer:
+            dividers.append(y + gap / 2)
+            y += gap
+        for row in range(per_layer):
+            titled = layer == 0 or per_layer > 1
+            y += HEAD_BAND_PX if titled else 0.0
+            bands.append((layer, row * cols, y, y + panel, titled))
+            y += panel
+    plot = y
     # The grid is laid out by hand and the figure built from plain dicts without plotly's
     # validation: with make_subplots and per-subplot updates, building this figure was most
     # of the page's time (bench/page_response.py), and a class reruns it at once.
-    hs = 0.012 if n_heads > 4 else 0.03
-    vs = 0.02 if n_layers > 3 else 0.05
-    width = (1 - hs * (n_heads - 1)) / n_heads
-    height = (1 - vs * (n_layers - 1)) / n_layers
+    hs = 0.03 if cols <= 4 else 0.015
+    width = (1 - hs * (cols - 1)) / cols
     data: list[dict] = []
     layout: dict = {"annotations": []}
-    for layer in range(n_layers):
-        top = 1 - layer * (height + vs)
-        for head in range(n_heads):
-            n = layer * n_heads + head + 1
+    n = 0
+    for layer, first, top_px, bottom_px, titled in bands:
+        top, bottom = 1 - top_px / plot, 1 - bottom_px / plot
+        for head in range(first, min(first + cols, n_heads)):
+            n += 1
             suffix = "" if n == 1 else str(n)
-            left = head * (width + hs)
+            col = head - first
+            left = col * (width + hs)
+            lowest = layer == n_layers - 1 and head + cols >= n_heads  # lowest in its column
             data.append(dict(
                 type="heatmap", z=weights[layer, head], x=klab, y=qlab, zmin=0.0, zmax=1.0,
-                colorscale="Blues", showscale=layer == 0 and head == 0,
-                colorbar=dict(thickness=10, len=0.5, y=1.0, yanchor="top"),
+                colorscale="Blues", showscale=n == 1,
+                colorbar=dict(orientation="h", thickness=10, len=0.4, x=0.5,
+                              xanchor="center", y=0, yref="container", yanchor="bottom",
+                              ypad=6, tickvals=[0, 0.5, 1]),
                 xaxis=f"x{suffix}", yaxis=f"y{suffix}",
-                hovertemplate=f"{row_titles[layer]} · {col_titles[head]}<br>{query} "
+                hovertemplate=f"{row_titles[layer]} · {hover_titles[head]}<br>{query} "
                 f"%{{y}}<br>{key} %{{x}}<br>{weight} %{{z:.3f}}<extra></extra>",
             ))
-            # Keys: categories with automatic ticks, which plotly spaces by the tick font.
-            layout[f"xaxis{suffix}"] = dict(
-                domain=_span(left, left + width), anchor=f"y{suffix}", type="category",
-                tickangle=-60, showticklabels=layer == n_layers - 1,
-            )
+            xaxis = token_axis(klab, autotickangles=[-45, -90], showticklabels=lowest)
+            if key_size:
+                xaxis["tickfont"] = dict(size=key_size)
+            xaxis.update(domain=_span(left, left + width), anchor=f"y{suffix}")
+            layout[f"xaxis{suffix}"] = xaxis
             layout[f"yaxis{suffix}"] = dict(
-                domain=_span(top - height, top), anchor=f"x{suffix}", type="category",
+                domain=_span(bottom, top), anchor=f"x{suffix}", type="category", ticks="",
                 tickmode="array", tickvals=qlab,
-                ticktext=shown_q if head == 0 else [""] * q_len,
-                autorange="reversed",
+                ticktext=shown_q if col == 0 else [""] * q_len,
+                showticklabels=col == 0, autorange="reversed",
             )
+            if titled:
+                layout["annotations"].append(dict(
+                    text=col_titles[head], x=left + width / 2, y=top, xref="paper",
+                    yref="paper", xanchor="center", yanchor="bottom", yshift=2,
+                    showarrow=False, font=dict(size=12)))
+    if per_layer > 1:  # a layer's heads take several rows: a line between two layers
+        layout["shapes"] = [dict(type="line", xref="paper", yref="paper", x0=0, x1=1,
+                                 y0=1 - y / plot, y1=1 - y / plot,
+                                 line=dict(color="#b3b6bd", width=1, dash="dot"))
+                            for y in dividers]
+    for layer in range(n_layers):
+        spans = [(top, bottom) for lay, _, top, bottom, _ in bands if lay == layer]
+        middle = (spans[0][0] + spans[-1][1]) / 2
         layout["annotations"].append(dict(
-            text=row_titles[layer], x=1, y=top - height / 2, xref="paper", yref="paper",
-            xanchor="left", yanchor="middle", textangle=90, showarrow=False,
+            text=row_titles[layer], x=1, y=1 - middle / plot, xref="paper", yref="paper",
+            xanchor="left", yanchor="middle", xshift=2, textangle=90, showarrow=False,
             font=dict(size=12)))
-    for head in range(n_heads):
-        layout["annotations"].append(dict(
-            text=col_titles[head], x=head * (width + hs) + width / 2, y=1, xref="paper",
-            yref="paper", xanchor="center", yanchor="bottom", showarrow=False,
-            font=dict(size=12)))
-    # Room below for the rotated key labels (about 0.5 em per character at -60 degrees).
-    longest = max((len(str(tok)) + len(str(i)) + 1 for i, tok in enumerate(k_tokens)),
-                  default=1)
-    below = min(20 + int(6 * longest), 140)
-    top_margin = 70
-    plot = n_layers * panel / (1 - vs * (n_layers - 1))
+    # Room below for the key labels (upright at worst) and the colour bar.
+    size = key_size or TICK_SIZE
+    longest = max((text_px(lab, size) for lab in klab), default=0.0)
+    below = int(min(12 + longest, 150)) + COLORBAR_PX
+    top_margin = 40 if title else MODEBAR_PX
     layout.update(
-        title=dict(text=esc(title)) if title else None,
+        title=dict(text=esc(title), x=0, xanchor="left", xref="container", y=1,
+                   yref="container", yanchor="top", pad=dict(t=8, l=4)) if title else None,
         font=FONT,
-        height=int(max(320, top_margin + plot + below)),
-        margin=dict(l=10, r=10, t=top_margin, b=10),
+        height=max(320, math.ceil(top_margin + plot + below) + 1),  # + 1: domain rounding
+        # presenter mode grows the height as much as the labels (explorer.charts): rows of
+        # ROW_PX keep their labels apart
+        meta={"grow_with_text": True},
+        margin=dict(l=10, r=24, t=top_margin, b=below),
     )
     return fast_figure(data, layout)
 
@@ -241,7 +310,9 @@ def knockout_grid(lost: Mapping[str, np.ndarray], titles: Mapping[str, str], int
     keys = list(lost)
     limit = max([float(np.abs(a).max()) for a in lost.values()] + [0.01])
     n_layers, n_heads = next(iter(lost.values())).shape
-    heads = [t("fig.attention.head", j=j) for j in range(n_heads)]
+    # more than 4 heads: "h0" ("头0"), whose labels stay apart in a phone's width
+    head_title = "fig.attention.head" if n_heads <= 4 else "fig.attention.head_short"
+    heads = [t(head_title, j=j) for j in range(n_heads)]
     layers = [t("fig.attention.layer", i=i) for i in range(n_layers)]
     hover = (f"{esc(t('ko.fig_lost'))} %{{z:.1%}}<br>"
              f"{esc(t('ko.fig_intact', intact=f'{intact:.1%}'))}")
@@ -257,21 +328,27 @@ def knockout_grid(lost: Mapping[str, np.ndarray], titles: Mapping[str, str], int
         data.append(dict(
             type="heatmap", z=np.asarray(lost[key], dtype=float), x=heads, y=layers,
             zmin=-limit, zmax=limit, zmid=0.0, colorscale="RdBu_r", showscale=n == 0,
+            # from the bottom up to the first panel's top: the plotly toolbar, at the top
+            # right corner, would cover the colour bar's top
             colorbar=dict(thickness=10, title=dict(text=esc(t("ko.fig_scale")), side="right"),
-                          tickformat=".0%"),
-            texttemplate="%{z:.1%}" if n_heads <= 8 else "%{z:.0%}", textfont=dict(size=11),
+                          tickformat=".0%", y=0, yanchor="bottom",
+                          len=1 - title_px / plot_px),
+            # no size: plotly fits the numbers to the drawn cells
+            texttemplate="%{z:.1%}" if n_heads <= 8 else "%{z:.0%}",
             xaxis=f"x{suffix}", yaxis=f"y{suffix}",
             hovertemplate=f"{esc(titles[key])}<br>%{{y}} · %{{x}}<br>{hover}<extra></extra>",
         ))
-        layout[f"xaxis{suffix}"] = dict(anchor=f"y{suffix}", type="category",
+        layout[f"xaxis{suffix}"] = dict(anchor=f"y{suffix}", type="category", ticks="",
+                                        tickmode="array", tickvals=heads, ticktext=heads,
                                         showticklabels=n == len(keys) - 1,
                                         matches="x" if n else None)
         layout[f"yaxis{suffix}"] = dict(domain=_span(bottom, top), anchor=f"x{suffix}",
-                                        type="category", autorange="reversed")
+                                        type="category", autorange="reversed", ticks="",
+                                        tickmode="array", tickvals=layers, ticktext=layers)
         layout["annotations"].append(dict(
-            text=f"<b>{esc(titles[key])}</b>", x=0, y=top, xref="paper", yref="paper",
-            xanchor="left", yanchor="bottom", yshift=4, showarrow=False,
-            font=dict(size=13)))
+            text=f"<b>{title_html(titles[key], 200, 13)}</b>", x=0, y=top, xref="paper",
+            yref="paper", xanchor="left", yanchor="bottom", yshift=4, showarrow=False,
+            align="left", font=dict(size=13)))
         if chosen is not None and chosen[0] == key:
             layout["shapes"].append(dict(
                 type="rect", xref=f"x{suffix}", yref=f"y{suffix}", x0=chosen[2] - 0.5,

@@ -66,16 +66,129 @@ def axis_labels(tokens: Sequence[str]) -> list[str]:
     return [esc(f"{i}:{tok}") for i, tok in enumerate(tokens)]
 
 
+# ---- Labels that fit: every token named, titles wrapped ------------------------------------
+
+MAX_LABELLED = 32  # an axis of up to this many tokens writes every label (never thinned)
+TITLE_PX = 270  # a chart title wider than this (at the theme's 16 px) is wrapped
+TITLE_SIZE = 16  # Streamlit's chart theme draws titles at 16 px (explorer.charts.THEME_SIZES)
+TICK_SIZE = 12  # ... and tick labels at 12 px
+MODEBAR_PX = 30  # the plotly toolbar's height: a top margin at least this tall
+COLORBAR_GAP = 8  # pixels between a matrix and its colour bar under it
+COLORBAR_PX = 52  # ... and from the matrix to a title under them (presenter mode included)
+# plotly lifts a title anchored at its top for each line after the first (measured: 6 px
+# at 16 px, 17 px at presenter mode's 25 px): so much more padding keeps it in its place
+MULTILINE_LIFT = 12
+VALUE_COLS = 8  # cell numbers are written while a row has at most this many cells
+# Closing punctuation stays with the character before it, opening with the one after.
+_CLOSING = set("）)」』】，。、：；！？,.:;!?%")
+_OPENING = set("（(「『【")
+
+
+def label_size(n: int) -> int | None:
+    """The tick font size for an axis of `n` labels side by side, all of them written:
+    the theme's 12 px (None) up to 24, which a phone's chart (~300 px) still fits upright;
+    smaller beyond (presenter mode keeps at least 18 px: explorer.charts)."""
+    if n > 28:
+        return 9
+    if n > 24:
+        return 10
+    return None
+
+
+def _wide(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in "WF"
+
+
+def wrap_text(text: str, max_px: float, size: float = TITLE_SIZE) -> list[str]:
+    """`text` (unescaped) in lines of at most about `max_px` at font size `size`.
+
+    A line breaks, by preference, before an opening or after a closing punctuation mark
+    (when the rest then fits on one line), else at a space, else between wide (CJK)
+    characters: at the best such place that leaves the line at least 55 % full. Never
+    before closing or after opening punctuation; a word longer than a line keeps a line of
+    its own.
+    """
+    # (separator before it, word, how well a line breaks before it: 2, 1 or 0)
+    words: list[tuple[str, str, int]] = []
+    space = ""
+    for ch in str(text):
+        if ch.isspace():
+            space = " " if words else ""
+            continue
+        if words and not space:
+            sep, last, rank = words[-1]
+            if ch in _CLOSING or last[-1] in _OPENING or not (_wide(ch) or _wide(last[-1])):
+                words[-1] = (sep, last + ch, rank)
+                continue
+        rank = (2 if ch in _OPENING or (words and words[-1][1][-1] in _CLOSING)
+                else 1 if space else 0)
+        words.append((space, ch, rank))
+        space = ""
+
+    def joined(part: list[tuple[str, str, int]]) -> str:
+        return "".join((sep if i else "") + word for i, (sep, word, _) in enumerate(part))
+
+    lines: list[str] = []
+    line: list[tuple[str, str, int]] = []
+    for n, word in enumerate(words):
+        line.append(word)
+        if len(line) > 1 and text_px(joined(line), size) > max_px:
+            # at punctuation that leaves the line 40 % full and the rest on one line; else
+            # the latest of the best places to break that leave the line 55 % full
+            rest = words[n + 1:]
+            last = [i for i in range(1, len(line)) if line[i][2] == 2
+                    and text_px(joined(line[:i]), size) >= 0.4 * max_px
+                    and text_px(joined(line[i:] + rest), size) <= max_px]
+            places = [i for i in range(1, len(line))
+                      if text_px(joined(line[:i]), size) >= 0.55 * max_px]
+            cut = last[-1] if last else max(places, key=lambda i: (line[i][2], i),
+                                            default=len(line) - 1)
+            lines.append(joined(line[:cut]))
+            line = line[cut:]
+            while len(line) > 1 and text_px(joined(line), size) > max_px:
+                lines.append(joined(line[:-1]))
+                line = line[-1:]
+    if line or not lines:
+        lines.append(joined(line))
+    return lines
+
+
+def title_html(text: str, max_px: float = TITLE_PX, size: float = TITLE_SIZE) -> str:
+    """`text` escaped and wrapped for a plotly title or annotation (lines joined by <br>)."""
+    return "<br>".join(esc(line) for line in wrap_text(text, max_px, size))
+
+
+def head_word(noun: str) -> str:
+    """An axis title without its explanation: "query (attending)" -> "query",
+    "查询（发出关注的位置）" -> "查询"."""
+    return noun.split("（")[0].split(" (")[0].strip() or noun
+
+
+def fitting_title(noun: str, room_px: float, size: float = 14) -> str:
+    """`noun` as a vertical axis title along `room_px`, or only its head word when longer.
+
+    Presenter mode enlarges the font by about 1.5 but the plot by only about 1.2: the whole
+    title must take less than 60 % of the room.
+    """
+    return noun if text_px(noun, size) <= 0.6 * room_px else head_word(noun)
+
+
 def token_axis(labels: Sequence[str], title: str | None = None, **extra: object) -> dict:
-    """An axis whose categories are `labels` (from `axis_labels`), every one of them shown."""
-    return dict(
-        type="category",
-        tickmode="array",
-        tickvals=list(labels),
-        ticktext=list(labels),
-        title=dict(text=esc(title)) if title else None,
-        **extra,
-    )
+    """An axis whose categories are `labels` (from `axis_labels`).
+
+    Up to MAX_LABELLED of them, every one is written (tickmode "array": plotly thins
+    nothing), in a smaller font when many, without tick marks (a neighbouring panel would
+    get them) or grid lines (they showed through blank cells). More than that, plotly thins
+    them to what fits.
+    """
+    axis: dict = dict(type="category", ticks="", showgrid=False,
+                      title=dict(text=esc(title)) if title else None)
+    if len(labels) <= MAX_LABELLED:
+        size = label_size(len(labels))
+        axis.update(tickmode="array", tickvals=list(labels), ticktext=list(labels),
+                    tickfont=dict(size=size) if size else None)
+    axis.update(extra)
+    return axis
 
 
 def heatmap(
@@ -93,7 +206,14 @@ def heatmap(
     show_values: bool | None = None,
     height: int | None = None,
 ) -> go.Figure:
-    """A heatmap over token positions; rows top to bottom, hover shows both tokens and value."""
+    """A heatmap over token positions; rows top to bottom, hover shows both tokens and value.
+
+    Every token label is written (up to MAX_LABELLED per axis); the column labels above the
+    matrix stand at 45 degrees, or upright when the drawn width leaves no room (plotly picks
+    the angle). Cell numbers are written for up to VALUE_COLS columns, in a size that plotly
+    fits to the drawn cells. The colour bar lies under the matrix, the title (wrapped when
+    long) under it.
+    """
     z = np.asarray(z, dtype=float)
     rows, cols = z.shape
     # The axes are categories named by the labels, so the hover reads them as %{y} and %{x}
@@ -101,7 +221,8 @@ def heatmap(
     ylab = axis_labels(y_tokens) if y_tokens is not None else [str(i) for i in range(rows)]
     xlab = axis_labels(x_tokens) if x_tokens is not None else [str(i) for i in range(cols)]
     if show_values is None:
-        show_values = rows * cols <= 144
+        show_values = cols <= VALUE_COLS and rows * cols <= 144
+    show_values = show_values and cols <= 12  # narrower cells would shrink them unreadable
     trace = dict(
         type="heatmap",
         z=z,
@@ -113,27 +234,45 @@ def heatmap(
         hovertemplate=f"{t('fig.common.row')} %{{y}}<br>{t('fig.common.column')} "
         f"%{{x}}<br>{t('fig.common.value')} %{{z:{value_format}}}<extra></extra>",
         texttemplate=f"%{{z:{value_format}}}" if show_values else None,
-        textfont=dict(size=10),
-        colorbar=dict(thickness=12),
+        # no size: plotly fits the numbers to the drawn cells (at most the figure's font)
+        # Under the matrix: beside it, it took a narrow column's width from the cells and
+        # the labels, and the plotly toolbar (top right) covered its top.
+        colorbar=dict(orientation="h", thickness=10, len=0.7, x=0.5, xanchor="center",
+                      y=0, yanchor="top", ypad=COLORBAR_GAP),
     )
-    xaxis = (
-        token_axis(xlab, x_title, side="top", tickangle=-45)
-        if x_tokens is not None
-        else dict(type="category", title=dict(text=esc(x_title)) if x_title else None,
-                  side="top")
-    )
+    if x_tokens is not None:
+        xaxis = token_axis(xlab, x_title, side="top", autotickangles=[-45, -90])
+        size = label_size(len(xlab)) or TICK_SIZE
+        above = 0.71 * max((text_px(lab, size) for lab in xlab), default=0.0)
+    else:
+        xaxis = dict(type="category", title=dict(text=esc(x_title)) if x_title else None,
+                     side="top", ticks="")
+        above = 18.0
+    top = int(max(MODEBAR_PX, 12 + above + (26 if x_title else 0)))
+    title_text = title_html(title) if title else ""
+    lines = title_text.count("<br>") + 1 if title else 0
+    lift = MULTILINE_LIFT * max(lines - 1, 0)
+    bottom = COLORBAR_PX + lift + 22 * lines + 6
+    plot = height - top - bottom if height else max(200, 28 * rows)
+    if y_title and plot > 0:
+        y_title = fitting_title(y_title, plot)
     yaxis = (
         token_axis(ylab, y_title, autorange="reversed")
         if y_tokens is not None
         else dict(type="category", title=dict(text=esc(y_title)) if y_title else None,
-                  autorange="reversed")
+                  autorange="reversed", ticks="")
     )
     layout = dict(
-        title=dict(text=esc(title), y=0.02, yanchor="bottom") if title else None,
+        # under the colour bar, its lines flowing down (anchored at its top)
+        title=dict(text=title_text, x=0, xanchor="left", xref="container", y=0,
+                   yref="paper", yanchor="top", pad=dict(t=COLORBAR_PX + lift, l=4))
+        if title else None,
         xaxis=xaxis,
         yaxis=yaxis,
         font=FONT,
-        margin=dict(l=10, r=10, t=60, b=40 if title else 10),
-        height=height or max(260, 60 + 28 * rows),
+        margin=dict(l=10, r=10, t=top, b=bottom),
+        # a caller's height, but never so low that a row gets less than 18 px
+        height=int(max(height, top + bottom + 18 * rows)) if height
+        else int(top + bottom + max(200, 28 * rows)),
     )
     return fast_figure([trace], layout)

@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 from transformer.model import embedding_hook, positional_hook
 
 from ..i18n import t
-from .common import FONT, esc, heatmap
+from .common import FONT, esc, heatmap, title_html
 
 
 def pe_curves(table: np.ndarray, dims: Sequence[int], title: str = "") -> go.Figure:
@@ -32,15 +32,18 @@ def pe_curves(table: np.ndarray, dims: Sequence[int], title: str = "") -> go.Fig
                 "<extra></extra>",
             )
         )
+    # The title at the top, the legend under it (on a phone its items take two rows,
+    # which beside the title ran into it), then the plot.
     fig.update_layout(
-        title=dict(text=esc(title)) if title else None,
+        title=dict(text=title_html(title, 600), x=0, xanchor="left", xref="paper", y=1,
+                   yref="container", yanchor="top", pad=dict(t=8)) if title else None,
         xaxis_title=t("fig.pos.position"),
         yaxis_title=t("fig.pos.pe_value"),
         yaxis_range=[-1.1, 1.1],
         font=FONT,
         height=380,
-        margin=dict(l=10, r=10, t=80, b=10),
-        legend=dict(orientation="h", y=1.02, yanchor="bottom", x=1, xanchor="right"),
+        margin=dict(l=10, r=10, t=72 if title else 50, b=10),
+        legend=dict(orientation="h", y=1.0, yanchor="bottom", x=0, xanchor="left"),
     )
     return fig
 

@@ -21,7 +21,20 @@ from transformer.tokenize import BOS, PAD, Vocab
 from transformer.train import Batch
 
 from ..i18n import t
-from .common import FONT, axis_labels, esc, fast_figure, text_px
+from .common import (
+    FONT,
+    MODEBAR_PX,
+    MULTILINE_LIFT,
+    TICK_SIZE,
+    axis_labels,
+    esc,
+    fast_figure,
+    fitting_title,
+    head_word,
+    label_size,
+    text_px,
+    title_html,
+)
 
 ALLOWED = "#2e86c1"
 BLOCKED = "#ecf0f1"
@@ -58,40 +71,46 @@ def mask_figure(
             showscale=False,
             text=shown,
             texttemplate="%{text}",
-            textfont=dict(size=14, color="black"),
+            textfont=dict(color="black"),  # no size: plotly fits it to the drawn cells
             customdata=np.where(mask, t("fig.masks.may_attend"), t("fig.masks.blocked")),
-            hovertemplate=f"{esc(_short(row_noun))} %{{y}} → {esc(_short(col_noun))} "
+            hovertemplate=f"{esc(head_word(row_noun))} %{{y}} → {esc(head_word(col_noun))} "
             "%{x}: %{customdata}<extra></extra>",
             xgap=2,
             ygap=2,
     )
     cols = axis_labels(col_tokens)
-    # The column labels stand rotated by 45 degrees above the matrix: the top margin holds
-    # the longest, the right margin whatever the last ones reach past the last column
-    # (plotly hides a tick label that would leave the figure).
-    widths = [0.71 * text_px(lab) for lab in cols] or [0.0]
-    top = int(max(90, 45 + max(widths)))
+    rows = axis_labels(row_tokens)
+    # The column labels stand rotated by 45 degrees above the matrix (upright when the drawn
+    # width leaves no room: plotly picks the angle, and makes room above them): the top
+    # margin holds the longest, the right margin whatever the last ones reach past the last
+    # column (plotly hides a tick label that would leave the figure).
+    size = label_size(len(cols)) or TICK_SIZE
+    widths = [0.71 * text_px(lab, size) for lab in cols] or [0.0]
+    top = int(max(MODEBAR_PX, 36 + max(widths)))
     right = int(max(10, 10 + widths[-1], 10 + max(widths[-2:]) - 30))
-    bottom = 50 if title else 10
+    lines = title_html(title).count("<br>") + 1 if title else 0
+    lift = MULTILINE_LIFT * max(lines - 1, 0)
+    bottom = 20 + lift + 24 * lines if title else 10
+    row_px = 34 if mask.shape[0] <= 12 else 24
     layout = dict(
-        title=dict(text=esc(title), y=0.01, yanchor="bottom", x=0.5, xanchor="center")
-        if title else None,
+        # under the matrix, its lines flowing down (anchored at its top)
+        title=dict(text=title_html(title), x=0.5, xanchor="center", y=0, yref="paper",
+                   yanchor="top", pad=dict(t=16 + lift)) if title else None,
         xaxis=dict(tickmode="array", tickvals=list(range(mask.shape[1])),
-                   ticktext=cols, side="top", tickangle=-45,
+                   ticktext=cols, side="top", autotickangles=[-45, -90], ticks="",
+                   tickfont=dict(size=label_size(len(cols))) if label_size(len(cols))
+                   else None,
                    title=dict(text=esc(col_noun))),
         yaxis=dict(tickmode="array", tickvals=list(range(mask.shape[0])),
-                   ticktext=axis_labels(row_tokens), autorange="reversed",
-                   title=dict(text=esc(row_noun))),
+                   ticktext=rows, autorange="reversed", ticks="",
+                   tickfont=dict(size=label_size(len(rows))) if label_size(len(rows))
+                   else None,
+                   title=dict(text=esc(fitting_title(row_noun, row_px * mask.shape[0])))),
         font=FONT,
-        height=max(240, top + bottom + 34 * mask.shape[0]),
+        height=max(240, top + bottom + row_px * mask.shape[0]),
         margin=dict(l=10, r=right, t=top, b=bottom),
     )
     return fast_figure([trace], layout)
-
-
-def _short(noun: str) -> str:
-    """The head word of an axis title: "query (attending)" -> "query", "查询（…）" -> "查询"."""
-    return noun.split("（")[0].split(" (")[0].strip() or noun
 
 
 def _qk_hover(suffix: str = "") -> str:
@@ -131,9 +150,9 @@ def batch_masks_figure(
         )
         outer_right = n == 2 and i == 1
         fig.update_xaxes(tickmode="array", tickvals=list(range(m.shape[1])),
-                         ticktext=labels[i], tickangle=-45, row=1, col=i + 1)
+                         ticktext=labels[i], tickangle=-45, ticks="", row=1, col=i + 1)
         fig.update_yaxes(tickmode="array", tickvals=list(range(m.shape[0])),
-                         ticktext=labels[i], autorange="reversed",
+                         ticktext=labels[i], autorange="reversed", ticks="",
                          side="right" if outer_right else "left", row=1, col=i + 1)
     fig.update_traces(textfont_color="black")
     left = int(20 + widths[0])
@@ -172,10 +191,15 @@ def masking_effect_figure(
     lim = float(np.abs(scores).max()) or 1.0
     n = len(tokens)
     panel = max(150, 28 * n)  # pixels per panel row
-    label_px = int(20 + 0.87 * max((text_px(lab) for lab in labels), default=0.0))
-    top, gap, bottom = 40, 50 + label_px, label_px
+    size = label_size(n)
+    # the column labels under each panel: upright at worst (plotly picks the angle)
+    label_px = int(20 + max((text_px(lab, size or TICK_SIZE) for lab in labels), default=0.0))
+    # a panel is half the width (a phone: ~140 px): longer titles take two lines
+    titles = [title_html(p[0], 160) for p in panels]
+    two = 22 * max(title.count("<br>") for title in titles)
+    top, gap, bottom = 40 + two, 50 + two + label_px, label_px
     plot = 2 * panel + gap
-    fig = make_subplots(rows=2, cols=2, subplot_titles=[esc(p[0]) for p in panels],
+    fig = make_subplots(rows=2, cols=2, subplot_titles=titles,
                         horizontal_spacing=0.06, vertical_spacing=gap / plot)
     for i, (_, z) in enumerate(panels):
         row, col = i // 2 + 1, i % 2 + 1
@@ -189,18 +213,18 @@ def masking_effect_figure(
                 colorscale="Blues" if is_prob else "RdBu",
                 showscale=False,
                 text=text,
-                texttemplate="%{text}" if n <= 8 else None,
-                textfont=dict(size=10),
+                texttemplate="%{text}" if n <= 8 else None,  # sized by plotly to the cells
                 x=list(range(n)), y=list(range(n)),
                 hovertemplate=_qk_hover(": %{text}"),
             ),
             row=row, col=col,
         )
         fig.update_xaxes(tickmode="array", tickvals=list(range(n)), ticktext=labels,
-                         tickangle=-60, row=row, col=col)
-        fig.update_yaxes(tickmode="array", tickvals=list(range(n)),  # same rows left, right
-                         ticktext=labels if col == 1 else [""] * n, autorange="reversed",
+                         autotickangles=[-60, -90], ticks="", tickfont_size=size,
                          row=row, col=col)
+        fig.update_yaxes(tickmode="array", tickvals=list(range(n)),  # same rows left, right
+                         ticktext=labels, showticklabels=col == 1, ticks="",
+                         tickfont_size=size, autorange="reversed", row=row, col=col)
     fig.update_layout(font=FONT, height=top + plot + bottom,
                       margin=dict(l=10, r=10, t=top, b=bottom))
     return fig

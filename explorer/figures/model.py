@@ -61,6 +61,10 @@ SUB_SIZE = 11
 # Presenter mode enlarges this drawing's texts and height by only this much: the boxes'
 # width is fixed by the page's width, and the longest labels nearly fill them already.
 PRESENTER_SCALE = 1.15
+# The drawing's least width in pixels: its labels are sized in pixels, its boxes in
+# drawing units, and narrower (a phone) its labels ran out of their boxes and into each
+# other. A narrower screen scrolls it sideways (explorer.charts.show_chart).
+MIN_WIDTH_PX = 860
 
 
 def _dim(name: str, n: int) -> str:
@@ -179,7 +183,8 @@ class _Canvas:
             yaxis=dict(range=[0, height], visible=False, fixedrange=True),
             plot_bgcolor="white",
             paper_bgcolor="white",
-            meta={"presenter_scale": PRESENTER_SCALE},  # read by explorer.charts
+            # read by explorer.charts
+            meta={"presenter_scale": PRESENTER_SCALE, "min_width": MIN_WIDTH_PX},
             dragmode=False,
             showlegend=False,
             hovermode=False,
@@ -249,9 +254,9 @@ def _inputs(c: _Canvas, cx: float, cfg: TransformerConfig, side: str, seq: str, 
         c.label(LEFT_TAGS, PE_Y, "<br>".join(esc(x) for x in pe), markup=True, anchor="right",
                 size=SUB_SIZE)
         c.arrow(LEFT_TAGS + 4, PE_Y, cx, PE_Y, standoff=PLUS_R)
-    else:
-        c.label(RIGHT_TAGS, PE_Y, "<br>".join(esc(x) for x in pe), markup=True, anchor="left",
-                size=SUB_SIZE)
+    else:  # a little lower: the shape label right of the stack's input line reaches here
+        c.label(RIGHT_TAGS, PE_Y - 12, "<br>".join(esc(x) for x in pe), markup=True,
+                anchor="left", size=SUB_SIZE)
         c.arrow(RIGHT_TAGS - 4, PE_Y, cx, PE_Y, standoff=PLUS_R)
     c.path([(cx, PE_Y + PLUS_R), (cx, STACK_BOTTOM)])  # continues as the first sublayer's
     c.label(cx + 8, (PE_Y + PLUS_R + STACK_BOTTOM) / 2, f"(1, {seq}, d_model={cfg.d_model})",
@@ -469,4 +474,4 @@ def date_preview_figure(weights: np.ndarray, out_tokens: Sequence[str],
     """The shipped date translator's cross-attention (rows: the decoder's input, <s> and its
     answer; columns: the date's characters and </s>), one decoder layer, heads averaged."""
     return heatmap(weights, src_tokens, out_tokens, title, zmin=0.0, zmax=1.0,
-                   show_values=False, height=120 + 22 * len(out_tokens))
+                   show_values=False, height=170 + 22 * len(out_tokens))

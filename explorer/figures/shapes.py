@@ -17,8 +17,8 @@ from transformer.tokenize import PAD
 from transformer.train import Batch
 
 from ..i18n import t
-from ..introspect import ShapeRow
-from .common import FONT, axis_labels, esc, heatmap
+from ..introspect import ShapeRow, layer_label, stack_label, sublayer_label
+from .common import FONT, axis_labels, heatmap, title_html
 
 
 def tensor_slice(value: np.ndarray, head: int = 0) -> tuple[np.ndarray, str]:
@@ -57,10 +57,13 @@ def head_split_figure(q_heads: np.ndarray, concat: np.ndarray,
     view + transpose, the concatenation the inverse transpose + view.
     """
     h, seq, d_k = q_heads.shape
+    concat_title = title_html(t("fig.shapes.concat_title"), 170, 11)
     fig = make_subplots(
         rows=1, cols=h + 1, column_widths=[1.0] * h + [float(h)],
-        subplot_titles=[t("fig.shapes.head", j=j) for j in range(h)]
-        + [t("fig.shapes.concat_title")],
+        # more than 4 heads: "h0" ("头0"), whose titles stay apart in a phone's width
+        # the concatenation's title wraps to its half of a phone's width
+        subplot_titles=[t("fig.shapes.head" if h <= 4 else "fig.attention.head_short", j=j)
+                        for j in range(h)] + [concat_title],
         horizontal_spacing=0.01 if h > 4 else 0.03,
     )
     lim_q = float(max(np.abs(q_heads).max(), np.abs(concat).max())) or 1.0
@@ -75,8 +78,8 @@ def head_split_figure(q_heads: np.ndarray, concat: np.ndarray,
                       row=1, col=j + 1)
         fig.update_yaxes(tickmode="array", tickvals=list(range(seq)),
                          ticktext=labels if j == 0 else [""] * seq, autorange="reversed",
-                         row=1, col=j + 1)
-        fig.update_xaxes(showticklabels=False, row=1, col=j + 1)
+                         showticklabels=j == 0, ticks="", row=1, col=j + 1)
+        fig.update_xaxes(showticklabels=False, ticks="", row=1, col=j + 1)
     fig.add_trace(go.Heatmap(z=concat, zmin=-lim_c, zmax=lim_c, colorscale="RdBu",
                              showscale=False,
                              hovertemplate=f"{token} %{{y}}<br>{feature} %{{x}}<br>%{{z:.3f}}"
@@ -84,11 +87,15 @@ def head_split_figure(q_heads: np.ndarray, concat: np.ndarray,
                   row=1, col=h + 1)
     for j in range(1, h):
         fig.add_vline(x=j * d_k - 0.5, line=dict(color="black", width=1), row=1, col=h + 1)
-    fig.update_yaxes(showticklabels=False, autorange="reversed", row=1, col=h + 1)
-    top = 85 if title else 50
+    fig.update_yaxes(showticklabels=False, ticks="", autorange="reversed", row=1, col=h + 1)
+    fig.update_xaxes(ticks="", row=1, col=h + 1)
+    # the title (wrapped to a phone's width) above the subplots' titles
+    title_text = title_html(title) if title else ""
+    above = 22 * (title_text.count("<br>") + 1) + 6 if title else 0
+    top = 30 + above + 16 * concat_title.count("<br>")
     fig.update_layout(font=FONT, height=max(260, top + 60 + 24 * seq),
                       margin=dict(l=10, r=10, t=top, b=10),
-                      title=dict(text=esc(title), x=0, xanchor="left", y=1, yref="container",
+                      title=dict(text=title_text, x=0, xanchor="left", y=1, yref="container",
                                  yanchor="top", pad=dict(t=10)) if title else None)
     fig.update_annotations(font_size=11)
     return fig
@@ -102,15 +109,34 @@ def head_split_views(stack: str, layer: str) -> tuple[int, tuple[str, ...]]:
     return index, ("dec", "cross") if stack == "Decoder" else ("enc",)
 
 
-def shape_csv(rows: Sequence[ShapeRow]) -> str:
-    """The shape table as CSV text."""
+def shape_table(rows: Sequence[ShapeRow]) -> dict[str, list[object]]:
+    """The shape table's columns, headers and labels in the run's language: part, layer and
+    sublayer translated, the tensor by its short name, then its named shape, the operation
+    and the hook point's full name."""
+    return {
+        "#": [r.step for r in rows],
+        t("shapes.col_part"): [stack_label(r.stack) for r in rows],
+        t("shapes.col_layer"): [layer_label(r.layer) for r in rows],
+        t("shapes.col_sublayer"): [sublayer_label(r.sublayer) for r in rows],
+        t("shapes.col_tensor"): [r.name.rsplit(".", 1)[-1].removeprefix("hook_") for r in rows],
+        t("shapes.col_shape"): [r.dims for r in rows],
+        t("shapes.col_operation"): [r.op for r in rows],
+        t("shapes.col_full_name"): [r.name for r in rows],
+    }
+
+
+def shape_csv(rows: Sequence[ShapeRow]) -> bytes:
+    """The shape table as CSV bytes for a spreadsheet: UTF-8 with a byte order mark (without
+    it, Excel reads the file in the system's code page and garbles Chinese), the table's
+    columns in the run's language plus the plain shape (e.g. 1x4x6x8) after the named one."""
+    columns = list(shape_table(rows).items())
+    at = [name for name, _ in columns].index(t("shapes.col_shape")) + 1
+    columns.insert(at, (t("shapes.col_size"), ["x".join(map(str, r.shape)) for r in rows]))
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["step", "tensor", "stack", "layer", "sublayer", "shape", "dims", "operation"])
-    for r in rows:
-        writer.writerow([r.step, r.name, r.stack, r.layer, r.sublayer,
-                         "x".join(map(str, r.shape)), r.dims, r.op])
-    return out.getvalue()
+    writer.writerow([name for name, _ in columns])
+    writer.writerows(zip(*(values for _, values in columns), strict=True))
+    return out.getvalue().encode("utf-8-sig")
 
 
 # ---- The walk-throughs' worked examples (issue 11), computed by this app's code -------------

@@ -92,12 +92,12 @@ TEXT: dict[str, str] = {
     "model.intro": "The Transformer is an **encoder-decoder**. The encoder reads the whole source "
                    "sentence at once and turns it into `memory`: one vector of width d_model per "
                    "source token. The decoder then produces the target one token at a time, "
-                   "attending to the tokens it has produced so far (masked self-attention) and "
-                   "to `memory` (cross-attention); a final `generator` turns each of its vectors "
+                   "attending to the tokens it has produced so far (masked self-attention) and to "
+                   "`memory` (cross-attention); a final `generator` turns each of its vectors "
                    "into log-probabilities for the next token. In the code that is one line, "
                    "`EncoderDecoder.forward = decode(encode(src, src_mask), src_mask, tgt, "
-                   "tgt_mask)`, and everything on this page is read from the model built with "
-                   "the sidebar's settings.",
+                   "tgt_mask)`, and everything on this page is read from the model chosen under "
+                   "\"Model to look at\" in the sidebar: {model}.",
     "model.arch_header": "The architecture, from your settings",
     "model.lengths_known": "src_len = {src_len} source tokens and tgt_len = {tgt_len} decoder "
                            "inputs (`<s>` + the target) come from your sentence",
@@ -673,8 +673,14 @@ TEXT: dict[str, str] = {
     "sidebar.share": "Link to this view",
     "sidebar.copy_link": "Copy link to this view",
     "sidebar.copied": "Copied ✓",
-    "sidebar.share_help": "This link opens exactly what you see: the sentence, the model, the "
-                          "language and this page's choices. Copy it with the button at the "
+    "sidebar.share_help": "This link opens what you see: the sentence and target, the model's "
+                          "settings, the language, presenter mode and every page's choices "
+                          "(layer, head, attention kind, knock-out, the Train page's task, "
+                          "symbols and training settings, beam size, what to break). It does not "
+                          "carry a trained or imported model (those stay in your session: whoever "
+                          "opens the link trains or imports their own), the texts typed into the "
+                          "Train page's decoding boxes, or the demonstration sliders of its "
+                          "schedule and label-smoothing charts. Copy it with the button at the "
                           "right of the box, or with \"Copy link to this view\".",
     "sidebar.fixed_by_checkpoint": "Your checkpoint fixes the model's size and options (shown "
                                    "here, read-only). \"Back to the sidebar's model\" below "
@@ -747,16 +753,17 @@ TEXT: dict[str, str] = {
                   "put side by side into {q} × {d_model} and multiplied by W^O "
                   "(`linears[3]`). See the Shapes page for every tensor of this pass.",
     "attn.npz": "Download every captured tensor of this run (.npz)",
-    "attn.npz_help": "One array per hook point (names as on the Shapes page), plus the "
-                     "tokens; open with numpy.load(path). Every chart has its own PNG "
-                     "download: the camera icon in its toolbar.",
+    "attn.npz_help": "One array per hook point (names as on the Shapes page), plus the tokens and "
+                     "the model's own vocabulary: tokens.vocab[i] is the token of column i of the "
+                     "log-probabilities, tokens.src_vocab names the source ids. Open with "
+                     "numpy.load(path). Every chart has its own PNG download: the camera icon in "
+                     "its toolbar.",
     # ---- Knock out a head (explorer/knockout_view.py) ----
     "ko.header": "Knock out a head",
-    "ko.intro": "Switch off one head, or a whole sublayer, and see what the model loses: "
-                "its answer to your input, and its exact accuracy on fresh inputs of its "
-                "task. The head's output is replaced by zeros by a hook during these runs "
-                "only; the model's weights are not changed (the same model is shared by "
-                "everyone looking at it).",
+    "ko.intro": "Switch off one head, or a whole sublayer, and see what the model loses: its "
+                "answer to your input, and its exact accuracy on fresh inputs of its task. The "
+                "head's output is replaced by zeros by a hook during these runs only; the model's "
+                "weights are not changed.",
     "ko.part": "Sublayer",
     "ko.part_encoder_feed_forward": "Encoder feed-forward network",
     "ko.part_decoder_feed_forward": "Decoder feed-forward network",
@@ -766,32 +773,34 @@ TEXT: dict[str, str] = {
                   "value the menus do not offer): the first choice is shown instead.",
     "ko.how": "Removed by the hook point `{hook}`, inside this run only.",
     "ko.answer_intact": "**Answer of the whole model** (greedy decoding of your input)",
-    "ko.answer_without": "**Answer without** {unit}",
+    "ko.answer_without": "**Answer with the knock-out**: {unit}",
     "ko.answer_same": "The answer to your input does not change.",
     "ko.answer_changed": "The answer changes at {n} of {total} positions.",
     "ko.train_mode": "Dropout is on in the sidebar (train mode); these answers are decoded "
                      "with dropout off, so that they differ only by the knock-out.",
-    "ko.no_task_untrained": "This untrained model has never learned a task, so its accuracy "
-                            "cannot be measured (nor what a head costs): its answer above "
-                            "still changes. Train a model on the Train page and choose it in "
-                            "the sidebar, or look at the date translator.",
-    "ko.no_task_file": "The imported file names none of this app's tasks, so the accuracy "
-                       "cannot be measured (nor what a head costs): the answer above still "
-                       "changes.",
-    "ko.no_task_vocab": "This model's vocabulary is not the one of the task its file names, "
-                        "so the accuracy cannot be measured: the answer above still changes.",
+    "ko.no_task_untrained": "This untrained model has never learned a task, so there is no "
+                            "accuracy to measure (nor what a head costs): only its answer to your "
+                            "input, above, shows what the knock-out changes. Train a model on the "
+                            "Train & decode page and choose it in the sidebar, or look at the "
+                            "date translator.",
+    "ko.no_task_file": "The imported file names none of this app's tasks, so there is no accuracy "
+                       "to measure (nor what a head costs): only the answer to your input, above, "
+                       "shows what the knock-out changes.",
+    "ko.no_task_vocab": "This model's vocabulary is not the one of the task its file names, so "
+                        "there is no accuracy to measure: only the answer to your input, above, "
+                        "shows what the knock-out changes.",
     "ko.no_task_long": "This model's positional table is shorter than its task's longest "
-                       "sequence, so the accuracy cannot be measured: the answer above still "
-                       "changes.",
+                       "sequence, so there is no accuracy to measure: only the answer to your "
+                       "input, above, shows what the knock-out changes.",
     "ko.measuring": "Decoding fresh inputs with and without the knock-out…",
     "ko.acc_intact": "Exact accuracy, whole model ({n} inputs)",
     "ko.acc_without": "Exact accuracy, with the knock-out ({n} inputs)",
     "ko.points": "{d} points",
     "ko.acc_caption": "{n} fresh inputs of the {task} task, the same ones for every "
                       "knock-out; an input counts as right only if the whole answer is.",
-    "ko.acc_caption_dates": "{n} dates of the {task} task on days held out from training, "
-                            "the same ones for every knock-out; a date counts as right only "
-                            "if the whole answer is.",
+    "ko.acc_caption_dates": "Measured here on {n} dates of the {task} task from days held out of "
+                            "training (drawn with a fixed seed, the same ones for every "
+                            "knock-out); a date counts as right only if the whole answer is.",
     "ko.measure": "Measure every head ({count} heads)",
     "ko.measure_help": "Removes each head alone and decodes the same {n} inputs each time "
                        "({count} accuracies); about {seconds} s here, from the time the "
@@ -1013,9 +1022,10 @@ TEXT: dict[str, str] = {
     # ---- Train & decode page (pages/train.py, explorer/train_view.py, decode_view.py) ----
     "train.title": "Train & decode",
     "train.intro": "Here you train a fresh Transformer on a toy task — copy, reverse or sort a "
-                   "short sequence — in a few seconds, or teach it to read dates in {languages} "
-                   "languages in about twenty seconds, then watch it produce an answer one "
-                   "token at a time.",
+                   "short sequence — in 1 to 4 seconds, or teach it to read dates in {languages} "
+                   "languages in about 20 seconds (both measured on an idle two-core server: a "
+                   "busy one takes longer, and the progress bar says how long is left), then "
+                   "watch it produce an answer one token at a time.",
     "train.how_title": "How training works: teacher forcing, the loss, and why attention "
                        "changes",
     "train.how_text": "**Teacher forcing.** Positions are counted from 0. Each training example"
@@ -1085,10 +1095,10 @@ TEXT: dict[str, str] = {
     # checks, median 1.3-1.6 s (worst 1.5-1.8 s); from the click to the results, median
     # 1.3-1.5 s for a browser on another machine (a protocol client), 2.6-3.1 s with
     # headless Chromium drawing on the same two cores.
-    "train.model_recipe": "fast recipe: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, no "
-                          "dropout (learns copy in under 2 s on two CPU cores)",
-    "train.model_sidebar": "the sidebar's model: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, "
-                           "dropout {dropout} (slower; see the note below)",
+    "train.model_recipe": "fast recipe: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, no dropout "
+                          "(learns copy in under 2 s on an idle two-core server)",
+    "train.model_sidebar": "N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, dropout {dropout} "
+                           "(slower; see the note below)",
     "train.model_help": "The fast recipe is small on purpose: one layer and two heads are all "
                         "that copy, reverse and sort need, and it trains in seconds. The "
                         "sidebar's teaching options (norm placement, LayerNorm, scaling, "
@@ -1132,12 +1142,15 @@ TEXT: dict[str, str] = {
     "train.train": "Train",
     "train.train_help": "Build a fresh model from the seed and train it.",
     "train.stop": "Stop",
-    "train.stop_help": "Stop training; the model keeps what it has learned so far.",
+    "train.stop_help": "Stop training; the model keeps what it has learned so far. Nothing else "
+                       "stops it: it goes on while you click elsewhere, visit other pages or "
+                       "switch language.",
     "train.updated": "The app was updated since you trained your model: please train it again.",
     # (3) a click during training: the page stops the training thread and waits for it
     "train.evaluating": "Stopping the training and evaluating the model…",
     "train.starting": "Starting…",
-    "train.progress": "step {step} / {steps} · loss {loss} · token accuracy {acc} · {seconds} s",
+    "train.progress": "step {step} / {steps} · loss {loss} · token accuracy {acc} · {seconds} s · "
+                      "about {left} s left",
     "train.training": "Training… (click Stop to end early)",
     "train.queued": "Waiting for a free core: this server trains {slots} at a time (one per"
                     " core), in order of arrival. {ahead} ahead of you, about {seconds} s."
@@ -1283,9 +1296,9 @@ TEXT: dict[str, str] = {
                                       "answer to compare with.",
     "train.imported_no_text": "Type a text in the sidebar: the imported checkpoint decodes the "
                               "sidebar's text.",
-    "train.imported_no_before_after": "Section 4 compares the model trained on this page with its "
-                                      "untrained start; choose “trained” or “untrained” above to "
-                                      "see it.",
+    "train.imported_no_before_after": "This section compares the model trained on this page with "
+                                      "its untrained start; choose “trained” or “untrained” in "
+                                      "section 3 to see it.",
     "train.untrained_caption": "The untrained model (train it above to see the difference): "
                                "its answers are garbage — that is the point.",
     "train.input_sentence": "Input: your sentence",
@@ -1302,7 +1315,7 @@ TEXT: dict[str, str] = {
     "train.answer_wrong": "Model's answer: :red[**wrong**]",
     "train.step": "Step",
     "train.step_help": "Step k reads <s> and the k−1 tokens produced so far.",
-    "train.step_reads": "**Step {k}.** The decoder reads {n} token(s):",
+    "train.step_reads": "**Step {k}.** The decoder reads {n} tokens:",
     "train.picks": "and picks the most likely next token:",
     "train.layer": "Layer",
     "train.heads": "Heads",
@@ -1383,8 +1396,8 @@ TEXT: dict[str, str] = {
     "train.date_input_help": "Type a date as one of the task's languages writes it, e.g. “Montag,"
                              " 23. November 2026”, “2026年11月23日星期一” or “Nov 23, 2026”. Anyt"
                              "hing else is read too: a model always answers.",
-    "train.date_unknown": "{n} character(s) of this text never occur in the task's dates: the "
-                          "model reads each as <unk>.",
+    "train.date_unknown": "{n} characters of this text never occur in the task's dates: the model "
+                          "reads each as <unk>.",
     "train.date_no_expected": "The app cannot tell the right answer: this text is not a date "
                               "written exactly as the task writes them.",
     "train.answer_plain": "Model's answer",
@@ -1477,28 +1490,26 @@ TEXT: dict[str, str] = {
     "train.still_stopping": "The training has not stopped yet after {seconds} s (the server "
                             "is busy). Its results will be shown once it has: click any "
                             "control in a moment.",
-    "train.held_out_missed": "The “{metric}” beside it is a second, separate test, the "
-                             "held-out evaluation: {right} of {total} other sequences right "
-                             "({acc}). Passing one check does not mean every sequence is "
-                             "right; the {wrong} it got wrong are of length {lengths}.",
-    "train.dropped_words": "{k} word(s) of your sentence are left out: they are not among the "
+    "train.held_out_missed": "The “{metric}” beside it is a second, separate test, the held-out "
+                             "evaluation: {right} of {total} other sequences right ({acc}). "
+                             "Passing one check does not mean every sequence is right; the "
+                             "{wrong} it got wrong are of lengths {lengths}.",
+    "train.dropped_words": "{k} words of your sentence are left out: they are not among the "
                            "task's symbols (the first {limit} different words).",
-    "train.input_inside": "This input is like the training sequences: {length} symbols "
-                          "(training draws lengths {min_len} to {max_len}), all of them "
-                          "symbols of the task.",
-    "train.input_outside": "This input is not like the training sequences (lengths {min_len} "
-                           "to {max_len}, only the task's symbols): it has {length} symbols, "
-                           "{unknown} of them unknown to the task. A wrong answer here says "
-                           "little about what the model learned.",
-    "train.wrong_inside": "The input is inside what the model was trained on, so this is a "
-                          "real mistake: in the held-out evaluation it got {right} of {total} "
-                          "sequences of {length} symbols right. Train longer (turn off "
-                          "\"Stop when learned\" or raise the steps) to make such mistakes "
-                          "rarer.",
-    "train.wrong_inside_none": "The input is inside what the model was trained on, so this is "
-                               "a real mistake; the held-out evaluation drew no sequence of "
-                               "{length} symbols. Train longer (turn off \"Stop when "
-                               "learned\" or raise the steps) to make such mistakes rarer.",
+    "train.input_inside": "This input is like the training sequences: its length, {length}, is "
+                          "one training draws ({min_len} to {max_len}), and every symbol in it is "
+                          "the task's.",
+    "train.input_outside": "This input is not like the training sequences (lengths {min_len} to "
+                           "{max_len}, only the task's symbols): its length is {length}{unknown}. "
+                           "A wrong answer here says little about what the model learned.",
+    "train.wrong_inside": "The input is inside what the model was trained on, so this is a real "
+                          "mistake: in the held-out evaluation it got {right} of {total} "
+                          "sequences of length {length} right. Train longer (turn off \"Stop when "
+                          "learned\" or raise the steps) to make such mistakes rarer.",
+    "train.wrong_inside_none": "The input is inside what the model was trained on, so this is a "
+                               "real mistake; the held-out evaluation drew no sequence of length "
+                               "{length}. Train longer (turn off \"Stop when learned\" or raise "
+                               "the steps) to make such mistakes rarer.",
     # validation of the training widgets and the decoder input (train_settings.py, train_task.py)
     "train.field.task": "task",
     "train.field.symbols": "symbols",
@@ -1524,10 +1535,10 @@ TEXT: dict[str, str] = {
     "train.input.not_text": "The input must be text.",
     "train.input.too_long": "The input is too long: at most {n} symbols.",
     "train.input.empty": "Type at least one symbol, for example 3 1 4 1 5.",
-    "train.input.bad_digits": "Only the digits 0 to 9, separated by spaces, can be used; "
-                              "symbol number {which} is not one of them.",
-    "train.input.bad_words": "Only the task's symbols, separated by spaces, can be used; "
-                             "symbol number {which} is not one of them.",
+    "train.input.bad_digits": "Only the digits 0 to 9, separated by spaces, can be used; the "
+                              "symbols at positions {which} are not digits.",
+    "train.input.bad_words": "Only the task's symbols, separated by spaces, can be used; the "
+                             "symbols at positions {which} are not among them.",
     "train.input.too_many": "The model was trained on sequences of at most {n} symbols; this "
                             "input has {got}.",
     "sidebar.layer_norm_help": "Two LayerNorm formulas. **std + 1e-6** (The Annotated "
@@ -1591,10 +1602,10 @@ TEXT: dict[str, str] = {
                         "decoder reads only `<s>`.",
     "source.unknown": "{n} of your tokens are not in this model's vocabulary and read as "
                       "`<unk>` (see the token table in the sidebar).",
-    "source.dates_outside": "This does not look like a date the translator was trained on "
-                            "(a date from 1900 to 2099 written in one of its languages and "
-                            "styles). It still answers, because a model always does; treat the "
-                            "answer and the attention as a model guessing outside its data.",
+    "source.dates_outside": "This does not look like a date the model was trained on (a date from "
+                            "1900 to 2099 written in one of the task's languages and styles). It "
+                            "still answers, because a model always does; treat the answer and the "
+                            "attention as a model guessing outside its data.",
     "source.alignment": "Cross-attention, measured on {n} dates the model never saw: in "
                         "decoder layer {layer} (heads averaged), **{year}** of year digits, "
                         "**{day}** of day digits and **{month}** of month digits ({month_word} "
@@ -1757,8 +1768,8 @@ TEXT: dict[str, str] = {
     "exp.cannot": "Nothing can be trained with these settings: {reason}",
     "exp.not_run": "Choose a part and press **Train both**: the two models train one after the "
                    "other, then both are measured.",
-    "exp.incomplete": "The experiment stopped before both models had trained a step; press "
-                      "**Train both** again.",
+    "exp.incomplete": "The experiment was stopped before the {name} had trained a single step, so "
+                      "there is nothing to compare; press **Train both** again.",
     "exp.trained": "Trained: {describe}; {steps} steps planned for each (the table shows the "
                    "steps done), from the same initial weights on the same batches. Accuracies "
                    "on {n} held-out sequences.",
@@ -1776,4 +1787,98 @@ TEXT: dict[str, str] = {
     "exp.answer": "**{name}** writes:",
     "exp.self_title": "decoder self-attention, layer 0 (mean of heads)",
     "exp.cross_title": "cross-attention, last layer (mean of heads)",
+    "url.label.pe_k": "positional-encoding shift k",
+    "url.label.ko_part": "knocked-out sublayer",
+    "url.label.tr_symbols": "training symbols",
+    "url.label.tr_model": "model to train",
+    "url.label.tr_steps": "training steps",
+    "url.label.tr_batch": "batch size",
+    "url.label.tr_smoothing": "label smoothing",
+    "url.label.tr_schedule": "learning-rate schedule",
+    "url.label.tr_lr": "learning rate",
+    "url.label.tr_warmup": "warm-up steps",
+    "url.label.tr_factor": "Noam factor",
+    "url.label.tr_early": "early stop",
+    "url.label.tr_beam": "beam size",
+    "url.label.tr_alpha": "length-penalty α",
+    "url.label.exp_breaks": "parts to break",
+    "train.input.date_empty": "Type a date to translate, for example “Nov 23, 2026” or "
+                              "“2026年11月23日”.",
+    "train.input.bad_digits.one": "Only the digits 0 to 9, separated by spaces, can be used; the "
+                                  "symbol at position {which} is not a digit.",
+    "train.input.bad_words.one": "Only the task's symbols, separated by spaces, can be used; the "
+                                 "symbol at position {which} is not one of them.",
+    "train.list_sep": ", ",
+    "train.quoted": "“{text}”",
+    "train.model_recipe_label": "the task's recipe",
+    "train.model_sidebar_label": "the sidebar's model",
+    "train.status": "Training {task}: step {step} / {steps}, about {left} s left",
+    "train.status_queued": "Training {task}: waiting for a free core ({ahead} ahead)",
+    "train.status_starting": "Training {task}: starting…",
+    "train.goes_on": "The training goes on while you use the rest of the app, on this page or "
+                     "another, in either language: only Stop ends it. When it ends, it becomes "
+                     "your trained model.",
+    "train.previous_below": "Below: your previous trained model, until this training ends.",
+    "train.replaying": "Replay: step {step} / {steps} · loss {loss} · {seconds} s",
+    "train.replay_frame": "the film's input at step {step}: cross-attention, last layer, mean of "
+                          "the heads",
+    "train.again": "This training has been done already (same task, model, recipe and seed), so "
+                   "its results appear at once: training is deterministic, and training it again "
+                   "would give the same weights, step for step, in about {seconds} s. Watch it "
+                   "again at the speed it trained, or train anew with the next seed.",
+    "train.replay": "Watch it again",
+    "train.replay_help": "Replays the recorded loss curve and attention at the speed the model "
+                         "trained; any click ends the replay. Nothing is trained.",
+    "train.reseed": "Train anew with seed {seed}",
+    "train.reseed_help": "Sets the sidebar's seed to the next one (other initial weights and "
+                         "other batches) and trains live.",
+    "train.download_keep": "Your trained model lives only in this browser tab: reloading the page "
+                           "or closing the tab loses it. Download it to keep it; “{panel}” in the "
+                           "sidebar loads it back.",
+    "train.reason.new_training": "a new training",
+    "train.held_out_missed_same": "The “{metric}” beside it is a second, separate test, the "
+                                  "held-out evaluation: {right} of {total} other sequences right "
+                                  "({acc}). Passing one check does not mean every sequence is "
+                                  "right; the {wrong} it got wrong are all of length {lengths}.",
+    "train.held_out_missed.one": "The “{metric}” beside it is a second, separate test, the "
+                                 "held-out evaluation: {right} of {total} other sequences right "
+                                 "({acc}). Passing one check does not mean every sequence is "
+                                 "right; the one it got wrong is of length {lengths}.",
+    "train.n_unknown": ", and {n} of its symbols are not the task's",
+    "train.n_unknown.one": ", and 1 of its symbols is not the task's",
+    "train.dropped_words.one": "1 word of your sentence is left out: it is not among the task's "
+                               "symbols (the first {limit} different words).",
+    "train.date_unknown.one": "1 character of this text never occurs in the task's dates: the "
+                              "model reads it as <unk>.",
+    "train.step_reads.one": "**Step {k}.** The decoder reads 1 token:",
+    "train.trained_title.one": "trained (1 step)",
+    "train.no_model_here": "Nothing to show here until the settings in section 2 make a model "
+                           "that can be trained (section 2 says what to change).",
+    "train.no_input_here": "Type an input to decode in section 3: this section shows its "
+                           "attention before and after training.",
+    "train.film_none": "Train a model in section 2: while it trains, the app records the "
+                       "attention of one input, and this section plays it back.",
+    "exp.stopped": "The {name}: training stopped at step {step} of {steps} ({reason}).",
+    "fig.attention.head_short": "h{j}",
+    "model.arch_header_loaded": "The architecture of the model shown",
+    "ko.whose_shared": "Everyone looking at this model shares the same copy, which is why a "
+                       "knock-out never writes to it.",
+    "ko.whose_session": "This model lives in your session only; the knock-out leaves it as it is "
+                        "all the same.",
+    "ko.acc_vs_made": "The box at the top of the page gives the accuracy measured on {made_n} "
+                      "other held-out dates when the model was made ({made}), so the two can "
+                      "differ by a date or two.",
+    "source.reads_target": "The decoder of \"{name}\" reads the target typed above (teacher "
+                           "forcing), not its own answer: the decoder's attention shows the rows "
+                           "of that text.",
+    "source.clear_target": "Clear the target: show the model's own answer",
+    "ckpt.start_nameless": "No token of this checkpoint's target vocabulary is named <s>: every "
+                           "page starts the decoder from id {start}, where The Annotated "
+                           "Transformer's vocabularies put <s>. Upload its token list to name the "
+                           "tokens.",
+    "sidebar.preset_tiny": "tiny",
+    "sidebar.preset_small": "small",
+    "sidebar.preset_paper_base": "paper base",
+    "ckpt.upload_button": "Upload",
+    "ckpt.upload_limit": "at most {mb} MB per file: {types}",
 }

@@ -83,12 +83,12 @@ TEXT: dict[str, str] = {
     # ---- 模型页（pages/model.py） ----
     "model.title": "模型",
     "model.intro": "Transformer 是一个**编码器-解码器**（encoder-decoder）结构。编码器一次读入整个"
-                   "源句子，把它变成 `memory`：每个源 token 对应一个宽度为 d_model 的向量。解码器"
-                   "随后逐个 token 地生成目标序列：它既关注自己已经生成的 token（掩码自注意力），"
-                   "也关注 `memory`（交叉注意力）；最后由 `generator` 把每个输出向量变成下一个 "
-                   "token 的对数概率。在代码里这只是一行："
-                   "`EncoderDecoder.forward = decode(encode(src, src_mask), src_mask, tgt, "
-                   "tgt_mask)`。本页的所有内容都读取自用侧边栏设置构建出的模型。",
+                   "源句子，把它变成 `memory`：每个源 token 对应一个宽度为 d_model "
+                   "的向量。解码器随后逐个 token 地生成目标序列：它既关注自己已经生成的 "
+                   "token（掩码自注意力），也关注 `memory`（交叉注意力）；最后由 `generator` "
+                   "把每个输出向量变成下一个 token 的对数概率。在代码里这只是一行：`EncoderDecoder"
+                   ".forward = decode(encode(src, src_mask), src_mask, tgt, "
+                   "tgt_mask)`。本页的所有内容都读取自侧边栏“要查看的模型”中选中的模型：{model}。",
     "model.arch_header": "由你的设置画出的模型结构",
     "model.lengths_known": "src_len = {src_len}（源句子的 token 数）和 tgt_len = "
                            "{tgt_len}（解码器输入的 token 数：`<s>` 加上目标句子）都取自你的句子",
@@ -609,8 +609,12 @@ TEXT: dict[str, str] = {
     "sidebar.share": "本视图的链接",
     "sidebar.copy_link": "复制本视图的链接",
     "sidebar.copied": "已复制 ✓",
-    "sidebar.share_help": "这个链接能打开你现在看到的一切：句子、模型、语言和本页的各项选择。"
-                          "点框右侧的按钮，或点“复制本视图的链接”，即可复制。",
+    "sidebar.share_help": "这个链接能打开你现在看到的内容：句子和目标句子、模型设置、界面语言、演"
+                          "示模式，以及各页的选择（层、头、注意力类型、敲除、“训练与解码”页的任务"
+                          "、符号和训练设置、束宽、要破坏的部分）。它不包含训练好的模型或导入的模"
+                          "型（它们只留在你的会话里，打开链接的人需要自己训练或导入），也不包含你"
+                          "在“训练与解码”页解码框里输入的文字，以及学习率调度图和标签平滑图的演示"
+                          "滑块。点框右侧的按钮，或点“复制本视图的链接”，即可复制。",
     "sidebar.params": "参数量",
     "sidebar.tokens_table": "模型看到的 token（源句子 {n} 个）",
     "sidebar.col_source": "源 token",
@@ -671,13 +675,15 @@ TEXT: dict[str, str] = {
     "attn.step5": "**5. 拼接并混合。** {h} 个头的输出（每个 {q} × {d_k}）并排拼成 {q} × {d_model}，"
                   "再乘以 W^O（`linears[3]`）。本次前向传播的每个张量见“张量形状”页。",
     "attn.npz": "下载本次运行捕获的全部张量（.npz）",
-    "attn.npz_help": "每个钩子点一个数组（名称与“张量形状”页相同），另含 token；用 "
-                     "numpy.load(path) 打开。每张图都可单独下载 PNG：点击其工具栏中的相机图标。",
+    "attn.npz_help": "每个钩子点一个数组（名称与“张量形状”页相同），另含 token "
+                     "和模型自己的词表：tokens.vocab[i] 是对数概率第 i 列对应的 "
+                     "token，tokens.src_vocab 给出源语言各 id 对应的 token。用 numpy.load(path) "
+                     "打开。每张图都可单独下载 PNG：点击其工具栏中的相机图标。",
     # ---- 敲除一个头（explorer/knockout_view.py） ----
     "ko.header": "敲除一个头",
-    "ko.intro": "关掉一个头，或整个子层，看看模型失去了什么：它对你的输入的回答，以及它在"
-                "其任务的新输入上的完全正确率。这个头的输出只在这几次运行中由钩子置零；"
-                "模型的权重不会改变（看这个模型的所有人共用同一个模型）。",
+    "ko.intro": "关掉一个头，或整个子层，看看模型失去了什么：它对你的输入的回答，以及它在其任务的"
+                "新输入上的完全正确率。这个头的输出只在这几次运行中由钩子置零；模型的权重不会改变"
+                "。",
     "ko.part": "子层",
     "ko.part_encoder_feed_forward": "编码器前馈网络",
     "ko.part_decoder_feed_forward": "解码器前馈网络",
@@ -687,28 +693,29 @@ TEXT: dict[str, str] = {
                   "选项。",
     "ko.how": "由钩子点 `{hook}` 移除，只在这次运行中。",
     "ko.answer_intact": "**完整模型的回答**（对你的输入做贪心解码）",
-    "ko.answer_without": "**敲除后的回答**（{unit}）",
+    "ko.answer_without": "**敲除后的回答**：{unit}",
     "ko.answer_same": "对你的输入的回答没有改变。",
     "ko.answer_changed": "回答在 {total} 个位置中的 {n} 个发生了变化。",
     "ko.train_mode": "侧边栏中 dropout 已打开（训练模式）；这里的回答在关闭 dropout 的情况下"
                      "解码，因此两者只因敲除而不同。",
-    "ko.no_task_untrained": "这个未训练的模型从未学过任何任务，因此无法测量它的正确率"
-                            "（也无法测量一个头的作用）：上面的回答仍会改变。请在“训练”页训练"
-                            "一个模型并在侧边栏中选择它，或者看看日期翻译模型。",
-    "ko.no_task_file": "导入的文件没有指明本应用的任何任务，因此无法测量正确率（也无法测量"
-                       "一个头的作用）：上面的回答仍会改变。",
-    "ko.no_task_vocab": "这个模型的词表不是其文件所指任务的词表，因此无法测量正确率："
-                        "上面的回答仍会改变。",
-    "ko.no_task_long": "这个模型的位置编码表比其任务最长的序列还短，因此无法测量正确率："
-                       "上面的回答仍会改变。",
+    "ko.no_task_untrained": "这个未训练的模型从未学过任何任务，因此没有正确率可测（也无法测量一个"
+                            "头的作用）：只有上面它对你的输入的回答能显示敲除改变了什么。请在“训练"
+                            "与解码”页训练一个模型并在侧边栏中选择它，或者看看日期翻译器。",
+    "ko.no_task_file": "导入的文件没有指明本应用的任何任务，因此没有正确率可测（也无法测量一个头的"
+                       "作用）：只有上面对你的输入的回答能显示敲除改变了什么。",
+    "ko.no_task_vocab": "这个模型的词表不是其文件所指任务的词表，因此没有正确率可测：只有上面对你"
+                        "的输入的回答能显示敲除改变了什么。",
+    "ko.no_task_long": "这个模型的位置编码表比其任务最长的序列还短，因此没有正确率可测：只有上面对"
+                       "你的输入的回答能显示敲除改变了什么。",
     "ko.measuring": "正在对新输入解码（有无敲除）…",
     "ko.acc_intact": "完全正确率，完整模型（{n} 个输入）",
     "ko.acc_without": "完全正确率，敲除后（{n} 个输入）",
     "ko.points": "{d} 个百分点",
     "ko.acc_caption": "{task}任务的 {n} 个新输入，每次敲除都用同样的输入；只有整个回答"
                       "都对，一个输入才算对。",
-    "ko.acc_caption_dates": "{task}任务的 {n} 个日期，取自训练时留出的日子，每次敲除都用同样"
-                            "的日期；只有整个回答都对，一个日期才算对。",
+    "ko.acc_caption_dates": "在这里用{task}任务的 {n} 个日期测得，这些日期取自训练时留出的日子（用"
+                            "固定的随机种子抽取，每次敲除都用同样的日期）；只有整个回答都对，一个"
+                            "日期才算对。",
     "ko.measure": "测量每一个头（{count} 个头）",
     "ko.measure_help": "每次只移除一个头，每次都解码同样的 {n} 个输入（共 {count} 次正确率"
                        "测量）；按上面正确率所用的时间估算，这里大约需要 {seconds} 秒。",
@@ -900,10 +907,10 @@ TEXT: dict[str, str] = {
 
     # ---- 训练与解码页（pages/train.py、explorer/train_view.py、explorer/decode_view.py） ----
     "train.title": "训练与解码",
-    "train.intro": "在这里，你可以用几秒钟在一个玩具任务上训练一个全新的 Transformer——复制、"
-                   "反转或排序一个短序列——或者用大约二十秒教它读懂 {languages} 种语言的日期，"
-                   "然后看着"
-                   "它一个 token 一个 token 地生成答案。",
+    "train.intro": "在这里，你可以在一个玩具任务上训练一个全新的 Transformer——复制、反转或排序一个"
+                   "短序列——只需 1 到 4 秒；或者用大约 20 秒教它读懂 {languages} "
+                   "种语言的日期（两者都是在空闲的双核服务器上测得的：服务器繁忙时会更久，进度条会"
+                   "显示还剩多少时间）。然后看着它一个 token 一个 token 地生成答案。",
     "train.how_title": "训练是怎样进行的：教师强制、损失函数，以及注意力为什么会变化",
     "train.how_text": "**教师强制（teacher forcing）。** 位置从 0 开始编号。每个训练样本由"
                       "源序列 `x0 … x(n−1) </s>` 和目标序列 `<s> y0 … y(m−1) </s>` 组成。`Batch`"
@@ -956,9 +963,9 @@ TEXT: dict[str, str] = {
     "train.model": "要训练的模型",
     # (13) 测量方法与结果见 EN 中的注释（bench/train_wait.py）。
     "train.model_recipe": "快速训练方案：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，不用 "
-                          "dropout（在两个 CPU 核上不到 2 秒就能学会复制）",
-    "train.model_sidebar": "侧边栏的模型：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，"
-                           "dropout {dropout}（更慢；见下方说明）",
+                          "dropout（在空闲的双核服务器上不到 2 秒就能学会复制）",
+    "train.model_sidebar": "N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，dropout "
+                           "{dropout}（更慢；见下方说明）",
     "train.model_help": "快速训练方案故意做得很小：复制、反转和排序只需要一层和两个头，"
                         "几秒钟就能训练完。侧边栏的教学选项（层归一化的位置与公式、缩放、权重绑定）"
                         "和随机种子对两者都适用。",
@@ -995,11 +1002,13 @@ TEXT: dict[str, str] = {
     "train.train": "训练",
     "train.train_help": "用随机种子构建一个全新的模型并训练它。",
     "train.stop": "停止",
-    "train.stop_help": "停止训练；模型会保留到目前为止学到的东西。",
+    "train.stop_help": "停止训练；模型会保留到目前为止学到的东西。其他操作都不会停止训练：你点击别"
+                       "处、访问其他页面或切换语言时，它都会继续。",
     "train.updated": "你训练模型之后应用已经更新：请重新训练。",
     "train.evaluating": "正在停止训练并评估模型…",
     "train.starting": "正在开始…",
-    "train.progress": "第 {step} / {steps} 步 · 损失 {loss} · token 准确率 {acc} · {seconds} 秒",
+    "train.progress": "第 {step} / {steps} 步 · 损失 {loss} · token 准确率 {acc} · {seconds} 秒 · "
+                      "大约还剩 {left} 秒",
     "train.training": "正在训练…（点击“停止”可提前结束）",
     "train.queued": "正在等待空闲的 CPU 核：本服务器同时最多训练 {slots} 个模型（每核一个），"
                     "按请求先后排队。你前面还有 {ahead} 个，约 {seconds} 秒。"
@@ -1123,8 +1132,8 @@ TEXT: dict[str, str] = {
     "train.imported_caption_outside": "它的文件写明它是在“{task}”任务上训练的，但这段文本不是该任"
                                       "务的输入，所以没有可以对照的正确答案。",
     "train.imported_no_text": "请在侧边栏输入文本：导入的检查点解码的是侧边栏里的文本。",
-    "train.imported_no_before_after": "第 4 节比较的是在本页训练的模型和它训练前的样子；在上面选择"
-                                      "“训练后的模型”或“未训练的模型”即可看到。",
+    "train.imported_no_before_after": "本节比较的是在本页训练的模型和它训练前的样子；在第 3 "
+                                      "节选择“训练后的模型”或“未训练的模型”即可看到。",
     "train.untrained_caption": "这是未训练的模型（在上面训练后即可看到差别）：它的答案是一堆"
                                "乱码——这正是要说明的。",
     "train.input_sentence": "输入：你的句子",
@@ -1282,22 +1291,23 @@ TEXT: dict[str, str] = {
     "train.smooth_row": "标签 {token}",
     "train.still_stopping": "{seconds} 秒后训练仍未停止（服务器正忙）。训练停下后会显示结果："
                             "请稍后点击任意控件。",
-    "train.held_out_missed": "旁边的“{metric}”来自另一次独立的测试，即留出评估：另外 "
-                             "{total} 个序列中答对 {right} 个（{acc}）。通过一次检验并不等于"
-                             "每个序列都对；答错的 {wrong} 个序列出现在这些长度上：{lengths}。",
+    "train.held_out_missed": "旁边的“{metric}”来自另一次独立的测试，即留出评估：另外 {total} "
+                             "个序列中答对 {right} 个（{acc}）。通过一次检验并不等于每个序列都对；"
+                             "答错的 {wrong} 个序列长度为 {lengths}。",
     "train.dropped_words": "你的句子中有 {k} 个词被略去了：它们不在任务的符号之中（任务只取前 "
                            "{limit} 个不同的词）。",
-    "train.input_inside": "这个输入和训练序列是同一类：{length} 个符号（训练时抽取的长度为 "
-                          "{min_len} 到 {max_len}），而且全是任务中的符号。",
+    "train.input_inside": "这个输入和训练序列是同一类：它的长度 {length} "
+                          "在训练抽取的范围内（{min_len} 到 {max_len}），而且全是任务中的符号。",
     "train.input_outside": "这个输入和训练序列不是同一类（训练序列长度为 {min_len} 到 "
-                           "{max_len}，只含任务中的符号）：它有 {length} 个符号，其中 "
-                           "{unknown} 个任务中没有。在这里答错，说明不了模型学到了什么。",
-    "train.wrong_inside": "这个输入在模型训练过的范围之内，所以这是一个真正的错误：在留出评估"
-                          "中，长度为 {length} 的 {total} 个序列答对了 {right} 个。训练"
-                          "更久一些（关闭“学会后自动停止”或增加训练步数），这类错误会更少。",
-    "train.wrong_inside_none": "这个输入在模型训练过的范围之内，所以这是一个真正的错误；留出"
-                               "评估中没有抽到长度为 {length} 的序列。训练更久一些（关闭"
-                               "“学会后自动停止”或增加训练步数），这类错误会更少。",
+                           "{max_len}，只含任务中的符号）：它的长度是 "
+                           "{length}{unknown}。在这里答错，说明不了模型学到了什么。",
+    "train.wrong_inside": "这个输入在模型训练过的范围之内，所以这是一个真正的错误：在留出评估中，"
+                          "长度为 {length} 的 {total} 个序列答对了 {right} "
+                          "个。训练更久一些（关闭“学会后自动停止”或增加训练步数），这类错误会更少"
+                          "。",
+    "train.wrong_inside_none": "这个输入在模型训练过的范围之内，所以这是一个真正的错误；留出评估中"
+                               "没有抽到长度为 {length} 的序列。训练更久一些（关闭“学会后自动停止”"
+                               "或增加训练步数），这类错误会更少。",
     # 训练控件与解码输入的校验（explorer/train_settings.py、explorer/train_task.py）
     "train.field.task": "任务",
     "train.field.symbols": "符号",
@@ -1308,7 +1318,7 @@ TEXT: dict[str, str] = {
     "train.field.lr": "学习率",
     "train.field.factor": "Noam 系数",
     "train.field.smoothing": "标签平滑",
-    "train.err.choice": "{name}必须是以下之一：{allowed}；改用 {default}。",
+    "train.err.choice": "{name}必须是以下之一：{allowed}；改用{default}。",
     "train.err.whole": "{name}必须是 {low} 到 {high} 之间的整数；改用 {default}。",
     "train.err.number": "{name}必须在 {low} 到 {high} 之间；改用 {default}。",
     "train.err.batch": "批大小必须是以下之一：{allowed}；改用 {default}。",
@@ -1321,8 +1331,7 @@ TEXT: dict[str, str] = {
     "train.input.not_text": "输入必须是文本。",
     "train.input.too_long": "输入太长：最多 {n} 个符号。",
     "train.input.empty": "请至少输入一个符号，例如 3 1 4 1 5。",
-    "train.input.bad_digits": "只能使用 0 到 9 的数字，并用空格分隔；第 {which} 个符号不在"
-                              "其中。",
+    "train.input.bad_digits": "只能使用 0 到 9 的数字，并用空格分隔；第 {which} 个符号不是数字。",
     "train.input.bad_words": "只能使用任务中的符号，并用空格分隔；第 {which} 个符号不在其中。",
     "train.input.too_many": "模型训练时的序列最多 {n} 个符号；这个输入有 {got} 个。",
     "sidebar.layer_norm_help": "两种 LayerNorm 公式。**std + 1e-6**（The Annotated Transformer"
@@ -1378,9 +1387,10 @@ TEXT: dict[str, str] = {
     "source.no_answer": "目标框是空的，而模型在这里没有给出答案，所以解码器只读入 `<s>`。",
     "source.unknown": "你的 token 中有 {n} 个不在这个模型的词表里，被读作 `<unk>`（见侧边栏的 "
                       "token 表）。",
-    "source.dates_outside": "这看起来不像翻译器训练时见过的日期（1900 到 2099 年之间、用它学过的"
-                            "某种语言和格式书写的日期）。它仍然会给出答案，因为模型总会输出点什么；"
-                            "请把这里的答案和注意力看作模型在训练数据之外的猜测。",
+    "source.dates_outside": "这看起来不像模型训练时见过的日期（1900 到 2099 "
+                            "年之间、用任务中某种语言和格式书写的日期）。它仍然会给出答案，因为模"
+                            "型总会输出点什么；请把这里的答案和注意力看作模型在训练数据之外的猜测"
+                            "。",
     "source.alignment": "在 {n} 个模型从未见过的日期上测得的交叉注意力：在解码器第 {layer} "
                         "层（各头取平均），**{year}** 的年份数字、**{day}** 的日数字和 "
                         "**{month}** 的月份数字（月份写成单词时，如 \"November\" 或 "
@@ -1508,7 +1518,8 @@ TEXT: dict[str, str] = {
     "exp.broken_named": "被破坏：{name}",
     "exp.cannot": "用这些设置无法训练：{reason}",
     "exp.not_run": "选一个部件，然后按**同时训练两个**：两个模型先后训练，然后一起测量。",
-    "exp.incomplete": "实验在两个模型都训练至少一步之前停止了；请再按一次**同时训练两个**。",
+    "exp.incomplete": "实验在{name}训练第一步之前就停止了，所以没有可比较的结果；请再按一次**同时"
+                      "训练两个**。",
     "exp.trained": "已训练：{describe}；每个模型计划 {steps} 步（表中是实际训练的步数），从相"
                    "同的初始权重出发，用相同的批。准确率基于 {n} 个留出序列。",
     "exp.col_measure": "指标",
@@ -1524,4 +1535,82 @@ TEXT: dict[str, str] = {
     "exp.answer": "**{name}** 写出：",
     "exp.self_title": "解码器自注意力，第 0 层（各头平均）",
     "exp.cross_title": "交叉注意力，最后一层（各头平均）",
+    "url.label.pe_k": "位置编码的偏移量 k",
+    "url.label.ko_part": "敲除的子层",
+    "url.label.tr_symbols": "训练用的符号",
+    "url.label.tr_model": "要训练的模型",
+    "url.label.tr_steps": "训练步数",
+    "url.label.tr_batch": "批大小",
+    "url.label.tr_smoothing": "标签平滑",
+    "url.label.tr_schedule": "学习率调度",
+    "url.label.tr_lr": "学习率",
+    "url.label.tr_warmup": "预热步数",
+    "url.label.tr_factor": "Noam 系数",
+    "url.label.tr_early": "提前停止",
+    "url.label.tr_beam": "束宽",
+    "url.label.tr_alpha": "长度惩罚 α",
+    "url.label.exp_breaks": "要破坏的部分",
+    "train.input.date_empty": "请输入要翻译的日期，例如“Nov 23, 2026”或“2026年11月23日”。",
+    "train.input.bad_digits.one": "只能使用 0 到 9 的数字，并用空格分隔；第 {which} "
+                                  "个符号不是数字。",
+    "train.input.bad_words.one": "只能使用任务中的符号，并用空格分隔；第 {which} 个符号不在其中。",
+    "train.list_sep": "、",
+    "train.quoted": "“{text}”",
+    "train.model_recipe_label": "任务的训练方案",
+    "train.model_sidebar_label": "侧边栏的模型",
+    "train.status": "正在训练“{task}”：第 {step} / {steps} 步，大约还剩 {left} 秒",
+    "train.status_queued": "正在训练“{task}”：等待空闲的 CPU 核（前面还有 {ahead} 个）",
+    "train.status_starting": "正在训练“{task}”：正在启动…",
+    "train.goes_on": "你继续使用应用的其他部分时（本页或其他页面，任一语言），训练都会继续进行：只"
+                     "有“停止”会结束它。训练结束后，它就成为你训练好的模型。",
+    "train.previous_below": "下面是你之前训练好的模型，直到这次训练结束。",
+    "train.replaying": "重放：第 {step} / {steps} 步 · 损失 {loss} · {seconds} 秒",
+    "train.replay_frame": "影片输入在第 {step} 步：交叉注意力，最后一层，各头平均",
+    "train.again": "这次训练之前已经做过（相同的任务、模型、训练方案和随机种子），所以结果立即出现"
+                   "：训练是确定性的，再训练一次也会一步不差地得到相同的权重，大约需要 {seconds} "
+                   "秒。你可以按训练时的速度重看一遍，或者换下一个随机种子重新训练。",
+    "train.replay": "重看一遍",
+    "train.replay_help": "按模型训练时的速度重放记录下来的损失曲线和注意力；任意点击都会结束重放。"
+                         "不会重新训练。",
+    "train.reseed": "用随机种子 {seed} 重新训练",
+    "train.reseed_help": "把侧边栏的随机种子换成下一个（初始权重和每批数据都会不同），并现场训练。",
+    "train.download_keep": "你训练好的模型只存在于这个浏览器标签页中：刷新页面或关闭标签页都会丢失"
+                           "它。下载下来即可保存；侧边栏的“{panel}”可以重新载入。",
+    "train.reason.new_training": "开始了新的训练",
+    "train.held_out_missed_same": "旁边的“{metric}”来自另一次独立的测试，即留出评估：另外 {total} "
+                                  "个序列中答对 {right} 个（{acc}）。通过一次检验并不等于每个序列"
+                                  "都对；答错的 {wrong} 个序列长度都是 {lengths}。",
+    "train.held_out_missed.one": "旁边的“{metric}”来自另一次独立的测试，即留出评估：另外 {total} "
+                                 "个序列中答对 {right} 个（{acc}）。通过一次检验并不等于每个序列都"
+                                 "对；答错的那一个序列长度为 {lengths}。",
+    "train.n_unknown": "，其中 {n} 个符号任务中没有",
+    "train.n_unknown.one": "，其中 1 个符号任务中没有",
+    "train.dropped_words.one": "你的句子中有 1 个词被略去了：它不在任务的符号之中（任务只取前 "
+                               "{limit} 个不同的词）。",
+    "train.date_unknown.one": "这段文字中有 1 个字符从未在任务的日期中出现：模型把它读作 <unk>。",
+    "train.step_reads.one": "**第 {k} 步。** 解码器读入 1 个 token：",
+    "train.trained_title.one": "训练后（1 步）",
+    "train.no_model_here": "在第 2 节的设置能得到一个可以训练的模型之前，这里没有内容（第 2 "
+                           "节说明了该改什么）。",
+    "train.no_input_here": "请在第 3 节输入要解码的内容：本节会显示它在训练前后的注意力。",
+    "train.film_none": "请在第 2 节训练一个模型：训练时，应用会记录一个输入的注意力，本节会把它播"
+                       "放出来。",
+    "exp.stopped": "{name}：训练在第 {step} / {steps} 步停止（{reason}）。",
+    "fig.attention.head_short": "头{j}",
+    "model.arch_header_loaded": "所查看模型的结构",
+    "ko.whose_shared": "看这个模型的所有人共用同一份模型，所以敲除从不改写它。",
+    "ko.whose_session": "这个模型只存在于你的会话中；敲除同样不会改变它。",
+    "ko.acc_vs_made": "页面顶部的信息框给出的是制作模型时在另外 {made_n} "
+                      "个留出日期上测得的正确率（{made}），所以两者可能相差一两个日期。",
+    "source.reads_target": "“{name}”的解码器读取的是上面输入的目标句子（教师强制），而不是它自己的"
+                           "回答：解码器的注意力显示的是这段文字的各行。",
+    "source.clear_target": "清空目标句子：显示模型自己的回答",
+    "ckpt.start_nameless": "这个检查点的目标词表里没有名为 <s> 的 token：各页都从 id {start} "
+                           "开始解码，因为 The Annotated Transformer 的词表把 <s> "
+                           "放在这里。上传它的 token 列表即可给各个 token 命名。",
+    "sidebar.preset_tiny": "微型（tiny）",
+    "sidebar.preset_small": "小型（small）",
+    "sidebar.preset_paper_base": "论文 base 模型（paper base）",
+    "ckpt.upload_button": "上传",
+    "ckpt.upload_limit": "每个文件最大 {mb} MB：{types}",
 }

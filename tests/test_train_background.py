@@ -1,0 +1,332 @@
+"""A training goes on in the background: only Stop, a new training or the end of the
+session ends it; its progress shows on every page; a training already done says so.
+
+The trainings run in the hub's threads (conftest.py). A gate on the training loop lets a
+test decide how many steps it may take, so nothing here races the clock: every wait is on
+a condition (a step reached, an event set), bounded by WAIT.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import replace
+
+import pytest
+from apptest_helpers import app
+from streamlit.testing.v1 import AppTest
+
+import explorer.train_hub as H
+from explorer import train_view, training
+from explorer.i18n import set_lang
+from explorer.settings import Settings
+from explorer.train_settings import TrainSettings
+from explorer.train_state import STATE_KEY, TICKETS_KEY
+from explorer.train_state import WAIT as WAITING
+from explorer.train_task import task_for
+from explorer.training import ModelKey
+
+WAIT = 60.0  # seconds: a generous bound on a busy machine; never reached normally
+SIDEBAR = ("source", "target", "token_mode", "seed", "norm_placement", "layer_norm",
+           "scale_embedding", "tie_weights", "train_mode", "N", "d_model", "h", "d_ff",
+           "dropout")
+WIDGET_KINDS = ("text_input", "number_input", "slider", "checkbox", "toggle", "radio",
+                "selectbox")
+
+
+class Steps:
+    """A gate on every training step: a step runs only once the test allows it (or once
+    its training is asked to stop, so that a stop is never held up by the gate)."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.permits = threading.Semaphore(0)
+        real = training.record_step
+
+        def record_step(state, info):
+            while not self.permits.acquire(timeout=0.02):
+                if state.stop_request.is_set():
+                    break
+            return real(state, info)
+
+        monkeypatch.setattr(training, "record_step", record_step)
+
+    def allow(self, ticket: H.Ticket, n: int) -> int:
+        """Let the training take `n` more steps and wait until it has; its step then."""
+        target = ticket.state.step + n
+        for _ in range(n):
+            self.permits.release()
+        deadline = time.monotonic() + WAIT
+        while ticket.state.step < target and time.monotonic() < deadline:
+            ticket.job.done.wait(0.02)  # a step is not an event: look again shortly
+        assert ticket.state.step >= target, "the training did not take its steps"
+        return ticket.state.step
+
+
+def _goto(at, page: str, sidebar: dict[str, object]) -> None:
+    """Switch page as a browser does. AppTest's switch_page resets every widget that is not
+    on the new page to its default (a browser sends the sidebar's values along), so the
+    sidebar's are set again through their widgets."""
+    at.switch_page(f"pages/{page}.py")
+    at.run()
+    for key, value in sidebar.items():
+        for kind in WIDGET_KINDS:
+            try:
+                widget = getattr(at, kind)(key=key)
+            except KeyError:
+                continue
+            if widget.value != value:
+                widget.set_value(value)
+            break
+    at.run()
+    assert not at.exception, at.exception
+    assert {k: at.session_state[k] for k in sidebar} == sidebar
+
+
+def _ticket(at) -> H.Ticket:
+    return at.session_state[TICKETS_KEY][WAITING]
+
+
+def test_a_training_goes_on_through_clicks_pages_and_languages_and_ends_on_stop(monkeypatch):
+    steps = Steps(monkeypatch)
+    monkeypatch.setattr(train_view, "INLINE_WAIT", 0.0)  # the page draws at once
+    at = app("train", tr_steps=2000, tr_early=False)
+    sidebar = {k: at.session_state[k] for k in SIDEBAR if k in at.session_state}
+    at.button(key="tr_train").click().run()
+    assert not at.exception, at.exception
+    ticket = _ticket(at)
+    step = steps.allow(ticket, 5)
+    assert STATE_KEY not in at.session_state  # not kept: it is still training
+
+    # a click on another widget of the page: the section shows its progress, Stop is on
+    at.radio(key="tr_kind").set_value("enc").run()
+    assert not at.exception, at.exception
+    assert not ticket.left and not ticket.state.stop_request.is_set()
+    assert any(" / 2000 · loss " in p.proto.text for p in at.get("progress"))
+    assert not at.button(key="tr_stop").disabled
+    step = steps.allow(ticket, 5)
+
+    # another page and back, then another language: it never stops
+    _goto(at, "attention", sidebar)
+    assert not ticket.left and not ticket.state.stop_request.is_set()
+    step = steps.allow(ticket, 5)
+    _goto(at, "train", sidebar)
+    assert not ticket.left and not ticket.state.stop_request.is_set()
+    step = steps.allow(ticket, 5)
+    at.selectbox(key="lang").set_value("zh").run()
+    set_lang("zh")  # AppTest formats the widgets again in the test's thread
+    try:
+        assert not at.exception, at.exception
+        assert any(" / 2000 步" in p.proto.text for p in at.get("progress"))
+        assert ticket.job.status == "running" and not ticket.done
+        assert not ticket.left and not ticket.state.stop_request.is_set()
+        step = steps.allow(ticket, 5)
+
+        # Stop ends it: the model as it is then is the learner's, stopped by the button
+        at.button(key="tr_stop").click().run()
+        assert not at.exception, at.exception
+    finally:
+        set_lang("en")
+    state = at.session_state[STATE_KEY]
+    assert ticket.left and ticket.done
+    assert step <= state.step < 2000 and state.stopped and state.stop_reason == "stop_button"
+    assert {m.label: m.value for m in at.metric}["步数"] == f"{state.step} / 2000"
+    assert any(f"训练在第 {state.step} / 2000 步停止（点击了“停止”按钮）" in w.value
+               for w in at.warning)
+    assert TICKETS_KEY not in at.session_state or not at.session_state[TICKETS_KEY]
+
+
+def test_a_new_training_replaces_the_one_under_way(monkeypatch):
+    steps = Steps(monkeypatch)
+    monkeypatch.setattr(train_view, "INLINE_WAIT", 0.0)
+    at = app("train", tr_steps=2000, tr_early=False)
+    at.button(key="tr_train").click().run()
+    first = _ticket(at)
+    steps.allow(first, 3)
+    at.slider(key="tr_steps").set_value(1990).run()  # a click: it goes on
+    assert not first.left
+    at.button(key="tr_train").click().run()  # Train with other settings: a new training
+    assert not at.exception, at.exception
+    second = _ticket(at)
+    assert second is not first and first.left
+    assert first.job.done.wait(WAIT) and first.state.stop_reason == "new_training"
+    at.button(key="tr_stop").click().run()
+    assert second.left and at.session_state[STATE_KEY].config.steps == 1990
+
+
+def test_a_training_that_ends_while_the_learner_is_elsewhere_becomes_their_model(monkeypatch):
+    steps = Steps(monkeypatch)
+    monkeypatch.setattr(train_view, "INLINE_WAIT", 0.0)
+    at = app("train", tr_steps=60, tr_early=False)
+    sidebar = {k: at.session_state[k] for k in SIDEBAR if k in at.session_state}
+    at.button(key="tr_train").click().run()
+    ticket = _ticket(at)
+    _goto(at, "attention", sidebar)
+    steps.allow(ticket, 60)
+    assert ticket.job.done.wait(WAIT)
+    # the shared sidebar keeps it on any page (app.py calls training_status_sidebar there;
+    # here the Train page's own run keeps it, as it did before)
+    _goto(at, "train", sidebar)
+    state = at.session_state[STATE_KEY]
+    assert state.step == 60 and not state.stopped
+    assert {m.label: m.value for m in at.metric}["Steps"] == "60 / 60"
+
+
+# ---- the status every page shows ------------------------------------------------------------
+
+
+def _status_page():
+    import streamlit as st
+
+    from explorer.train_state import STATE_KEY
+    from explorer.train_view import training_status_sidebar
+
+    training_status_sidebar()
+    st.write("kept" if STATE_KEY in st.session_state else "none")
+
+
+def _request(seed: int, steps: int) -> H.Request:
+    task, _ = task_for("copy", "digits", "")
+    key = ModelKey.of(TrainSettings().model_settings(Settings(seed=seed)), task)
+    return H.Request(key, replace(TrainSettings().train_config(seed), steps=steps), False,
+                     None)
+
+
+def _status_app(ticket: H.Ticket | None, lang: str = "en") -> AppTest:
+    """A page that only draws the status (no app.py: its fragment runs alone do not either,
+    so the status must set the learner's language itself)."""
+    at = AppTest.from_function(_status_page, default_timeout=WAIT)
+    at.session_state["lang"] = lang
+    if ticket is not None:
+        at.session_state[TICKETS_KEY] = {WAITING: ticket}
+    return at.run()
+
+
+def test_the_status_is_cheap_and_silent_when_nothing_trains():
+    at = _status_app(None)
+    assert not at.exception
+    assert not at.sidebar.get("progress") and not at.sidebar.get("button")  # nothing drawn
+    assert [m.value for m in at.markdown] == ["none"]
+
+
+def test_the_status_shows_progress_stops_and_keeps_the_end(monkeypatch):
+    steps = Steps(monkeypatch)
+    hub = H.Hub(slots=1)
+    H._HUB = hub  # noqa: SLF001 -- the server's hub, as the pages find it
+    ticket = hub.join(_request(seed=3, steps=500))
+    steps.allow(ticket, 4)
+    at = _status_app(ticket)
+    assert not at.exception, at.exception
+    texts = [p.proto.text for p in at.sidebar.get("progress")]
+    assert len(texts) == 1 and texts[0].startswith("Training copy: step 4 / 500, about ")
+    assert at.sidebar.button(key="tr_stop_status")
+    assert [m.value for m in at.markdown] == ["none"]
+    zh = _status_app(ticket, lang="zh")
+    assert [p.proto.text for p in zh.sidebar.get("progress")][0].startswith(
+        "正在训练“复制”：第 4 / 500 步")
+    at.sidebar.button(key="tr_stop_status").click().run()  # Stop, from any page
+    assert not at.exception, at.exception
+    assert ticket.left and ticket.state.stop_request.is_set()
+    assert at.session_state[STATE_KEY].stop_reason == "stop_button"
+    assert [m.value for m in at.markdown] == ["kept"]
+    assert not at.sidebar.get("progress")
+
+    other = hub.join(_request(seed=4, steps=5))  # one that ends while nobody looks
+    steps.allow(other, 5)
+    assert other.job.done.wait(WAIT)
+    at = _status_app(other)
+    assert not at.exception, at.exception
+    assert at.session_state[STATE_KEY].step == 5 and not at.session_state[STATE_KEY].stopped
+    assert not at.session_state[TICKETS_KEY] and not at.sidebar.get("progress")
+
+
+# ---- the end of a session ----------------------------------------------------------------
+
+
+def test_a_session_that_has_gone_ends_its_training(monkeypatch):
+    monkeypatch.setattr(H, "GONE_GRACE", 0.1)
+    monkeypatch.setattr(H, "REAP_EVERY", 0.02)
+    def until_stopped(request, state, on_step, wants, threads):  # trains until told not to
+        assert state.stop_request.wait(WAIT)
+        state.stopped, state.stop_reason = True, state.requested_reason
+
+    hub = H.Hub(slots=2, runner=until_stopped)
+    here = threading.Event()
+    here.set()
+    staying = hub.join(_request(seed=5, steps=2000), alive=lambda: True)
+    leaving = hub.join(_request(seed=6, steps=2000), alive=here.is_set)
+    assert not leaving.job.done.wait(0.2)  # while its learner is there, it goes on
+    here.clear()  # the tab was closed
+    assert leaving.job.done.wait(WAIT)
+    assert leaving.left and leaving.state.stop_reason == "tab_closed"
+    assert not staying.left and not staying.state.stop_request.is_set()
+    hub.leave(staying, "stop_button", want_copy=False)
+
+
+def test_a_moment_without_connection_is_not_the_end(monkeypatch):
+    monkeypatch.setattr(H, "GONE_GRACE", 30.0)  # far longer than the test
+    monkeypatch.setattr(H, "REAP_EVERY", 0.01)
+    looked = threading.Semaphore(0)
+
+    def away() -> bool:
+        looked.release()
+        return False
+
+    gate = threading.Event()
+    hub = H.Hub(slots=1, runner=lambda request, state, on_step, wants, threads: gate.wait(WAIT))
+    ticket = hub.join(_request(seed=7, steps=5), alive=away)
+    for _ in range(5):  # the reaper has looked five times and found nobody
+        assert looked.acquire(timeout=WAIT)
+    assert not ticket.left  # within the grace: a reconnecting browser keeps it
+    gate.set()
+    assert ticket.job.done.wait(WAIT)
+
+
+# ---- the same training again -------------------------------------------------------------
+
+
+def test_train_again_with_the_same_settings_says_so_and_offers_a_replay_or_a_new_seed(
+        monkeypatch):
+    drawn: list[str] = []
+    real_chart = train_view.show_chart
+
+    def show_chart(*args, key, **kwargs):
+        drawn.append(key)
+        return real_chart(*args, key=key, **kwargs)
+
+    monkeypatch.setattr(train_view, "show_chart", show_chart)
+    at = app("train", tr_steps=50)
+    at.button(key="tr_train").click().run()
+    first = at.session_state[STATE_KEY]
+    assert not any("done already" in i.value for i in at.info)
+    at.button(key="tr_train").click().run()  # the same settings: the same training
+    assert not at.exception, at.exception
+    again = at.session_state[STATE_KEY]
+    assert H.hub().trainings == 1 and again.history == first.history
+    note = [i.value for i in at.info if "done already" in i.value]
+    assert len(note) == 1 and f"in about {again.seconds:.1f} s" in note[0]
+    assert at.button(key="tr_replay") and at.button(key="tr_reseed").label == (
+        "Train anew with seed 1")
+    metrics = {m.label: m.value for m in at.metric}
+
+    drawn.clear()
+    at.button(key="tr_replay").click().run()  # plays the recorded run, trains nothing
+    assert not at.exception, at.exception
+    # the loss curve grew to the last step, beside the film's frames
+    assert "tr_replay_loss_50" in drawn and any(k.startswith("tr_replay_film_") for k in drawn)
+    assert H.hub().trainings == 1 and at.session_state[STATE_KEY] is again
+    assert {m.label: m.value for m in at.metric} == metrics
+    assert any("done already" in i.value for i in at.info)  # it may be watched again
+
+    at.button(key="tr_reseed").click().run()  # a new seed: a new training, live
+    assert not at.exception, at.exception
+    assert at.session_state["seed"] == 1 and H.hub().trainings == 2
+    new = at.session_state[STATE_KEY]
+    assert new.key.seed == 1 and new.config.seed == 1
+    assert not any("done already" in i.value for i in at.info)
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    set_lang("en")
+    yield
+    set_lang("en")
