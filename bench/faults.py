@@ -71,7 +71,7 @@ STOPPED_SHOWN = """() => document.querySelector("[data-test-script-state='notRun
   && document.querySelector("[data-testid='stMain']").innerText
        .includes('Training stopped at step')"""
 TRAINING_SHOWN = """() => {
-  const p = document.querySelector("[data-testid='stProgress']");
+  const p = document.querySelector("[data-testid='stMain'] [data-testid='stProgress']");
   return p !== null && / \\/ \\d+ · loss /.test(p.innerText);
 }"""
 

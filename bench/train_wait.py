@@ -52,10 +52,12 @@ TASKS = {"copy": ("copy", "digits"), "reverse": ("reverse", "digits"),
 DONE = """() => {
   const idle = document.querySelector("[data-test-script-state='notRunning']") !== null;
   const metrics = document.querySelectorAll("[data-testid='stMain'] [data-testid='stMetric']");
-  const progress = document.querySelector("[data-testid='stProgress']") !== null;
+  const progress = document.querySelector("[data-testid='stMain'] [data-testid='stProgress']")
+    !== null;
   return idle && metrics.length >= 4 && !progress;
 }"""
-STARTED = """() => document.querySelector("[data-testid='stProgress']") !== null
+STARTED = """() =>
+  document.querySelector("[data-testid='stMain'] [data-testid='stProgress']") !== null
   || document.querySelectorAll("[data-testid='stMain'] [data-testid='stMetric']").length >= 4"""
 STEPS = """() => [...document.querySelectorAll("[data-testid='stMain'] [data-testid='stMetric']")]
   .map(m => m.innerText).find(s => / \\/ \\d+/.test(s)) || ''"""

@@ -27,7 +27,7 @@ from .settings import Settings
 
 PRESENTER_FONT = 20  # base font size of figures in presenter mode (plotly's default is 12)
 PRESENTER_HEIGHT = 1.3  # figure heights are scaled by this in presenter mode
-PRESENTER_MIN_TICK = 18.0  # least tick label size in presenter mode (issue 15)
+PRESENTER_MIN_TICK = 18.0  # least tick label size in presenter mode (tests/test_e2e_presenter.py)
 PRESENTER_SCALE_MIN = 1.2  # presenter_spec's least factor: the ones below are not presenter's
 # Sizes that Streamlit's chart theme (its plotly template) gives the texts a figure leaves
 # unset; a figure's own `layout.font.size` does not reach them.

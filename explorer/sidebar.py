@@ -43,14 +43,9 @@ from .sources import (
 )
 from .train_state import STATE_KEY
 from .train_view import training_status_sidebar
-from .view import keep
+from .view import PAGE_CHOICES, keep
 
 PRESENTER_KEY = "presenter"  # the presenter-mode toggle's session-state key
-
-# Widgets whose values the sidebar shows only for its own model: while a checkpoint is
-# active they are replaced by read-only copies of the checkpoint's values.
-_OWN_MODEL_KEYS = ("preset", *(n for n in SETTING_NAMES if n not in ("source", "target",
-                                                                        "token_mode")))
 
 # Radios, selectboxes and multiselects (every page's) whose option labels are translated.
 # Streamlit sends such a widget's value between browser and server as the option's label, so
@@ -59,10 +54,9 @@ _OWN_MODEL_KEYS = ("preset", *(n for n in SETTING_NAMES if n not in ("source", "
 # The language selector's callback therefore writes each of these values back from Python,
 # and Streamlit sends the browser the label in the new language.
 TRANSLATED_CHOICES = (
-    SOURCE_KEY, "preset", *CHOICES,
-    "attn_kind", "attn_layer", "attn_head", "shape_stack", "shape_layer", "model_component",
-    "tr_task", "tr_symbols", "tr_model", "tr_schedule", "tr_which", "tr_kind", "tr_layer",
-    "tr_head", "ko_part", "ko_layer", "ko_head", "exp_breaks",
+    SOURCE_KEY, "preset", *CHOICES, *(c.key for c in PAGE_CHOICES if c.values is not None),
+    "attn_layer", "attn_head", "ko_layer", "ko_head", "model_component", "tr_which",
+    "tr_layer", "tr_head",
 )
 
 PRESENTER_CSS = """<style>
@@ -244,8 +238,8 @@ def source_name(source: str) -> str:
 def _imported_model_widgets(cfg: TransformerConfig, source: str) -> None:
     """Read-only copies of the size and options, showing the chosen model's.
 
-    The sidebar's own values are kept (written back each run, so Streamlit does not drop the
-    state of widgets that are not drawn) and come back with "Back to the sidebar's model".
+    The sidebar's own values are kept (their widgets keep them while not drawn,
+    `explorer.view.keep`) and come back with "Back to the sidebar's model".
     """
     sb = st.sidebar
     sb.caption(t("sidebar.fixed_by_checkpoint") if source == "imported"

@@ -29,7 +29,7 @@ from .figures.train import attention_figure, loss_figure
 from .i18n import get_lang, percent, set_lang, t
 from .settings import LIMITS, Settings, architecture_problem, training_problem
 from .sources import shipped_dates_meta
-from .train_hub import Hub, Request, Ticket
+from .train_hub import SNAPSHOT_WAIT, Hub, Request, Ticket
 from .train_hub import hub as training_hub
 from .train_settings import (
     BATCH_SIZES,
@@ -405,8 +405,9 @@ def _progress_text(hub: Hub, ticket: Ticket, info: StepInfo) -> str:
 
 
 def _show_wait(hub: Hub, ticket: Ticket, note: Any, progress: Any, live_chart: Any,
-               presenter: bool, shown: dict[str, Any]) -> None:
-    """One look at a wait: the place in the queue, or the shared training's progress."""
+               presenter: bool, shown: dict[str, Any], chart_key: str = "tr_live") -> None:
+    """One look at a wait: the place in the queue, or the shared training's progress.
+    `chart_key`: the loss chart's key prefix, one per caller drawn in the same run."""
     others = ticket.job.waiting - 1
     if ticket.job.status == "queued":
         place = hub.place(ticket)
@@ -435,7 +436,7 @@ def _show_wait(hub: Hub, ticket: Ticket, note: Any, progress: Any, live_chart: A
     shown.update(step=info.step, time=now)
     progress.progress(info.step / info.steps, text=_progress_text(hub, ticket, info))
     show_chart(loss_figure(list(history), info.steps), f"loss_{state.key.task}",
-               state.model.config, presenter, key=f"tr_live_{info.step}", where=live_chart)
+               state.model.config, presenter, key=f"{chart_key}_{info.step}", where=live_chart)
 
 
 @st.fragment(run_every=PROGRESS_EVERY)
@@ -445,13 +446,19 @@ def _progress(presenter: bool) -> None:
     its model is kept and the whole page is drawn again."""
     set_lang(st.session_state.get("lang"))  # a run of this fragment alone skips app.py's
     ticket = tickets().get(WAIT)
-    if not isinstance(ticket, Ticket) or ticket.left:
-        return  # kept already (the sidebar's status saw it end first), or being stopped
+    if not isinstance(ticket, Ticket):
+        return  # kept already (the sidebar's status saw it end first)
     if ticket.done:
         kept_training()
         st.rerun()
+    if ticket.left:  # stopped: kept once its copy is made
+        if kept_training():
+            st.rerun()
+        _stopping(ticket)
+        return
+    # its own chart key: the click's run may have drawn "tr_live_<step>" for the same step
     _show_wait(training_hub(), ticket, st.empty(), st.progress(0.0, text=t("train.starting")),
-               st.empty(), presenter, {"step": -1, "time": -math.inf, "note": ""})
+               st.empty(), presenter, {"step": -1, "time": -math.inf, "note": ""}, "tr_bg")
     st.caption(t("train.goes_on"))
 
 
@@ -464,26 +471,45 @@ def training_status_sidebar(where: Any = None) -> None:
 
     `where`: the container to draw in (default: the sidebar)."""
     store = st.session_state.get(TICKETS_KEY)
-    if not isinstance(store, dict) or not isinstance(store.get(WAIT), Ticket):
+    if not isinstance(store, dict):
+        return
+    early = store.get(EARLY)
+    if isinstance(early, Ticket) and not early.left and not _train_asked():
+        # a Train click's run was interrupted (the learner went elsewhere) before the Train
+        # page took its ticket over: it is the learner's training now, as start_early says
+        _replace_training(store.pop(EARLY))
+    if not isinstance(store.get(WAIT), Ticket):
         return
     if kept_training():
         return  # ended: this run's page already shows the new model
     ticket = store.get(WAIT)
-    if not isinstance(ticket, Ticket) or ticket.left:
-        return  # failed (the Train page says why), or stopped and its copy on the way
+    if not isinstance(ticket, Ticket) or (ticket.left and ticket.pending is None):
+        return  # failed: the Train page says why
     with st.sidebar if where is None else where:
         _status()
+
+
+def _stopping(ticket: Ticket) -> None:
+    """A stopped training whose model is still being copied: say so until it is kept."""
+    if ticket.left and ticket.pending is not None:
+        st.warning(t("train.still_stopping", seconds=f"{SNAPSHOT_WAIT:.0f}"),
+                   icon=":material/hourglass_top:")
 
 
 @st.fragment(run_every=STATUS_EVERY)
 def _status() -> None:
     set_lang(st.session_state.get("lang"))  # a run of this fragment alone skips app.py's
     ticket = tickets().get(WAIT)
-    if not isinstance(ticket, Ticket) or ticket.left:
+    if not isinstance(ticket, Ticket):
         return
     if ticket.done:  # it ended since the last look: the learner's model now, on any page
         kept_training()
         st.rerun()
+    if ticket.left:  # stopped: the learner's model once its copy is made
+        if kept_training():
+            st.rerun()
+        _stopping(ticket)
+        return
     task = t(f"train.task_{ticket.job.request.key.task}")
     history = ticket.state.history
     if ticket.job.status == "queued":

@@ -54,6 +54,7 @@ from .view import (  # noqa: F401 (ATTENTION_KINDS ... shape_layers: the links' 
     MASK_LEN_RANGE,
     MASK_SIZE_RANGE,
     MAX_PE_DIMS,
+    MODEL_SOURCE_KEY,
     PAGE_CHOICES,
     PE_D_MODEL_RANGE,
     PE_DIMS,
@@ -294,11 +295,14 @@ def _read_setting(r: _Reader, name: str, default: object) -> object:
 
 def _read_extras(r: _Reader, state: dict[str, object]) -> None:
     """Add the valid page selections of the link to `state` (layer/head within N and h)."""
-    model = Model(N=int(state["N"]), h=int(state["h"]))  # type: ignore[call-overload]
-    for choice in PAGE_CHOICES:
+    for choice in PAGE_CHOICES:  # "model" comes before the layers and heads it bounds
+        if state.get(MODEL_SOURCE_KEY) in (None, "untrained"):  # the sidebar's own model
+            model = Model(N=int(state["N"]), h=int(state["h"]))  # type: ignore[call-overload]
+        else:  # a trained or imported model has its own N and h: the pages check those
+            model = Model(N=int(RANGES["N"][1]), h=int(RANGES["h"][1]))
         cap = 200 if choice.many else MAX_PARAM_CHARS  # a list of choices is longer
         got = r.read(choice.url, choice.label, _expected(choice, model),
-                     lambda text, c=choice: c.parse(text, model), None, cap=cap)
+                     lambda text, c=choice, m=model: c.parse(text, m), None, cap=cap)
         if got is not None:
             state[choice.key] = got
     pe_d_model = state.get("pe_d_model", EXTRAS["ped"][1])

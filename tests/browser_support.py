@@ -28,7 +28,10 @@ INJECTED = """() => {
   const main = '[data-testid="stMain"]';
   const inMain = [...document.querySelectorAll(main + ' b, ' + main + ' i')]
     .filter(e => /bold|italic|it$/.test(e.textContent)).length;
-  return q('a[href*="example.com"]') + q('a[href^="javascript:"]') + q('span[style*="999px"]')
+  // a link that leads to example.com (the app's own links may carry the text in their query)
+  const away = [...document.querySelectorAll('a[href]')]
+    .filter(a => new URL(a.href, location.href).hostname.endsWith('example.com')).length;
+  return away + q('a[href^="javascript:"]') + q('span[style*="999px"]')
     + [...document.querySelectorAll('script')].filter(s => s.textContent.includes('alert(1)'))
       .length + inMain;
 }"""

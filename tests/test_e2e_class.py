@@ -12,7 +12,8 @@ TIMEOUT_MS = 120_000
 SETTLED = """() => {
   const idle = document.querySelector("[data-test-script-state='notRunning']") !== null;
   const metrics = document.querySelectorAll("[data-testid='stMetric']").length >= 4;
-  const progress = document.querySelector("[data-testid='stProgress']") !== null;
+  const progress = document.querySelector("[data-testid='stMain'] [data-testid='stProgress']")
+    !== null;
   return idle && metrics && !progress;
 }"""
 METRICS = """() => Object.fromEntries([...document.querySelectorAll("[data-testid='stMetric']")]

@@ -15,9 +15,10 @@ from browser_support import no_exception, open_page
 
 TIMEOUT_MS = 120_000
 
-# The progress bar shows a training step: the number of steps done, or null.
+# Section 2's progress bar (the sidebar has its own) shows a training step: the number of
+# steps done, or null.
 STEP = """() => {
-  const p = document.querySelector("[data-testid='stProgress']");
+  const p = document.querySelector("[data-testid='stMain'] [data-testid='stProgress']");
   const m = p === null ? null : / (\\d+) \\/ \\d+ · loss /.exec(p.innerText);
   return m === null ? null : Number(m[1]);
 }"""
@@ -25,7 +26,7 @@ STEP = """() => {
 TRAINING_AFTER_CLICK = """on => {
   const idle = document.querySelector("[data-test-script-state='notRunning']") !== null;
   const big = getComputedStyle(document.documentElement).fontSize === '21px';
-  const p = document.querySelector("[data-testid='stProgress']");
+  const p = document.querySelector("[data-testid='stMain'] [data-testid='stProgress']");
   return idle && big === on && p !== null && / \\d+ \\/ \\d+ · loss /.test(p.innerText);
 }"""
 # The run is over, its metrics are drawn, and presenter mode is on (`on`) or off.
@@ -33,8 +34,8 @@ SETTLED = """on => {
   const idle = document.querySelector("[data-test-script-state='notRunning']") !== null;
   const big = getComputedStyle(document.documentElement).fontSize === '21px';
   const metrics = document.querySelectorAll("[data-testid='stMetric']").length >= 4;
-  const progress = document.querySelector("[data-testid='stProgress']") !== null;
-  return idle && big === on && metrics && !progress;
+  const bar = document.querySelector("[data-testid='stMain'] [data-testid='stProgress']");
+  return idle && big === on && metrics && bar === null;
 }"""
 METRICS = """() => Object.fromEntries([...document.querySelectorAll("[data-testid='stMetric']")]
   .map(m => [m.querySelector("[data-testid='stMetricLabel']").innerText.trim(),

@@ -94,12 +94,14 @@ def test_a_refused_choice_is_named_as_the_page_names_it():
 
 def test_positions_of_wrong_symbols_agree_with_their_number():
     task, _ = task_for("copy", "digits", "")
-    assert parse_sequence("1 x", task)[1].endswith("the symbol at position 2 is not a digit.")
+    # counted from 1, and said so: the page counts positions from 0
+    assert parse_sequence("1 x", task)[1].endswith(
+        "symbol number 2 (counting from 1) is not a digit.")
     assert parse_sequence("a b c", task)[1].endswith(
-        "the symbols at positions 1, 2, 3 are not digits.")
+        "symbols number 1, 2, 3 (counting from 1) are not digits.")
     words, _ = task_for("copy", "words", "the cat sat")
     assert parse_sequence("dog", words)[1].endswith(
-        "the symbol at position 1 is not one of them.")
+        "symbol number 1 (counting from 1) is not one of them.")
 
 
 def test_t_count_uses_the_singular_for_one():

@@ -360,3 +360,13 @@ def test_any_query_gives_valid_widget_values(params):
     assert 0 <= state.get("attn_layer", 0) < N and 0 <= state.get("attn_head", 0) < h
     ped = state.get("pe_d_model", 20)
     assert all(0 <= d < ped for d in state.get("pe_dims", []))
+
+
+def test_a_trained_models_layers_and_heads_are_not_bounded_by_the_sidebars_size():
+    """The date translator or an import has its own N and h: the page checks a layer
+    against those, so the link does not refuse one the sidebar's tiny model lacks."""
+    state, notices = params_to_state({"model": "dates", "layer": "5", "kol": "3", "head": "7"})
+    assert notices == []
+    assert (state["attn_layer"], state["ko_layer"], state["attn_head"]) == (5, 3, 7)
+    state, notices = params_to_state({"layer": "5"})  # the sidebar's own 2-layer model
+    assert "attn_layer" not in state and len(notices) == 1

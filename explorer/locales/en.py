@@ -675,13 +675,14 @@ TEXT: dict[str, str] = {
     "sidebar.copied": "Copied ✓",
     "sidebar.share_help": "This link opens what you see: the sentence and target, the model's "
                           "settings, the language, presenter mode and every page's choices "
-                          "(layer, head, attention kind, knock-out, the Train page's task, "
-                          "symbols and training settings, beam size, what to break). It does not "
-                          "carry a trained or imported model (those stay in your session: whoever "
-                          "opens the link trains or imports their own), the texts typed into the "
-                          "Train page's decoding boxes, or the demonstration sliders of its "
-                          "schedule and label-smoothing charts. Copy it with the button at the "
-                          "right of the box, or with \"Copy link to this view\".",
+                          "(layer, head, attention kind, knock-out, the Train & decode page's "
+                          "task, symbols and training settings, beam size, what to break). It "
+                          "does not carry a trained or imported model (those stay in your "
+                          "session: whoever opens the link trains or imports their own), the "
+                          "texts typed into the Train & decode page's decoding boxes, or the "
+                          "demonstration sliders of its schedule and label-smoothing charts. Copy "
+                          "it with the button at the right of the box, or with \"Copy link to "
+                          "this view\".",
     "sidebar.fixed_by_checkpoint": "Your checkpoint fixes the model's size and options (shown "
                                    "here, read-only). \"Back to the sidebar's model\" below "
                                    "brings your own settings back.",
@@ -1142,9 +1143,9 @@ TEXT: dict[str, str] = {
     "train.train": "Train",
     "train.train_help": "Build a fresh model from the seed and train it.",
     "train.stop": "Stop",
-    "train.stop_help": "Stop training; the model keeps what it has learned so far. Nothing else "
-                       "stops it: it goes on while you click elsewhere, visit other pages or "
-                       "switch language.",
+    "train.stop_help": "Stop training; the model keeps what it has learned so far. Clicking "
+                       "elsewhere, visiting other pages or switching language does not stop it; a "
+                       "new training, its time limit, or closing or reloading the tab does.",
     "train.updated": "The app was updated since you trained your model: please train it again.",
     # (3) a click during training: the page stops the training thread and waits for it
     "train.evaluating": "Stopping the training and evaluating the model…",
@@ -1535,10 +1536,10 @@ TEXT: dict[str, str] = {
     "train.input.not_text": "The input must be text.",
     "train.input.too_long": "The input is too long: at most {n} symbols.",
     "train.input.empty": "Type at least one symbol, for example 3 1 4 1 5.",
-    "train.input.bad_digits": "Only the digits 0 to 9, separated by spaces, can be used; the "
-                              "symbols at positions {which} are not digits.",
-    "train.input.bad_words": "Only the task's symbols, separated by spaces, can be used; the "
-                             "symbols at positions {which} are not among them.",
+    "train.input.bad_digits": "Only the digits 0 to 9, separated by spaces, can be used; symbols "
+                              "number {which} (counting from 1) are not digits.",
+    "train.input.bad_words": "Only the task's symbols, separated by spaces, can be used; symbols "
+                             "number {which} (counting from 1) are not among them.",
     "train.input.too_many": "The model was trained on sequences of at most {n} symbols; this "
                             "input has {got}.",
     "sidebar.layer_norm_help": "Two LayerNorm formulas. **std + 1e-6** (The Annotated "
@@ -1787,7 +1788,7 @@ TEXT: dict[str, str] = {
     "exp.answer": "**{name}** writes:",
     "exp.self_title": "decoder self-attention, layer 0 (mean of heads)",
     "exp.cross_title": "cross-attention, last layer (mean of heads)",
-    "url.label.pe_k": "positional-encoding shift k",
+    "url.label.pe_k": "positional-encoding offset k",
     "url.label.ko_part": "knocked-out sublayer",
     "url.label.tr_symbols": "training symbols",
     "url.label.tr_model": "model to train",
@@ -1798,16 +1799,16 @@ TEXT: dict[str, str] = {
     "url.label.tr_lr": "learning rate",
     "url.label.tr_warmup": "warm-up steps",
     "url.label.tr_factor": "Noam factor",
-    "url.label.tr_early": "early stop",
+    "url.label.tr_early": "“Stop when learned”",
     "url.label.tr_beam": "beam size",
     "url.label.tr_alpha": "length-penalty α",
     "url.label.exp_breaks": "parts to break",
     "train.input.date_empty": "Type a date to translate, for example “Nov 23, 2026” or "
                               "“2026年11月23日”.",
-    "train.input.bad_digits.one": "Only the digits 0 to 9, separated by spaces, can be used; the "
-                                  "symbol at position {which} is not a digit.",
-    "train.input.bad_words.one": "Only the task's symbols, separated by spaces, can be used; the "
-                                 "symbol at position {which} is not one of them.",
+    "train.input.bad_digits.one": "Only the digits 0 to 9, separated by spaces, can be used; "
+                                  "symbol number {which} (counting from 1) is not a digit.",
+    "train.input.bad_words.one": "Only the task's symbols, separated by spaces, can be used; "
+                                 "symbol number {which} (counting from 1) is not one of them.",
     "train.list_sep": ", ",
     "train.quoted": "“{text}”",
     "train.model_recipe_label": "the task's recipe",
@@ -1816,8 +1817,9 @@ TEXT: dict[str, str] = {
     "train.status_queued": "Training {task}: waiting for a free core ({ahead} ahead)",
     "train.status_starting": "Training {task}: starting…",
     "train.goes_on": "The training goes on while you use the rest of the app, on this page or "
-                     "another, in either language: only Stop ends it. When it ends, it becomes "
-                     "your trained model.",
+                     "another, in either language. Stop, a new training, its time limit, or "
+                     "closing or reloading the tab ends it. When it ends, it becomes your trained "
+                     "model.",
     "train.previous_below": "Below: your previous trained model, until this training ends.",
     "train.replaying": "Replay: step {step} / {steps} · loss {loss} · {seconds} s",
     "train.replay_frame": "the film's input at step {step}: cross-attention, last layer, mean of "
@@ -1866,8 +1868,8 @@ TEXT: dict[str, str] = {
     "ko.whose_session": "This model lives in your session only; the knock-out leaves it as it is "
                         "all the same.",
     "ko.acc_vs_made": "The box at the top of the page gives the accuracy measured on {made_n} "
-                      "other held-out dates when the model was made ({made}), so the two can "
-                      "differ by a date or two.",
+                      "other held-out dates when the model was made ({made}): different dates, so "
+                      "the two numbers can differ.",
     "source.reads_target": "The decoder of \"{name}\" reads the target typed above (teacher "
                            "forcing), not its own answer: the decoder's attention shows the rows "
                            "of that text.",

@@ -1002,8 +1002,8 @@ TEXT: dict[str, str] = {
     "train.train": "训练",
     "train.train_help": "用随机种子构建一个全新的模型并训练它。",
     "train.stop": "停止",
-    "train.stop_help": "停止训练；模型会保留到目前为止学到的东西。其他操作都不会停止训练：你点击别"
-                       "处、访问其他页面或切换语言时，它都会继续。",
+    "train.stop_help": "停止训练；模型会保留到目前为止学到的东西。点击别处、访问其他页面或切换语言"
+                       "都不会停止训练；开始新的训练、达到时间上限，或者关闭、刷新标签页会停止它。",
     "train.updated": "你训练模型之后应用已经更新：请重新训练。",
     "train.evaluating": "正在停止训练并评估模型…",
     "train.starting": "正在开始…",
@@ -1546,10 +1546,10 @@ TEXT: dict[str, str] = {
     "url.label.tr_lr": "学习率",
     "url.label.tr_warmup": "预热步数",
     "url.label.tr_factor": "Noam 系数",
-    "url.label.tr_early": "提前停止",
+    "url.label.tr_early": "“学会后自动停止”",
     "url.label.tr_beam": "束宽",
     "url.label.tr_alpha": "长度惩罚 α",
-    "url.label.exp_breaks": "要破坏的部分",
+    "url.label.exp_breaks": "要破坏的部件",
     "train.input.date_empty": "请输入要翻译的日期，例如“Nov 23, 2026”或“2026年11月23日”。",
     "train.input.bad_digits.one": "只能使用 0 到 9 的数字，并用空格分隔；第 {which} "
                                   "个符号不是数字。",
@@ -1561,8 +1561,9 @@ TEXT: dict[str, str] = {
     "train.status": "正在训练“{task}”：第 {step} / {steps} 步，大约还剩 {left} 秒",
     "train.status_queued": "正在训练“{task}”：等待空闲的 CPU 核（前面还有 {ahead} 个）",
     "train.status_starting": "正在训练“{task}”：正在启动…",
-    "train.goes_on": "你继续使用应用的其他部分时（本页或其他页面，任一语言），训练都会继续进行：只"
-                     "有“停止”会结束它。训练结束后，它就成为你训练好的模型。",
+    "train.goes_on": "你继续使用应用的其他部分时（本页或其他页面，任一语言），训练都会继续进行。“"
+                     "停止”、开始新的训练、达到时间上限，或者关闭、刷新标签页，都会结束它。训练结"
+                     "束后，它就成为你训练好的模型。",
     "train.previous_below": "下面是你之前训练好的模型，直到这次训练结束。",
     "train.replaying": "重放：第 {step} / {steps} 步 · 损失 {loss} · {seconds} 秒",
     "train.replay_frame": "影片输入在第 {step} 步：交叉注意力，最后一层，各头平均",
@@ -1601,7 +1602,7 @@ TEXT: dict[str, str] = {
     "ko.whose_shared": "看这个模型的所有人共用同一份模型，所以敲除从不改写它。",
     "ko.whose_session": "这个模型只存在于你的会话中；敲除同样不会改变它。",
     "ko.acc_vs_made": "页面顶部的信息框给出的是制作模型时在另外 {made_n} "
-                      "个留出日期上测得的正确率（{made}），所以两者可能相差一两个日期。",
+                      "个留出日期上测得的正确率（{made}）：日期不同，所以两个数字可能不一样。",
     "source.reads_target": "“{name}”的解码器读取的是上面输入的目标句子（教师强制），而不是它自己的"
                            "回答：解码器的注意力显示的是这段文字的各行。",
     "source.clear_target": "清空目标句子：显示模型自己的回答",
