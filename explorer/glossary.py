@@ -143,9 +143,9 @@ GLOSSARY: tuple[Term, ...] = (
          avoid=("集束搜索", "波束搜索", "beam search"), english_names=("beam search",)),
     Term("length penalty", "长度惩罚",
          "lp(Y) = ((5 + |Y|) / 6)^α: beam search ranks answers by log P / lp, so longer ones are "
-         "not punished for their extra probabilities below 1.",
-         "lp(Y) = ((5 + |Y|) / 6)^α：束搜索按 log P / lp 给答案排序，较长的答案不会因为多乘了"
-         "几个小于 1 的概率而吃亏。",
+         "punished less for their extra probabilities below 1 (less, not at all).",
+         "lp(Y) = ((5 + |Y|) / 6)^α：束搜索按 log P / lp 给答案排序，较长的答案因为多乘了几个"
+         "小于 1 的概率而吃的亏会变小（变小，而不是消失）。",
          avoid=("长度罚分", "长度罚项")),
     Term("warm-up", "预热",
          "The first steps, during which the learning rate rises.",

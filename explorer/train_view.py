@@ -177,7 +177,8 @@ def task_section(source: str) -> tuple[TrainSettings, TrainTask]:
 
 def _date_task_text(task: D.DateTask) -> None:
     """What the date task is: its data, a few examples, teacher forcing on one of them."""
-    st.markdown(t("train.task_text_dates", locales=len(D.LOCALES), styles=len(D.STYLES),
+    st.markdown(t("train.task_text_dates", languages=len(D.LANGUAGES),
+                  locales=len(D.LOCALES), styles=len(D.STYLES),
                   first=D.FIRST_YEAR, last=D.LAST_YEAR, min_len=task.min_len,
                   max_len=task.max_len, vocab=len(task.vocab), symbols=len(task.symbols)))
     examples = task.examples(6, torch.Generator().manual_seed(3))

@@ -217,3 +217,20 @@ def _english():
     set_lang("en")
     yield
     set_lang("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_date_task_counts_languages_and_locales_apart(lang):
+    from apptest_helpers import app_in
+
+    from transformer import dates as D
+
+    with app_in(lang, "train", tr_task="dates") as at:
+        assert not at.exception
+        text = "\n".join(m.value for m in at.markdown)
+    languages, locales = len(D.LANGUAGES), len(D.LOCALES)
+    assert languages < locales  # simplified and traditional Chinese, US and UK English
+    if lang == "en":
+        assert f"one of {languages} languages ({locales} locales" in text
+    else:
+        assert f"用 {languages} 种语言之一（{locales} 种区域写法" in text

@@ -1350,14 +1350,15 @@ TEXT: dict[str, str] = {
     "train.task_dates": "dates → ISO",
     "train.symbols_dates": "The date task always reads characters: one token per character, spaces"
                            " left out.",
-    "train.task_text_dates": "The source is a date written in one of {locales} languages and "
-                             "regions and {styles} styles (rendered by Babel from the Unicode "
-                             "CLDR; lower case too), years {first}–{last}: {min_len} to {max_len} "
-                             "characters, spaces not counted. The answer is the same date as "
-                             "YYYY-MM-DD. Vocabulary: {vocab} tokens = 4 special tokens + "
-                             "{symbols} characters. About one day in twenty is held out of "
-                             "training; the accuracy after training is measured on those days. Six"
-                             " random training examples:",
+    "train.task_text_dates": "The source is a date written in one of {languages} languages "
+                             "({locales} locales: a language as written in a country or script) "
+                             "and {styles} styles (rendered by Babel from the Unicode CLDR; lower "
+                             "case too), years {first}–{last}: {min_len} to {max_len} characters, "
+                             "spaces not counted. The answer is the same date as YYYY-MM-DD. "
+                             "Vocabulary: {vocab} tokens = 4 special tokens + {symbols} "
+                             "characters. About one day in twenty is held out of training; the "
+                             "accuracy after training is measured on those days. Six random "
+                             "training examples:",
     "train.col_date": "date as written",
     "train.col_iso": "answer",
     "train.model_recipe_dates": "date recipe: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, no "
@@ -1444,17 +1445,16 @@ TEXT: dict[str, str] = {
     "train.schedule_header": "6. The learning-rate schedule and label smoothing",
     "train.noam_expander": "The Noam learning-rate schedule",
     "train.noam_text": "The paper (§5.3) raises the learning rate linearly for the first "
-                       "warmup_steps = 4000 steps, then lowers it as 1/√step: `lr = "
-                       "d_model^-0.5 · min(step^-0.5, step · warmup^-1.5)`. The Annotated "
-                       "Transformer's `rate()` multiplies this by a `factor` of its own: its "
-                       "copy example runs Adam with lr 0.5 × rate(factor 1, warmup 400), an "
-                       "effective factor of 0.5, and its Multi30k model uses a base lr of 1.0 "
-                       "with warmup 3000. The peak is at step = warmup, and wider models "
-                       "(larger d_model) get a smaller rate. The paper gives no reason for "
-                       "the warm-up; a common explanation (this app's, not the paper's) is "
-                       "that Adam's first updates rest on poor estimates of the gradients' "
-                       "statistics, so they are kept small. Dotted: The Annotated "
-                       "Transformer's example curves.",
+                       "warmup_steps = 4000 steps, then lowers it as 1/√step: `lr = d_model^-0.5 "
+                       "· min(step^-0.5, step · warmup^-1.5)`. The Annotated Transformer's "
+                       "`rate()` multiplies this by a `factor` of its own: its copy example runs "
+                       "Adam with lr 0.5 × rate(factor 1, warmup 400), an effective factor of "
+                       "0.5, and its Multi30k model uses a base lr of 1.0 with warmup 3000. The "
+                       "peak is at step = warmup, and wider models (larger d_model) get a smaller "
+                       "rate. The paper gives no reason for the warm-up; a common explanation "
+                       "(this app's, not the paper's) is that Adam's first updates rest on poor "
+                       "estimates of the gradients' statistics, so they are kept small. Dotted: "
+                       "The Annotated Transformer's example curves.",
     "train.noam_invalid": "Use d_model from 2 to 1024, warmup from 1 to 20000 and factor from "
                           "0.1 to 5.",
     "train.smoothing_expander": "Label smoothing",
@@ -1726,12 +1726,13 @@ TEXT: dict[str, str] = {
                         "back to the early layers. Even one layer suffers, and deeper stacks "
                         "suffer more (the reason residual connections were introduced, He et "
                         "al. 2016).",
-    "exp.why.smoothing": "**What to expect.** With ε = {eps} the target puts {keep} on the "
-                         "right token and spreads {eps} over the others except `<pad>` (The "
-                         "Annotated Transformer's variant). The model is trained to stay "
-                         "unsure. The paper reports that this hurts perplexity but improves "
-                         "accuracy and BLEU (§5.4): it keeps a model from memorising its "
-                         "training data, which these endless fresh sequences never allow.",
+    "exp.why.smoothing": "**What to expect.** With ε = {eps} the target puts {keep} on the right "
+                         "token and spreads {eps} over the others except `<pad>` (The Annotated "
+                         "Transformer's variant). The model is trained to stay unsure. The paper "
+                         "reports that this hurts perplexity but improves accuracy and BLEU "
+                         "(§5.4). A common reading (ours, not the paper's) is that it keeps a "
+                         "model from memorising its training data, which these endless fresh "
+                         "sequences never allow anyway.",
     "exp.measured": "**Measured** on the same {n} held-out sequences: teacher-forced token "
                     "accuracy (the correct answer fed in, as in training) {tf_bad} for the "
                     "broken model against {tf_ok} for the correct one; greedy exact accuracy "

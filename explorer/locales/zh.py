@@ -1179,12 +1179,14 @@ TEXT: dict[str, str] = {
     "train.train_first": "训练模型（第 2 节）后，这里会显示训练后的注意力。",
     "train.task_dates": "日期 → ISO",
     "train.symbols_dates": "日期任务总是按字符读入：每个字符一个 token，空格去掉。",
-    "train.task_text_dates": "源序列是一个日期，用 {locales} 种语言和地区之一、{styles} 种样式之一"
-                             "写出（由 Babel 根据 Unicode CLDR 生成，也有小写形式），年份 {first}–"
-                             "{last}：{min_len} 到 {max_len} 个字符（不计空格）。答案是同一个日期"
-                             "，写成 YYYY-MM-DD。词表：{vocab} 个 token = 4 个特殊 token + {symbol"
-                             "s} 个字符。大约每 20 天中有一天不参与训练；训练后的准确率就在这些日"
-                             "子上测量。六个随机的训练样例：",
+    "train.task_text_dates": "源序列是一个日期，用 {languages} 种语言之一（{locales} "
+                             "种区域写法：同一语言在不同国家或文字下的写法）、{styles} "
+                             "种格式之一写出（由 Babel 根据 Unicode CLDR "
+                             "生成，也有小写形式），年份 {first}–{last}：{min_len} 到 {max_len} "
+                             "个字符（不计空格）。答案是同一个日期，写成 "
+                             "YYYY-MM-DD。词表：{vocab} 个 token = 4 个特殊 token + {symbols} "
+                             "个字符。大约每 20 天中有一天不参与训练；训练后的准确率就在这些日子上"
+                             "测量。六个随机的训练样例：",
     "train.col_date": "写出的日期",
     "train.col_iso": "答案",
     "train.model_recipe_dates": "日期训练方案：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}"
@@ -1257,11 +1259,11 @@ TEXT: dict[str, str] = {
                        "降低：`lr = d_model^-0.5 · min(step^-0.5, step · warmup^-1.5)`。The "
                        "Annotated Transformer 的 `rate()` 在此之外又乘了一个自己的 "
                        "`factor`：它的复制任务示例用 Adam，lr 0.5 × rate(factor 1, warmup "
-                       "400)，相当于 factor 为 0.5；它的 Multi30k 模型用基础学习率 "
-                       "1.0、warmup 3000。峰值在 step = warmup 处；模型越宽（d_model "
-                       "越大），学习率越小。论文没有说明为什么要预热；一种常见的解释（这是本应"
-                       "用的解释，不是论文的）是：Adam 最初几步依据的梯度统计量还很不准，所以"
-                       "让这几步保持较小。虚线：The Annotated Transformer 中的示例曲线。",
+                       "400)，相当于 factor 为 0.5；它的 Multi30k 模型用基础学习率 1.0、warmup "
+                       "3000。峰值在 step = warmup 处；模型越宽（d_model "
+                       "越大），学习率越小。论文没有说明为什么要预热；一种常见的解释（这是本应用的"
+                       "解释，不是论文的）是：Adam 最初几步依据的梯度统计量还很不准，所以让这几步"
+                       "保持较小。点线：The Annotated Transformer 中的示例曲线。",
     "train.noam_invalid": "请使用 2 到 1024 之间的 d_model、1 到 20000 之间的 warmup 和 0.1 到 "
                           "5 之间的 factor。",
     "train.smoothing_expander": "标签平滑",
@@ -1482,11 +1484,11 @@ TEXT: dict[str, str] = {
     "exp.why.residual": "**预期。** 没有残差路径，token 自己的词嵌入和位置只能经过注意力和前"
                         "馈网络才能到达下一层，梯度也没有直接回到前面各层的路径。即使只有一层"
                         "也会受影响，层数越多影响越大（残差连接正是为此提出的，He 等，2016）。",
-    "exp.why.smoothing": "**预期。** ε = {eps} 时，目标分布在正确的 token 上放 {keep}，把 "
-                         "{eps} 分给除 `<pad>` 以外的其他 token（The Annotated Transformer "
-                         "的写法）。模型被训练得保持不确定。论文说这会损害困惑度，但提高了准"
-                         "确率和 BLEU（§5.4）：它防止模型死记训练数据，而这里源源不断的新序"
-                         "列本来就无法死记。",
+    "exp.why.smoothing": "**预期。** ε = {eps} 时，目标分布在正确的 token 上放 {keep}，把 {eps} "
+                         "分给除 `<pad>` 以外的其他 token（The Annotated Transformer "
+                         "的写法）。模型被训练得保持不确定。论文说这会损害困惑度，但提高了准确率和"
+                         " BLEU（§5.4）。常见的一种解读（是我们的说法，不是论文的）是：它防止模型"
+                         "死记训练数据，而这里源源不断的新序列本来就无法死记。",
     "exp.measured": "**测量结果**（同样的 {n} 个留出序列）：教师强制的 token 准确率（输入正确"
                     "答案，和训练时一样），被破坏的模型 {tf_bad}，正确的模型 {tf_ok}；贪心解码"
                     "的完全正确率（模型自己解码）{greedy_bad}，对比 {greedy_ok}；最后的训练损"
