@@ -61,13 +61,13 @@ from .view import (  # noqa: F401 (ATTENTION_KINDS ... shape_layers: the links' 
     SHAPE_PARTS,
     Choice,
     Model,
+    heads_of,
+    layers_of,
     parse_bool,
     parse_float,
     parse_int,
     shape_layers,
 )
-from .view import _heads as _HEADS
-from .view import _layers as _LAYERS
 
 MAX_PARAM_CHARS = 64  # longest value accepted for a non-text parameter
 
@@ -322,9 +322,9 @@ def _expected(choice: Choice, model: Model) -> str:
     if choice.values is not None:
         return _one_of([_fmt(v) for v in choice.allowed(model)])
     low, high = choice.bounds(model)
-    if choice.limits is _LAYERS:
+    if choice.limits is layers_of:
         return t("url.expect_layer", last=model.N - 1, N=model.N)
-    if choice.limits is _HEADS:
+    if choice.limits is heads_of:
         return t("url.expect_head", last=model.h - 1, h=model.h)
     if choice.even:
         return t("url.expect_even", low=low, high=high)

@@ -178,11 +178,13 @@ def _one_of(text: str, allowed: tuple) -> Any:
 MODEL_FREE = Model(N=1, h=1)  # for the choices whose values do not depend on the model
 
 
-def _layers(m: Model) -> tuple[int, int]:
+def layers_of(m: Model) -> tuple[int, int]:
+    """The layers a model of `m.N` layers has (a link's notice names them as layers)."""
     return 0, m.N - 1
 
 
-def _heads(m: Model) -> tuple[int, int]:
+def heads_of(m: Model) -> tuple[int, int]:
+    """The heads a model of `m.h` heads has (a link's notice names them as heads)."""
     return 0, m.h - 1
 
 
@@ -209,11 +211,11 @@ PAGE_CHOICES: tuple[Choice, ...] = (
     Choice("mask_size", "ms", None, "url.label.mask_size", limits=MASK_SIZE_RANGE),
     # Attention, and its knock-out
     Choice("attn_kind", "kind", ATTENTION_KINDS[0], "url.label.kind", values=ATTENTION_KINDS),
-    Choice("attn_layer", "layer", 0, "url.label.layer", limits=_layers),
-    Choice("attn_head", "head", 0, "url.label.head", limits=_heads),
+    Choice("attn_layer", "layer", 0, "url.label.layer", limits=layers_of),
+    Choice("attn_head", "head", 0, "url.label.head", limits=heads_of),
     Choice("attn_average", "avg", False, "url.label.average"),
     Choice("ko_part", "ko", next(iter(PARTS)), "url.label.ko_part", values=tuple(PARTS)),
-    Choice("ko_layer", "kol", 0, "url.label.layer", limits=_layers),
+    Choice("ko_layer", "kol", 0, "url.label.layer", limits=layers_of),
     Choice("ko_head", "koh", 0, "url.label.head", limits=lambda m: (WHOLE, m.h - 1)),
     # Shapes
     Choice("shape_stack", "part", SHAPE_PARTS[0], "url.label.shape_part", values=SHAPE_PARTS),
