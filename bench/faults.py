@@ -21,6 +21,12 @@ Right after the fault B types another sentence (timed: the server keeps serving 
 after Stop, once A's page is idle, so that the Stop time is A's alone).
 "training ended", counted from the fault: for (a) and (b) when the training thread's CPU
 time stopped growing (less than 0.03 s of CPU in 0.5 s) or the thread ended (target: 3 s);
+the app lets a disconnected page's training go on while no other training waits for a core,
+for as long as Streamlit keeps the session for its browser to come back
+(`server.disconnectedSessionTTL`, at most explorer/train_hub.RECONNECT_GRACE), so this
+server is started with that option at SESSION_TTL seconds: what is timed is how fast a
+training ends once the server has given its learner up (a classmate waiting for a core gets
+the same, after train_hub.GONE_GRACE);
 for (c) when A's browser received the first message of the run that Stop started (the
 training loop was interrupted); "A rerun sent": when it received that run's last message
 (the server's share of the Stop time; the rest is the browser drawing the page).
@@ -59,6 +65,7 @@ from tools.screenshots import CHROMIUM_ARGS, choose, free_port, serve, wait_idle
 
 STOP_TARGET_S = 1.0
 STOP_THREAD_TARGET_S = 3.0  # closing or reloading: training ends within a few seconds
+SESSION_TTL = 1  # seconds this server keeps a disconnected session (see the docstring)
 VIEWPORT = {"width": 1400, "height": 1000}
 TIMEOUT_MS = 180_000
 IDLE = "[data-test-script-state='notRunning']"
@@ -389,7 +396,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(machine_facts() + "\n")
     port = free_port()
     outcomes: list[Outcome] = []
-    with serve(port) as url:
+    with serve(port, env={"STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": str(SESSION_TTL)}
+               ) as url:
         pid = child_pid(port)
         if pid is None:
             raise RuntimeError(f"no server process of ours on port {port}")

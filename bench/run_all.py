@@ -25,6 +25,7 @@ SCRIPTS: dict[str, str] = {
     "train_wait": "1b. The Train button's whole wait (training, stop checks, page)",
     "step_cost": "1c. One training step beside torch.nn.Transformer (same size, same batches)",
     "recipe_sweep": "1d. Which recipe learns the toy tasks fastest (a sweep)",
+    "held_out": "1e. Held out: the toy tasks' accuracy on unseen sequences, and the stop rule",
     "page_response": "2. Page response (server-side rerun after a text change)",
     "browser": "3. In the browser (typing to heatmaps; server start to first page)",
     "figure_size": "4. Size (bytes of figure data sent)",

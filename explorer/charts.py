@@ -198,8 +198,8 @@ class _Written(go.Figure):
 
     Streamlit reads a figure through `to_dict()`, a deep copy of every array and label.
     The dict from `sized_spec` is a fresh copy made for this one chart, so it is handed
-    over as it is: building one more `go.Figure` and copying it again took about a third
-    of the Attention page's rerun with the date translator (bench/dates.py).
+    over as it is: building one more `go.Figure` and copying it again would take about a
+    third of the Attention page's rerun with the date translator (bench/dates.py).
     """
 
     def __init__(self, spec: dict[str, Any]) -> None:

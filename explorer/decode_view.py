@@ -50,7 +50,7 @@ from .figures.train import (
     smoothing_example,
     smoothing_figure,
 )
-from .i18n import get_lang, t
+from .i18n import fixed, get_lang, t
 from .settings import Settings
 from .sources import MAX_ANSWER, expected_date, shipped_dates_model
 from .train_settings import TRAIN_TASKS
@@ -447,7 +447,8 @@ def schedule_section(ctx: Context, s: Settings) -> None:
     """Section 5: the Noam schedule and label smoothing, each with its own small controls."""
     st.header(t("train.schedule_header"))
     # Lazy expanders: their charts (~60 KB) are built and sent only while open, not on every
-    # run of this page (thirty learners' pages after one shared training, §12).
+    # run of this page (thirty learners' pages after one shared training,
+    # bench/class_train.py).
     noam = st.expander(t("train.noam_expander"), key="tr_noam_open", on_change="rerun")
     if noam.open:
         with noam:
@@ -510,5 +511,5 @@ def _annotated_smoothing(ctx: Context) -> None:
     ctx.chart(confidence_figure(xs, losses), "label_smoothing_confidence", key="tr_confidence")
     best = min(range(len(xs)), key=losses.__getitem__)
     st.caption(t("train.confidence_caption", x=xs[best], p=f"{xs[best] / (xs[best] + 3):.3f}",
-                 eps=AT_CONFIDENCE["smoothing"], last=f"{losses[-1]:.3f}",
-                 low=f"{losses[best]:.3f}"))
+                 eps=AT_CONFIDENCE["smoothing"], last=fixed(losses[-1]), top=xs[-1],
+                 low=fixed(losses[best])))

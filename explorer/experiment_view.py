@@ -1,7 +1,9 @@
 """The Train & decode page's experiment: break one part, train it beside the correct model.
 
 Drawn with streamlit; the work is `explorer/experiments.py`. The experiment lives in this
-learner's st.session_state only, beside (never replacing) their trained model.
+learner's st.session_state only, beside (never replacing) their trained model. It trains in
+a thread of its own (`train_in_background`), in turn with the server's trainings: clicks,
+other pages and another language leave it going; Stop and a new "Train both" end it.
 """
 
 from __future__ import annotations
@@ -12,10 +14,8 @@ from typing import Any
 
 import streamlit as st
 
-from transformer.train import StepInfo
-
 from .charts import show_chart
-from .context import Context, session_disconnected
+from .context import Context
 from .experiments import (
     ARM_TIME_LIMIT,
     BREAK_CHOICES,
@@ -26,20 +26,18 @@ from .experiments import (
     ArmResult,
     BreakPlan,
     Experiment,
-    measure,
     parse_plan,
-    run_experiment,
     start_experiment,
+    train_in_background,
 )
 from .figures.train import attention_figure, comparison_figure
-from .i18n import percent, t
-from .train_hub import Place
+from .i18n import percent, sentences, set_lang, t
 from .train_hub import hub as training_hub
 from .train_settings import TrainSettings
-from .train_state import set_default
+from .train_state import session_alive, set_default
 from .train_task import TrainTask, film_probe
-from .train_view import Trained
-from .training import EVAL_SEQUENCES, stop_and_wait, stop_reason_text
+from .train_view import INLINE_WAIT, Trained
+from .training import EVAL_SEQUENCES, stop_reason_text
 from .view import keep
 
 EXP_KEY = "exp_state"  # this learner's Experiment
@@ -49,7 +47,8 @@ WIDGETS = {"exp_breaks": [BREAK_CHOICES[0]], "exp_eps": 0.1, "exp_steps": DEFAUL
 CHEAT_TF = 0.9  # the broken model's teacher-forced token accuracy, at least
 GAP = 0.3  # how much lower its greedy exact accuracy is than the correct model's, at least
 CLEAR = 0.1  # an accuracy difference that counts as visible
-SETTLE_WAIT = 15.0  # seconds a new run waits for an interrupted one to stop and measure
+SETTLE_WAIT = 15.0  # seconds a Stop or a new "Train both" waits for the old one to end
+PROGRESS_EVERY = 1.0  # seconds between redraws of the experiment's progress (page, sidebar)
 
 
 def _label(choice: object) -> str:
@@ -60,63 +59,114 @@ def _labels(choices: tuple[str, ...]) -> str:
     return " + ".join(_label(c) for c in choices)
 
 
+def _experiment() -> Experiment | None:
+    exp = st.session_state.get(EXP_KEY)
+    return exp if isinstance(exp, Experiment) else None
+
+
 def _settle(clicked: bool, stop_requested: bool) -> Experiment | None:
-    """This learner's experiment, once no older script run trains it (a click starts a
-    new run while the old one may still train: stop it, then measure what it trained)."""
-    exp: Experiment | None = st.session_state.get(EXP_KEY)
-    if not isinstance(exp, Experiment):
-        return None
+    """This learner's experiment after this run's click: Stop ends one under way (both
+    models keep what they trained and are measured) and so does a new "Train both"; any
+    other click leaves it training in the background."""
+    exp = _experiment()
+    if exp is None or not exp.running or not (clicked or stop_requested):
+        return exp
+    exp.stop("new_training" if clicked else "stop_button")
+    with st.spinner(t("train.evaluating")):
+        deadline = time.monotonic() + SETTLE_WAIT
+        while exp.busy.is_set() and time.monotonic() < deadline:
+            exp.busy.wait(0.05)
     if exp.running:
-        reason = "stop_button" if stop_requested else "click"
-        with st.spinner(t("train.evaluating")):
-            settled = all(stop_and_wait(s, reason, finish_state=not clicked)
-                          for s in exp.states)
-            # the old run, stopped, measures what was trained and lets go of the experiment
-            settled = settled and exp.lock.acquire(timeout=SETTLE_WAIT)
-        if not settled:
-            st.warning(t("train.still_stopping", seconds=f"{SETTLE_WAIT:.0f}"),
-                       icon=":material/hourglass_top:")
-            return None
-        try:
-            if not clicked and exp.results is None:
-                exp.results = measure(exp)
-        finally:
-            exp.lock.release()
+        st.warning(t("train.still_stopping", seconds=f"{SETTLE_WAIT:.0f}"),
+                   icon=":material/hourglass_top:")
+        return None
     return exp
 
 
-def _run_live(key: Any, ts: TrainSettings, seed: int, plan: Any, probe: Any) -> Experiment:
-    """Train both models now, showing which one trains and how far it is."""
+def _start(key: Any, ts: TrainSettings, seed: int, plan: Any, probe: Any) -> Experiment:
+    """Both models, training in the background in turn with the server's trainings; this
+    run waits for them up to INLINE_WAIT seconds (a short experiment's results come in the
+    same run), showing which one trains and how far it is."""
     exp = start_experiment(key, ts.train_config(seed), plan, probe)
     st.session_state[EXP_KEY] = exp
-    progress = st.progress(0.0, text=t("train.starting"))
-    shown = {"time": 0.0}
-    names = (t("exp.correct"), t("exp.broken"))
-
-    def on_step(arm: int, info: StepInfo) -> bool:
-        if session_disconnected():
-            exp.states[arm].stop_reason = "tab_closed"
-            return True
-        now = time.perf_counter()
-        if info.step != info.steps and now - shown["time"] < 0.5:
-            return False
-        shown["time"] = now
-        progress.progress((arm + info.step / info.steps) / 2, text=t(
-            "exp.progress", name=names[arm], step=info.step, steps=info.steps,
-            loss=f"{info.loss:.3f}", seconds=f"{info.elapsed:.1f}"))
-        return False
-
     hub = training_hub()
-
-    def on_wait(place: Place) -> None:  # both models wait for a free core, as trainings do
-        progress.progress(0.0, text=t("train.queued" if place.ahead else "train.queued_next",
-                                      ahead=place.ahead, slots=hub.slots,
-                                      seconds=f"{max(place.seconds, 1):.0f}"))
-
-    with st.spinner(t("exp.training")), hub.turn(hub.step_seconds * 2 * plan.steps, on_wait):
-        run_experiment(exp, on_step)
+    train_in_background(exp, lambda on_wait: hub.turn(hub.step_seconds * 2 * plan.steps,
+                                                      on_wait),
+                        gone=hub.gone_check(session_alive()))
+    progress = st.progress(0.0, text=t("train.starting"))
+    asked = time.monotonic()
+    with st.spinner(t("exp.training")):
+        while exp.busy.is_set() and time.monotonic() - asked < INLINE_WAIT:
+            progress.progress(*_where(exp))
+            exp.busy.wait(0.25)
     progress.empty()
     return exp
+
+
+def _where(exp: Experiment) -> tuple[float, str]:
+    """How far the experiment is (0 to 1) and its progress text."""
+    hub = training_hub()
+    if exp.queued:
+        place = exp.place
+        return 0.0, t("train.queued" if place.ahead else "train.queued_next", ahead=place.ahead,
+                      slots=hub.slots, seconds=f"{max(place.seconds, 1):.0f}")
+    names = (t("exp.correct"), t("exp.broken"))
+    for arm, state in reversed(list(enumerate(exp.states))):
+        if state.history:
+            info = state.history[-1]
+            return (arm + info.step / info.steps) / 2, t(
+                "exp.progress", name=names[arm], step=info.step, steps=info.steps,
+                loss=f"{info.loss:.3f}", seconds=f"{info.elapsed:.1f}")
+    return 0.0, t("train.starting")
+
+
+def _status_text(exp: Experiment) -> str:
+    """One line for the sidebar: where the experiment is."""
+    if exp.queued:
+        return t("exp.status_queued", ahead=exp.place.ahead)
+    names = (t("exp.correct"), t("exp.broken"))
+    for arm, state in reversed(list(enumerate(exp.states))):
+        if state.running and state.history:
+            info = state.history[-1]
+            return t("exp.status", name=names[arm], step=info.step, steps=info.steps)
+    return t("exp.status_measuring") if any(s.history for s in exp.states) else \
+        t("train.starting")
+
+
+@st.fragment(run_every=PROGRESS_EVERY)
+def _progress() -> None:
+    """The section while the experiment trains in the background: redrawn by itself every
+    PROGRESS_EVERY seconds; once both models are measured, the whole page is drawn again."""
+    set_lang(st.session_state.get("lang"))  # a run of this fragment alone skips app.py's
+    exp = _experiment()
+    if exp is None:
+        return
+    if not exp.running:
+        st.rerun()
+    st.progress(*_where(exp))
+    st.caption(t("exp.goes_on"))
+
+
+def experiment_status_sidebar() -> None:
+    """This learner's experiment, in the sidebar of every page while it trains (call it on
+    every run). Cheap when none trains: one look at the session state, nothing drawn."""
+    exp = _experiment()
+    if exp is not None and exp.running:
+        with st.sidebar:
+            _status()
+
+
+@st.fragment(run_every=PROGRESS_EVERY)
+def _status() -> None:
+    set_lang(st.session_state.get("lang"))  # a run of this fragment alone skips app.py's
+    exp = _experiment()
+    if exp is None or not exp.running:
+        st.rerun()  # ended since the last look: the Train page shows its results
+    done, _ = _where(exp)
+    st.progress(done, text=_status_text(exp))
+    if st.button(t("train.stop"), key="exp_stop_status", icon=":material/stop_circle:"):
+        exp.stop("stop_button")
+        st.rerun()
 
 
 def experiment_section(ctx: Context, ts: TrainSettings, result: Trained,
@@ -152,16 +202,24 @@ def experiment_section(ctx: Context, ts: TrainSettings, result: Trained,
     if result.problem or result.key is None:
         st.info(t("exp.cannot", reason=result.problem or ""), icon=":material/block:")
     stop_requested = st.session_state.get("exp_stop") is True
+    before = _experiment()
     b1, b2, _ = st.columns([1, 1, 3])
     clicked = b1.button(t("exp.run"), type="primary", key="exp_run",
                         disabled=result.key is None or bool(result.problem) or "none" in bad)
-    b2.button(t("train.stop"), key="exp_stop", disabled=not clicked)
+    b2.button(t("train.stop"), key="exp_stop",
+              disabled=not (clicked or (before is not None and before.running)))
     exp = _settle(clicked, stop_requested)
     if clicked and result.key is not None and not result.problem and "none" not in bad:
-        exp = _run_live(result.key, ts, ctx.settings.seed, plan,
-                        film_probe(task, ctx.settings.source))
+        exp = _start(result.key, ts, ctx.settings.seed, plan,
+                     film_probe(task, ctx.settings.source))
     if exp is None:
         st.caption(t("exp.not_run"))
+        return
+    if exp.running:
+        _progress()
+        return
+    if exp.error is not None:
+        st.error(t("exp.failed", error=exp.error), icon=":material/error:")
         return
     _show(ctx, exp)
 
@@ -215,7 +273,7 @@ def _explanation(plan: BreakPlan, ok: ArmResult, bad: ArmResult, d_k: int) -> st
     else:
         verdict = t("exp.verdict_same", **nums)
     if plan.single is not None and ok.greedy - bad.greedy < CLEAR:
-        verdict += " " + t(f"exp.hint.{plan.single}")
+        verdict = sentences(verdict, t(f"exp.hint.{plan.single}"))
     eps = plan.smoothing
     whys = [t(f"exp.why.{choice}", eps=f"{eps:g}", keep=f"{1 - eps:g}", d_k=d_k,
               root=f"{math.sqrt(d_k):.2f}") for choice in plan.choices]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, fields, replace
 from typing import Literal, get_args, get_origin, get_type_hints
 
@@ -168,10 +169,27 @@ class Experiment:
     # Held by the thread that trains and measures the two models: while another thread
     # holds it, the results may still change.
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    # Set from when a background training is asked for until it has measured both models
+    # (`train_in_background`), queue included.
+    busy: threading.Event = field(default_factory=threading.Event, repr=False, compare=False)
+    place: object = None  # while it waits for a core: the hub's Place (ahead, seconds)
+    error: str | None = None  # what ended a background training, if it failed
 
     @property
     def running(self) -> bool:
-        return self.correct.running or self.broken.running or self.lock.locked()
+        return (self.busy.is_set() or self.correct.running or self.broken.running
+                or self.lock.locked())
+
+    @property
+    def queued(self) -> bool:
+        """Whether it waits for a core (nothing trains yet)."""
+        return self.place is not None and self.busy.is_set()
+
+    def stop(self, reason: str) -> None:
+        """Ask both models to stop (a queued experiment leaves the queue): the background
+        thread then measures what was trained, if both trained a step."""
+        for state in self.states:
+            request_stop(state, reason)
 
     @property
     def states(self) -> tuple[TrainedState, TrainedState]:
@@ -205,6 +223,56 @@ def run_experiment(exp: Experiment,
                 break
         exp.results = measure(exp)
     return exp
+
+
+class _LeftQueueError(Exception):
+    """A queued experiment was stopped before its turn came."""
+
+
+# A turn: turn(on_wait) is a `with` block that runs once a core is free, calling
+# on_wait(place) while it waits (train_hub.Hub.turn with the expected seconds bound).
+Turn = Callable[[Callable[[object], None]], AbstractContextManager[None]]
+
+
+def train_in_background(exp: Experiment, turn: Turn,
+                        gone: Callable[[], bool] | None = None) -> threading.Thread:
+    """Train and measure `exp` in a thread of its own, once `turn` gives it a core, so that
+    the learner's clicks, pages and languages leave it going; `exp.stop` ends it.
+    `gone()`: whether the learner has gone for good (checked after every step; True stops
+    it as "tab_closed"). While it waits, `exp.place` says where; `exp.busy` is set until
+    the results are measured (None when a model trained no step)."""
+    exp.busy.set()
+
+    def on_wait(place: object) -> None:
+        exp.place = place
+        if exp.correct.stop_request.is_set():
+            raise _LeftQueueError
+
+    def on_step(arm: int, info: StepInfo) -> bool:
+        if gone is not None and gone():
+            request_stop(exp.states[arm], "tab_closed")
+        return False
+
+    def work() -> None:
+        try:
+            try:
+                with turn(on_wait):
+                    exp.place = None
+                    run_experiment(exp, on_step)
+            except _LeftQueueError:  # stopped while queued: neither trains, both are finished
+                exp.place = None
+                run_experiment(exp)
+        except Exception as exc:  # shown on the learner's page; the server goes on
+            exp.error = f"{type(exc).__name__}: {exc}"
+            for state in exp.states:  # nobody trains or measures them any more
+                state.running = False
+        finally:
+            exp.place = None
+            exp.busy.clear()
+
+    thread = threading.Thread(target=work, daemon=True, name="experiment")
+    thread.start()
+    return thread
 
 
 def measure(exp: Experiment) -> tuple[ArmResult, ArmResult] | None:

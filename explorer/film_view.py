@@ -17,7 +17,7 @@ from .charts import show_chart
 from .context import Context
 from .figures.attention import KINDS
 from .figures.train import closeness_figure, film_figure
-from .i18n import get_lang, percent, t
+from .i18n import get_lang, percent, sentences, t
 from .train_state import content_id, set_default, shared_memo
 from .training import TrainedState
 from .view import keep
@@ -91,9 +91,9 @@ def film_section(ctx: Context, state: TrainedState | None) -> None:
     reached = first_step_above(film.steps, closeness[:, layer, head], GETS_IT)
     summary = t("train.film_best", i=layer, j=head,
                 share=percent(float(closeness[-1, layer, head])))
-    summary += " " + (t("train.film_reached", level=percent(GETS_IT), step=reached)
-                      if reached is not None else
-                      t("train.film_not_reached", level=percent(GETS_IT)))
+    summary = sentences(summary, t("train.film_reached", level=percent(GETS_IT), step=reached)
+                        if reached is not None else
+                        t("train.film_not_reached", level=percent(GETS_IT)))
     st.markdown(summary)
     st.caption(t("train.film_closeness_caption", pattern=pattern,
                  baseline=percent(float(baseline))))

@@ -2,9 +2,12 @@
 
 `GLOSSARY` lists, for every term the app teaches, the English term, the one Chinese term
 the Chinese table (explorer/locales/zh.py) uses, a short note in both languages, and the
-Chinese variants that must not appear. tests/test_glossary.py scans the Chinese table for
-those variants with `misused_terms`. Learners see the same list at the bottom of the
-sidebar (`glossary_expander`), drawn as a plain table: no HTML.
+Chinese variants that must not appear: plain variants (`avoid`), and words that are right
+for another idea but wrong for this one (`misuses`, found by their context, e.g. 填充 is
+padding, never masked_fill's writing of −1e9). tests/test_glossary.py scans every value of
+the Chinese table with `misused_terms`, and checks with `misnamed_pages` that a page is
+named by its own title (“训练与解码”页, not “训练”页). Learners see the same list at the
+bottom of the sidebar (`glossary_expander`), drawn as a plain table: no HTML.
 
 Decisions, so that translators do not reopen them:
 - "token" stays "token" in Chinese text (it is what the code, the figures and PyTorch call
@@ -12,7 +15,12 @@ Decisions, so that translators do not reopen them:
 - A term may appear once with its English name in brackets where it is first explained,
   written exactly as "中文（English）", e.g. 教师强制（teacher forcing）.
 - Code names stay code: `batch` in a shape such as (batch, seq, d_model), `tie_weights`,
-  `HookPoint`. Only prose uses the Chinese words.
+  `HookPoint`, `LayerNorm(x)`, nn.LayerNorm. Only prose uses the Chinese words. The scan
+  skips code spans, calls such as LayerNorm(x) and dotted names such as nn.LayerNorm.
+- A page is named by its title in the navigation, in quotes: “训练与解码”页.
+- Chinese and Latin letters or numbers are separated by a space (token 准确率, 3 个头), except
+  in dates written the Chinese way (2026年11月23日) and around a `{placeholder}` that is
+  filled with Chinese words.
 """
 
 from __future__ import annotations
@@ -22,7 +30,19 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from .i18n import get_lang, t
+from .i18n import TABLES, get_lang, t
+
+
+@dataclass(frozen=True)
+class Misuse:
+    """A Chinese word that names another idea, used for this one. It can only be told by its
+    context, so `pattern` (a regular expression, case-insensitive) is searched in the whole
+    Chinese value, code included (the context may be code, e.g. masked_fill), and only in the
+    values whose key starts with `keys` ("" = every value)."""
+
+    shown: str  # as learners see it in the glossary's "not used" column
+    pattern: str
+    keys: str = ""
 
 
 @dataclass(frozen=True)
@@ -35,6 +55,7 @@ class Term:
     note_zh: str
     avoid: tuple[str, ...] = ()  # Chinese variants that must not be used (case-insensitive)
     english_names: tuple[str, ...] = ()  # allowed in brackets after zh: "zh（name）"
+    misuses: tuple[Misuse, ...] = ()  # another idea's word, wrong here (found by context)
 
 
 GLOSSARY: tuple[Term, ...] = (
@@ -71,8 +92,16 @@ GLOSSARY: tuple[Term, ...] = (
          "The <pad> tokens that make the sentences of a batch equally long; the padding "
          "mask is 填充掩码.",
          "用 <pad> 把一批句子补齐到同样长度；对应的掩码叫填充掩码。首次出现可写 "
-         "填充（padding）。",
+         "填充（padding）。“填充”只指 padding；masked_fill 把 −1e9 写进分数叫“写入”。",
          avoid=("padding",), english_names=("padding",)),
+    Term("masked_fill's fill", "写入",
+         "masked_fill writes −1e9 into the blocked scores: in Chinese 写入 −1e9. 填充 is "
+         "padding only.",
+         "masked_fill 把 −1e9 写进被屏蔽的分数：写作“写入 −1e9”。“填充”只指 padding。",
+         avoid=("填成",),
+         misuses=(Misuse("填充（指 masked_fill）",
+                         r"(masked_fill|1e9)[^。；\n]*填充(?!掩码)|填充(?!掩码)[^。；\n]*"
+                         r"(masked_fill|1e9)|约定的填充"),)),
     Term("batch", "批",
          "The sequences trained on in one step. In prose: 一批序列, 批大小; in a shape such "
          "as (batch, seq, d_model) the code name batch stays.",
@@ -84,8 +113,11 @@ GLOSSARY: tuple[Term, ...] = (
          "训练时解码器读入的是正确答案的前文，而不是它自己的输出。",
          avoid=("teacher forcing",), english_names=("teacher forcing",)),
     Term("layer normalisation (LayerNorm)", "层归一化",
-         "Normalises each vector, then scales and shifts it.",
-         "对每个向量做归一化，再缩放和平移。"),
+         "Normalises each vector, then scales and shifts it. Chinese prose says 层归一化; "
+         "code names stay: `LayerNorm(x)`, nn.LayerNorm.",
+         "对每个向量做归一化，再缩放和平移。正文写“层归一化”，不把 LayerNorm 当中文词用；"
+         "代码名保留：`LayerNorm(x)`、nn.LayerNorm。",
+         avoid=("LayerNorm",), english_names=("LayerNorm",)),
     Term("pre-norm", "前置归一化",
          "LayerNorm before each sublayer: x + sublayer(LayerNorm(x)) (The Annotated "
          "Transformer).",
@@ -98,7 +130,8 @@ GLOSSARY: tuple[Term, ...] = (
          avoid=("post-norm", "post norm"), english_names=("post-norm",)),
     Term("residual connection", "残差连接",
          "The path that adds a sublayer's input to its output.",
-         "把子层的输入直接加到它的输出上的通路。"),
+         "把子层的输入直接加到它的输出上的通路。",
+         avoid=("残差通路", "残差路径")),
     Term("sublayer", "子层",
          "Self-attention, cross-attention or the feed-forward network inside a layer.",
          "一层里的自注意力、交叉注意力或前馈网络。"),
@@ -148,11 +181,44 @@ GLOSSARY: tuple[Term, ...] = (
          "小于 1 的概率而吃的亏会变小（变小，而不是消失）。",
          avoid=("长度罚分", "长度罚项")),
     Term("warm-up", "预热",
-         "The first steps, during which the learning rate rises.",
-         "训练开始时学习率逐步升高的那些步。"),
+         "The first steps, during which the learning rate rises. In Chinese prose: 预热 "
+         "3000 步 (warmup stays only as a code or field name: warmup_steps, warmup 400 "
+         "inside rate(...)).",
+         "训练开始时学习率逐步升高的那些步。正文写“预热 3000 步”；warmup 只作为代码名或"
+         "输入框名出现（warmup_steps、rate(...) 里的 warmup 400）。",
+         misuses=(Misuse("warmup 3000（正文写“预热 3000 步”）",
+                         r"[\u4e00-\u9fff、，；：（]\s*warm-?up\s*\d"),)),
     Term("held-out", "留出",
          "Examples never used in training, kept to measure accuracy.",
          "从不用于训练、留着测量准确率的样例。"),
+    Term("loss", "损失",
+         "The training loss only. In the knock-out section, accuracy lost is 准确率下降.",
+         "只指训练的损失。敲除一节里准确率的减少叫“准确率下降”，不叫“损失”。",
+         misuses=(Misuse("损失（指敲除后准确率的下降）", r"损失", keys="ko."),)),
+    Term("accuracy", "准确率",
+         "The share of answers (or tokens) that are right: token 准确率 with teacher forcing.",
+         "答对的答案（或 token）所占的比例；教师强制下按 token 算的叫 token 准确率。",
+         avoid=("正确率",)),
+    Term("exact(-sequence) accuracy", "整序列准确率",
+         "The share of answers right as a whole, decoded by the model on its own.",
+         "模型独立解码时，整个答案完全正确的比例。",
+         avoid=("完全正确率",)),
+    Term("one-hot", "one-hot",
+         "All probability on one token. Chinese text keeps the word one-hot.",
+         "全部概率都在一个 token 上。中文界面直接写 one-hot。",
+         avoid=("独热",)),
+    Term("date translator", "日期翻译器",
+         "The trained model that ships with the app and turns a date into YYYY-MM-DD.",
+         "随应用提供的已训练模型，把日期转换成 YYYY-MM-DD。",
+         avoid=("翻译模型",)),
+    Term("(date) style", "格式",
+         "How a date is written: full, long, medium or abbreviated (CLDR's styles).",
+         "日期的写法：完整、长、中等或缩写格式（CLDR 的日期格式）。",
+         avoid=("样式",)),
+    Term("(code) walk-through", "代码讲解",
+         "A tutorial that builds the Transformer in code, such as The Annotated Transformer.",
+         "一步步用代码搭出 Transformer 的讲解，例如 The Annotated Transformer。",
+         avoid=("教程",)),
     Term("checkpoint", "检查点",
          "A saved state_dict of a model.",
          "保存下来的模型 state_dict。"),
@@ -160,20 +226,36 @@ GLOSSARY: tuple[Term, ...] = (
 
 _CODE_SPAN = re.compile(r"`[^`]*`")
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+# Code outside backticks: a call's name (LayerNorm(x), rate(...)) or a dotted name (nn.LayerNorm)
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_CODE_NAME = re.compile(rf"{_NAME}(?:\.{_NAME})*\(|{_NAME}(?:\.{_NAME})+")
+_PAGE_REF = re.compile(r"“([^“”]{1,20})”页")
 
 
-def misused_terms(text: str) -> list[str]:
-    """The glossary's forbidden Chinese variants found in `text` (one Chinese table value).
+def misused_terms(text: str, key: str = "") -> list[str]:
+    """The glossary's forbidden Chinese variants found in `text` (the Chinese table's value
+    for `key`).
 
-    Code spans and `{placeholders}` are skipped, and so is a term's own explanation written
-    as "中文（English）" (e.g. 填充（padding）), where the English name is allowed.
+    Plain variants (`Term.avoid`) are looked for in the prose: code spans, code names
+    (LayerNorm(x), nn.LayerNorm) and `{placeholders}` are skipped, and so is a term's own
+    explanation written as "中文（English）" (e.g. 填充（padding）), where the English name is
+    allowed. A `Misuse` is looked for in the whole value, when `key` is one it applies to.
     """
-    prose = _PLACEHOLDER.sub(" ", _CODE_SPAN.sub(" ", text))
+    prose = _PLACEHOLDER.sub(" ", _CODE_NAME.sub(" ", _CODE_SPAN.sub(" ", text)))
     for term in GLOSSARY:
         for name in term.english_names:
             prose = re.sub(re.escape(f"{term.zh}（{name}）"), term.zh, prose, flags=re.I)
     lowered = prose.lower()
-    return [v for term in GLOSSARY for v in term.avoid if v.lower() in lowered]
+    found = [v for term in GLOSSARY for v in term.avoid if v.lower() in lowered]
+    return found + [m.shown for term in GLOSSARY for m in term.misuses
+                    if key.startswith(m.keys) and re.search(m.pattern, text, re.I)]
+
+
+def misnamed_pages(text: str) -> list[str]:
+    """The pages `text` (a Chinese table value) names as “…”页 that are no page's Chinese
+    title (the navigation's `nav.*` texts), e.g. “训练”页 for “训练与解码”页."""
+    titles = {title for key, title in TABLES["zh"].items() if key.startswith("nav.")}
+    return [name for name in _PAGE_REF.findall(text) if name not in titles]
 
 
 def glossary_rows() -> dict[str, list[str]]:
@@ -183,7 +265,8 @@ def glossary_rows() -> dict[str, list[str]]:
         t("glossary.col_en"): [term.en for term in GLOSSARY],
         t("glossary.col_zh"): [term.zh for term in GLOSSARY],
         t("glossary.col_note"): [term.note_zh if zh else term.note_en for term in GLOSSARY],
-        t("glossary.col_avoid"): ["、".join(term.avoid) for term in GLOSSARY],
+        t("glossary.col_avoid"): ["、".join(term.avoid + tuple(m.shown for m in term.misuses))
+                                  for term in GLOSSARY],
     }
 
 
@@ -191,4 +274,8 @@ def glossary_expander() -> None:
     """The glossary at the bottom of the sidebar: an expander holding a plain table."""
     with st.sidebar.expander(t("glossary.title"), icon=":material/translate:"):
         st.caption(t("glossary.caption"))
-        st.dataframe(glossary_rows(), hide_index=True, width="stretch")
+        # the sidebar shows about two narrow columns: the two terms, pinned beside each
+        # other (the notes scroll in beside them)
+        pinned = {t(col): st.column_config.TextColumn(width="small", pinned=True)
+                  for col in ("glossary.col_en", "glossary.col_zh")}
+        st.dataframe(glossary_rows(), hide_index=True, width="stretch", column_config=pinned)

@@ -51,6 +51,23 @@ def percent(share: float) -> str:
     return f"{min(max(p, 0.1), 99.9):.1f}%"
 
 
+# What separates two sentences written one after the other: Chinese ends each with "。".
+SENTENCE_GAP = {"en": " ", "zh": ""}
+
+
+def sentences(*parts: str) -> str:
+    """Sentences run together as the language writes them: a space between English ones,
+    none after a Chinese full stop. Empty parts are left out."""
+    return SENTENCE_GAP.get(get_lang(), " ").join(part for part in parts if part)
+
+
+def fixed(value: float, digits: int = 3) -> str:
+    """`value` with `digits` decimals, never a negative zero: a loss of -1.9e-8 (float
+    rounding around an exact 0) is "0.000", not "-0.000"."""
+    text = f"{value:.{digits}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
+
+
 def learner_message(exc: Exception) -> str:
     """An error raised in transformer/ (tokenizer, model config), in the learner's language.
 

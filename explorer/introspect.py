@@ -161,10 +161,25 @@ COMPONENTS: dict[str, str] = {
 }
 
 
-def component_summary(name: str) -> str:
-    """What `name` does, in one line and the run's language ("" for an unknown name)."""
+# Summaries that differ with the model as built: (component, config field, value) -> key.
+BUILT_AS: dict[tuple[str, str, object], str] = {
+    ("Embeddings", "scale_embedding", False): "intro.comp.Embeddings_unscaled",
+    ("Encoder", "norm_placement", "post"): "intro.comp.Encoder_post",
+    ("Decoder", "norm_placement", "post"): "intro.comp.Decoder_post",
+}
+
+
+def component_summary(name: str, cfg: TransformerConfig | None = None) -> str:
+    """What `name` does, in one line and the run's language ("" for an unknown name); with
+    `cfg`, as that model is built (post-norm stacks have no final norm, embeddings are
+    not scaled when `scale_embedding` is off)."""
     key = COMPONENTS.get(name)
-    return t(key) if key is not None else ""
+    if key is None:
+        return ""
+    if cfg is not None:
+        key = next((k for (comp, field, value), k in BUILT_AS.items()
+                    if comp == name and getattr(cfg, field) == value), key)
+    return t(key)
 
 
 def component_source(name: str) -> str:
@@ -494,7 +509,7 @@ def component_shapes(component: str, rows: list[ShapeRow], pre: bool,
     return table
 
 
-# ---- The two LayerNorm formulas (issue 11, item 6) ------------------------------------------
+# ---- The two LayerNorm formulas: The Annotated Transformer's and nn.LayerNorm's ------------
 
 
 @dataclass(frozen=True)
@@ -525,7 +540,7 @@ def layer_norm_comparison(x: np.ndarray) -> LayerNormComparison:
         std_biased=float(v.std(unbiased=False)), max_diff=float((ours - torchs).abs().max()))
 
 
-# ---- A common alternative layout (issue 11: seed 004's tree beside this one) -----------------
+# ---- A common alternative layout (a walk-through's module tree beside this one) --------------
 
 
 @dataclass(frozen=True)

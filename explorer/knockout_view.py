@@ -24,7 +24,7 @@ from .cache import shared_model
 from .context import Context
 from .figures.attention import KINDS, knockout_grid
 from .figures.common import heatmap
-from .i18n import percent, t
+from .i18n import percent, sentences, t
 from .knockout import (
     ATTENTION_PARTS,
     FRESH,
@@ -299,7 +299,7 @@ def knockout_section(ctx: Context, run: Run) -> None:
     """The section "Knock out a head", below the Attention page's step-by-step view."""
     st.header(t("ko.header"))
     own = ctx.source in ("yours", "imported")  # in this session only
-    st.markdown(t("ko.intro") + " " + t("ko.whose_session" if own else "ko.whose_shared"))
+    st.markdown(sentences(t("ko.intro"), t("ko.whose_session" if own else "ko.whose_shared")))
     unit = _choose(ctx)
     st.caption(t("ko.how", hook=unit.hook()))
     subject = _subject(ctx)

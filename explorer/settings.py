@@ -20,7 +20,7 @@ from .i18n import learner_message, t
 MAX_PARAMS = 120_000_000  # building: the paper base model (~44M with a small vocab) fits
 # Training: a larger model would not learn within TIME_LIMIT on a shared server (the small
 # preset, 0.93M parameters, already takes a median of 81 s to learn copy with the fast
-# recipe, and one seed in three did not within the limit: bench/results.md §1)
+# recipe, and one seed in three did not within the limit: bench/time_to_learn.py)
 MAX_TRAIN_PARAMS = 3_000_000
 TIME_LIMIT = 120.0  # seconds: one learner's run must not hold a shared core for longer
 MAX_DROPOUT = 0.9

@@ -14,6 +14,7 @@ from transformer.model import TransformerConfig
 from transformer.tokenize import MAX_TEXT_CHARS, writes_without_spaces
 
 from .context import Context, build_context
+from .experiment_view import experiment_status_sidebar
 from .glossary import glossary_expander
 from .i18n import LANG_NAMES, LANGS, t
 from .import_panel import PENDING_SOURCE, checkpoint_panel, current_import
@@ -115,6 +116,7 @@ def render_sidebar() -> Context:
                  on_change=_keep_choices_on_language_change)
     sb.toggle(t("sidebar.presenter"), **keep(PRESENTER_KEY), help=t("sidebar.presenter_help"))
     training_status_sidebar()  # a training going on in the background, on every page
+    experiment_status_sidebar()  # and the Train page's "break a part" experiment
     share_slot = sb.empty()  # filled last, once the whole view is known
     presenter = st.session_state.get(PRESENTER_KEY) is True
     if presenter:

@@ -2,7 +2,7 @@
 
 Pure Python and torch (no streamlit). When thirty learners press Train at once, training
 each request in its own script thread would run thirty trainings side by side on two cores
-(bench/results.md §12): everyone waits for the slowest. The hub instead
+(bench/class_train.py): everyone waits for the slowest. The hub instead
 
 - runs one training per distinct `Request` (training is deterministic: the same task,
   symbols, model settings, recipe and seed give the same weights, tests/test_train_hub.py),
@@ -15,11 +15,14 @@ each request in its own script thread would run thirty trainings side by side on
   queue is not training).
 
 A learner's `Ticket` leaves the hub on Stop, on a new training of that learner and when
-the learner's session ends (its browser tab closed or reloaded: `Ticket.alive`, watched by
-the hub's reaper thread). Other clicks, another page or another language leave it in
-place: the training goes on in the background. A training nobody waits for any more stops
-(or, still queued, leaves the queue); one that others still wait for goes on, and the
-learner who left gets a copy of it as it was.
+the learner's page has lost its connection (`Ticket.alive`, watched by the hub's reaper
+thread) for long enough: RECONNECT_GRACE seconds while no other training waits for a
+core, GONE_GRACE seconds while one does. The server cannot tell a closed tab from a
+phone that switched apps for a minute; a training that holds nobody up goes on for the
+one who may come back, and one that holds up a classmate does not. Other clicks, another
+page or another language leave it in place: the training goes on in the background. A
+training nobody waits for any more stops (or, still queued, leaves the queue); one that
+others still wait for goes on, and the learner who left gets a copy of it as it was.
 """
 
 from __future__ import annotations
@@ -54,29 +57,34 @@ from .training import (
 # pressed a minute after the class did): a few models of ~100 KB and their films.
 KEEP_DONE = 8
 # Seconds a training of each task is expected to take, before this server has finished one
-# (bench/results.md §1b and §8b: the Train button's recipe as a worker trains it alone,
-# median of the seeds, rounded up); afterwards the estimate is the median of the last few
-# trainings of that task on this server.
+# (bench/train_wait.py and bench/dates_train.py: the Train button's recipe as a worker
+# trains it alone, median of the seeds, rounded up); afterwards the estimate is the median
+# of the last few trainings of that task on this server.
 FIRST_GUESS = {"copy": 1.5, "reverse": 3.0, "sort": 3.0, "dates": 20.0}
-STEP_GUESS = 0.007  # seconds per step (fast recipe, checks included: §1b) until one is timed
+STEP_GUESS = 0.007  # s per step (fast recipe, checks included: bench/train_wait.py) until timed
 # Steps a training that stops once learned is expected to take, before this server has
-# finished one of that task (median of seeds 0-4 in bench/results.md §1b, of seeds 0-2 in
-# §8b, rounded); afterwards the median of the last few that learned.
+# finished one of that task (median of seeds 0-4 in bench/train_wait.py, of seeds 0-2 in
+# bench/dates_train.py, rounded); afterwards the median of the last few that learned.
 FIRST_STEPS = {"copy": 190, "reverse": 500, "sort": 460, "dates": 920}
 NOTIFY_EVERY = 0.2  # seconds between progress notifications to waiting learners
 SNAPSHOT_WAIT = 5.0  # seconds a learner who leaves a shared training waits for its copy
-# A ticket whose session has been gone (`Ticket.alive` false) this many seconds in a row
-# leaves the hub: a tab closed or reloaded. The grace lets a browser that lost its
-# connection for a moment reconnect; bench/faults.py expects a closed tab's training to end
-# within 3 s (the grace, the reaper's look, the step and the stopped model's evaluation).
+# A ticket whose page has been disconnected (`Ticket.alive` false) this many seconds in a
+# row leaves the hub, if it is its training's only learner: RECONNECT_GRACE while no other
+# training is queued (Streamlit keeps a disconnected session for its browser to reconnect
+# to, `server.disconnectedSessionTTL`, 120 s by default: a phone that switched apps, a
+# wifi that dropped; the server's hub waits no longer than that option says, `hub()`),
+# GONE_GRACE while one is (a closed tab must not hold up a classmate's
+# training; bench/faults.py expects such a training to end within 3 s: the grace, the
+# reaper's look, the step and the stopped model's evaluation).
 GONE_GRACE = 1.5
+RECONNECT_GRACE = 30.0
 REAP_EVERY = 0.5  # seconds between the reaper's looks at the tickets it watches
 
 
 # Trainings that may run at once, whatever the machine: each runs in a worker process that
 # holds its own torch, about 265 MB (proportional set size after ten trainings in the served
-# app, bench/results.md §12; flat over forty trainings): the server and two workers hold
-# 1.1 GB with thirty trained sessions (§12), two more workers keep that well inside
+# app, bench/class_train.py; flat over forty trainings): the server and two workers hold
+# 1.1 GB with thirty trained sessions (bench/class_train.py), two more workers keep that well inside
 # Community Cloud's ~2.7 GB, and forty workers for a forty-CPU host would not.
 MAX_SLOTS = 4
 CGROUP_ROOT = Path("/sys/fs/cgroup")
@@ -214,6 +222,7 @@ class Ticket:
     alive: Callable[[], bool] | None = field(default=None, repr=False)
     reused: bool = False  # the job had finished before this ticket joined it (a replay)
     left: bool = False
+    gone: bool = False  # it left because its learner's page stayed disconnected (the reaper)
     copy: TrainedState | None = None  # the learner's copy, once taken (see Hub.leave)
     # a copy asked for but not ready in time: (ready, box, reason), taken on the next ask
     pending: tuple[threading.Event, list[TrainedState], str] | None = None
@@ -286,14 +295,16 @@ class Hub:
         # time.monotonic() since which its alive() has said no (None: alive)
         self._watched: dict[Ticket, float | None] = {}
         self._reaper: threading.Thread | None = None
+        self.reconnect_grace = RECONNECT_GRACE  # see `grace`
 
     # ---- a learner's side --------------------------------------------------------------
 
     def join(self, request: Request, alive: Callable[[], bool] | None = None) -> Ticket:
         """A ticket for `request`: the training under way or done for it, or a new one.
 
-        `alive()`: whether the learner is still there; once it has said no for GONE_GRACE
-        seconds, the ticket leaves (the training stops if nobody else waits for it)."""
+        `alive()`: whether the learner is still there; once it has said no for long enough
+        (RECONNECT_GRACE, or GONE_GRACE while another training is queued), the ticket
+        leaves and its training stops, unless others wait for it too."""
         fresh: TrainedState | None = None
         while True:
             with self._lock:
@@ -343,6 +354,9 @@ class Hub:
         if ticket.left:
             if pending is not None:  # a copy that was not ready in time: taken now, if it is
                 ticket.copy = self._take_copy(ticket, *pending, wait=0.0)
+            elif ticket.gone and ticket.copy is None and ticket.done and job.error is None \
+                    and job.status == "done":  # its learner came back: the training's end
+                ticket.copy = own_copy(job.state, share_film=True)
             return ticket.copy
         with self._lock:
             ticket.left = True
@@ -445,6 +459,30 @@ class Hub:
             running = len(self._running)
         return max(1, self.slots // max(1, running))
 
+    def grace(self) -> float:
+        """Seconds a learner's page may stay disconnected before their training ends:
+        `reconnect_grace` while no training is queued, GONE_GRACE while one is."""
+        with self._lock:
+            return GONE_GRACE if self._queue else self.reconnect_grace
+
+    def gone_check(self, alive: Callable[[], bool] | None) -> Callable[[], bool] | None:
+        """For work outside the hub's tickets (a turn's): a check that is True once
+        `alive()` has said no for `grace()` seconds in a row (None if `alive` is)."""
+        if alive is None:
+            return None
+        since: list[float | None] = [None]
+
+        def gone() -> bool:
+            if alive():
+                since[0] = None
+                return False
+            now = time.monotonic()
+            if since[0] is None:
+                since[0] = now
+            return now - since[0] >= self.grace()
+
+        return gone
+
     @contextmanager
     def turn(self, seconds: float, on_wait: Callable[[Place], None]) -> Iterator[None]:
         """A slot for work that is not one training (an experiment trains two models), taken
@@ -484,9 +522,11 @@ class Hub:
 
     def _reap(self) -> None:
         """Every REAP_EVERY seconds, ask each watched ticket's learner whether it is still
-        there; a ticket whose learner has been gone GONE_GRACE seconds leaves the hub (its
-        tab was closed or reloaded: nobody will ever look at its copy). Ends when nothing
-        is left to watch."""
+        there; a ticket whose learner has been gone long enough (RECONNECT_GRACE, or
+        GONE_GRACE while another training is queued) leaves the hub, if nobody else waits
+        for its training (leaving one that others wait for would free no core). A learner
+        who comes back finds the training stopped, and gets it as it was then (`leave`).
+        Ends when nothing is left to watch."""
         while True:
             with self._lock:
                 for ticket in [t for t in self._watched if t.left or t.done]:
@@ -495,6 +535,7 @@ class Hub:
                     self._reaper = None
                     return
                 watched = list(self._watched.items())
+            grace = self.grace()
             now = time.monotonic()
             gone = []
             for ticket, since in watched:
@@ -506,12 +547,13 @@ class Hub:
                     since = None
                 elif since is None:
                     since = now
-                elif now - since >= GONE_GRACE:
+                elif now - since >= grace and ticket.job.waiting == 1:
                     gone.append(ticket)
                 with self._lock:
                     if ticket in self._watched:
                         self._watched[ticket] = since
             for ticket in gone:
+                ticket.gone = True
                 self.leave(ticket, "tab_closed", want_copy=False)
             time.sleep(REAP_EVERY)
 
@@ -584,7 +626,7 @@ class Hub:
 
 
 # Where the server's hub trains: "processes" (a worker process per core, train_worker.py:
-# trainings do not share the interpreter lock, bench/results.md §12e) or "threads" (the
+# trainings do not share the interpreter lock, bench/class_train.py (e)) or "threads" (the
 # server's own process; the tests use it to see inside a training).
 ENGINES = ("processes", "threads")
 ENGINE = "processes"
@@ -604,6 +646,9 @@ def hub() -> Hub:
                 slots = slots_for(cores())
                 runner = ProcessRunner(keep=slots)
                 _HUB = Hub(slots=slots, runner=runner)
+                ttl = _session_ttl()
+                if ttl is not None:  # a session kept no longer cannot come back for it
+                    _HUB.reconnect_grace = min(RECONNECT_GRACE, ttl)
                 # the workers start now, in the background (each imports torch, ~1 s), so
                 # the first learner to press Train does not wait for them
                 threading.Thread(target=runner.warm, daemon=True,
@@ -611,3 +656,15 @@ def hub() -> Hub:
             else:
                 _HUB = Hub()
         return _HUB
+
+
+def _session_ttl() -> float | None:
+    """Seconds Streamlit keeps a disconnected session for its browser to come back to
+    (`server.disconnectedSessionTTL`), or None where it cannot be read. Imported here, not
+    at the top: this module also runs where no Streamlit server is (tests, benches)."""
+    try:
+        from streamlit import config
+
+        return max(0.0, float(config.get_option("server.disconnectedSessionTTL")))
+    except Exception:  # no streamlit, or an option of another type: keep the default
+        return None

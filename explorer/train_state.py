@@ -92,7 +92,8 @@ def shared_memo(name: tuple, compute: Callable[[], Any]) -> Any:
     """`memo` for a result fixed by what `name` says (a model's weights, the input, the
     language), computed once per process and read by every session that asks for it: thirty
     learners with copies of one training draw the same decodings and film, and only the
-    first asker computes them (the others wait for it: issue 14). Never change the result.
+    first asker computes them (the others wait for it rather than compute them again).
+    Never change the result.
     """
     # keyed by repr: Streamlit's hasher walks a key's dataclasses field by field, which cost
     # more than the decodings it saved; the reprs of these names spell out every field
@@ -159,7 +160,8 @@ def kept_training() -> bool:
         return False
     state = training_hub().leave(ticket, "stop_button") if ticket.left else \
         training_hub().result(ticket)
-    if ticket.left and state is None and ticket.pending is not None:
+    if ticket.left and state is None and (
+            ticket.pending is not None or (ticket.gone and not ticket.done)):
         return False  # a stopped training's copy, not made yet: asked for again next run
     if state is not None:
         keep_state(state)

@@ -16,17 +16,18 @@ from typing import Any
 
 from transformer import dates as D
 from transformer.film import Probe, task_probe
-from transformer.tasks import DIGITS, Task, make_task
+from transformer.tasks import DIGITS, HELD_OUT_SHARE, Task, make_task
 from transformer.tokenize import MAX_TEXT_CHARS, SPECIALS, TokenizeError, tokenize
 
-from .i18n import TABLES, get_lang, t
+from .i18n import TABLES, get_lang, sentences, t
 
 DIGIT_MAX_LEN = 9  # longest digit sequence of the tasks
 MAX_WORDS = 20  # distinct words of the learner's text used as symbols
 WORD_MIN_LEN, WORD_MAX_LEN = 6, 12  # the words task covers the sentence's length, capped
 DEFAULT_DIGITS = "3 1 4 1 5 9 2"
 FILM_DIGITS = "7 2 9 4 0 6 1 8"  # the film's probe: distinct digits, so one ideal per row
-# The date task's film probe and first input to decode: issue 10's example, written in German.
+# The date task's film probe and first input to decode: 23 November 2026, the date the
+# docstring of transformer/dates.py opens with, written in German (`Montag, 23. November 2026`).
 FILM_DATE = D.Variant("de", "full"), dt.date(2026, 11, 23)
 
 TrainTask = Task | D.DateTask  # what the Train page trains: a toy task or the date task
@@ -47,6 +48,25 @@ def numbers_text(numbers: Sequence[int], limit: int = 5) -> str:
     `limit` of them ("1, 2, 3, 4, 5 …")."""
     shown = t("train.list_sep").join(map(str, numbers[:limit]))
     return shown + (" …" if len(numbers) > limit else "")
+
+
+def held_out_text(task: Task) -> str:
+    """Which sequences of a toy task are held out of training (transformer/tasks.py), in
+    words: one in HELD_OUT_SHARE at the lengths that have enough, why shorter ones are not,
+    or that the task has too few sequences to hold any out."""
+    lengths = task.held_lengths
+    if not lengths:
+        return t_count("train.held_none", len(task.symbols), symbols=len(task.symbols))
+    first, last = lengths[0], lengths[-1]
+    text = t("train.held_split", share=HELD_OUT_SHARE,
+             lengths=str(first) if first == last else f"{first}–{last}")
+    if first > task.min_len:
+        short = first - 1
+        text = sentences(text, t_count(
+            "train.held_short", short - task.min_len + 1,
+            lengths=str(short) if short == task.min_len else f"{task.min_len}–{short}",
+            count=f"{len(task.symbols) ** short:,}"))
+    return text
 
 
 def is_dates(task: object) -> bool:

@@ -26,10 +26,10 @@ from .decoding import teacher_forcing_rows
 from .exports import checkpoint_bytes, download_name
 from .figures.attention import KINDS
 from .figures.train import attention_figure, loss_figure
-from .i18n import get_lang, percent, set_lang, t
+from .i18n import get_lang, percent, sentences, set_lang, t
 from .settings import LIMITS, Settings, architecture_problem, training_problem
 from .sources import shipped_dates_meta
-from .train_hub import SNAPSHOT_WAIT, Hub, Request, Ticket
+from .train_hub import GONE_GRACE, SNAPSHOT_WAIT, Hub, Request, Ticket
 from .train_hub import hub as training_hub
 from .train_settings import (
     BATCH_SIZES,
@@ -67,10 +67,12 @@ from .train_task import (
     TrainTask,
     date_probe_example,
     film_probe,
+    held_out_text,
     is_dates,
     numbers_text,
     parse_sequence,
     sentence_input,
+    t_count,
     task_for,
 )
 from .training import (
@@ -94,16 +96,18 @@ WIDGETS = {"tr_task": "task", "tr_symbols": "symbols", "tr_model": "model", "tr_
            "tr_warmup": "warmup", "tr_factor": "factor", "tr_smoothing": "smoothing",
            "tr_early": "early_stop"}
 REDRAW_EVERY = 0.5  # seconds between redraws of a training's progress for one learner alone
-# Seconds of training (queueing not counted) a Train click's run waits for before the page
-# draws its other sections while the training goes on (`_progress`): a toy task's Train
-# button takes 1-4 s on two cores (bench/results.md §1b), a class's trainings 1.6-2.0 s
-# each once started (§12); the date task's 18-23 s (§8b) goes on in the background, where
-# the page stays usable.
+# Seconds of training a Train click's run waits for before the page draws its other sections
+# while the training goes on (`_progress`): a toy task's Train button takes 1-4 s on two
+# cores (bench/train_wait.py), a class's trainings 1.6-2.0 s each once started
+# (bench/class_train.py); the date task's 18-23 s (bench/dates_train.py) goes on in the
+# background, where the page stays usable. A training still queued after as many seconds
+# of waiting also goes on in the background: the page does not stay blocked behind a
+# classmate's training.
 INLINE_WAIT = 5.0
 PROGRESS_EVERY = 1.0  # seconds between redraws of section 2 while a training goes on
 STATUS_EVERY = 1.0  # seconds between redraws of the sidebar's training status
 RECIPE_KEY = "tr_recipe"  # the name of the recipe the training widgets were last set from
-AGAIN_KEY = "tr_again"  # id() of the trained model whose training was done before it was asked
+AGAIN_KEY = "tr_again"  # the trained model whose training was done before it was asked
 RESEED_KEY = "tr_reseed_asked"  # "train anew with the next seed" was clicked: train this run
 
 
@@ -290,7 +294,7 @@ def _train_asked() -> bool:
 def start_early(ctx: Context) -> None:
     """On a click on Train, ask the hub for the training before the page is drawn: it then
     trains while the page draws (when a class presses Train, thirty pages take the server
-    a few seconds to draw, bench/results.md §12). `_train_live` takes the ticket over. A
+    a few seconds to draw, bench/class_train.py). `_train_live` takes the ticket over. A
     ticket left by a click's run that was interrupted before it took it over is this
     learner's training now: it goes on (a click ends no training, only Stop does)."""
     hub = training_hub()
@@ -335,9 +339,10 @@ def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool,
     the same settings keeps the training under way).
 
     The wait lasts until the training has trained INLINE_WAIT seconds (time in the queue
-    not counted, as for a class that presses Train at once): a longer training (dates)
-    goes on in the background, and the page draws its sections while `_progress` shows
-    how far it is.
+    not counted, as for a class that presses Train at once), or while it is still queued
+    after INLINE_WAIT seconds: a longer training (dates), or one behind others in the
+    queue, goes on in the background, and the page draws its sections while `_progress`
+    shows how far it is or its place in the queue.
     Every st.* call and st.session_state access may stop this run (a click); the tickets
     live in a plain dict (`tickets()`), so a run stopped anywhere loses nothing: the
     training goes on, and the next run shows it."""
@@ -361,12 +366,10 @@ def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool,
     # the first redraw after one interval: a short training (or thirty learners sharing one)
     # needs no live chart at all
     shown = {"step": -1, "time": time.perf_counter(), "note": ""}
+    asked = time.monotonic()
     with st.spinner(t("train.training")):
-        while not ticket.done and _trained_for(ticket) < INLINE_WAIT:
-            if session_disconnected():  # the tab was closed: leave the queue or the training
-                hub.leave(ticket, "tab_closed", want_copy=False)
-                if store.get(WAIT) is ticket:
-                    del store[WAIT]
+        while not ticket.done and _waits_inline(ticket, time.monotonic() - asked):
+            if session_disconnected():  # the hub's reaper decides whether it was for good
                 return
             _ = TICKETS_KEY in st.session_state  # where a click stops this run, every turn
             _show_wait(hub, ticket, note, progress, live_chart, presenter, shown)
@@ -376,7 +379,16 @@ def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool,
     note.empty()
     if ticket.done and kept_training() and ticket.reused:
         # the same training, done before: its results come at once, and the page says so
-        st.session_state[AGAIN_KEY] = id(st.session_state.get(STATE_KEY))
+        st.session_state[AGAIN_KEY] = st.session_state.get(STATE_KEY)
+
+
+def _waits_inline(ticket: Ticket, waited: float) -> bool:
+    """Whether a Train click's run still waits for `ticket` before drawing the rest of the
+    page, `waited` seconds after it asked: while its training has trained less than
+    INLINE_WAIT seconds, unless it has been queued all that time."""
+    if ticket.job.status == "queued":
+        return waited < INLINE_WAIT
+    return _trained_for(ticket) < INLINE_WAIT
 
 
 def _trained_for(ticket: Ticket) -> float:
@@ -425,19 +437,24 @@ def _show_wait(hub: Hub, ticket: Ticket, note: Any, progress: Any, live_chart: A
             note.empty()
     state = ticket.state
     history = state.history
-    if not history:
+    count = len(history)  # the steps recorded so far (the training appends more meanwhile)
+    if not count:
         return
-    info = history[-1]
+    info = history[count - 1]
     now = time.perf_counter()
     # A shared training is drawn on every waiting learner's page by one server: each page
     # redraws less often the more learners wait (thirty pages redrawing a chart every few
-    # steps would take the server's whole core, bench/results.md §12).
+    # steps would take the server's whole core, bench/class_train.py), and the figure of
+    # one step is built once, for every page that shows it (thirty background pages
+    # building their own each second stopped the server, bench/class_background.py).
     if info.step == shown["step"] or now - shown["time"] < REDRAW_EVERY * (1 + others / 4):
         return
     shown.update(step=info.step, time=now)
     progress.progress(info.step / info.steps, text=_progress_text(hub, ticket, info))
-    show_chart(loss_figure(list(history), info.steps), f"loss_{state.key.task}",
-               state.model.config, presenter, key=f"{chart_key}_{info.step}", where=live_chart)
+    name = ("live_loss", ticket.job.number, count, get_lang())
+    show_chart(shared_memo(name, lambda: loss_figure(history[:count], info.steps)),
+               f"loss_{state.key.task}", state.model.config, presenter,
+               key=f"{chart_key}_{info.step}", where=live_chart, share=name)
 
 
 @st.fragment(run_every=PROGRESS_EVERY)
@@ -460,7 +477,8 @@ def _progress(presenter: bool) -> None:
     # its own chart key: the click's run may have drawn "tr_live_<step>" for the same step
     _show_wait(training_hub(), ticket, st.empty(), st.progress(0.0, text=t("train.starting")),
                st.empty(), presenter, {"step": -1, "time": -math.inf, "note": ""}, "tr_bg")
-    st.caption(t("train.goes_on"))
+    st.caption(t("train.goes_on", reconnect=f"{training_hub().reconnect_grace:.0f}",
+                 gone=f"{GONE_GRACE:g}"))
 
 
 def training_status_sidebar(where: Any = None) -> None:
@@ -588,7 +606,7 @@ def _next_seed() -> None:
 def _again(state: TrainedState, seed: int) -> None:
     """The training just asked for had been done already: its results came at once. Say so,
     and offer to watch it again at its real speed, or to train anew with the next seed."""
-    if st.session_state.get(AGAIN_KEY) != id(state):
+    if st.session_state.get(AGAIN_KEY) is not state:
         return
     st.info(t("train.again", seconds=f"{state.seconds:.1f}"), icon=":material/replay:")
     a1, a2, _ = st.columns([1, 1, 2])
@@ -605,18 +623,21 @@ def _results(ctx: Context, state: TrainedState) -> None:
     acc = state.accuracy if state.accuracy is not None else 0.0
     dates = is_dates(state.task)
     m1.metric(t("train.metric_accuracy"), percent(acc),
-              help=t("train.metric_accuracy_help_dates" if dates else "train.metric_accuracy_help",
-                     n=EVAL_SEQUENCES, check_n=CHECK_SEQUENCES))
+              help=t("train.metric_accuracy_help_dates", n=EVAL_SEQUENCES,
+                     check_n=CHECK_SEQUENCES) if dates else
+              t("train.metric_accuracy_help", n=EVAL_SEQUENCES, check_n=CHECK_SEQUENCES,
+                split=held_out_text(state.task)))
     m2.metric(t("train.metric_loss"), f"{state.history[-1].loss:.3f}")
     m3.metric(t("train.metric_steps"), f"{state.step} / {state.config.steps}")
     m4.metric(t("train.metric_time"), f"{state.seconds:.1f} s")
     held = state.held_out
     missed = ""
     if held is not None and held.right < held.total:
-        missed = " " + _missed(held, dates)
+        missed = _missed(held, dates)
     if state.learned:
-        st.success(t("train.learned_dates" if dates else "train.learned", step=state.step,
-                     n=CHECK_SEQUENCES, share=percent(stop_share(state.task))) + missed,
+        st.success(sentences(t("train.learned_dates" if dates else "train.learned",
+                               step=state.step, n=CHECK_SEQUENCES,
+                               share=percent(stop_share(state.task))), missed),
                    icon=":material/check_circle:")
     if state.stopped:
         st.warning(t("train.stopped", step=state.step, steps=state.config.steps,
@@ -650,9 +671,9 @@ def _missed(held: HeldOut, dates: bool) -> str:
     if dates:
         return t("train.held_out_missed_dates", **values)
     lengths = held.wrong_lengths()
-    key = ("train.held_out_missed.one" if values["wrong"] == 1 else
-           "train.held_out_missed_same" if len(lengths) == 1 else "train.held_out_missed")
-    return t(key, lengths=numbers_text(lengths, limit=len(lengths)), **values)
+    key = "train.held_out_missed_same" if len(lengths) == 1 else "train.held_out_missed"
+    return t_count(key, values["wrong"], lengths=numbers_text(lengths, limit=len(lengths)),
+                   **values)
 
 
 def training_section(ctx: Context, ts: TrainSettings, task: TrainTask) -> Trained:

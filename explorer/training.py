@@ -380,20 +380,17 @@ class HeldOut:
 
 
 def evaluation_task(task: Task | D.DateTask) -> Task | D.DateTask:
-    """The task the evaluations draw from: the date task's held-out days (which training
-    never sees), or a toy task itself (its sequences are fresh random draws)."""
-    return D.DateTask(split="held_out") if isinstance(task, D.DateTask) else task
+    """The task the evaluations draw from: its held-out split (the date task's held-out
+    days, a toy task's held-out sequences), which training never sees."""
+    return replace(task, split="held_out")
 
 
 @torch.no_grad()
 def held_out(model: EncoderDecoder, task: Task | D.DateTask, n: int = EVAL_SEQUENCES,
              seed: int = EVAL_SEED, batch_size: int = 250) -> HeldOut:
-    """Exact-sequence accuracy on `n` random sequences of seed `seed`, with counts per length.
-
-    The same sequences and the same verdicts as `transformer.train.sequence_accuracy` with
-    that seed; the stop checks (seed 10_000 + step) and training (cfg.seed) draw others.
-    The date task is evaluated on its held-out days, which training never sees.
-    """
+    """Exact-sequence accuracy on `n` random held-out sequences of seed `seed` (sequences,
+    or the date task's days, that training never sees: transformer/tasks.py), with counts
+    per length. The stop checks (seed 10_000 + step) draw training sequences instead."""
     right, lengths = exact_matches(model, evaluation_task(task), n, seed, batch_size)
     by_length = {int(k): (int(right[lengths == k].sum()), int((lengths == k).sum()))
                  for k in lengths.unique().tolist()}

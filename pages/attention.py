@@ -92,4 +92,4 @@ st.download_button(
     help=t("attn.npz_help"),
 )
 
-knockout_section(ctx, run)  # issue 12: switch off a head, see what the model loses
+knockout_section(ctx, run)  # switch off a head, see what the model loses

@@ -20,8 +20,8 @@ from explorer.urlstate import EXTRAS, MASK_LEN_RANGE, MASK_SIZE_RANGE
 from explorer.view import keep
 from transformer.model import subsequent_mask
 
-# Short lines (32 characters at most): the code sits in a half-width column, where a long
-# line used to be cut off on the right; they also fit presenter mode's larger font.
+# Short lines (32 characters at most): the code sits in a half-width column, which cuts a
+# longer line off on the right; they also fit presenter mode's larger font.
 SUBSEQUENT_MASK_CODE = """def subsequent_mask(size):
     # True where j <= i
     shape = (1, size, size)
@@ -115,7 +115,7 @@ scores = effect_scores(ctx.run().cache if yours else None, size)  # (T, T)
 st.caption(t("mask.effect_yours") if yours else t("mask.effect_random"))
 ctx.chart(masking_effect_figure(scores, sub, tokens), "mask_softmax_effect", key="mask_fx")
 st.markdown(t("mask.effect_text"))
-# Seed 002's example: q = k = v = embedding + PE of 4 tokens, without and with every key
+# A walk-through's example: q = k = v = embedding + PE of 4 tokens, without and with every key
 # blocked, side by side.
 p_none, s_none = self_attention_example(blocked=False)  # (4, 4) each
 p_all, _ = self_attention_example(blocked=True)
@@ -140,7 +140,8 @@ ctx.chart(mask_figure(small, list("abcd"), list("abcd"), t("mask.conv_other"),
                        blocked_is_one=True), "mask_convention_masked", key="mask_c2", where=c2)
 st.caption(t("mask.conv_caption"))
 
-# A common mistake (issue 11), on the learner's own scores from the section above.
+# A common mistake of walk-throughs (this app's mask with the other convention's fill), on
+# the learner's own scores from the section above.
 st.subheader(t("mask.mistake_header"))
 st.markdown(t("mask.mistake_text", section=t("mask.effect_header")))
 wrong = inverted_fill_weights(scores, sub)  # (T, T)

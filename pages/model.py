@@ -38,7 +38,7 @@ if not ctx.ok:
 
 model = ctx.model()  # shared and cached: only read from it below
 
-with st.expander(t("model.ln_expander")):  # item 6 of issue 11: which LayerNorm is which
+with st.expander(t("model.ln_expander")):  # The Annotated Transformer's LayerNorm or nn.LayerNorm
     first = ctx.run().cache[sublayer_hook("encoder", 0, 0, "hook_in")][0, 0]  # (d_model,)
     ln = introspect.layer_norm_comparison(first)
     st.markdown(t("model.ln_text", d=ln.d_model, mean=f"{ln.mean:.3f}",
@@ -127,7 +127,7 @@ st.header(t("model.code_header"))
 st.markdown(t("model.code_intro"))
 component = st.selectbox(
     t("model.component_label"), list(introspect.COMPONENTS), key="model_component",
-    format_func=lambda name: f"{name}: {introspect.component_summary(name)}",
+    format_func=lambda name: f"{name}: {introspect.component_summary(name, cfg)}",
 )
 if component not in introspect.COMPONENTS:  # a tampered client
     component = "EncoderDecoder"

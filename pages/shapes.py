@@ -113,7 +113,7 @@ if cfg.h <= 16:
 else:
     st.info(t("shapes.too_many_heads", h=cfg.h))
 
-# ---- The walk-throughs' worked examples, computed (issue 11) ----------------------------------
+# ---- The walk-throughs' worked examples, computed ---------------------------------------------
 with st.expander(t("shapes.examples_expander")):
     ex = MHA_EXAMPLE
     st.markdown(t("shapes.mha_example", **ex, d_k=ex["d_model"] // ex["h"]))

@@ -24,3 +24,15 @@ def _fresh_training_hub():
     explorer.train_hub._HUB = None
     yield
     explorer.train_hub._HUB = None
+
+
+@pytest.fixture(autouse=True)
+def _train_clicks_wait_for_the_end(monkeypatch):
+    """A Train (or "Train both") click's run waits for its training to end, however slow
+    the machine: the app waits only INLINE_WAIT seconds of training and then shows the rest
+    in the background, which would make a test that reads the results depend on the
+    machine's speed. Tests of the background path set their own INLINE_WAIT."""
+    from explorer import experiment_view, train_view
+
+    monkeypatch.setattr(train_view, "INLINE_WAIT", 600.0)
+    monkeypatch.setattr(experiment_view, "INLINE_WAIT", 600.0)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench import browser, figure_size, memory, page_response
+from bench import browser, figure_size, held_out, memory, page_response
 from bench.common import CHROMIUM, have_chromium
 
 needs_chromium = pytest.mark.skipif(
@@ -175,3 +175,9 @@ def test_class_floor_schedules():
     assert found["median"][:2] == (3.0, 5.0)
     free = {k: 1.0 for k in range(1, 11)}
     assert best_schedules(2, free, [1.0] * 10)["worst"][:2] == (1.0, 1.0)
+
+
+def test_held_out_smoke(capsys):
+    out = _run(held_out, capsys)
+    assert "| task | held-out lengths | learned (stop rule) |" in out
+    assert "| copy (digits) | 2–9 |" in out  # length 1: all ten digits are needed in training

@@ -4,12 +4,15 @@ of the missing mask, and the Train page's section through AppTest in both langua
 from __future__ import annotations
 
 import math
+import threading
+import time
 from dataclasses import fields
 
 import pytest
 import torch
 from apptest_helpers import all_text, app_in, errors, figures
 from shared_inputs import bad_input_texts
+from step_gate import StepGate
 
 from explorer.experiments import (
     BREAK_CHOICES,
@@ -113,12 +116,28 @@ def test_teacher_forced_accuracy_matches_training_accuracy_definition():
     assert 0.0 <= acc <= 1.0 and not math.isnan(acc)
 
 
+WAIT = 120.0  # seconds: a generous bound on a busy machine; never reached normally
+
+
 def _run_section(at, choice="decoder_mask.none", steps=40):
+    """Choose, press Train both, and draw the page again once both models are measured
+    (they train in the background: on a slow machine the click's run may end first)."""
     at.session_state["exp_breaks"] = [choice] if isinstance(choice, str) else list(choice)
     at.session_state["exp_steps"] = steps
     at.run()
     at.button(key="exp_run").click().run()
+    exp = at.session_state["exp_state"]
+    if exp.busy.is_set():
+        _wait_until_measured(exp)
+        at.run()
     return at
+
+
+def _wait_until_measured(exp) -> None:
+    deadline = time.monotonic() + WAIT
+    while exp.busy.is_set() and time.monotonic() < deadline:
+        exp.busy.wait(0.05)
+    assert not exp.running, "the experiment did not end"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -228,3 +247,91 @@ def test_the_verdict_follows_the_numbers(ok, bad, verdict):
 
     text = _explanation(BreakPlan(("scale_scores",)), arm(*ok), arm(*bad), 16)
     assert verdict in text
+
+
+# ---- the experiment goes on in the background -------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_train_both_goes_on_through_other_clicks_and_ends_on_stop(monkeypatch, lang):
+    from explorer import experiment_view
+
+    monkeypatch.setattr(experiment_view, "INLINE_WAIT", 0.0)  # the page draws at once
+    gate = StepGate(monkeypatch)
+    with app_in(lang, "train") as at:
+        at.session_state["exp_breaks"] = ["residual"]
+        at.session_state["exp_steps"] = 300
+        at.run()
+        at.button(key="exp_run").click().run()
+        assert not at.exception, at.exception
+        exp = at.session_state["exp_state"]
+        gate.allow(exp.correct, 5)
+        at.run()  # any next run: the sidebar shows it, with its own Stop, on every page
+        assert exp.running and at.sidebar.button(key="exp_stop_status")
+        # a click on another widget of the page: it goes on
+        at.radio(key="tr_kind").set_value("enc").run()
+        assert not at.exception, at.exception
+        assert exp.running and not exp.correct.stop_request.is_set()
+        gate.allow(exp.correct, 5)
+        assert not at.button(key="exp_stop").disabled  # Stop is on while it trains
+        progress = [p.proto.text for p in at.get("progress")]
+        step = "step " if lang == "en" else "第 "
+        assert any(step in text for text in progress), progress
+        at.button(key="exp_stop").click().run()  # Stop: it ends, keeping what it trained
+        assert not at.exception, at.exception
+        _wait_until_measured(exp)
+        assert exp.correct.stopped and exp.correct.stop_reason == "stop_button"
+        assert 10 <= exp.correct.step < 300 and exp.broken.step == 0 and exp.results is None
+        at.run()
+        assert not at.exception and not errors(at)
+        assert not at.sidebar.get("progress")  # nothing trains any more
+
+
+def test_train_both_waits_its_turn_in_the_servers_queue_and_can_leave_it(monkeypatch):
+    from explorer import experiment_view
+    from explorer import train_hub as H
+
+    monkeypatch.setattr(experiment_view, "INLINE_WAIT", 0.0)
+    gate = threading.Event()
+    hub = H.Hub(slots=1, runner=lambda request, state, on_step, wants, threads: gate.wait(WAIT))
+    H._HUB = hub  # noqa: SLF001 -- the server's hub, as the pages find it
+    key, task = _key()
+    classmate = hub.join(H.Request(key, TS.train_config(0), False, None))  # holds the slot
+    try:
+        with app_in("en", "train") as at:
+            _ = at.session_state  # the page as it was
+            at.button(key="exp_run").click().run()
+            exp = at.session_state["exp_state"]
+            deadline = time.monotonic() + WAIT
+            while not exp.queued and time.monotonic() < deadline:
+                time.sleep(0.01)
+            at.run()
+            assert not at.exception, at.exception
+            texts = [p.proto.text for p in at.get("progress")]
+            assert any(text.startswith("Waiting for a free core") for text in texts), texts
+            assert "Break a part: waiting for a free core (0 ahead)" in [
+                p.proto.text for p in at.sidebar.get("progress")]
+            at.sidebar.button(key="exp_stop_status").click().run()  # leaves the queue
+            _wait_until_measured(exp)
+            assert exp.correct.step == exp.broken.step == 0 and exp.results is None
+            assert classmate.job.status == "running"  # the classmate's training is untouched
+    finally:
+        gate.set()
+
+
+def test_a_failed_experiment_says_so_and_ends(monkeypatch):
+    from explorer import experiments
+
+    def broken(exp, on_step=None):
+        raise RuntimeError("out of memory")
+
+    monkeypatch.setattr(experiments, "run_experiment", broken)
+    with app_in("en", "train") as at:
+        at.button(key="exp_run").click().run()
+        exp = at.session_state["exp_state"]
+        _wait_until_measured(exp)
+        at.run()
+        assert not at.exception
+        assert any("The experiment failed: RuntimeError: out of memory." in e.value
+                   for e in at.error)
+        assert not at.sidebar.get("progress")

@@ -7,7 +7,7 @@ import pytest
 from apptest_helpers import app
 from shared_inputs import bad_input_items
 
-from explorer.glossary import GLOSSARY, glossary_rows, misused_terms
+from explorer.glossary import GLOSSARY, glossary_rows, misnamed_pages, misused_terms
 from explorer.i18n import TABLES, set_lang, t
 from transformer.model import TransformerConfig
 from transformer.tokenize import TokenizeError, tokenize
@@ -41,11 +41,41 @@ def test_the_decisions_the_issue_asks_for():
     assert chosen["smoothed target distribution"].zh == "平滑后的目标分布"
 
 
+def test_one_chinese_word_per_concept():
+    """The issue "One Chinese word per concept": each concept below came in two forms."""
+    chosen = {term.en: term for term in GLOSSARY}
+    decisions = {  # English term: (the Chinese term, the forms it replaced)
+        "layer normalisation (LayerNorm)": ("层归一化", ("LayerNorm",)),
+        "residual connection": ("残差连接", ("残差通路", "残差路径")),
+        "masked_fill's fill": ("写入", ("填成",)),
+        "accuracy": ("准确率", ("正确率",)),
+        "exact(-sequence) accuracy": ("整序列准确率", ("完全正确率",)),
+        "date translator": ("日期翻译器", ("翻译模型",)),
+        "(code) walk-through": ("代码讲解", ("教程",)),
+        "(date) style": ("格式", ("样式",)),
+        "one-hot": ("one-hot", ("独热",)),
+    }
+    for en, (zh, rejected) in decisions.items():
+        assert chosen[en].zh == zh and set(rejected) <= set(chosen[en].avoid), en
+    assert chosen["padding"].zh == "填充"  # padding only: masked_fill's fill is 写入
+    assert [m.shown for m in chosen["masked_fill's fill"].misuses] == ["填充（指 masked_fill）"]
+    assert chosen["loss"].zh == "损失" and chosen["loss"].misuses[0].keys == "ko."
+    assert chosen["warm-up"].misuses and chosen["warm-up"].zh == "预热"
+
+
 # ---- The Chinese table follows it ----------------------------------------------------------
 
 
 def test_no_chinese_text_uses_a_forbidden_variant():
-    found = {key: bad for key, text in TABLES["zh"].items() if (bad := misused_terms(text))}
+    found = {key: bad for key, text in TABLES["zh"].items() if (bad := misused_terms(text, key))}
+    assert not found, found
+
+
+def test_every_page_is_named_by_its_title():
+    titles = [TABLES["zh"][key] for key in TABLES["zh"] if key.startswith("nav.")]
+    assert "训练与解码" in titles and misnamed_pages("本应用“训练”页导出的检查点") == ["训练"]
+    assert misnamed_pages("去“训练与解码”页训练，“张量形状”页列出了全部张量") == []
+    found = {key: bad for key, text in TABLES["zh"].items() if (bad := misnamed_pages(text))}
     assert not found, found
 
 
@@ -58,6 +88,34 @@ def test_the_scan_finds_variants_but_allows_code_and_explanations():
     assert misused_terms("未训练（seed 0）") == ["seed"]
     assert misused_terms("填充（padding）与掩码；教师强制（teacher forcing）") == []
     assert misused_terms("`torch.manual_seed(0)` 和 {seed}") == []
+    # LayerNorm as a Chinese noun, but not as code
+    assert misused_terms("两种 LayerNorm 公式") == ["LayerNorm"]
+    assert misused_terms("用的是哪种 LayerNorm？") == ["LayerNorm"]
+    assert misused_terms("本应用的 `LayerNorm`；nn.LayerNorm（PyTorch）；LayerNorm(x + Sublayer(x))"
+                         "；来自 LayerNorm(x)；层归一化（LayerNorm）") == []
+    # 填充 is padding; writing −1e9 with masked_fill is 写入
+    fill = "填充（指 masked_fill）"
+    assert misused_terms("正确的填充是 `masked_fill(mask == 0, -1e9)`。") == [fill]
+    assert misused_terms("再用 `masked_fill(mask == 1, -1e9)` 填充的错误") == [fill]
+    assert misused_terms("用了另一种约定的填充") == [fill]
+    assert misused_terms("空白的格子被掩码填成了 −1e9。") == ["填成"]
+    assert misused_terms("执行 `scores.masked_fill(mask == 0, -1e9)`。**填充掩码**遮住 `<pad>`，"
+                         "较短的句子用 `<pad>` 填充。") == []
+    assert misused_terms("再用 `masked_fill(mask == 1, -1e9)` 写入 −1e9 的错误") == []
+    # 损失 is the training loss, not the accuracy a knock-out loses
+    lost = "损失（指敲除后准确率的下降）"
+    assert misused_terms("损失的准确率", "ko.fig_lost") == [lost]
+    assert misused_terms("训练损失照样下降", "mask.mistake_text") == []
+    # accuracy, exact accuracy, and the other pairs
+    assert misused_terms("完全正确率，完整模型") == ["正确率", "完全正确率"]
+    assert misused_terms("只有 3 个序列完全正确；token 准确率") == []
+    assert misused_terms("残差通路绕过层归一化；没有残差路径") == ["残差通路", "残差路径"]
+    assert misused_terms("应用自带的日期翻译模型") == ["翻译模型"]
+    assert misused_terms("有些教程；softmax 越接近独热的权重；别的样式") == ["独热", "样式", "教程"]
+    # warmup with a number in Chinese prose (not inside a call such as rate(...))
+    warm = "warmup 3000（正文写“预热 3000 步”）"
+    assert misused_terms("基础学习率 1.0、warmup 3000。") == [warm]
+    assert misused_terms("lr 0.5 × rate(factor 1, warmup 400)；前 warmup_steps = 4000 步") == []
 
 
 def test_terms_the_issue_names_are_used_in_chinese():
@@ -72,6 +130,12 @@ def test_terms_the_issue_names_are_used_in_chinese():
     assert "随机种子" in zh["train.untrained_title"] and "随机种子" in zh["train.describe"]
     assert "大小为 1 的维度会被广播" in zh["mask.heads_text"]
     assert "平滑后的目标分布" in zh["fig.training.smoothing_title"]
+    assert zh["model.alt_part_ln"] == "层归一化" and "残差连接" in zh["model.norm_pre"]
+    assert zh["ko.fig_lost"] == "准确率下降" and zh["ko.acc_intact"].startswith("整序列准确率")
+    assert zh["exp.row_greedy"] == "贪心解码的整序列准确率"
+    assert "写入 −1e9" in zh["mask.mistake_text"] and "预热 3000 步" in zh["train.noam_text"]
+    assert zh["train.which_shipped"] == "应用自带的日期翻译器"
+    assert "“训练与解码”页" in zh["ckpt.h_help"] and "one-hot" in zh["exp.what.smoothing"]
 
 
 # ---- Shown to learners, in both languages --------------------------------------------------

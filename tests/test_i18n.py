@@ -160,6 +160,41 @@ def test_introspect_labels_follow_the_language(zh):
     assert introspect.component_summary("nope") == ""
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_component_summaries_describe_the_model_as_built(lang):
+    set_lang(lang)
+    try:
+        _component_summaries_as_built(lang)
+    finally:
+        set_lang("en")
+
+
+def _component_summaries_as_built(lang):
+    from dataclasses import replace
+
+    from torch import nn
+
+    from explorer import introspect
+    from explorer.i18n import TABLES
+    from transformer.model import TransformerConfig, build_model
+
+    words = TABLES[lang]
+    paper = TransformerConfig(11, 11)
+    built = replace(paper, norm_placement="post", scale_embedding=False)
+    for name in ("Embeddings", "Encoder", "Decoder"):
+        assert introspect.component_summary(name, paper) == words[f"intro.comp.{name}"]
+    assert introspect.component_summary("Embeddings", built) == words[
+        "intro.comp.Embeddings_unscaled"]
+    assert introspect.component_summary("Encoder", built) == words["intro.comp.Encoder_post"]
+    assert introspect.component_summary("Decoder", built) == words["intro.comp.Decoder_post"]
+    # the model as built has exactly what the summaries say
+    model = build_model(built, seed=0)
+    assert isinstance(model.encoder.norm, nn.Identity) and isinstance(model.decoder.norm,
+                                                                     nn.Identity)
+    assert model.src_embed[0].scale == 1.0
+    assert build_model(paper, seed=0).src_embed[0].scale == pytest.approx(paper.d_model ** 0.5)
+
+
 def test_shape_rows_keep_identifiers_and_translate_operations(zh):
     from explorer.introspect import shape_rows
     from transformer.model import make_model, subsequent_mask

@@ -92,6 +92,17 @@ def test_the_annotated_transformers_smoothing_examples_are_reproduced(lang):
     captions = " ".join(c.value for c in at.caption)
     assert "0.6" in captions and "0.133" in captions and "x = 27" in captions
     assert "0.900" in captions and f"{losses[-1]:.3f}" in captions
+    assert xs == list(range(1, 100)) and "x = 99" in captions  # AT's range(1, 100)
+    assert "-0.000" not in captions  # the minimum, -1.9e-8 in float64, is printed as 0.000
+
+
+@pytest.mark.parametrize(("value", "text"), [(-1.9e-8, "0.000"), (-0.0, "0.000"),
+                                             (-0.0004, "0.000"), (-0.0005, "-0.001"),
+                                             (-1.5, "-1.500"), (2.0, "2.000")])
+def test_a_number_is_never_printed_as_negative_zero(value, text):
+    from explorer.i18n import fixed
+
+    assert fixed(value) == text
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

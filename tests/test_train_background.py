@@ -14,10 +14,11 @@ from dataclasses import replace
 
 import pytest
 from apptest_helpers import app
+from step_gate import StepGate
 from streamlit.testing.v1 import AppTest
 
 import explorer.train_hub as H
-from explorer import train_view, training
+from explorer import train_view
 from explorer.i18n import set_lang
 from explorer.settings import Settings
 from explorer.train_settings import TrainSettings
@@ -32,34 +33,6 @@ SIDEBAR = ("source", "target", "token_mode", "seed", "norm_placement", "layer_no
            "dropout")
 WIDGET_KINDS = ("text_input", "number_input", "slider", "checkbox", "toggle", "radio",
                 "selectbox")
-
-
-class Steps:
-    """A gate on every training step: a step runs only once the test allows it (or once
-    its training is asked to stop, so that a stop is never held up by the gate)."""
-
-    def __init__(self, monkeypatch) -> None:
-        self.permits = threading.Semaphore(0)
-        real = training.record_step
-
-        def record_step(state, info):
-            while not self.permits.acquire(timeout=0.02):
-                if state.stop_request.is_set():
-                    break
-            return real(state, info)
-
-        monkeypatch.setattr(training, "record_step", record_step)
-
-    def allow(self, ticket: H.Ticket, n: int) -> int:
-        """Let the training take `n` more steps and wait until it has; its step then."""
-        target = ticket.state.step + n
-        for _ in range(n):
-            self.permits.release()
-        deadline = time.monotonic() + WAIT
-        while ticket.state.step < target and time.monotonic() < deadline:
-            ticket.job.done.wait(0.02)  # a step is not an event: look again shortly
-        assert ticket.state.step >= target, "the training did not take its steps"
-        return ticket.state.step
 
 
 def _goto(at, page: str, sidebar: dict[str, object]) -> None:
@@ -87,7 +60,7 @@ def _ticket(at) -> H.Ticket:
 
 
 def test_a_training_goes_on_through_clicks_pages_and_languages_and_ends_on_stop(monkeypatch):
-    steps = Steps(monkeypatch)
+    steps = StepGate(monkeypatch)
     monkeypatch.setattr(train_view, "INLINE_WAIT", 0.0)  # the page draws at once
     at = app("train", tr_steps=2000, tr_early=False)
     sidebar = {k: at.session_state[k] for k in SIDEBAR if k in at.session_state}
@@ -136,7 +109,7 @@ def test_a_training_goes_on_through_clicks_pages_and_languages_and_ends_on_stop(
 
 
 def test_a_new_training_replaces_the_one_under_way(monkeypatch):
-    steps = Steps(monkeypatch)
+    steps = StepGate(monkeypatch)
     monkeypatch.setattr(train_view, "INLINE_WAIT", 0.0)
     at = app("train", tr_steps=2000, tr_early=False)
     at.button(key="tr_train").click().run()
@@ -154,7 +127,7 @@ def test_a_new_training_replaces_the_one_under_way(monkeypatch):
 
 
 def test_a_training_that_ends_while_the_learner_is_elsewhere_becomes_their_model(monkeypatch):
-    steps = Steps(monkeypatch)
+    steps = StepGate(monkeypatch)
     monkeypatch.setattr(train_view, "INLINE_WAIT", 0.0)
     at = app("train", tr_steps=60, tr_early=False)
     sidebar = {k: at.session_state[k] for k in SIDEBAR if k in at.session_state}
@@ -209,7 +182,7 @@ def test_the_status_is_cheap_and_silent_when_nothing_trains():
 
 
 def test_the_status_shows_progress_stops_and_keeps_the_end(monkeypatch):
-    steps = Steps(monkeypatch)
+    steps = StepGate(monkeypatch)
     hub = H.Hub(slots=1)
     H._HUB = hub  # noqa: SLF001 -- the server's hub, as the pages find it
     ticket = hub.join(_request(seed=3, steps=500))
@@ -242,14 +215,20 @@ def test_the_status_shows_progress_stops_and_keeps_the_end(monkeypatch):
 # ---- the end of a session ----------------------------------------------------------------
 
 
-def test_a_session_that_has_gone_ends_its_training(monkeypatch):
-    monkeypatch.setattr(H, "GONE_GRACE", 0.1)
-    monkeypatch.setattr(H, "REAP_EVERY", 0.02)
-    def until_stopped(request, state, on_step, wants, threads):  # trains until told not to
-        assert state.stop_request.wait(WAIT)
-        state.stopped, state.stop_reason = True, state.requested_reason
+def _until_stopped(request, state, on_step, wants, threads):  # trains until told not to
+    assert state.stop_request.wait(WAIT)
+    state.stopped, state.stop_reason = True, state.requested_reason
 
-    hub = H.Hub(slots=2, runner=until_stopped)
+
+def _reaper_timing(monkeypatch, gone: float, reconnect: float) -> None:
+    monkeypatch.setattr(H, "GONE_GRACE", gone)
+    monkeypatch.setattr(H, "RECONNECT_GRACE", reconnect)
+    monkeypatch.setattr(H, "REAP_EVERY", 0.02)
+
+
+def test_a_session_that_has_gone_ends_its_training(monkeypatch):
+    _reaper_timing(monkeypatch, gone=0.1, reconnect=0.1)
+    hub = H.Hub(slots=2, runner=_until_stopped)
     here = threading.Event()
     here.set()
     staying = hub.join(_request(seed=5, steps=2000), alive=lambda: True)
@@ -257,28 +236,75 @@ def test_a_session_that_has_gone_ends_its_training(monkeypatch):
     assert not leaving.job.done.wait(0.2)  # while its learner is there, it goes on
     here.clear()  # the tab was closed
     assert leaving.job.done.wait(WAIT)
-    assert leaving.left and leaving.state.stop_reason == "tab_closed"
+    assert leaving.left and leaving.gone and leaving.state.stop_reason == "tab_closed"
     assert not staying.left and not staying.state.stop_request.is_set()
     hub.leave(staying, "stop_button", want_copy=False)
 
 
-def test_a_moment_without_connection_is_not_the_end(monkeypatch):
-    monkeypatch.setattr(H, "GONE_GRACE", 30.0)  # far longer than the test
-    monkeypatch.setattr(H, "REAP_EVERY", 0.01)
-    looked = threading.Semaphore(0)
-
+def _away(looked: threading.Semaphore):
     def away() -> bool:
         looked.release()
         return False
+    return away
 
-    gate = threading.Event()
-    hub = H.Hub(slots=1, runner=lambda request, state, on_step, wants, threads: gate.wait(WAIT))
-    ticket = hub.join(_request(seed=7, steps=5), alive=away)
-    for _ in range(5):  # the reaper has looked five times and found nobody
+
+def test_a_disconnected_page_keeps_its_training_until_a_classmate_needs_the_core(
+        monkeypatch):
+    _reaper_timing(monkeypatch, gone=0.05, reconnect=WAIT * 10)  # reconnect: never here
+    looked = threading.Semaphore(0)
+    hub = H.Hub(slots=1, runner=_until_stopped)
+    ticket = hub.join(_request(seed=7, steps=2000), alive=_away(looked))
+    for _ in range(10):  # the reaper has looked ten times, past GONE_GRACE, and found nobody
         assert looked.acquire(timeout=WAIT)
-    assert not ticket.left  # within the grace: a reconnecting browser keeps it
-    gate.set()
-    assert ticket.job.done.wait(WAIT)
+    assert not ticket.left and not ticket.state.stop_request.is_set()  # nobody is held up
+    classmate = hub.join(_request(seed=8, steps=2000))  # queued behind it: now it ends
+    assert ticket.job.done.wait(WAIT) and ticket.gone
+    assert ticket.state.stop_reason == "tab_closed"
+    assert _started(classmate)
+    hub.leave(classmate, "stop_button", want_copy=False)
+
+
+def _started(ticket: H.Ticket) -> bool:
+    deadline = time.monotonic() + WAIT
+    while ticket.job.status == "queued" and time.monotonic() < deadline:
+        ticket.job.done.wait(0.02)
+    return ticket.job.status != "queued"
+
+
+def test_a_training_others_share_is_not_ended_for_one_who_left(monkeypatch):
+    _reaper_timing(monkeypatch, gone=0.05, reconnect=0.05)
+    looked = threading.Semaphore(0)
+    hub = H.Hub(slots=1, runner=_until_stopped)
+    request = _request(seed=9, steps=2000)
+    gone = hub.join(request, alive=_away(looked))
+    other = hub.join(request, alive=lambda: True)
+    assert other.job is gone.job
+    queued = hub.join(_request(seed=10, steps=2000))  # someone queues: the short grace
+    for _ in range(10):
+        assert looked.acquire(timeout=WAIT)
+    assert not gone.left and not gone.job.state.stop_request.is_set()  # it frees no core
+    hub.leave(other, "stop_button", want_copy=False)  # now the gone one is alone
+    assert gone.job.done.wait(WAIT) and gone.left and gone.gone
+    hub.leave(queued, "stop_button", want_copy=False)
+
+
+def test_a_learner_who_comes_back_gets_the_training_as_it_stopped(monkeypatch):
+    _reaper_timing(monkeypatch, gone=0.05, reconnect=0.05)
+    steps = StepGate(monkeypatch)
+    here = threading.Event()
+    hub = H.Hub(slots=1)  # trains in its thread, gated step by step
+    H._HUB = hub  # noqa: SLF001 -- the server's hub, as the pages find it
+    ticket = hub.join(_request(seed=11, steps=500), alive=here.is_set)
+    here.set()
+    steps.allow(ticket, 6)
+    here.clear()  # the page lost its connection for longer than the grace
+    assert ticket.job.done.wait(WAIT) and ticket.gone
+    at = _status_app(ticket)  # it reconnects: any page's sidebar keeps what was trained
+    assert not at.exception, at.exception
+    state = at.session_state[STATE_KEY]
+    assert state.stopped and state.stop_reason == "tab_closed" and 6 <= state.step < 500
+    assert state is not ticket.job.state  # its own copy
+    assert [m.value for m in at.markdown] == ["kept"]
 
 
 # ---- the same training again -------------------------------------------------------------
@@ -330,3 +356,28 @@ def _english():
     set_lang("en")
     yield
     set_lang("en")
+
+
+# ---- a training that waits its turn --------------------------------------------------------
+
+
+def test_a_queued_training_does_not_hold_the_page_and_shows_its_place(monkeypatch):
+    monkeypatch.setattr(train_view, "INLINE_WAIT", 0.3)
+    gate = threading.Event()
+    hub = H.Hub(slots=1, runner=lambda request, state, on_step, wants, threads: gate.wait(WAIT))
+    H._HUB = hub  # noqa: SLF001 -- the server's hub, as the pages find it
+    try:
+        classmate = hub.join(_request(seed=8, steps=5))  # holds the server's one slot
+        at = app("train", tr_steps=50)
+        at.button(key="tr_train").click().run()
+        assert not at.exception, at.exception
+        ticket = _ticket(at)
+        assert ticket.job.status == "queued"  # the page was drawn while it waits its turn
+        assert any(i.value.startswith("Waiting for a free core") for i in at.info)
+        assert at.button(key="tr_stop").disabled is False
+        at.run()  # any next run: the sidebar says so too, on every page
+        assert [p.proto.text for p in at.sidebar.get("progress")] == [
+            "Training copy: waiting for a free core (0 ahead)"]
+    finally:
+        gate.set()
+    assert classmate.job.done.wait(WAIT) and ticket.job.done.wait(WAIT)

@@ -553,10 +553,11 @@ def _shares(argmax: torch.Tensor, examples: Sequence[DateExample]) -> tuple[dict
     return shares, counts
 
 
-# What a model that "looks at the right place" should reach (issue 10): the share of output
-# digits whose cross-attention argmax lies in their field. A month written with digits has
-# no target: its digits often look at the separator after it, which tells a one-digit
-# month ("3月", "3.") from a two-digit one before the zero is written.
+# What a model that "looks at the right place" (the alignment picture of this module's
+# docstring) should reach: the share of output digits whose cross-attention argmax lies in
+# their field. A month written with digits has no target: its digits often look at the
+# separator after it, which tells a one-digit month ("3月", "3.") from a two-digit one
+# before the zero is written.
 ALIGNMENT_TARGETS: Mapping[str, float] = MappingProxyType(
     {"year": 0.95, "day": 0.95, "month_word": 0.90})
 

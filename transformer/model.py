@@ -367,9 +367,9 @@ class Dropout(nn.Dropout):
 
     nn.Dropout draws from torch's global generator, which every thread of the server shares:
     two trainings with dropout at once would take each other's draws, and one set of
-    settings would not always train the same weights (issue 14 shares one training among
-    the learners who ask for it). With a training's own generator, seeded from its seed, the
-    masks, and so the weights, depend on the seed alone.
+    settings would not always train the same weights (explorer/train_hub.py shares one
+    training among the learners who ask for it). With a training's own generator, seeded
+    from its seed, the masks, and so the weights, depend on the seed alone.
     """
 
     generator: torch.Generator | None = None

@@ -4,7 +4,7 @@ A recipe is a model size plus a `TrainConfig`. `AnnotatedCopy` is the copy task 
 The Annotated Transformer frames it (vocabulary 11, length 10, first token fixed to 1,
 no end token), so both recipes can be timed on the same footing (see bench/time_to_learn.py).
 
-Why the fast recipe is fast (measured on 2 CPU cores, bench/results.md):
+Why the fast recipe is fast (measured on 2 CPU cores, bench/time_to_learn.py):
 - one layer (N=1) and d_model=32: copying needs one attention step from each output
   position to its source position, not a deep stack; a step costs ~8 ms instead of the
   base-size model's ~0.5 s;
@@ -13,8 +13,8 @@ Why the fast recipe is fast (measured on 2 CPU cores, bench/results.md):
 - a high constant learning rate (1e-2) after a short linear warm-up (30 steps) instead of
   Noam's slow ramp (warm-up 400, peak ~1e-3 for d_model=512 after base lr 0.5);
 - batches of 128: a step costs more than at 64, but far fewer steps are needed, and sort,
-  which batch 64 rarely learned within 1000 steps, is learned (bench/recipe_sweep.py,
-  results.md §1d: every task's median wait fell);
+  which batch 64 rarely learned within 1000 steps, is learned (bench/recipe_sweep.py:
+  every task's median wait fell);
 - 2 heads rather than 4 (more dimensions per head: d_k = 16).
 """
 

@@ -140,7 +140,7 @@ def attention_grid(
     query, key, weight = (t("fig.attention.query"), t("fig.attention.key"),
                           t("fig.attention.weight"))
     # Both axes are categories named by the labels, so the hover reads them as %{y} and
-    # %{x}: a per-cell array of label pairs was copied, cell by cell, for every panel.
+    # %{x}: a per-cell array of label pairs would be copied, cell by cell, for every panel.
     qlab, klab = axis_labels(q_tokens), axis_labels(k_tokens)
     panel, step = _grid_rows(n_heads, q_len)
     shown_q = [lab if i % step == 0 else "" for i, lab in enumerate(qlab)]
@@ -161,8 +161,8 @@ def attention_grid(
             y += panel
     plot = y
     # The grid is laid out by hand and the figure built from plain dicts without plotly's
-    # validation: with make_subplots and per-subplot updates, building this figure was most
-    # of the page's time (bench/page_response.py), and a class reruns it at once.
+    # validation: with make_subplots and per-subplot updates, building this figure would take
+    # most of the page's time (bench/page_response.py), and a class reruns it at once.
     hs = 0.03 if cols <= 4 else 0.015
     width = (1 - hs * (cols - 1)) / cols
     data: list[dict] = []

@@ -31,7 +31,7 @@ def _drop_none(value: object) -> object:
 def fast_figure(data: list[dict], layout: dict) -> go.Figure:
     """A figure from plain dicts, without plotly.py's validation.
 
-    Validating every property was most of a page's time (bench/page_response.py), and a
+    Validating every property takes most of a page's time (bench/page_response.py), and a
     class reruns the pages at once. The dicts here are written by this package, never by a
     user; colorscale names are expanded as plotly.py would (plotly.js reads some reversed).
     """
@@ -217,7 +217,7 @@ def heatmap(
     z = np.asarray(z, dtype=float)
     rows, cols = z.shape
     # The axes are categories named by the labels, so the hover reads them as %{y} and %{x}
-    # (a per-cell array of label pairs was copied cell by cell on every rerun).
+    # (a per-cell array of label pairs would be copied cell by cell on every rerun).
     ylab = axis_labels(y_tokens) if y_tokens is not None else [str(i) for i in range(rows)]
     xlab = axis_labels(x_tokens) if x_tokens is not None else [str(i) for i in range(cols)]
     if show_values is None:
@@ -235,8 +235,8 @@ def heatmap(
         f"%{{x}}<br>{t('fig.common.value')} %{{z:{value_format}}}<extra></extra>",
         texttemplate=f"%{{z:{value_format}}}" if show_values else None,
         # no size: plotly fits the numbers to the drawn cells (at most the figure's font)
-        # Under the matrix: beside it, it took a narrow column's width from the cells and
-        # the labels, and the plotly toolbar (top right) covered its top.
+        # Under the matrix: beside it, it would take a narrow column's width from the cells
+        # and the labels, and the plotly toolbar (top right) would cover its top.
         colorbar=dict(orientation="h", thickness=10, len=0.7, x=0.5, xanchor="center",
                       y=0, yanchor="top", ypad=COLORBAR_GAP),
     )

@@ -293,7 +293,7 @@ def effect_scores(cache: Mapping[str, np.ndarray] | None, size: int) -> np.ndarr
 
 def self_attention_example(blocked: bool, n: int = 4,
                            d_model: int = 512) -> tuple[np.ndarray, np.ndarray]:
-    """Seed 002's example, computed: attention(x, x, x) as (weights, scores), each (n, n),
+    """A walk-through's example, computed: attention(x, x, x) as (weights, scores), each (n, n),
     where x is the embedding (x sqrt(d_model)) plus positional encoding of tokens 1..n at
     d_model 512, with no projections, as the walk-through has it.
 
@@ -304,7 +304,7 @@ def self_attention_example(blocked: bool, n: int = 4,
     """
     gen = torch.Generator().manual_seed(0)
     # Only tokens 0..n are looked up: a table of n + 1 rows (the walk-through's has 10,000,
-    # i.i.d. like these; building those on every rerun of the page cost 0.1 s).
+    # i.i.d. like these; building those on every rerun of the page would cost 0.1 s).
     embed = Embeddings(d_model, n + 1)
     with torch.no_grad():
         embed.lut.weight.normal_(generator=gen)  # nn.Embedding's own N(0, 1) initialisation

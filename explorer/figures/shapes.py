@@ -139,10 +139,10 @@ def shape_csv(rows: Sequence[ShapeRow]) -> bytes:
     return out.getvalue().encode("utf-8-sig")
 
 
-# ---- The walk-throughs' worked examples (issue 11), computed by this app's code -------------
+# ---- The walk-throughs' worked examples, computed by this app's code ------------------------
 
 MHA_EXAMPLE = dict(batch=2, seq=4, d_model=512, h=8)  # input (2, 4, 512) -> output (2, 4, 512)
-BATCH_EXAMPLE = dict(batch=48, src_len=20, tgt_len=25)  # seed 001: Batch(src, tgt) shapes
+BATCH_EXAMPLE = dict(batch=48, src_len=20, tgt_len=25)  # a walk-through's Batch(src, tgt) shapes
 
 
 def mha_example_shapes(seed: int = 0) -> list[tuple[str, tuple[int, ...]]]:
@@ -159,7 +159,7 @@ def mha_example_shapes(seed: int = 0) -> list[tuple[str, tuple[int, ...]]]:
 
 
 def batch_example_shapes(seed: int = 0) -> tuple[list[tuple[str, tuple[int, ...]]], int]:
-    """`Batch(src, tgt)` on random ids of seed 001's shapes, (48, 20) and (48, 25), all
+    """`Batch(src, tgt)` on random ids of a walk-through's shapes, (48, 20) and (48, 25), all
     sentences but the first padded: ((attribute, shape) rows, ntokens)."""
     ex = BATCH_EXAMPLE
     g = torch.Generator().manual_seed(seed)

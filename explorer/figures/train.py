@@ -243,7 +243,7 @@ def smoothing_example(epsilon: float, size: int = 6) -> tuple[np.ndarray, list[s
 
 # The Annotated Transformer's own label-smoothing examples (its "Label Smoothing" section).
 AT_SMOOTHING = dict(size=5, padding_idx=0, smoothing=0.4, targets=(2, 1, 0, 3, 3))
-AT_CONFIDENCE = dict(size=5, padding_idx=0, smoothing=0.1, xs=tuple(range(1, 101)))
+AT_CONFIDENCE = dict(size=5, padding_idx=0, smoothing=0.1, xs=tuple(range(1, 100)))
 
 
 def annotated_smoothing_example() -> tuple[np.ndarray, list[str], list[str]]:
@@ -259,7 +259,8 @@ def annotated_smoothing_example() -> tuple[np.ndarray, list[str], list[str]]:
 
 def confidence_losses() -> tuple[list[int], list[float]]:
     """AT's loss-versus-confidence example: the prediction [0, x/d, 1/d, 1/d, 1/d] with
-    d = x + 3 for the label 1, scored by LabelSmoothing(5, 0, 0.1), for x = 1..100."""
+    d = x + 3 for the label 1, scored by LabelSmoothing(5, 0, 0.1), for x = 1..99 (AT's
+    `range(1, 100)`)."""
     ex = AT_CONFIDENCE
     crit = LabelSmoothing(ex["size"], ex["padding_idx"], ex["smoothing"])
     losses = []
@@ -337,7 +338,7 @@ def film_figure(weights: np.ndarray, steps: Sequence[int], q_tokens: Sequence[st
         )],
     )
     # frames built without plotly.py's validation, as attention_grid builds its traces
-    # (validating them took longer than recording the film)
+    # (validating them would take longer than recording the film)
     return go.Figure(data=fig.data, layout=fig.layout, frames=frames, _validate=False)
 
 

@@ -19,10 +19,10 @@ TEXT: dict[str, str] = {
     "ckpt.file": "Checkpoint file (.pt)",
     "ckpt.h": "h (heads): leave empty for this app's exports",
     "ckpt.h_placeholder": "empty: read h from the file",
-    "ckpt.h_help": "The number of heads cannot be read from the weights' shapes (W^Q holds "
-                   "every head in one d_model x d_model matrix). A checkpoint exported by this "
-                   "app's Train page records h: leave the field empty. For a state_dict from "
-                   "The Annotated Transformer, type its h (its make_model uses 8).",
+    "ckpt.h_help": "The number of heads cannot be read from the weights' shapes (W^Q holds every "
+                   "head in one d_model x d_model matrix). A checkpoint exported by this app's "
+                   "Train page records h: leave the field empty. For a state_dict from The "
+                   "Annotated Transformer, type its h (its make_model uses 8).",
     "ckpt.vocab": "Vocabulary (optional): a .txt file, one token per line, in id order",
     "ckpt.vocab_help": "Without it, tokens are called tok0, tok1, ... and your words are "
                        "unknown to the model.",
@@ -103,9 +103,9 @@ TEXT: dict[str, str] = {
                            "inputs (`<s>` + the target) come from your sentence",
     "model.lengths_unknown": "the sentence lengths are shown as symbols until your text can be "
                              "used",
-    "model.norm_pre": "**Pre-norm** (The Annotated Transformer): each sublayer computes "
-                      "`x + dropout(sublayer(LayerNorm(x)))`, so the residual path skips the "
-                      "LayerNorm and each stack needs one final LayerNorm.",
+    "model.norm_pre": "**Pre-norm** (The Annotated Transformer): each sublayer computes `x + "
+                      "dropout(sublayer(LayerNorm(x)))`, so the residual path skips the LayerNorm "
+                      "and each stack needs one final LayerNorm.",
     "model.norm_post": "**Post-norm** (the paper's \"Add & Norm\"): each sublayer computes "
                        "`LayerNorm(x + dropout(sublayer(x)))`, so every layer already ends "
                        "normalised and the stacks have no final LayerNorm.",
@@ -391,17 +391,16 @@ TEXT: dict[str, str] = {
     "mask.mistake_caption": "Computed on those scores: row 0, which should attend only to itself, "
                             "gives {first} of its weight to later positions; the last row has "
                             "every key blocked, so it spreads {last} on each of the {n} positions "
-                            "(1/{n} = {uniform}). The right fill is `masked_fill(mask == 0, -1e9)`"
-                            " with this mask.",
+                            "(1/{n} = {uniform}). The right fill is `masked_fill(mask == 0, "
+                            "-1e9)` with this mask.",
     "mask.conv_header": "Two conventions for the same mask",
-    "mask.conv_text": "Some tutorials store the opposite: **1 = masked** (hide this "
-                      "position), and write `scores.masked_fill(mask == 1, -1e9)`. Their "
-                      "subsequent mask has 1s *above* the diagonal. Both describe the same "
-                      "rule; what matters is that the mask and the `masked_fill` condition "
-                      "agree. PyTorch itself uses both: `nn.MultiheadAttention`'s boolean "
-                      "mask means True = *not allowed*, while "
-                      "`F.scaled_dot_product_attention`'s means True = *takes part* (as in "
-                      "this app).",
+    "mask.conv_text": "Some tutorials store the opposite: **1 = masked** (hide this position), "
+                      "and write `scores.masked_fill(mask == 1, -1e9)`. Their subsequent mask has "
+                      "1s *above* the diagonal. Both describe the same rule; what matters is that "
+                      "the mask and the `masked_fill` condition agree. PyTorch itself uses both: "
+                      "`nn.MultiheadAttention`'s boolean mask means True = *not allowed*, while "
+                      "`F.scaled_dot_product_attention`'s means True = *takes part* (as in this "
+                      "app).",
     "mask.conv_this_app": "True/1 = may attend (this app)",
     "mask.conv_other": "1 = masked (the other way)",
     "mask.conv_caption": "Same colours (blue = may attend) in both; only the stored numbers "
@@ -797,23 +796,24 @@ TEXT: dict[str, str] = {
     "ko.acc_intact": "Exact accuracy, whole model ({n} inputs)",
     "ko.acc_without": "Exact accuracy, with the knock-out ({n} inputs)",
     "ko.points": "{d} points",
-    "ko.acc_caption": "{n} fresh inputs of the {task} task, the same ones for every "
-                      "knock-out; an input counts as right only if the whole answer is.",
+    "ko.acc_caption": "{n} held-out inputs of the {task} task (sequences that never appear in a "
+                      "training batch), the same ones for every knock-out; an input counts as "
+                      "right only if the whole answer is.",
     "ko.acc_caption_dates": "Measured here on {n} dates of the {task} task from days held out of "
                             "training (drawn with a fixed seed, the same ones for every "
                             "knock-out); a date counts as right only if the whole answer is.",
     "ko.measure": "Measure every head ({count} heads)",
     "ko.measure_help": "Removes each head alone and decodes the same {n} inputs each time "
-                       "({count} accuracies); about {seconds} s here, from the time the "
-                       "accuracy above took.",
+                       "({count} accuracies); about {seconds} s here, from the time the accuracy "
+                       "above took.",
     "ko.progress": "Accuracy {done} of {total}",
     "ko.no_pattern": "A feed-forward network has no attention pattern: it treats each "
                      "position on its own.",
     "ko.pattern_title": "Weights: {unit}",
-    "ko.grid_caption": "Accuracy lost when each head alone is removed, on {n} fresh inputs "
-                       "(whole model: {intact}); {count} heads measured in {seconds} s. The "
-                       "most important one is {best} ({lost} lost); {unchanged} heads cost "
-                       "nothing. Blue: the model did better without the head.",
+    "ko.grid_caption": "Accuracy lost when each head alone is removed, on {n} fresh inputs (whole "
+                       "model: {intact}); {count} heads measured in {seconds} s. The most "
+                       "important one is {best} ({lost} lost); {unchanged} heads cost nothing. "
+                       "Blue: the model did better without the head.",
     "ko.fig_lost": "Accuracy lost",
     "ko.fig_intact": "whole model: {intact}",
     "ko.fig_scale": "lost",
@@ -1172,7 +1172,8 @@ TEXT: dict[str, str] = {
     "train.reason.stop_request": "a stop request",
     "train.reason.click": "a click during training",
     "train.reason.stop_button": "the Stop button",
-    "train.reason.tab_closed": "the browser tab was closed",
+    "train.reason.tab_closed": "this page lost its connection to the server: a closed or"
+    " reloaded tab, or a network drop",
     "train.other_settings": "Your trained model was for other settings ({describe}). Press "
                             "Train to train one for the current task and sidebar settings; "
                             "until then the untrained model is used below.",
@@ -1181,11 +1182,11 @@ TEXT: dict[str, str] = {
     "train.describe_digits": "digits",
     "train.describe_words": "{n} words",
     "train.metric_accuracy": "Exact-sequence accuracy",
-    "train.metric_accuracy_help": "The held-out evaluation: greedy decoding of {n} random "
-                                  "sequences of their own, never used for training nor for the "
-                                  "stop checks (each of which looks at {check_n} other "
-                                  "sequences). The share whose whole answer, up to </s>, is "
-                                  "right.",
+    "train.metric_accuracy_help": "The held-out evaluation: greedy decoding of {n} held-out "
+                                  "sequences, which never appear in a training batch nor in the "
+                                  "stop checks (each of which looks at {check_n} fresh training "
+                                  "sequences). {split} The share whose whole answer, up to </s>, "
+                                  "is right.",
     "train.metric_loss": "Final loss per token",
     "train.metric_steps": "Steps",
     "train.metric_time": "Training time",
@@ -1365,16 +1366,16 @@ TEXT: dict[str, str] = {
                                 "dropout (narrower than the shipped date translator's d_model = "
                                 "{shipped}, so that it learns faster)",
     "train.early_help_dates": "After any step whose own batch of training dates (scored before "
-                              "the weights change) came out nearly all right, a stop check "
-                              "looks at {n} other fresh training dates; training stops as soon "
-                              "as at least {share} of the {n} are right (getting every "
-                              "date right takes minutes more: the shipped translator trained "
-                              "for {minutes} minutes). The check is one teacher-forced pass, yet "
-                              "its verdict is greedy decoding's: under the subsequent mask, a "
-                              "date in which every next character is the model's top choice is "
-                              "exactly the one greedy decoding writes. With dropout the check "
-                              "runs every {every} steps instead. The accuracy shown after "
-                              "training comes from held-out days.",
+                              "the weights change) came out nearly all right, a stop check looks "
+                              "at {n} other fresh training dates; training stops as soon as at "
+                              "least {share} of the {n} are right (getting every date right takes "
+                              "minutes more: the shipped translator trained for {minutes} "
+                              "minutes). The check is one teacher-forced pass, yet its verdict is "
+                              "greedy decoding's: under the subsequent mask, a date in which "
+                              "every next character is the model's top choice is exactly the one "
+                              "greedy decoding writes. With dropout the check runs every {every} "
+                              "steps instead. The accuracy shown after training comes from "
+                              "held-out days.",
     "train.adam_caption_dates": "Adam with β = (0.9, 0.98), ε = 1e-9 as in the paper. The date "
                                 "recipe: {lr} after a {warmup}-step warm-up, batch {batch}, no "
                                 "label smoothing. The shipped translator was trained longer "
@@ -1470,19 +1471,20 @@ TEXT: dict[str, str] = {
                             "predicts exactly that smoothed distribution, so a fully "
                             "confident (one-hot) prediction now costs loss. A row whose label "
                             "is `<pad>` is all zeros: padding adds no loss.",
-    "train.at_smoothing_text": "**The Annotated Transformer's two examples, computed by this app's"
-                               " `LabelSmoothing`.** First, a vocabulary of 5 tokens with padding "
-                               "at id 0, ε = 0.4, and the targets [2, 1, 0, 3, 3]. Then one "
-                               "target, the label 1, predicted ever more confidently: the "
+    "train.at_smoothing_text": "**The Annotated Transformer's two examples, computed by this "
+                               "app's `LabelSmoothing`.** First, a vocabulary of 5 tokens with "
+                               "padding at id 0, ε = 0.4, and the targets [2, 1, 0, 3, 3]. Then "
+                               "one target, the label 1, predicted ever more confidently: the "
                                "probabilities [0, x/d, 1/d, 1/d, 1/d] with d = x + 3, for x = 1 … "
-                               "100, scored with ε = 0.1.",
+                               "99 (The Annotated Transformer's `range(1, 100)`), scored with ε = "
+                               "0.1.",
     "train.at_smoothing_caption": "{label} on the label and {other} = {eps}/{k} on each of the {k}"
                                   " tokens that are neither the label nor padding; the padding "
                                   "column is 0, and the row whose target is the padding id 0 is "
                                   "all 0 (it adds no loss).",
     "train.confidence_caption": "The loss is lowest at x = {x}, where the label gets probability "
                                 "{p}: exactly the smoothed target's 1 − ε. A more confident "
-                                "prediction is penalised: at x = 100 the loss has climbed back "
+                                "prediction is penalised: at x = {top} the loss has climbed back "
                                 "from {low} to {last}. Without smoothing it would keep falling "
                                 "towards 0.",
     "train.smoothing_caption": "Vocabulary of {n} tokens: ε/(size − 2) = {share} goes to every "
@@ -1548,9 +1550,9 @@ TEXT: dict[str, str] = {
                                "square root. **nn.LayerNorm** (PyTorch): (x − mean) / √(var + "
                                "1e-5), with the biased variance (dividing by d_model) and eps "
                                "inside the square root. Both then scale and shift by learned "
-                               "vectors. The biased std is smaller by √((d_model − 1)/d_model), so"
-                               " nn.LayerNorm's outputs are larger by about 1/(2·d_model): 1.6% at"
-                               " d_model = 32, 0.1% at 512. The Model page computes it on your "
+                               "vectors. The biased std is smaller by √((d_model − 1)/d_model), "
+                               "so nn.LayerNorm's outputs are larger by about 1/(2·d_model): 1.6% "
+                               "at d_model = 32, 0.1% at 512. The Model page computes it on your "
                                "sentence.",
     "sidebar.tie_weights_help": "The paper (§3.4) shares one weight matrix between the two "
                                 "embedding layers and the linear layer before the softmax "
@@ -1570,8 +1572,8 @@ TEXT: dict[str, str] = {
     "source.dates": "Trained: date translator",
     "source.yours": "Your trained model",
     "source.imported": "Imported checkpoint",
-    "source.dates_missing": "The date translator's file (models/dates.pt) is missing from "
-                            "this installation, so the untrained model is shown.",
+    "source.dates_missing": "The date translator's file (models/dates.pt) is missing from this "
+                            "installation, so the untrained model is shown.",
     "source.yours_missing": "You have not trained a model in this session yet: train one on "
                             "the Train & decode page. The untrained model is shown meanwhile.",
     "source.yours_running": "Your model is still training on the Train & decode page; it is "
@@ -1641,11 +1643,10 @@ TEXT: dict[str, str] = {
     "exp.intro": "Each switch below changes exactly one thing: a field of `TransformerConfig` "
                  "(you can see it in the module tree and the code on the Model page), or the "
                  "label smoothing of the training. **Train both** trains the correct model and "
-                 "the broken one from the same initial weights, on the same task and "
-                 "batches and for the same number of steps (the model and settings of "
-                 "section 2; with dropout on, the units each drops come from the seed "
-                 "too), then "
-                 "measures both the same way.",
+                 "the broken one from the same initial weights, on the same task and batches and "
+                 "for the same number of steps (the model and settings of section 2; with dropout "
+                 "on, the units each drops come from the seed too), then measures both the same "
+                 "way.",
     "exp.break_label": "Parts to break",
     "exp.break_help": "Usually one, to see what that part is for; several at once also train "
                       "(even all of them), but then the result cannot say which part did what.",
@@ -1675,12 +1676,11 @@ TEXT: dict[str, str] = {
                                   "every decoder position may attend to every position of the "
                                   "decoder input, later ones included. The paper's decoder "
                                   "prevents exactly this (§3.2.3).",
-    "exp.what.decoder_mask.inverted": "**The change:** `decoder_mask=\"inverted\"`, the "
-                                      "mistake of building the lower-triangular mask of 1s and "
-                                      "then filling with `masked_fill(mask == 1, -1e9)`: each "
-                                      "position may attend only to *later* positions, never to "
-                                      "itself or the past (the Masks page shows it on your "
-                                      "sentence).",
+    "exp.what.decoder_mask.inverted": "**The change:** `decoder_mask=\"inverted\"`, the mistake "
+                                      "of building the lower-triangular mask of 1s and then "
+                                      "filling with `masked_fill(mask == 1, -1e9)`: each position "
+                                      "may attend only to *later* positions, never to itself or "
+                                      "the past (the Masks page shows it on your sentence).",
     "exp.what.positional_encoding": "**The change:** `positional_encoding=False`: "
                                     "`PositionalEncoding` adds zeros instead of the sinusoids "
                                     "(§3.5), in the encoder and in the decoder.",
@@ -1690,9 +1690,9 @@ TEXT: dict[str, str] = {
                          "out its `x +`, so a sublayer's output replaces its input instead of "
                          "being added to it (§3.1).",
     "exp.what.smoothing": "**The change:** the second model trains towards a smoothed target "
-                          "distribution with the ε you choose (the paper uses ε = 0.1, §5.4), "
-                          "the first with ε = 0 (one-hot targets). Here “broken” only means "
-                          "changed: the model itself is the same.",
+                          "distribution with the ε you choose (the paper uses ε = 0.1, §5.4), the "
+                          "first with ε = 0 (one-hot targets). Here “broken” only means changed: "
+                          "the model itself is the same.",
     "exp.why.decoder_mask.none": "**Why it fails.** In training, the decoder input is the "
                                  "answer shifted right by one (`<s>` first), so position i can "
                                  "read token i + 1, the very token it must predict. Copying it "
@@ -1716,16 +1716,15 @@ TEXT: dict[str, str] = {
                                    "the what: its answer is the same for any order of the "
                                    "source.",
     "exp.why.scale_scores": "**What to expect.** With d_k = {d_k}, the raw scores are √{d_k} ≈ "
-                            "{root} times the scaled ones and their variance {d_k} times "
-                            "(§3.2.1, footnote 4). Large scores push the softmax towards "
-                            "one-hot weights, where its gradients are very small, so learning "
-                            "can slow down or stall. The effect grows with d_k.",
-    "exp.why.residual": "**What to expect.** Without the residual path, a token's own "
-                        "embedding and position reach the next layer only through attention "
-                        "and the feed-forward network, and the gradient has no direct path "
-                        "back to the early layers. Even one layer suffers, and deeper stacks "
-                        "suffer more (the reason residual connections were introduced, He et "
-                        "al. 2016).",
+                            "{root} times the scaled ones and their variance {d_k} times (§3.2.1, "
+                            "footnote 4). Large scores push the softmax towards one-hot weights, "
+                            "where its gradients are very small, so learning can slow down or "
+                            "stall. The effect grows with d_k.",
+    "exp.why.residual": "**What to expect.** Without the residual path, a token's own embedding "
+                        "and position reach the next layer only through attention and the "
+                        "feed-forward network, and the gradient has no direct path back to the "
+                        "early layers. Even one layer suffers, and deeper stacks suffer more (the "
+                        "reason residual connections were introduced, He et al. 2016).",
     "exp.why.smoothing": "**What to expect.** With ε = {eps} the target puts {keep} on the right "
                          "token and spreads {eps} over the others except `<pad>` (The Annotated "
                          "Transformer's variant). The model is trained to stay unsure. The paper "
@@ -1734,10 +1733,10 @@ TEXT: dict[str, str] = {
                          "model from memorising its training data, which these endless fresh "
                          "sequences never allow anyway.",
     "exp.measured": "**Measured** on the same {n} held-out sequences: teacher-forced token "
-                    "accuracy (the correct answer fed in, as in training) {tf_bad} for the "
-                    "broken model against {tf_ok} for the correct one; greedy exact accuracy "
-                    "(the model on its own) {greedy_bad} against {greedy_ok}; last training "
-                    "loss {loss_bad} against {loss_ok}.",
+                    "accuracy (the correct answer fed in, as in training) {tf_bad} for the broken "
+                    "model against {tf_ok} for the correct one; greedy exact accuracy (the model "
+                    "on its own) {greedy_bad} against {greedy_ok}; last training loss {loss_bad} "
+                    "against {loss_ok}.",
     "exp.verdict_gap": "**The lesson is the gap.** With the answer fed in, the broken model "
                        "gets {tf_bad} of the tokens right, but decoding on its own it gets "
                        "{greedy_bad} of the sequences right, against {greedy_ok} for the "
@@ -1818,9 +1817,10 @@ TEXT: dict[str, str] = {
     "train.status_queued": "Training {task}: waiting for a free core ({ahead} ahead)",
     "train.status_starting": "Training {task}: starting…",
     "train.goes_on": "The training goes on while you use the rest of the app, on this page or "
-                     "another, in either language. Stop, a new training, its time limit, or "
-                     "closing or reloading the tab ends it. When it ends, it becomes your trained "
-                     "model.",
+                     "another, in either language, and through a short loss of connection. Stop, "
+                     "a new training or its time limit ends it, and so does this tab staying "
+                     "disconnected (closed or reloaded) for {reconnect} s, or for {gone} s while "
+                     "a classmate waits for a core. When it ends, it becomes your trained model.",
     "train.previous_below": "Below: your previous trained model, until this training ends.",
     "train.replaying": "Replay: step {step} / {steps} · loss {loss} · {seconds} s",
     "train.replay_frame": "the film's input at step {step}: cross-attention, last layer, mean of "
@@ -1843,10 +1843,6 @@ TEXT: dict[str, str] = {
                                   "held-out evaluation: {right} of {total} other sequences right "
                                   "({acc}). Passing one check does not mean every sequence is "
                                   "right; the {wrong} it got wrong are all of length {lengths}.",
-    "train.held_out_missed.one": "The “{metric}” beside it is a second, separate test, the "
-                                 "held-out evaluation: {right} of {total} other sequences right "
-                                 "({acc}). Passing one check does not mean every sequence is "
-                                 "right; the one it got wrong is of length {lengths}.",
     "train.n_unknown": ", and {n} of its symbols are not the task's",
     "train.n_unknown.one": ", and 1 of its symbols is not the task's",
     "train.dropped_words.one": "1 word of your sentence is left out: it is not among the task's "
@@ -1884,4 +1880,33 @@ TEXT: dict[str, str] = {
     "sidebar.preset_paper_base": "paper base",
     "ckpt.upload_button": "Upload",
     "ckpt.upload_limit": "at most {mb} MB per file: {types}",
+    "exp.goes_on": "Both models go on training while you use the rest of the app, on this page or "
+                   "another, in either language. Stop or a new **Train both** ends the "
+                   "experiment; its results appear here once both models have trained.",
+    "exp.status": "Break a part: {name}, step {step} / {steps}",
+    "exp.status_queued": "Break a part: waiting for a free core ({ahead} ahead)",
+    "exp.status_measuring": "Break a part: measuring both models…",
+    "exp.failed": "The experiment failed: {error}.",
+    "intro.comp.Embeddings_unscaled": "Token ids to vectors (not multiplied by √d_model: that "
+                                      "scaling is off)",
+    "intro.comp.Encoder_post": "N encoder layers, no final norm (post-norm: each layer already "
+                               "ends with one)",
+    "intro.comp.Decoder_post": "N decoder layers, no final norm (post-norm: each layer already "
+                               "ends with one)",
+    "train.held_split": "Held out: one in {share} of the source sequences of length {lengths}, "
+                        "chosen by a hash of the sequence.",
+    "train.held_short": "Every sequence of length {lengths} is needed in training (at most "
+                        "{count} of each length), so none of them is held out.",
+    "train.held_short.one": "Every sequence of length {lengths} is needed in training (there are "
+                            "only {count}), so none of them is held out.",
+    "train.held_none": "With {symbols} symbols this task has too few different sequences to hold "
+                       "any out: the evaluation draws sequences that training may also see.",
+    "train.held_none.one": "With {symbols} symbol this task has too few different sequences to "
+                           "hold any out: the evaluation draws sequences that training may also "
+                           "see.",
+    "train.held_out_missed_same.one": "The “{metric}” beside it is a second, separate test, the "
+                                      "held-out evaluation: {right} of {total} other sequences "
+                                      "right ({acc}). Passing one check does not mean every "
+                                      "sequence is right; the one it got wrong is of length "
+                                      "{lengths}.",
 }

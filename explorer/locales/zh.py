@@ -17,9 +17,10 @@ TEXT: dict[str, str] = {
     "ckpt.file": "检查点文件（.pt）",
     "ckpt.h": "h（头数）：本应用导出的文件可留空",
     "ckpt.h_placeholder": "留空：从文件中读取 h",
-    "ckpt.h_help": "头数无法从权重的形状推断（W^Q 把所有头放在同一个 d_model x d_model 矩阵"
-                   "里）。本应用“训练”页导出的检查点记录了 h：这一栏留空即可。对 The Annotated "
-                   "Transformer 保存的 state_dict，请填写它的 h（它的 make_model 用 8）。",
+    "ckpt.h_help": "头数无法从权重的形状推断（W^Q 把所有头放在同一个 d_model x d_model "
+                   "矩阵里）。本应用“训练与解码”页导出的检查点记录了 h：这一栏留空即可。对 The "
+                   "Annotated Transformer 保存的 state_dict，请填写它的 h（它的 make_model 用 "
+                   "8）。",
     "ckpt.vocab": "词表（可选）：.txt 文件，每行一个 token，按 id 顺序",
     "ckpt.vocab_help": "不上传词表时，token 依次命名为 tok0、tok1……，"
                        "你输入的词对模型来说都是未知词。",
@@ -94,8 +95,8 @@ TEXT: dict[str, str] = {
                            "{tgt_len}（解码器输入的 token 数：`<s>` 加上目标句子）都取自你的句子",
     "model.lengths_unknown": "你的文本暂时还不能用，所以句子长度先用符号表示",
     "model.norm_pre": "**前置归一化（pre-norm）**，The Annotated Transformer 的写法：每个子层计算 "
-                      "`x + dropout(sublayer(LayerNorm(x)))`，残差通路绕过层归一化，"
-                      "因此编码器栈和解码器栈的最后各还需要一个层归一化。",
+                      "`x + dropout(sublayer(LayerNorm(x)))`，残差连接绕过层归一化，因此编码器栈和"
+                      "解码器栈的最后各还需要一个层归一化。",
     "model.norm_post": "**后置归一化（post-norm）**，即论文中的 \"Add & Norm\"：每个子层计算 "
                        "`LayerNorm(x + dropout(sublayer(x)))`，每一层的输出都已经归一化，"
                        "所以编码器栈和解码器栈的最后都没有额外的层归一化。",
@@ -106,7 +107,7 @@ TEXT: dict[str, str] = {
                           "出上（在残差相加之前），以及词嵌入与位置编码之和上；这个模型和 The "
                           "Annotated Transformer 一样，还对注意力权重和前馈网络的隐藏层做 "
                           "dropout。",
-    "model.ln_expander": "用的是哪种 LayerNorm？两个公式，在你的句子上算一遍",
+    "model.ln_expander": "用的是哪种层归一化？两个公式，在你的句子上算一遍",
     "model.ln_text": "两个公式都先减去向量的均值，再除以一个衡量离散程度的量，最后用可学习"
                      "的向量做缩放和平移（这里叫 `a_2` 和 `b_2`，在 `nn.LayerNorm` 里叫 `weight`"
                      " 和 `bias`）。区别在于离散程度怎么算：\n\n- **The Annotated Transformer**"
@@ -124,10 +125,10 @@ TEXT: dict[str, str] = {
     "model.ln_annotated": "std + 1e-6（The Annotated Transformer）",
     "model.ln_standard": "nn.LayerNorm（PyTorch）",
     "model.alt_expander": "你可能见到的另一种结构：不带偏置的投影（某篇代码讲解里的写法）",
-    "model.alt_intro": "有些代码讲解用单独的、不带偏置的 `W_q`、`W_k`、`W_v`、`W_o` 层，PyTorch"
-                       " 的 LayerNorm 公式，以及不带偏置、直接输出 logits 的输出层，搭出同"
-                       "样的结构。按你现在的大小，它与这个模型的区别如下（第二列：另一种"
-                       "结构少了的参数）：",
+    "model.alt_intro": "有些代码讲解用单独的、不带偏置的 `W_q`、`W_k`、`W_v`、`W_o` 层，PyTorch "
+                       "的层归一化公式，以及不带偏置、直接输出 logits "
+                       "的输出层，搭出同样的结构。按你现在的大小，它与这个模型的区别如下（第二列："
+                       "另一种结构少了的参数）：",
     "model.alt_col_part": "部分",
     "model.alt_col_here": "这个模型（The Annotated Transformer）",
     "model.alt_col_there": "不带偏置的结构",
@@ -135,7 +136,7 @@ TEXT: dict[str, str] = {
     "model.alt_part_attn": "注意力投影",
     "model.alt_here_attn": "linears：4 个带偏置的 Linear(d_model, d_model)",
     "model.alt_there_attn": "W_q、W_k、W_v、W_o：Linear(d_model, d_model, bias=False)",
-    "model.alt_part_ln": "LayerNorm",
+    "model.alt_part_ln": "层归一化",
     "model.alt_there_ln": "有偏方差，eps = 1e-5 在平方根之内（nn.LayerNorm 的公式）",
     "model.alt_part_gen": "输出层",
     "model.alt_here_gen": "带偏置的 Linear，然后 log_softmax",
@@ -294,8 +295,8 @@ TEXT: dict[str, str] = {
     "mask.src_mask_title": "src_mask，形状 {shape}",
     "mask.row_sentence": "句子",
     "mask.col_position": "位置（token）",
-    "mask.pad_caption": "每一行是一个句子：1 = 真实的 token，0 = 填充。长度为 3 和 4 时，"
-                        "这正是教程中的例子：[1 1 1 0] 和 [1 1 1 1]。",
+    "mask.pad_caption": "每一行是一个句子：1 = 真实的 token，0 = 填充。长度为 3 和 4 "
+                        "时，这正是代码讲解中的例子：[1 1 1 0] 和 [1 1 1 1]。",
     "mask.tgt_title": "tgt_mask[{i}]\n{name}，长度 {n}",
     "mask.tgt_caption": "tgt_mask 的形状为 {shape}。在较短的句子中，填充位置对应的列在每一行都是 "
                         "0；填充位置对应的行仍然关注真实的 token，它们的预测会被损失函数直接忽略。",
@@ -328,21 +329,20 @@ TEXT: dict[str, str] = {
                          "√d_model。所以 softmax 在对角线上给出 {diag}（保留四位小数）：每个"
                          "位置只关注它自己。",
     "mask.all_caption": "均匀的权重，4 个键各为 {weight}：所有分数都同样是 −1e9。",
-    "mask.mistake_header": "一个常见错误：用了另一种约定的填充",
-    "mask.mistake_text": "有些代码讲解像本应用一样构造由 1 组成的下三角掩码，却用另一种约"
-                         "定的填充方式 `scores.masked_fill(mask == 1, -1e9)`。这样被屏蔽的"
-                         "是对角线及其之前的所有位置，每个位置只能看它后面的位置：恰恰是掩"
-                         "码本来要禁止的；而且训练损失照样下降，因为模型现在能直接读到答案"
-                         "。下面用“{section}”一节里同样的分数，按这种方式填充。",
+    "mask.mistake_header": "一个常见错误：按另一种约定写入 −1e9",
+    "mask.mistake_text": "有些代码讲解像本应用一样构造由 1 组成的下三角掩码，却按另一种约定用 "
+                         "`scores.masked_fill(mask == 1, -1e9)` 写入 "
+                         "−1e9。这样被屏蔽的是对角线及其之前的所有位置，每个位置只能看它后面的位置"
+                         "：恰恰是掩码本来要禁止的；而且训练损失照样下降，因为模型现在能直接读到答"
+                         "案。下面用“{section}”一节里同样的分数，按这种方式写入 −1e9。",
     "mask.mistake_title": "masked_fill(mask == 1, -1e9) 之后的 softmax：只剩下未来的位置",
     "mask.mistake_caption": "在这些分数上算出：第 0 行本应只关注它自己，现在却把 {first} "
                             "的权重给了后面的位置；最后一行的所有键都被屏蔽，所以它在 {n} "
-                            "个位置上各分到 {last}（1/{n} = {uniform}）。对这个掩码，正确"
-                            "的填充是 `masked_fill(mask == 0, -1e9)`。",
+                            "个位置上各分到 {last}（1/{n} = {uniform}）。对这个掩码，应当用 "
+                            "`masked_fill(mask == 0, -1e9)` 写入。",
     "mask.conv_header": "同一个掩码的两种约定",
-    "mask.conv_text": "有些教程存储的是相反的含义：**1 = 被屏蔽**（遮住这个位置），写作 "
-                      "`scores.masked_fill(mask == 1, "
-                      "-1e9)`。它们的后续位置掩码在对角线*上方*是 "
+    "mask.conv_text": "有些代码讲解存储的是相反的含义：**1 = 被屏蔽**（遮住这个位置），写作 "
+                      "`scores.masked_fill(mask == 1, -1e9)`。它们的后续位置掩码在对角线*上方*是 "
                       "1。两者描述的是同一条规则；关键是掩码与 `masked_fill` "
                       "的条件要一致。PyTorch 自己两种都用：`nn.MultiheadAttention` 的布尔掩码 "
                       "True = *不允许*，而 `F.scaled_dot_product_attention` 的布尔掩码 True = "
@@ -406,7 +406,7 @@ TEXT: dict[str, str] = {
     "shapes.col_full_name": "完整名称",
     "shapes.download_csv": "把表格下载为 CSV",
     "shapes.head": "头",
-    "shapes.masked_caption": "空白的格子被掩码填成了 −1e9。",
+    "shapes.masked_caption": "空白的格子已按掩码写入 −1e9。",
     "shapes.split_header": "拆分成多个头，再拼接回去",
     "shapes.split_text": "`linears[0](x)` 得到 (batch, seq, d_model = {d_model})。"
                          "`.view(batch, -1, h, d_k)` 把每一行重新解释为 {h} 段、每段 {d_k} 个数，"
@@ -660,14 +660,14 @@ TEXT: dict[str, str] = {
                   "把方差拉回到 1。",
     "attn.scores_title": "分数（{shape}）",
     "attn.masked_title": "掩码后的分数：空白 = -1e9（{n} 个被屏蔽）",
-    "attn.mistake_exploding": "一个常见的错误说法是：除以 √d_k 是为了防止梯度*爆炸*。实际"
-                              "上它防止的是相反的情况。在这个头上（d_k = {d_k}），分数的方"
-                              "差按实际算法是 {var_scaled}，不除时是 {var_unscaled}；softmax"
-                              " 每行最大权重的平均值是 {max_scaled}，不除时是 {max_unscaled}"
-                              "；每行的梯度大小 Σ p(1 − p) 是 {grad_scaled}，不除时是 {grad_unscal"
-                              "ed}。分数越大，softmax 越饱和，而饱和的 softmax 传回的梯度*"
-                              "更小*（§3.2.1：“梯度极小”）。d_k 越大，差距越大；可以试试 paper"
-                              " base 预设。",
+    "attn.mistake_exploding": "常见的一种错误说法是：除以 √d_k "
+                              "是为了防止梯度*爆炸*。它要防止的恰恰是相反的情况。在这个头上（d_k "
+                              "= {d_k}）比较实际的算法（除以 √d_k）和不做除法：分数的方差分别是 "
+                              "{var_scaled} 和 {var_unscaled}；softmax 每行最大权重的平均值分别是 "
+                              "{max_scaled} 和 {max_unscaled}；每行的梯度大小 Σ p(1 − p) 分别是 "
+                              "{grad_scaled} 和 {grad_unscaled}。分数越大，softmax "
+                              "越饱和，而饱和的 softmax 回传的梯度反而*更小*（§3.2.1：“梯度极小”）"
+                              "。d_k 越大，差距越大；可以把模型规模换成“论文 base 模型”试试。",
     "attn.step3": "**3. Softmax** 对每一行把分数变成和为 1 的权重；被屏蔽的位置得到 exp(-1e9) "
                   "≈ 0。",
     "attn.weights_title": "权重 p_attn（{shape}）",
@@ -682,8 +682,8 @@ TEXT: dict[str, str] = {
     # ---- 敲除一个头（explorer/knockout_view.py） ----
     "ko.header": "敲除一个头",
     "ko.intro": "关掉一个头，或整个子层，看看模型失去了什么：它对你的输入的回答，以及它在其任务的"
-                "新输入上的完全正确率。这个头的输出只在这几次运行中由钩子置零；模型的权重不会改变"
-                "。",
+                "新输入上的整序列准确率。这个头的输出只在这几次运行中由钩子置零；模型的权重不会改"
+                "变。",
     "ko.part": "子层",
     "ko.part_encoder_feed_forward": "编码器前馈网络",
     "ko.part_decoder_feed_forward": "解码器前馈网络",
@@ -691,43 +691,44 @@ TEXT: dict[str, str] = {
     "ko.unit": "{part}，{layer}，{head}",
     "ko.refused": "这个敲除不属于该模型（超出它的层或头，或菜单中没有的值）：改为显示第一个"
                   "选项。",
-    "ko.how": "由钩子点 `{hook}` 移除，只在这次运行中。",
+    "ko.how": "仅在本次运行中通过钩子点 `{hook}` 移除。",
     "ko.answer_intact": "**完整模型的回答**（对你的输入做贪心解码）",
     "ko.answer_without": "**敲除后的回答**：{unit}",
     "ko.answer_same": "对你的输入的回答没有改变。",
     "ko.answer_changed": "回答在 {total} 个位置中的 {n} 个发生了变化。",
     "ko.train_mode": "侧边栏中 dropout 已打开（训练模式）；这里的回答在关闭 dropout 的情况下"
                      "解码，因此两者只因敲除而不同。",
-    "ko.no_task_untrained": "这个未训练的模型从未学过任何任务，因此没有正确率可测（也无法测量一个"
+    "ko.no_task_untrained": "这个未训练的模型从未学过任何任务，因此没有准确率可测（也无法测量一个"
                             "头的作用）：只有上面它对你的输入的回答能显示敲除改变了什么。请在“训练"
                             "与解码”页训练一个模型并在侧边栏中选择它，或者看看日期翻译器。",
-    "ko.no_task_file": "导入的文件没有指明本应用的任何任务，因此没有正确率可测（也无法测量一个头的"
+    "ko.no_task_file": "导入的文件没有指明本应用的任何任务，因此没有准确率可测（也无法测量一个头的"
                        "作用）：只有上面对你的输入的回答能显示敲除改变了什么。",
-    "ko.no_task_vocab": "这个模型的词表不是其文件所指任务的词表，因此没有正确率可测：只有上面对你"
+    "ko.no_task_vocab": "这个模型的词表不是其文件所指任务的词表，因此没有准确率可测：只有上面对你"
                         "的输入的回答能显示敲除改变了什么。",
-    "ko.no_task_long": "这个模型的位置编码表比其任务最长的序列还短，因此没有正确率可测：只有上面对"
+    "ko.no_task_long": "这个模型的位置编码表比其任务最长的序列还短，因此没有准确率可测：只有上面对"
                        "你的输入的回答能显示敲除改变了什么。",
     "ko.measuring": "正在对新输入解码（有无敲除）…",
-    "ko.acc_intact": "完全正确率，完整模型（{n} 个输入）",
-    "ko.acc_without": "完全正确率，敲除后（{n} 个输入）",
+    "ko.acc_intact": "整序列准确率，完整模型（{n} 个输入）",
+    "ko.acc_without": "整序列准确率，敲除后（{n} 个输入）",
     "ko.points": "{d} 个百分点",
-    "ko.acc_caption": "{task}任务的 {n} 个新输入，每次敲除都用同样的输入；只有整个回答"
-                      "都对，一个输入才算对。",
+    "ko.acc_caption": "{task}任务的 {n} 个留出输入（从不出现在训练批中的序列），每次敲除都用同样的"
+                      "输入；只有整个回答都对，一个输入才算对。",
     "ko.acc_caption_dates": "在这里用{task}任务的 {n} 个日期测得，这些日期取自训练时留出的日子（用"
                             "固定的随机种子抽取，每次敲除都用同样的日期）；只有整个回答都对，一个"
                             "日期才算对。",
     "ko.measure": "测量每一个头（{count} 个头）",
-    "ko.measure_help": "每次只移除一个头，每次都解码同样的 {n} 个输入（共 {count} 次正确率"
-                       "测量）；按上面正确率所用的时间估算，这里大约需要 {seconds} 秒。",
-    "ko.progress": "正确率 {done} / {total}",
+    "ko.measure_help": "每次只移除一个头，每次都解码同样的 {n} 个输入（共 {count} "
+                       "次准确率测量）；按上面测量准确率所用的时间估算，这里大约需要 {seconds} "
+                       "秒。",
+    "ko.progress": "准确率 {done} / {total}",
     "ko.no_pattern": "前馈网络没有注意力模式：它单独处理每个位置。",
     "ko.pattern_title": "权重：{unit}",
-    "ko.grid_caption": "每次只移除一个头时在 {n} 个新输入上损失的正确率（完整模型：{intact}）；"
-                       "{count} 个头共用时 {seconds} 秒。最重要的是：{best}（损失 {lost}）；"
-                       "{unchanged} 个头没有任何影响。蓝色：去掉这个头后模型反而更好。",
-    "ko.fig_lost": "损失的正确率",
+    "ko.grid_caption": "每次只移除一个头时，{n} 个新输入上准确率的下降（完整模型：{intact}）；{cou"
+                       "nt} 个头共用时 {seconds} 秒。最重要的是：{best}（准确率下降 "
+                       "{lost}）；{unchanged} 个头没有任何影响。蓝色：去掉这个头后模型反而更好。",
+    "ko.fig_lost": "准确率下降",
     "ko.fig_intact": "完整模型：{intact}",
-    "ko.fig_scale": "损失",
+    "ko.fig_scale": "下降",
     # ---- 缓存计算（explorer/cache.py） ----
     "ui.running_sentence": "正在让你的句子通过模型…",
 
@@ -814,7 +815,7 @@ TEXT: dict[str, str] = {
                                "都需要自己的 token。",
     "ckpt.err.duplicate_token": "token 列表的第 {a} 个和第 {b} 个 token 相同：每个 id 都需要自己的 "
                                 "token。",
-    "ckpt.err.not_bytes": "检查点必须是用 torch.save 保存的文件的字节内容。",
+    "ckpt.err.not_bytes": "检查点必须是 torch.save 所保存文件的原始字节。",
     "ckpt.err.empty": "文件是空的。请选择一个用 torch.save 保存的检查点。",
     "ckpt.err.too_big": "文件大小为 {size}，上限是 {limit}，以免加载时占满共享服务器的内存。",
     "ckpt.err.unpacks_too_big": "文件解压后有 {size}，上限是 {limit}。",
@@ -1027,7 +1028,7 @@ TEXT: dict[str, str] = {
     "train.reason.stop_request": "收到了停止请求",
     "train.reason.click": "训练期间有一次点击",
     "train.reason.stop_button": "点击了“停止”按钮",
-    "train.reason.tab_closed": "浏览器标签页已关闭",
+    "train.reason.tab_closed": "本页面与服务器断开了连接：标签页被关闭或刷新，或网络中断",
     "train.other_settings": "你训练的模型对应的是另一组设置（{describe}）。点击“训练”即可为"
                             "当前的任务和侧边栏设置训练一个模型；在此之前，下面使用的是未训练"
                             "的模型。",
@@ -1036,9 +1037,10 @@ TEXT: dict[str, str] = {
     "train.describe_digits": "数字",
     "train.describe_words": "{n} 个词",
     "train.metric_accuracy": "整序列准确率",
-    "train.metric_accuracy_help": "留出评估：对 {n} 个单独抽取的随机序列做贪心解码，这些序列既"
-                                  "没有用于训练，也没有用于停止检验（每次停止检验看另外 "
-                                  "{check_n} 个序列）。整个答案（直到 </s>）完全正确的比例。",
+    "train.metric_accuracy_help": "留出评估：对 {n} 个留出序列做贪心解码；这些序列从不出现在训练批"
+                                  "中，也不用于停止检验（每次停止检验看 {check_n} "
+                                  "个新抽取的训练序列）。{split}整个答案（直到 "
+                                  "</s>）完全正确的比例。",
     "train.metric_loss": "最终损失（每个 token）",
     "train.metric_steps": "步数",
     "train.metric_time": "训练时间",
@@ -1064,7 +1066,7 @@ TEXT: dict[str, str] = {
     "train.decode_with": "用哪个模型解码",
     "train.which_trained": "训练后的模型",
     "train.which_untrained": "未训练的模型",
-    "train.which_shipped": "应用自带的日期翻译模型",
+    "train.which_shipped": "应用自带的日期翻译器",
     "train.which_imported": "导入的检查点（侧边栏）",
     # 束搜索与贪心解码对照（issue 12）
     "beam.header": "束搜索与贪心解码对照",
@@ -1189,22 +1191,23 @@ TEXT: dict[str, str] = {
                              "测量。六个随机的训练样例：",
     "train.col_date": "写出的日期",
     "train.col_iso": "答案",
-    "train.model_recipe_dates": "日期训练方案：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}"
-                                "，不用 dropout（比应用自带的日期翻译模型的 d_model = {shipped}"
-                                " 窄，所以学得更快）",
-    "train.early_help_dates": "只要某一步自己的那批训练日期（在权重更新之前打分）几乎全部正确，"
-                              "就做一次停止检验：检查另外 {n} 个新的训练日期；一旦这 {n} 个中至"
-                              "少 {share} 正确就停止训练（要让每个日期都正确还得多花几分钟："
-                              "应用自带的翻译模型训练了 {minutes} 分钟）。检验"
-                              "只做一次教师强制的前向计算，结论却与贪心解码相同：在后续位置掩码"
-                              "下，如果一个日期每一步的下一个字符都是模型的首选，贪心解码写出的"
-                              "正好就是它。有 dropout 时，改为每 {every} 步检验一次。训练后显示"
-                              "的准确率来自留出的日子。",
-    "train.adam_caption_dates": "与论文相同，使用 Adam，β = (0.9, 0.98)，ε = 1e-9。日期训练方案："
-                                "{warmup} 步学习率预热后学习率为 {lr}，批大小 {batch}，"
-                                "不使用标签平滑。应用自带的翻译模型训练得更久（tools/train_dates.py"
-                                "，Noam 调度，批大小 {shipped_batch}，{shipped_steps} 步），在 "
-                                "{shipped_n} 个留出日期上正确率为 {shipped_accuracy}。",
+    "train.model_recipe_dates": "日期训练方案：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，不用 "
+                                "dropout（比应用自带的日期翻译器的 d_model = {shipped} "
+                                "窄，所以学得更快）",
+    "train.early_help_dates": "只要某一步自己的那批训练日期（在权重更新之前打分）几乎全部正确，就"
+                              "做一次停止检验：检查另外 {n} 个新的训练日期；一旦这 {n} 个中至少 "
+                              "{share} 正确就停止训练（要让每个日期都正确还得多花几分钟：应用自带"
+                              "的日期翻译器训练了 {minutes} "
+                              "分钟）。检验只做一次教师强制的前向计算，结论却与贪心解码相同：在后"
+                              "续位置掩码下，如果一个日期每一步的下一个字符都是模型的首选，贪心解"
+                              "码写出的正好就是它。有 dropout 时，改为每 {every} "
+                              "步检验一次。训练后显示的准确率来自留出的日子。",
+    "train.adam_caption_dates": "与论文相同，使用 Adam，β = (0.9, 0.98)，ε = "
+                                "1e-9。日期训练方案：{warmup} 步学习率预热后学习率为 {lr}，批大小 "
+                                "{batch}，不使用标签平滑。应用自带的日期翻译器训练得更久（tools/tr"
+                                "ain_dates.py，Noam 调度，批大小 {shipped_batch}，{shipped_steps} "
+                                "步），在 {shipped_n} 个留出日期上整序列准确率为 "
+                                "{shipped_accuracy}。",
     "train.metric_accuracy_help_dates": "留出评估：对 {n} 个日期做贪心解码，这些日子从未用于训"
                                         "练（也没有用于停止检验；每次停止检验看 {check_n} 个训"
                                         "练日期）。整个答案（直到 </s>）完全正确的比例。",
@@ -1213,8 +1216,8 @@ TEXT: dict[str, str] = {
     "train.learned_dates": "{step} 步后停止：第 {step} 步的停止检验看了 {n} 个新的训练日期，至"
                            "少 {share} 正确。",
     "train.describe_dates": "日期",
-    "train.input.date_too_long": "模型只有能容纳最多 {n} 个字符（不计空格）的日期的位置；这段文字"
-                                 "更长。",
+    "train.input.date_too_long": "模型的位置只够容纳最多 {n} 个字符的日期（不计空格），这段文字超"
+                                 "出了这个长度。",
     "train.date_input": "要翻译的日期",
     "train.date_input_help": "按任务中某种语言的写法输入一个日期，例如“Montag, 23. November 2026”“"
                              "2026年11月23日星期一”或“Nov 23, 2026”。其他文字也会被读入：模型总会"
@@ -1223,9 +1226,9 @@ TEXT: dict[str, str] = {
     "train.date_no_expected": "应用无法判断正确答案：这段文字不是按任务的写法写出的日期。",
     "train.answer_plain": "模型的答案",
     "train.date_inside": "这段文字正是按任务的写法写出的日期，所以答案是已知的：应用用任务的每种语"
-                         "言和样式写出这个日期，找到了这段文字。",
-    "train.date_outside": "这段文字超出了模型训练时见过的范围（随意的文字、别的样式、1900–2099 以"
-                          "外的日期或不存在的日期）：模型仍会给出答案，但这个答案不一定有意义。",
+                         "言和格式写出这个日期，找到了这段文字。",
+    "train.date_outside": "这段文字超出了模型训练时见过的范围（随意的文字、别的格式、1900–2099 "
+                          "以外的日期或不存在的日期）：模型仍会给出答案，但这个答案不一定有意义。",
     "train.pattern_dates": "答案的每个数字看向日期中它所属的字段：年份数字看年份，月份数字看月份（"
                            "任何语言的月份名称），日数字看日",
     "train.film_ideal_dates": "答案的每个数字看它所属的字段：年份数字看年份，月份数字看月份，日数"
@@ -1259,8 +1262,8 @@ TEXT: dict[str, str] = {
                        "降低：`lr = d_model^-0.5 · min(step^-0.5, step · warmup^-1.5)`。The "
                        "Annotated Transformer 的 `rate()` 在此之外又乘了一个自己的 "
                        "`factor`：它的复制任务示例用 Adam，lr 0.5 × rate(factor 1, warmup "
-                       "400)，相当于 factor 为 0.5；它的 Multi30k 模型用基础学习率 1.0、warmup "
-                       "3000。峰值在 step = warmup 处；模型越宽（d_model "
+                       "400)，相当于 factor 为 0.5；它的 Multi30k 模型用基础学习率 1.0、预热 3000 "
+                       "步。峰值在 step = warmup 处；模型越宽（d_model "
                        "越大），学习率越小。论文没有说明为什么要预热；一种常见的解释（这是本应用的"
                        "解释，不是论文的）是：Adam 最初几步依据的梯度统计量还很不准，所以让这几步"
                        "保持较小。点线：The Annotated Transformer 中的示例曲线。",
@@ -1276,18 +1279,19 @@ TEXT: dict[str, str] = {
                             "散度：只有当模型恰好预测出这个平滑后的目标分布时它才为 "
                             "0，所以完全确定的（one-hot）预测现在也会产生损失。标签是 `<pad>` "
                             "的那一行全为 0：填充不产生损失。",
-    "train.at_smoothing_text": "**The Annotated Transformer 的两个例子，用本应用的 `LabelSmoothing"
-                               "` 算出。** 第一个：词表有 5 个 token，填充的 id 是 0，ε = 0.4"
-                               "，目标是 [2, 1, 0, 3, 3]。第二个：只有一个目标，即标签 1，"
-                               "模型对它越来越有把握：概率为 [0, x/d, 1/d, 1/d, 1/d]，其中"
-                               " d = x + 3，x 从 1 到 100，用 ε = 0.1 计算损失。",
+    "train.at_smoothing_text": "**The Annotated Transformer 的两个例子，用本应用的 "
+                               "`LabelSmoothing` 算出。** 第一个：词表有 5 个 token，填充的 id 是 "
+                               "0，ε = 0.4，目标是 [2, 1, 0, 3, 3]。第二个：只有一个目标，即标签 "
+                               "1，模型对它越来越有把握：概率为 [0, x/d, 1/d, 1/d, 1/d]，其中 d = "
+                               "x + 3，x 从 1 到 99（即 The Annotated Transformer 的 `range(1, "
+                               "100)`），用 ε = 0.1 计算损失。",
     "train.at_smoothing_caption": "标签上是 {label}，既不是标签也不是填充的 {k} 个 token "
                                   "上各是 {other} = {eps}/{k}；填充那一列是 0，目标为填充 id"
                                   " 0 的那一行全是 0（它不产生损失）。",
-    "train.confidence_caption": "损失在 x = {x} 时最低，这时标签的概率是 {p}：恰好等于平滑"
-                                "后的目标分布里的 1 − ε。更有把握的预测反而受罚：到 x = 100"
-                                " 时，损失从 {low} 又升到了 {last}。不用标签平滑的话，它会"
-                                "一直降向 0。",
+    "train.confidence_caption": "损失在 x = {x} 时最低，这时标签的概率是 "
+                                "{p}：恰好等于平滑后的目标分布里的 1 − "
+                                "ε。更有把握的预测反而受罚：到 x = {top} 时，损失从 {low} "
+                                "又升到了 {last}。不用标签平滑的话，它会一直降向 0。",
     "train.smoothing_caption": "词表共 {n} 个 token：每个既不是标签也不是 <pad> 的 token 分到 "
                                "ε/(size − 2) = {share}。",
     "train.smooth_row": "标签 {token}",
@@ -1336,14 +1340,14 @@ TEXT: dict[str, str] = {
     "train.input.bad_digits": "只能使用 0 到 9 的数字，并用空格分隔；第 {which} 个符号不是数字。",
     "train.input.bad_words": "只能使用任务中的符号，并用空格分隔；第 {which} 个符号不在其中。",
     "train.input.too_many": "模型训练时的序列最多 {n} 个符号；这个输入有 {got} 个。",
-    "sidebar.layer_norm_help": "两种 LayerNorm 公式。**std + 1e-6**（The Annotated Transformer"
-                               "）：(x − mean) / (std + 1e-6)，std 是无偏标准差（除以 d_model"
-                               " − 1），eps 加在标准差上、平方根之外。**nn.LayerNorm**（PyTorch"
-                               "）：(x − mean) / √(var + 1e-5)，var 是有偏方差（除以 d_model"
-                               "），eps 在平方根之内。两者之后都用可学习的向量做缩放和平移"
-                               "。有偏标准差小一个因子 √((d_model − 1)/d_model)，所以 nn.LayerNorm"
-                               " 的输出大约大 1/(2·d_model)：d_model = 32 时约 1.6%，512 "
-                               "时约 0.1%。“模型”页会在你的句子上把它算出来。",
+    "sidebar.layer_norm_help": "两种层归一化公式。**std + 1e-6**（The Annotated Transformer）：(x "
+                               "− mean) / (std + 1e-6)，std 是无偏标准差（除以 d_model − 1），eps "
+                               "加在标准差上、平方根之外。**nn.LayerNorm**（PyTorch）：(x − mean) "
+                               "/ √(var + 1e-5)，var 是有偏方差（除以 d_model），eps "
+                               "在平方根之内。两者之后都用可学习的向量做缩放和平移。有偏标准差小一"
+                               "个因子 √((d_model − 1)/d_model)，所以 nn.LayerNorm 的输出大约大 "
+                               "1/(2·d_model)：d_model = 32 时约 1.6%，512 时约 "
+                               "0.1%。“模型”页会在你的句子上把它算出来。",
     "sidebar.tie_weights_help": "论文（§3.4）让两个词嵌入层和 softmax "
                                 "之前的线性层共享同一个权重矩阵（这时源语言和目标语言共用一个"
                                 "词表）。The Annotated Transformer 的 `make_model` "
@@ -1361,8 +1365,8 @@ TEXT: dict[str, str] = {
     "source.dates": "已训练：日期翻译器",
     "source.yours": "你训练的模型",
     "source.imported": "导入的检查点",
-    "source.dates_missing": "这次安装缺少日期翻译器的文件（models/dates.pt），所以显示的是"
-                            "未训练的模型。",
+    "source.dates_missing": "本次安装中缺少日期翻译器的文件（models/dates.pt），因此这里显示的是未"
+                            "训练的模型。",
     "source.yours_missing": "你在本次会话中还没有训练过模型：先去“训练与解码”页训练一个。"
                             "在此之前显示的是未训练的模型。",
     "source.yours_running": "你的模型还在“训练与解码”页上训练；训练停止后就会显示在这里。"
@@ -1379,13 +1383,13 @@ TEXT: dict[str, str] = {
                     "恢复你自己的设置。",
     "source.params": "参数量（{name}）",
     "source.dates_weights": "**这是一个训练过的模型**：随应用提供的日期翻译器（训练了 {steps} "
-                            "步；在 {n} 个它从未见过的日期上完全正确率为 {accuracy}）。把任意一种"
-                            "它学过的语言写的日期填作源句子，例如 `Montag, 23. November 2026` "
-                            "或 `2026年11月23日`。",
+                            "步；在 {n} 个它从未见过的日期上整序列准确率为 "
+                            "{accuracy}）。把任意一种它学过的语言写的日期填作源句子，例如 "
+                            "`Montag, 23. November 2026` 或 `2026年11月23日`。",
     "source.yours_weights": "**你训练的模型**（{task}，{steps} 步）：这是它在“训练与解码”页上"
                             "学到的注意力。",
-    "source.answer": "目标框是空的，所以解码器读入的是模型自己的答案：**{answer}**。"
-                     "交叉注意力因此显示每个输出 token在生成时看向了源句子的哪里。",
+    "source.answer": "目标框是空的，因此解码器读入的是模型自己生成的答案：**{answer}**。于是交叉注"
+                     "意力显示的是：每个输出 token 在生成时关注了源句子的哪些位置。",
     "source.no_answer": "目标框是空的，而模型在这里没有给出答案，所以解码器只读入 `<s>`。",
     "source.unknown": "你的 token 中有 {n} 个不在这个模型的词表里，被读作 `<unk>`（见侧边栏的 "
                       "token 表）。",
@@ -1418,11 +1422,11 @@ TEXT: dict[str, str] = {
     "preview.everywhere": "在每个页面上查看这个模型",
     # ---- 7. 破坏一个部件（explorer/experiment_view.py）----
     "exp.header": "7. 破坏一个部件，与正确的模型并排训练",
-    "exp.intro": "下面每个开关只改变一处：`TransformerConfig` 的一个字段（在模型页的模块树和"
-                 "代码里都能看到），或者训练时的标签平滑。**同时训练两个**会让正确的模型和被破"
-                 "坏的模型从相同的初始权重出发，在相同的任务、相同的批和相同的步数下训练（用第 2"
-                 " 节的模型和设置；开启 dropout 时，两者丢弃哪些单元也由随机种子决定），然后用"
-                 "同样的方法测量两者。",
+    "exp.intro": "下面每个开关只改变一处：`TransformerConfig` "
+                 "的一个字段（在“模型”页的模块树和代码里都能看到），或者训练时的标签平滑。**同时训"
+                 "练两个**会让正确的模型和被破坏的模型从相同的初始权重出发，在相同的任务、相同的批"
+                 "和相同的步数下训练（用第 2 节的模型和设置；开启 dropout "
+                 "时，两者丢弃哪些单元也由随机种子决定），然后用同样的方法测量两者。",
     "exp.break_label": "要破坏的部件",
     "exp.break_help": "通常选一个，看看这个部件的作用；也可以同时选几个（甚至全部），照样能训"
                       "练，但结果就说不清是哪个部件造成的。",
@@ -1448,10 +1452,10 @@ TEXT: dict[str, str] = {
                                   "，它只保留填充的部分，于是解码器的每个位置都能关注解码器输"
                                   "入的每个位置，包括后面的位置。论文的解码器防止的正是这一点"
                                   "（§3.2.3）。",
-    "exp.what.decoder_mask.inverted": "**改动：**`decoder_mask=\"inverted\"`，也就是先构造"
-                                      "全 1 的下三角掩码、再用 `masked_fill(mask == 1, -1e9)`"
-                                      " 填充的错误：每个位置只能关注*后面*的位置，不能关注自己"
-                                      "和前面的位置（掩码页用你的句子演示了这一点）。",
+    "exp.what.decoder_mask.inverted": "**改动：**`decoder_mask=\"inverted\"`，也就是先构造全 1 "
+                                      "的下三角掩码、再用 `masked_fill(mask == 1, -1e9)` 写入 "
+                                      "−1e9 的错误：每个位置只能关注*后面*的位置，不能关注自己和前"
+                                      "面的位置（“掩码”页用你的句子演示了这一点）。",
     "exp.what.positional_encoding": "**改动：**`positional_encoding=False`：编码器和解码器里"
                                     "的 `PositionalEncoding` 都加上 0，而不是正弦信号（§3.5）。",
     "exp.what.scale_scores": "**改动：**`scale_scores=False`：`attention()` 直接用 Q·Kᵀ，"
@@ -1459,8 +1463,8 @@ TEXT: dict[str, str] = {
     "exp.what.residual": "**改动：**`residual=False`：每个 `SublayerConnection` 都去掉了 "
                          "`x +`，子层的输出取代它的输入，而不是加在输入上（§3.1）。",
     "exp.what.smoothing": "**改动：**第二个模型用你选的 ε 向平滑后的目标分布训练（论文用 ε = "
-                          "0.1，§5.4），第一个用 ε = 0（独热目标）。这里的“被破坏”只是“改变了"
-                          "”的意思：模型本身完全一样。",
+                          "0.1，§5.4），第一个用 ε = 0（one-hot "
+                          "目标）。这里的“被破坏”只是“改变了”的意思：模型本身完全一样。",
     "exp.why.decoder_mask.none": "**为什么会失败。** 训练时，解码器输入是右移一位的答案（以 "
                                  "`<s>` 开头），所以位置 i 能读到第 i + 1 个 token，也就是它"
                                  "要预测的那个 token。照抄它不需要源句子的任何信息，损失几乎"
@@ -1477,22 +1481,22 @@ TEXT: dict[str, str] = {
                                    "里*找到它。复制和反转需要知道“在哪里”：第 n 个源 token "
                                    "是哪个。排序只需要“是什么”：源句子无论怎么排列，答案都一"
                                    "样。",
-    "exp.why.scale_scores": "**预期。** d_k = {d_k} 时，未缩放的分数是缩放后的 √{d_k} ≈ "
-                            "{root} 倍，方差是 {d_k} 倍（§3.2.1，脚注 4）。分数越大，softmax"
-                            " 越接近独热的权重，那里的梯度非常小，学习可能变慢甚至停滞。d_k "
+    "exp.why.scale_scores": "**预期。** d_k = {d_k} 时，未缩放的分数是缩放后的 √{d_k} ≈ {root} "
+                            "倍，方差是 {d_k} 倍（§3.2.1，脚注 4）。分数越大，softmax 越接近 "
+                            "one-hot 的权重，那里的梯度非常小，学习可能变慢甚至停滞。d_k "
                             "越大，影响越大。",
-    "exp.why.residual": "**预期。** 没有残差路径，token 自己的词嵌入和位置只能经过注意力和前"
-                        "馈网络才能到达下一层，梯度也没有直接回到前面各层的路径。即使只有一层"
-                        "也会受影响，层数越多影响越大（残差连接正是为此提出的，He 等，2016）。",
+    "exp.why.residual": "**预期。** 没有残差连接，token 自己的词嵌入和位置只能经过注意力和前馈网络"
+                        "才能到达下一层，梯度也没有直接回到前面各层的路径。即使只有一层也会受影响"
+                        "，层数越多影响越大（残差连接正是为此提出的，He 等，2016）。",
     "exp.why.smoothing": "**预期。** ε = {eps} 时，目标分布在正确的 token 上放 {keep}，把 {eps} "
                          "分给除 `<pad>` 以外的其他 token（The Annotated Transformer "
                          "的写法）。模型被训练得保持不确定。论文说这会损害困惑度，但提高了准确率和"
                          " BLEU（§5.4）。常见的一种解读（是我们的说法，不是论文的）是：它防止模型"
                          "死记训练数据，而这里源源不断的新序列本来就无法死记。",
-    "exp.measured": "**测量结果**（同样的 {n} 个留出序列）：教师强制的 token 准确率（输入正确"
-                    "答案，和训练时一样），被破坏的模型 {tf_bad}，正确的模型 {tf_ok}；贪心解码"
-                    "的完全正确率（模型自己解码）{greedy_bad}，对比 {greedy_ok}；最后的训练损"
-                    "失 {loss_bad}，对比 {loss_ok}。",
+    "exp.measured": "**测量结果**（同样的 {n} 个留出序列）：教师强制的 token "
+                    "准确率（输入正确答案，和训练时一样），被破坏的模型 {tf_bad}，正确的模型 "
+                    "{tf_ok}；贪心解码的整序列准确率（模型自己解码）{greedy_bad}，对比 "
+                    "{greedy_ok}；最后的训练损失 {loss_bad}，对比 {loss_ok}。",
     "exp.verdict_gap": "**要点就在这个差距。** 输入正确答案时，被破坏的模型答对 {tf_bad} 的 "
                        "token，但自己解码时只有 {greedy_bad} 的序列完全正确，而正确的模型是 "
                        "{greedy_ok}。训练时的准确率在解码时保不住，说明模型依赖了只在训练时才"
@@ -1501,8 +1505,8 @@ TEXT: dict[str, str] = {
                          "{greedy_bad}，对比 {greedy_ok}。",
     "exp.verdict_better": "**这一次被破坏的模型反而更好**（完全正确 {greedy_bad}，对比 "
                           "{greedy_ok}）：在这个大小和预算下，这个部件不是必需的。",
-    "exp.verdict_same": "**这一次这个部件没有带来明显差别**（完全正确 {greedy_bad}，对比 "
-                        "{greedy_ok}），在这个大小和预算下。",
+    "exp.verdict_same": "**在这个大小和预算下，这个部件这次没有带来明显差别**（完全正确 "
+                        "{greedy_bad}，对比 {greedy_ok}）。",
     "exp.hint.decoder_mask.none": "步数更多时，正确的模型会更好；被破坏的模型学不到它需要的东"
                                   "西。",
     "exp.hint.decoder_mask.inverted": "步数更多时，正确的模型会更好；被破坏的模型学不到它需要"
@@ -1527,7 +1531,7 @@ TEXT: dict[str, str] = {
     "exp.col_measure": "指标",
     "exp.row_loss": "最后的训练损失",
     "exp.row_tf": "教师强制的 token 准确率",
-    "exp.row_greedy": "贪心解码的完全正确率",
+    "exp.row_greedy": "贪心解码的整序列准确率",
     "exp.row_steps": "训练步数",
     "exp.row_seconds": "训练时间",
     "exp.attn_header": "两个模型看同一个输入",
@@ -1563,9 +1567,10 @@ TEXT: dict[str, str] = {
     "train.status": "正在训练“{task}”：第 {step} / {steps} 步，大约还剩 {left} 秒",
     "train.status_queued": "正在训练“{task}”：等待空闲的 CPU 核（前面还有 {ahead} 个）",
     "train.status_starting": "正在训练“{task}”：正在启动…",
-    "train.goes_on": "你继续使用应用的其他部分时（本页或其他页面，任一语言），训练都会继续进行。“"
-                     "停止”、开始新的训练、达到时间上限，或者关闭、刷新标签页，都会结束它。训练结"
-                     "束后，它就成为你训练好的模型。",
+    "train.goes_on": "你继续使用应用的其他部分时（本页或其他页面，任一语言），训练都会继续进行，短"
+                     "暂断线也不影响。“停止”、开始新的训练或达到时间上限会结束它；本标签页断开连接"
+                     "（被关闭或刷新）{reconnect} 秒，或在有同学等待空闲 CPU 核时断开 {gone} "
+                     "秒，也会结束它。训练结束后，它就成为你训练好的模型。",
     "train.previous_below": "下面是你之前训练好的模型，直到这次训练结束。",
     "train.replaying": "重放：第 {step} / {steps} 步 · 损失 {loss} · {seconds} 秒",
     "train.replay_frame": "影片输入在第 {step} 步：交叉注意力，最后一层，各头平均",
@@ -1583,9 +1588,6 @@ TEXT: dict[str, str] = {
     "train.held_out_missed_same": "旁边的“{metric}”来自另一次独立的测试，即留出评估：另外 {total} "
                                   "个序列中答对 {right} 个（{acc}）。通过一次检验并不等于每个序列"
                                   "都对；答错的 {wrong} 个序列长度都是 {lengths}。",
-    "train.held_out_missed.one": "旁边的“{metric}”来自另一次独立的测试，即留出评估：另外 {total} "
-                                 "个序列中答对 {right} 个（{acc}）。通过一次检验并不等于每个序列都"
-                                 "对；答错的那一个序列长度为 {lengths}。",
     "train.n_unknown": "，其中 {n} 个符号任务中没有",
     "train.n_unknown.one": "，其中 1 个符号任务中没有",
     "train.dropped_words.one": "你的句子中有 1 个词被略去了：它不在任务的符号之中（任务只取前 "
@@ -1604,7 +1606,7 @@ TEXT: dict[str, str] = {
     "ko.whose_shared": "看这个模型的所有人共用同一份模型，所以敲除从不改写它。",
     "ko.whose_session": "这个模型只存在于你的会话中；敲除同样不会改变它。",
     "ko.acc_vs_made": "页面顶部的信息框给出的是制作模型时在另外 {made_n} "
-                      "个留出日期上测得的正确率（{made}）：日期不同，所以两个数字可能不一样。",
+                      "个留出日期上测得的准确率（{made}）：日期不同，所以两个数字可能不一样。",
     "source.reads_target": "“{name}”的解码器读取的是上面输入的目标句子（教师强制），而不是它自己的"
                            "回答：解码器的注意力显示的是这段文字的各行。",
     "source.clear_target": "清空目标句子：显示模型自己的回答",
@@ -1616,4 +1618,30 @@ TEXT: dict[str, str] = {
     "sidebar.preset_paper_base": "论文 base 模型（paper base）",
     "ckpt.upload_button": "上传",
     "ckpt.upload_limit": "每个文件最大 {mb} MB：{types}",
+    "exp.goes_on": "你继续使用应用的其他部分时（本页或其他页面，任一语言），两个模型都会继续训练。"
+                   "“停止”或再次点击**同时训练两个**会结束这次实验；两个模型都训练完后，结果会显示"
+                   "在这里。",
+    "exp.status": "破坏一个部件：{name}，第 {step} / {steps} 步",
+    "exp.status_queued": "破坏一个部件：等待空闲的 CPU 核（前面还有 {ahead} 个）",
+    "exp.status_measuring": "破坏一个部件：正在测量两个模型…",
+    "exp.failed": "实验失败：{error}。",
+    "intro.comp.Embeddings_unscaled": "把 token id 变成向量（不乘以 √d_model：这项缩放已关闭）",
+    "intro.comp.Encoder_post": "N 个编码器层，没有最后的层归一化（后置归一化：每层本身已以层归一化"
+                               "结尾）",
+    "intro.comp.Decoder_post": "N 个解码器层，没有最后的层归一化（后置归一化：每层本身已以层归一化"
+                               "结尾）",
+    "train.held_split": "留出的是长度为 {lengths} 的源序列中每 {share} 个里的 1 "
+                        "个，由序列的哈希值决定。",
+    "train.held_short": "长度为 {lengths} 的序列全部要用于训练（每种长度最多 {count} "
+                        "个），所以不留出。",
+    "train.held_short.one": "长度为 {lengths} 的序列全部要用于训练（只有 {count} "
+                            "个），所以不留出。",
+    "train.held_none": "只有 {symbols} 个符号时，这个任务的不同序列太少，无法留出：评估抽取的序列"
+                       "训练时也可能见过。",
+    "train.held_none.one": "只有 {symbols} 个符号时，这个任务的不同序列太少，无法留出：评估抽取的"
+                           "序列训练时也可能见过。",
+    "train.held_out_missed_same.one": "旁边的“{metric}”来自另一次独立的测试，即留出评估：另外 "
+                                      "{total} 个序列中答对 {right} "
+                                      "个（{acc}）。通过一次检验并不等于每个序列都对；答错的那一个"
+                                      "序列长度为 {lengths}。",
 }
