@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8501
 
-.PHONY: run test lint bench clean browser
+.PHONY: run test test-fast lint bench clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,11 @@ browser:
 test: $(VENV)/.dev-deps browser
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# The inner loop: everything but the browser tests and the benchmarks' smoke runs.
+test-fast: $(VENV)/.dev-deps
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -m "not browser and not slow" -x
 
 # Benchmarks (about an hour; run on an idle machine): writes bench/results.md.
 bench: $(VENV)/.dev-deps browser

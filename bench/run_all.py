@@ -40,6 +40,7 @@ SCRIPTS: dict[str, str] = {
     "knockout": "11. Knocking out heads (the full grid: the date model, the default tiny model)",
     "class_train": "12. A class presses Train at once (same settings, different settings, memory)",
     "class_floor": "12b. The floor under 12 (c): ten different trainings on two cores, at best",
+    "class_background": "12c. A class while a training goes on in the background (1 s redraws)",
 }
 
 

@@ -7,6 +7,7 @@ Each section is a function taking what it needs; `pages/train.py` calls them in 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -40,12 +41,15 @@ from .decoding import (
 from .figures.train import (
     AT_CONFIDENCE,
     AT_SMOOTHING,
+    CE_EXAMPLE,
     annotated_smoothing_example,
     attention_figure,
     beam_figure,
     confidence_figure,
     confidence_losses,
+    cross_entropy_example,
     next_token_figure,
+    nll_example,
     noam_figure,
     smoothing_example,
     smoothing_figure,
@@ -453,6 +457,10 @@ def schedule_section(ctx: Context, s: Settings) -> None:
     if noam.open:
         with noam:
             _noam(ctx, s)
+    loss = st.expander(t("train.loss_expander"), key="tr_loss_open", on_change="rerun")
+    if loss.open:
+        with loss:
+            _loss(ctx)
     smoothing = st.expander(t("train.smoothing_expander"), key="tr_smoothing_open",
                             on_change="rerun")
     if smoothing.open:
@@ -479,6 +487,27 @@ def _noam(ctx: Context, s: Settings) -> None:
         ctx.chart(noam_figure(nd, nf, nw), "noam_schedule", key="tr_noam")
     else:
         st.error(t("train.noam_invalid"))
+
+
+def _loss(ctx: Context) -> None:
+    """The loss per token: nn.NLLLoss is -x[y] (a walk-through drops the minus), on the
+    sidebar model's log-probabilities for the learner's sentence; then CrossEntropyLoss and
+    NLLLoss on a walk-through's logits 0..4, the same number."""
+    st.markdown(t("train.nll_text"))
+    labels = list(ctx.tokens.tgt_in_ids[1:]) if ctx.ok else []
+    if labels:
+        run = ctx.run()
+        ex = nll_example(run.cache["generator.hook_log_probs"][0], labels)
+        st.markdown(t("train.nll_live", y=ex.label,
+                      x_y=f"{ex.x_y:.4f}", p=f"{math.exp(ex.x_y):.4f}", loss=f"{ex.loss:.4f}",
+                      m=ex.labels, mean_x_y=f"{ex.mean_x_y:.4f}",
+                      mean_loss=f"{ex.mean_loss:.4f}", ours=f"{ex.smoothing_zero:.4f}"))
+    else:
+        st.caption(t("train.nll_no_sentence"))
+    ce = cross_entropy_example()
+    st.markdown(t("train.ce_example", logits=list(map(int, CE_EXAMPLE["logits"])),
+                  label=CE_EXAMPLE["label"], ce=f"{ce['ce']:.4f}", nll=f"{ce['nll']:.4f}",
+                  by_hand=f"{ce['by_hand']:.4f}", x_y=f"{ce['x_y']:.4f}"))
 
 
 def _smoothing(ctx: Context) -> None:

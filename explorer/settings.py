@@ -104,10 +104,6 @@ RANGES: dict[str, tuple[float, float]] = {
 LIMITS: dict[str, tuple[int, int]] = {  # the whole-number settings' ranges
     name: limits for name, limits in RANGES.items() if _HINTS[name] is int  # type: ignore[misc]
 }
-TOKEN_MODES = CHOICES["token_mode"]
-NORM_PLACEMENTS = CHOICES["norm_placement"]
-LAYER_NORMS = CHOICES["layer_norm"]
-TIE_WEIGHTS = CHOICES["tie_weights"]
 
 
 def kind_of(name: str) -> type:

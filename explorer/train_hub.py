@@ -628,7 +628,6 @@ class Hub:
 # Where the server's hub trains: "processes" (a worker process per core, train_worker.py:
 # trainings do not share the interpreter lock, bench/class_train.py (e)) or "threads" (the
 # server's own process; the tests use it to see inside a training).
-ENGINES = ("processes", "threads")
 ENGINE = "processes"
 
 _HUB: Hub | None = None

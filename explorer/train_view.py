@@ -25,7 +25,7 @@ from .context import Context, session_disconnected
 from .decoding import teacher_forcing_rows
 from .exports import checkpoint_bytes, download_name
 from .figures.attention import KINDS
-from .figures.train import attention_figure, loss_figure
+from .figures.train import attention_figure, loss_figure, walkthrough_teacher_forcing
 from .i18n import get_lang, percent, sentences, set_lang, t
 from .settings import LIMITS, Settings, architecture_problem, training_problem
 from .sources import shipped_dates_meta
@@ -176,7 +176,16 @@ def task_section(source: str) -> tuple[TrainSettings, TrainTask]:
     with st.expander(t("train.tf_expander")):
         st.dataframe(teacher_forcing_rows(task, example), hide_index=True)
         st.caption(t("train.tf_caption"))
+        _walkthrough_teacher_forcing()
     return ts, task
+
+
+def _walkthrough_teacher_forcing() -> None:
+    """A walk-through's "<sos> it is a good day" example, split by this app's `Batch`."""
+    rows, mask_shape = walkthrough_teacher_forcing()
+    st.markdown(t("train.tf_seed_text"))
+    st.dataframe(rows, hide_index=True)
+    st.caption(t("train.tf_seed_caption", n=len(next(iter(rows.values()))), shape=mask_shape))
 
 
 def _date_task_text(task: D.DateTask) -> None:
@@ -193,6 +202,7 @@ def _date_task_text(task: D.DateTask) -> None:
         st.dataframe(teacher_forcing_rows(task, list(example.tokens), list(example.iso)),
                      hide_index=True)
         st.caption(t("train.tf_caption"))
+        _walkthrough_teacher_forcing()
 
 
 # ---- 2. Training ----------------------------------------------------------------------------

@@ -396,7 +396,3 @@ def held_out(model: EncoderDecoder, task: Task | D.DateTask, n: int = EVAL_SEQUE
                  for k in lengths.unique().tolist()}
     return HeldOut(int(right.sum()), n, by_length)
 
-
-def evaluate(model: EncoderDecoder, task: Task | D.DateTask, n: int = EVAL_SEQUENCES) -> float:
-    """Exact-sequence accuracy of greedy decoding on `n` held-out random sequences."""
-    return held_out(model, task, n).accuracy

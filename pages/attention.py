@@ -10,6 +10,7 @@ from explorer.figures.attention import (
     KINDS,
     attention_grid,
     head_steps,
+    key_value_source,
     patterns,
     scaling_effect,
 )
@@ -71,6 +72,12 @@ name = f"attention_{kind.key}_L{layer}_H{head}"
 st.markdown(t("attn.step1", h=cfg.h, d_k=cfg.d_k))
 for step, column in zip(("Q", "K", "V"), st.columns(3), strict=True):
     ctx.chart(figs[step], f"{name}_{step}", key=f"attn_{step.lower()}", where=column)
+# A walk-through says K is usually V: the same input, but two different projections.
+kv = key_value_source(ctx.model(), run.cache, kind, layer, head, cfg.norm_placement == "pre")
+st.caption(t("attn.kv_text", source=t(f"attn.kv_source_{kv.source}"), rows=kv.rows,
+             d_model=kv.d_model, head=head, error=f"{kv.recompute_error:.1e}",
+             w_diff=f"{kv.weight_diff:.2f}", mean_k=f"{kv.mean_k:.3f}", mean_v=f"{kv.mean_v:.3f}",
+             mean_diff=f"{kv.mean_diff:.3f}", corr=f"{kv.corr:.2f}"))
 st.markdown(t("attn.step2", sqrt_dk=f"{np.sqrt(cfg.d_k):.3g}"))
 s1, s2 = st.columns(2)
 ctx.chart(figs["scores"], f"{name}_scores", key="attn_s", where=s1)

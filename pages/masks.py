@@ -2,6 +2,7 @@
 
 import numpy as np
 import streamlit as st
+import torch
 
 from explorer.context import context, show_problems
 from explorer.figures.common import heatmap
@@ -9,11 +10,19 @@ from explorer.figures.masks import (
     batch_masks_figure,
     effect_scores,
     example_words,
+    fill_checks,
+    fill_table,
+    fill_text,
+    head_axis_rows,
+    head_axis_table,
     inverted_fill_weights,
     mask_figure,
     masking_effect_figure,
     padded_pair,
     self_attention_example,
+    shape_text,
+    underflow_below,
+    walkthrough_head_axis,
 )
 from explorer.i18n import t
 from explorer.urlstate import EXTRAS, MASK_LEN_RANGE, MASK_SIZE_RANGE
@@ -106,6 +115,20 @@ ctx.chart(
 )
 st.caption(t("mask.tgt_caption", shape=tuple(pair.batch.tgt_mask.shape)))
 st.markdown(t("mask.heads_text"))
+# A walk-through's mistake: mask.unsqueeze(0), on this pair's masks and the model's h.
+heads = ctx.cfg.h if ctx.cfg is not None else 8
+axes = head_axis_rows(pair.batch, heads)
+st.markdown(t("mask.unsqueeze_text"))
+st.dataframe(head_axis_table(axes), hide_index=True, width="stretch")
+seed_mask, seed_batch = walkthrough_head_axis()
+st.caption(t("mask.unsqueeze_caption", batch=pair.batch.src.size(0), h=heads,
+             verdict=t("mask.unsqueeze_fails" if axes[0].wrong_result is None
+                       else "mask.unsqueeze_mixes"),
+             seed_mask=shape_text(seed_mask.mask), seed_wrong=shape_text(seed_mask.wrong),
+             seed_result=shape_text(seed_mask.wrong_result),
+             batch_mask=shape_text(seed_batch.mask), batch_wrong=shape_text(seed_batch.wrong),
+             scores=shape_text(seed_batch.scores), batch_right=shape_text(seed_batch.right),
+             batch_result=shape_text(seed_batch.right_result)))
 # A common mistake: the decoder's self-attention mask called the src-attention mask.
 st.caption(t("mask.mistake_src", T=size, future=int(size * size - sub.sum())))
 
@@ -129,6 +152,22 @@ off = ~np.eye(4, dtype=bool)
 a1.caption(t("mask.none_caption", own=f"{np.diag(s_none).mean():,.0f}",
              other=f"{np.abs(s_none[off]).mean():,.0f}", diag=f"{np.diag(p_none).min():.4f}"))
 a2.caption(t("mask.all_caption", weight=f"{p_all.mean():.2f}"))
+
+# A walk-through's claim: -1e9 still lets "a little" of the future through. On the learner's
+# scores above: in float32 every blocked weight is exactly 0; when it would not be.
+checks = fill_checks(scores, sub)
+if checks[0].blocked:
+    st.subheader(t("mask.leak_header"))
+    f16 = torch.finfo(torch.float16)
+    st.markdown(t("mask.leak_text", zeros=checks[0].exact_zeros, blocked=checks[0].blocked,
+                  cut32=f"{underflow_below(torch.float32):.1f}".replace("-", "−"),
+                  tiny=f"{float(torch.finfo(torch.float32).smallest_normal) * 2.0 ** -23:.1e}",
+                  small=fill_text(checks[1].fill), small_leak=fill_table(checks[1:2])[
+                      t("mask.col_largest")][0], f16max=f"{float(f16.max):,.0f}",
+                  f16min=fill_text(float(f16.min)),
+                  cut16=f"{underflow_below(torch.float16):.1f}".replace("-", "−"),
+                  small16_leak=fill_table(checks[4:])[t("mask.col_largest")][0]))
+    st.dataframe(fill_table(checks), hide_index=True, width="stretch")
 
 st.header(t("mask.conv_header"))
 st.markdown(t("mask.conv_text"))

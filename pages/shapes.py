@@ -8,6 +8,8 @@ from explorer.figures.common import text_px
 from explorer.figures.shapes import (
     BATCH_EXAMPLE,
     MHA_EXAMPLE,
+    WALK_EXAMPLE,
+    attention_walk_shapes,
     batch_example_shapes,
     example_table,
     head_split_figure,
@@ -124,3 +126,8 @@ with st.expander(t("shapes.examples_expander")):
     st.dataframe(example_table(rows), hide_index=True, width="stretch")
     st.caption(t("shapes.batch_example_caption", ntokens=ntokens, labels=ex["batch"] * (
         ex["tgt_len"] - 1)))
+    ex = WALK_EXAMPLE  # a walk-through's (30, 8, 33, 64) through attention()
+    rows, more = attention_walk_shapes()
+    st.markdown(t("shapes.walk_example", **ex))
+    st.dataframe(example_table(rows), hide_index=True, width="stretch")
+    st.caption(t("shapes.walk_caption", **{k: str(v) for k, v in more}, **ex))

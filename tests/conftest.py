@@ -36,3 +36,21 @@ def _train_clicks_wait_for_the_end(monkeypatch):
 
     monkeypatch.setattr(train_view, "INLINE_WAIT", 600.0)
     monkeypatch.setattr(experiment_view, "INLINE_WAIT", 600.0)
+
+
+# Markers (pyproject.toml): `browser` for tests that drive Chromium (the fixtures of
+# tests/browser_support.py) or serve the app themselves, `slow` for the benchmarks' smoke
+# runs. `make test-fast` leaves both out; `make test` runs everything.
+BROWSER_FIXTURES = {"page", "browser", "app_url"}
+SERVING_MODULES = {"test_load_smoke"}  # starts its own server
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        module = item.module.__name__.rsplit(".", 1)[-1]
+        params = item.callspec.params if hasattr(item, "callspec") else {}
+        fixtures = set(getattr(item, "fixturenames", ())) - set(params)  # not a "page" param
+        if BROWSER_FIXTURES & fixtures or module in SERVING_MODULES:
+            item.add_marker(pytest.mark.browser)
+        if module.startswith("test_bench_") or module == "test_load_smoke":
+            item.add_marker(pytest.mark.slow)

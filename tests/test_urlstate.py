@@ -11,13 +11,10 @@ from hypothesis import strategies as st
 from shared_inputs import bad_input_texts
 
 from explorer.settings import (
-    LAYER_NORMS,
+    CHOICES,
     LIMITS,
     MAX_DROPOUT,
-    NORM_PLACEMENTS,
     PRESETS,
-    TIE_WEIGHTS,
-    TOKEN_MODES,
     Settings,
     parse_settings,
 )
@@ -125,17 +122,17 @@ valid_settings = st.builds(
     Settings,
     source=st.text(max_size=60),
     target=st.text(max_size=30),
-    token_mode=st.sampled_from(TOKEN_MODES),
+    token_mode=st.sampled_from(CHOICES["token_mode"]),
     N=st.integers(*LIMITS["N"]),
     d_model=st.integers(*LIMITS["d_model"]),
     h=st.integers(*LIMITS["h"]),
     d_ff=st.integers(*LIMITS["d_ff"]),
     dropout=st.floats(0.0, MAX_DROPOUT, allow_nan=False),
     seed=st.integers(*LIMITS["seed"]),
-    norm_placement=st.sampled_from(NORM_PLACEMENTS),
-    layer_norm=st.sampled_from(LAYER_NORMS),
+    norm_placement=st.sampled_from(CHOICES["norm_placement"]),
+    layer_norm=st.sampled_from(CHOICES["layer_norm"]),
     scale_embedding=st.booleans(),
-    tie_weights=st.sampled_from(TIE_WEIGHTS),
+    tie_weights=st.sampled_from(CHOICES["tie_weights"]),
     train_mode=st.booleans(),
 )
 

@@ -29,7 +29,6 @@ TokenMode = Literal["word", "char"]  # split into words (and punctuation), or ch
 MODES: tuple[str, ...] = get_args(TokenMode)
 
 _ZWJ = "\u200d"
-_FFFD = "\ufffd"
 
 
 class TokenizeError(ValueError):

@@ -8,8 +8,16 @@ from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
+import torch
 
-from transformer.model import MASK_FILL, AttentionModule, AttentionPoint, Stack, attention_hook
+from transformer.model import (
+    MASK_FILL,
+    AttentionModule,
+    AttentionPoint,
+    Stack,
+    attention_hook,
+    sublayer_hook,
+)
 
 from ..i18n import t
 from .common import (
@@ -356,3 +364,56 @@ def knockout_grid(lost: Mapping[str, np.ndarray], titles: Mapping[str, str], int
                 line=dict(color="black", width=3)))
     layout.update(font=FONT, height=int(plot_px + 40), margin=dict(l=10, r=10, t=10, b=30))
     return fast_figure(data, layout)
+
+
+# ---- A walk-through's "K is usually V": one input, two projections ---------------------------
+
+
+@dataclass(frozen=True)
+class KeyValueSource:
+    """Where one head's K and V come from, recomputed from the model's own weights."""
+
+    source: str  # "memory" (cross-attention) or "x" (self-attention)
+    rows: int  # positions of the tensor both are projected from
+    d_model: int
+    recompute_error: float  # max |(input W^K + b^K) - captured K|, same for V
+    mean_k: float  # mean |K| over this head's entries
+    mean_v: float  # mean |V|
+    mean_diff: float  # mean |K - V|
+    corr: float  # the correlation of K's and V's entries
+    weight_diff: float  # ||W^K_head - W^V_head|| / ||W^K_head|| (Frobenius)
+
+
+def key_value_input(cache: Mapping[str, np.ndarray], kind: AttentionKind, layer: int,
+                    pre_norm: bool) -> np.ndarray:
+    """The tensor K and V are both projected from (batch item 0): `memory`, the encoder's
+    output, for cross-attention; for self-attention the same x as the queries, the sublayer's
+    input (after layer normalisation when `pre_norm`)."""
+    if kind.key == "cross":
+        return cache["encoder.hook_out"][0]
+    point = "hook_normed" if pre_norm else "hook_in"
+    return cache[sublayer_hook(kind.stack, layer, 0, point)][0]
+
+
+def key_value_source(model: torch.nn.Module, cache: Mapping[str, np.ndarray],
+                     kind: AttentionKind, layer: int, head: int,
+                     pre_norm: bool) -> KeyValueSource:
+    """K and V of `head` recomputed from their one input with W^K (linears[1]) and W^V
+    (linears[2]), checked against the captured ones, and compared with each other."""
+    attn = getattr(getattr(model, kind.stack).layers[layer], kind.module)
+    d_k = attn.d_k
+    rows = slice(head * d_k, (head + 1) * d_k)
+    x = torch.from_numpy(np.array(key_value_input(cache, kind, layer, pre_norm),
+                                  dtype=np.float64))  # (seq, d_model)
+    w_k, w_v = (lin.weight.detach().double()[rows] for lin in attn.linears[1:3])
+    b_k, b_v = (lin.bias.detach().double()[rows] for lin in attn.linears[1:3])
+    k, v = x @ w_k.T + b_k, x @ w_v.T + b_v  # (seq, d_k) each
+    got_k = torch.from_numpy(np.array(cache[kind.hook(layer, "hook_k")][0, head], np.float64))
+    got_v = torch.from_numpy(np.array(cache[kind.hook(layer, "hook_v")][0, head], np.float64))
+    error = float(max((k - got_k).abs().max(), (v - got_v).abs().max()))
+    kf, vf = got_k.flatten().numpy(), got_v.flatten().numpy()
+    corr = float(np.corrcoef(kf, vf)[0, 1]) if kf.size > 1 else float("nan")
+    return KeyValueSource(
+        "memory" if kind.key == "cross" else "x", x.shape[0], x.shape[1], error,
+        float(np.abs(kf).mean()), float(np.abs(vf).mean()), float(np.abs(kf - vf).mean()),
+        corr, float(torch.linalg.norm(w_k - w_v) / torch.linalg.norm(w_k)))

@@ -325,3 +325,159 @@ def inverted_fill_weights(scores: np.ndarray, mask: np.ndarray) -> np.ndarray:
     on the lower-triangular mask of 1s (this app's True = may attend). That blocks the past
     and the diagonal instead of the future; the last row, every key blocked, is uniform."""
     return softmax_rows(np.where(mask, MASK_FILL, scores))
+
+
+# ---- A walk-through's claim: the -1e9 fill still lets "a little" of the future through ----
+
+@dataclass(frozen=True)
+class FillCheck:
+    """Softmax of the scores with the blocked ones overwritten by `fill`, in `dtype`."""
+
+    dtype: str  # "float32" or "float16"
+    fill: float
+    blocked: int  # how many weights the mask blocks
+    exact_zeros: int  # how many of them are exactly 0.0 after the softmax
+    largest: float | None  # the largest blocked weight; None when the fill cannot be written
+    error: str | None = None  # torch's refusal, when `fill` does not fit in `dtype`
+
+
+def underflow_below(dtype: torch.dtype) -> float:
+    """The exponent below which torch.exp in `dtype` gives exactly 0 (to 0.01): softmax
+    computes exp(score - row max), so a blocked weight is 0 when fill - max is below it."""
+    lo, hi = -1000.0, 0.0  # exp(lo) == 0, exp(hi) == 1 in both dtypes
+    while hi - lo > 1e-3:
+        mid = (lo + hi) / 2
+        if torch.exp(torch.tensor(mid, dtype=dtype)).item() > 0:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def fill_check(scores: np.ndarray, mask: np.ndarray, fill: float,
+               dtype: torch.dtype = torch.float32) -> FillCheck:
+    """`scores.masked_fill(mask == 0, fill).softmax(-1)` computed by torch in `dtype`, as the
+    model does: how many blocked weights are exactly 0, and the largest one."""
+    name = str(dtype).removeprefix("torch.")
+    blocked = ~np.asarray(mask, dtype=bool)
+    s = torch.tensor(np.asarray(scores, dtype=np.float64), dtype=dtype)
+    try:
+        p = s.masked_fill(torch.from_numpy(blocked), fill).softmax(dim=-1)
+    except RuntimeError as exc:  # the fill overflows the dtype
+        return FillCheck(name, fill, int(blocked.sum()), 0, None, str(exc))
+    leaked = p.double().numpy()[blocked]
+    return FillCheck(name, fill, int(blocked.sum()), int((leaked == 0.0).sum()),
+                     float(leaked.max()) if leaked.size else 0.0)
+
+
+SMALL_FILL = -10.0  # a fill too small for scores of a few units
+
+
+def fill_checks(scores: np.ndarray, mask: np.ndarray) -> list[FillCheck]:
+    """The fill -1e9 in float32 (this app), a fill too small (SMALL_FILL), and float16 with
+    -1e9 (it does not fit), with its own lowest number, and with SMALL_FILL."""
+    f16_min = float(torch.finfo(torch.float16).min)  # -65504
+    return [fill_check(scores, mask, MASK_FILL), fill_check(scores, mask, SMALL_FILL),
+            fill_check(scores, mask, MASK_FILL, torch.float16),
+            fill_check(scores, mask, f16_min, torch.float16),
+            fill_check(scores, mask, SMALL_FILL, torch.float16)]
+
+
+# ---- A walk-through's unsqueeze(0): the mask's head axis in the wrong place --------------------
+
+@dataclass(frozen=True)
+class HeadAxis:
+    """One mask given a head axis with unsqueeze(1) (right) and unsqueeze(0) (wrong), each
+    broadcast against the scores (batch, h, q_len, k_len)."""
+
+    name: str
+    mask: tuple[int, ...]
+    scores: tuple[int, ...]
+    right: tuple[int, ...]  # mask.unsqueeze(1)
+    right_result: tuple[int, ...] | None  # the broadcast shape; None: the shapes do not fit
+    wrong: tuple[int, ...]  # mask.unsqueeze(0)
+    wrong_result: tuple[int, ...] | None
+    wrong_same: bool  # unsqueeze(0) gives every head the same mask as unsqueeze(1) does
+
+
+def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
+    try:
+        return tuple(torch.broadcast_shapes(a, b))
+    except RuntimeError:
+        return None
+
+
+def head_axis(name: str, mask: torch.Tensor, scores: tuple[int, ...]) -> HeadAxis:
+    """`mask`'s two unsqueezes and what broadcasting makes of each against `scores`.
+
+    unsqueeze(0) puts the mask's batch axis where the heads are: torch refuses when the batch
+    and h differ (neither 1); when they fit, head j of every sentence gets mask[j]. Only a
+    batch of one gives every head the right mask."""
+    right, wrong = mask.unsqueeze(1), mask.unsqueeze(0)
+    return HeadAxis(name, tuple(mask.shape), tuple(scores), tuple(right.shape),
+                    _broadcast(tuple(right.shape), scores), tuple(wrong.shape),
+                    _broadcast(tuple(wrong.shape), scores), mask.size(0) == 1)
+
+
+WALKTHROUGH_HEAD_MASK = dict(batch=2, h=8, seq=4)  # its test: 2 sentences, 8 heads, 4 tokens
+
+
+def head_axis_rows(batch: Batch, h: int) -> list[HeadAxis]:
+    """The padded pair's source mask (encoder self-attention) and target mask (decoder
+    self-attention) with the model's h heads."""
+    n, width = batch.src.shape
+    t_len = batch.tgt.size(1)
+    return [head_axis("src_mask", batch.src_mask, (n, h, width, width)),
+            head_axis("tgt_mask", batch.tgt_mask, (n, h, t_len, t_len))]
+
+
+def walkthrough_head_axis() -> tuple[HeadAxis, HeadAxis]:
+    """The walk-through's test: its (h, seq, seq) mask of zeros, one matrix per *head*, which
+    is why its unsqueeze(0) runs; and a per-sentence mask (batch, 1, seq) of the same sizes,
+    with which it fails."""
+    ex = WALKTHROUGH_HEAD_MASK
+    scores = (ex["batch"], ex["h"], ex["seq"], ex["seq"])
+    return (head_axis("walk", torch.zeros(ex["h"], ex["seq"], ex["seq"]), scores),
+            head_axis("walk_batch", torch.ones(ex["batch"], 1, ex["seq"], dtype=torch.bool),
+                      scores))
+
+
+def shape_text(shape: Sequence[int] | None) -> str:
+    """(2, 1, 4) as text; None (shapes that do not broadcast) as the localized error."""
+    if shape is None:
+        return t("mask.unsqueeze_error")
+    return "(" + ", ".join(map(str, shape)) + ")"
+
+
+def head_axis_table(rows: Sequence[HeadAxis]) -> dict[str, list[str]]:
+    """The unsqueeze(1) / unsqueeze(0) rows as table columns: each unsqueeze's shape, and
+    after the arrow what broadcasting it with the scores gives."""
+    def outcome(result: tuple[int, ...] | None, same: bool) -> str:
+        if result is None or same:
+            return shape_text(result)
+        return t("mask.unsqueeze_mixed", shape=shape_text(result))
+
+    return {t("mask.col_mask"): [t(f"mask.unsqueeze_{r.name}") for r in rows],
+            t("mask.col_shape"): [shape_text(r.mask) for r in rows],
+            t("mask.col_scores"): [shape_text(r.scores) for r in rows],
+            "unsqueeze(1)": [f"{shape_text(r.right)} → {shape_text(r.right_result)}"
+                             for r in rows],
+            "unsqueeze(0)": [f"{shape_text(r.wrong)} → {outcome(r.wrong_result, r.wrong_same)}"
+                             for r in rows]}
+
+
+def fill_text(fill: float) -> str:
+    """-1e9 as "−1e9", -65504 as "−65504", -10 as "−10"."""
+    text = f"{fill:.0e}".replace("e+0", "e") if abs(fill) >= 1e6 else f"{fill:g}"
+    return text.replace("-", "−")
+
+
+def fill_table(checks: Sequence[FillCheck]) -> dict[str, list[str]]:
+    """The fill checks as table columns: dtype, fill, exact zeros, the largest blocked weight."""
+    return {t("mask.col_dtype"): [c.dtype for c in checks],
+            t("mask.col_fill"): [fill_text(c.fill) for c in checks],
+            t("mask.col_zeros"): ["—" if c.error else f"{c.exact_zeros} / {c.blocked}"
+                                  for c in checks],
+            t("mask.col_largest"): [t("mask.leak_overflow") if c.error
+                                    else ("0.0" if c.largest == 0 else f"{c.largest:.2e}")
+                                    for c in checks]}

@@ -55,7 +55,6 @@ EMBED = (74, 112)
 PE_Y = 132  # centre of the "+ positional encoding" node
 PLUS_R = 10  # radius of a "+" node, pixels
 STACK_BOTTOM = 168
-UNIT = 130  # height of one sublayer with its norm and residual
 TITLE_SIZE = 12
 SUB_SIZE = 11
 # Presenter mode enlarges this drawing's texts and height by only this much: the boxes'

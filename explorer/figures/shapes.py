@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import io
 from collections.abc import Sequence
 
@@ -12,7 +13,7 @@ import torch
 from plotly.subplots import make_subplots
 
 from transformer.hooks import capture
-from transformer.model import MASK_FILL, MultiHeadedAttention
+from transformer.model import MASK_FILL, MultiHeadedAttention, attention, subsequent_mask
 from transformer.tokenize import PAD
 from transformer.train import Batch
 
@@ -176,6 +177,48 @@ def batch_example_shapes(seed: int = 0) -> tuple[list[tuple[str, tuple[int, ...]
 
 def example_table(rows: Sequence[tuple[str, tuple[int, ...]]]) -> dict[str, list[str]]:
     """A worked example's (name, shape) rows as table columns, with what each tensor is."""
-    return {t("shapes.col_tensor"): [name for name, _ in rows],
+    return {t("shapes.col_tensor"): [WALK_NAMES.get(name, name) for name, _ in rows],
             t("shapes.col_size"): [" × ".join(map(str, shape)) for _, shape in rows],
             t("shapes.col_what"): [t(f"shapes.ex.{name}") for name, _ in rows]}
+
+
+WALK_EXAMPLE = dict(batch=30, h=8, seq=33, d_k=64, src_len=20)  # a walk-through's shape walk
+WALK_NAMES = {"walk_q": "query", "walk_k": "key", "walk_v": "value", "walk_mask": "mask",
+              "walk_scores": "scores", "walk_masked_scores": "scores.masked_fill",
+              "walk_pattern": "p_attn", "walk_out": "p_attn @ value"}  # the code's names
+
+
+@functools.lru_cache(maxsize=2)  # 0.17 s of tensors, the same on every run of the page
+def attention_walk_shapes(seed: int = 0) -> tuple[tuple[tuple[str, tuple[int, ...]], ...],
+                                                   tuple[tuple[str, tuple[int, ...]], ...]]:
+    """A walk-through's shapes through this app's `attention`: Q, K, V (30, 8, 33, 64) and a
+    padding mask (30, 1, 1, 33). Returns the (name, shape) rows in computing order, and two
+    variations: the decoder's mask (30, 1, 33, 33), and keys and values of another length
+    (cross-attention over 20 source positions), each with its weights' and output's shapes,
+    as (name, shape) pairs."""
+    ex = WALK_EXAMPLE
+    g = torch.Generator().manual_seed(seed)
+    b, h, n, d_k = ex["batch"], ex["h"], ex["seq"], ex["d_k"]
+    q, k, v = (torch.randn(b, h, n, d_k, generator=g) for _ in range(3))
+    pad_mask = torch.ones(b, 1, 1, n, dtype=torch.bool)
+    pad_mask[1:, ..., -3:] = False  # sentences after the first end with padding
+    seen: dict[str, torch.Tensor] = {}
+
+    def keep(name: str, value: torch.Tensor) -> torch.Tensor:
+        seen[name] = value
+        return value
+
+    out, _ = attention(q, k, v, mask=pad_mask, hook=keep)
+    rows = [("walk_q", tuple(q.shape)), ("walk_k", tuple(k.shape)), ("walk_v", tuple(v.shape)),
+            ("walk_mask", tuple(pad_mask.shape)),
+            *((f"walk_{name}", tuple(seen[name].shape)) for name in seen),
+            ("walk_out", tuple(out.shape))]
+    dec_mask = subsequent_mask(n).unsqueeze(1).expand(b, 1, n, n)  # (batch, 1, T, T)
+    dec_out, dec_p = attention(q, k, v, mask=dec_mask)
+    s = ex["src_len"]
+    mem_k, mem_v = (torch.randn(b, h, s, d_k, generator=g) for _ in range(2))
+    cross_out, cross_p = attention(q, mem_k, mem_v, mask=torch.ones(b, 1, 1, s, dtype=torch.bool))
+    variations = (("dec_mask", tuple(dec_mask.shape)), ("dec_weights", tuple(dec_p.shape)),
+                  ("dec_out", tuple(dec_out.shape)), ("cross_k", tuple(mem_k.shape)),
+                  ("cross_weights", tuple(cross_p.shape)), ("cross_out", tuple(cross_out.shape)))
+    return tuple(rows), variations

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -15,8 +16,8 @@ import plotly.graph_objects as go
 import torch
 from plotly.subplots import make_subplots
 
-from transformer.tokenize import EOS, PAD, SPECIALS
-from transformer.train import LabelSmoothing, StepInfo, rate
+from transformer.tokenize import BOS, EOS, PAD, SPECIALS, Vocab
+from transformer.train import Batch, LabelSmoothing, StepInfo, rate
 
 from ..i18n import t
 from .attention import attention_grid
@@ -406,3 +407,63 @@ def comparison_figure(histories: Sequence[Sequence[StepInfo]], names: Sequence[s
     fig.update_layout(font=FONT, height=420, margin=dict(l=10, r=10, t=40, b=10),
                       legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0))
     return fig
+
+
+# ---- The walk-throughs' loss and teacher-forcing examples, computed ----------------------------
+
+
+@dataclass(frozen=True)
+class NllExample:
+    """nn.NLLLoss on the learner's log-probabilities: one position, then the whole sentence."""
+
+    label: int  # y, the label id at position 0
+    x_y: float  # x[y]: the log-probability the generator gives the label at position 0
+    loss: float  # nn.NLLLoss()(x, y) at position 0: -x[y]
+    labels: int  # the sentence's labels, positions 0 .. labels - 1
+    mean_x_y: float  # the mean of x[y] over them
+    mean_loss: float  # nn.NLLLoss() (reduction "mean") over them: -mean_x_y
+    smoothing_zero: float  # this app's LabelSmoothing with eps = 0, summed, / labels
+
+
+def nll_example(log_probs: np.ndarray, labels: Sequence[int]) -> NllExample:
+    """`log_probs` (positions, vocab): the generator's output for one sentence (log_softmax);
+    `labels`: the label id of each position from 0 (at most `positions` of them)."""
+    m = len(labels)
+    x = torch.tensor(np.asarray(log_probs, dtype=np.float32)[:m])
+    y = torch.as_tensor(list(labels), dtype=torch.long)
+    criterion = torch.nn.NLLLoss()
+    picked = x[torch.arange(m), y]
+    ours = LabelSmoothing(x.size(1), PAD, 0.0)(x, y) / m
+    return NllExample(int(y[0]), float(picked[0]), float(criterion(x[:1], y[:1])), m,
+                      float(picked.mean()), float(criterion(x, y)), float(ours))
+
+
+CE_EXAMPLE = dict(logits=(0.0, 1.0, 2.0, 3.0, 4.0), label=3)  # a walk-through's five classes
+
+
+def cross_entropy_example() -> dict[str, float]:
+    """The logits [0, 1, 2, 3, 4] and the label 3, three ways: nn.CrossEntropyLoss on the
+    logits, nn.NLLLoss on their log_softmax, and -log(e^3 / (e^0 + ... + e^4)) by hand."""
+    ex = CE_EXAMPLE
+    x = torch.tensor([ex["logits"]])
+    y = torch.tensor([ex["label"]])
+    by_hand = -math.log(math.exp(ex["logits"][ex["label"]])
+                        / sum(math.exp(v) for v in ex["logits"]))
+    return {"ce": float(torch.nn.CrossEntropyLoss()(x, y)),
+            "nll": float(torch.nn.NLLLoss()(torch.log_softmax(x, dim=-1), y)),
+            "by_hand": by_hand, "x_y": float(torch.log_softmax(x, dim=-1)[0, ex["label"]])}
+
+
+TF_EXAMPLE = ("it", "is", "a", "good", "day")  # a walk-through's teacher-forcing sentence
+
+
+def walkthrough_teacher_forcing() -> tuple[dict[str, list[str]], tuple[int, ...]]:
+    """"<s> it is a good day </s>" cut by this app's `Batch` into the decoder input (tgt) and
+    the labels (tgt_y): (table columns, tgt_mask's shape)."""
+    vocab = Vocab(list(TF_EXAMPLE))
+    ids = [BOS, *vocab.encode(list(TF_EXAMPLE)), EOS]
+    b = Batch(torch.tensor([ids]), torch.tensor([ids]))
+    tgt, tgt_y = vocab.decode(b.tgt[0].tolist()), vocab.decode(b.tgt_y[0].tolist())
+    return ({t("train.col_position"): [str(i) for i in range(len(tgt))],
+             t("train.col_input"): tgt, t("train.col_label"): tgt_y},
+            tuple(b.tgt_mask.shape))

@@ -307,13 +307,13 @@ TEXT: dict[str, str] = {
 
     # ---- Masks page (pages/masks.py) ----
     "mask.title": "Masks",
-    "mask.intro": "A mask says, for every query position, which key positions it may attend "
-                  "to. In this app's code (as in the Annotated Transformer) **True / 1 means "
-                  "*may attend*** and the attention does `scores.masked_fill(mask == 0, -1e9)` "
-                  "before the softmax, so blocked positions get a weight of about exp(−1e9) ≈ 0. "
-                  "Two masks exist: the **padding mask** hides `<pad>` tokens that only fill a "
-                  "batch to equal length, and the **subsequent mask** stops the decoder from "
-                  "looking at later positions.",
+    "mask.intro": "A mask says, for every query position, which key positions it may attend to. "
+                  "In this app's code (as in the Annotated Transformer) **True / 1 means *may "
+                  "attend*** and the attention does `scores.masked_fill(mask == 0, -1e9)` before "
+                  "the softmax, so blocked positions get a weight of exp(−1e9), which is exactly "
+                  "0 in float32 (see below). Two masks exist: the **padding mask** hides `<pad>` "
+                  "tokens that only fill a batch to equal length, and the **subsequent mask** "
+                  "stops the decoder from looking at later positions.",
     "mask.sub_header": "The subsequent (look-ahead) mask",
     "mask.sub_text": "Row *i* is the decoder position that predicts the next token; it may "
                      "attend to positions 0..*i* only. During training the whole target is fed "
@@ -362,10 +362,10 @@ TEXT: dict[str, str] = {
     "mask.effect_random": "Random scores (fix the settings above to see your own sentence's):",
     "mask.effect_text": "Without the mask every row spreads its weight over all positions, the "
                         "future included. With it, the blocked scores become −1e9, the softmax "
-                        "gives them (almost exactly) 0, and the remaining weights of each row "
-                        "are renormalised to sum to 1. A large negative number is used rather "
-                        "than −∞ so that a row whose keys are *all* blocked does not produce "
-                        "NaN:",
+                        "gives them 0 (exactly 0 in float32: see below), and the remaining "
+                        "weights of each row are renormalised to sum to 1. A large negative "
+                        "number is used rather than −∞ so that a row whose keys are *all* blocked "
+                        "does not produce NaN:",
     "mask.seed_example": "One of the code walk-throughs shows both cases on one input: q = k = v "
                          "= the embeddings (× √d_model) plus positional encoding of 4 tokens at "
                          "d_model = 512, without projections. Computed here the same way:",
@@ -421,7 +421,7 @@ TEXT: dict[str, str] = {
                       "{tgt_len}, d_model = {d_model}, h = {h}, d_k = {d_k}, d_ff = {d_ff}. "
                       "Select a row to see its values.",
     "shapes.examples_expander": "The walk-throughs' examples: multi-head attention on a batch of "
-                                "2, and a Batch of 48 sentences",
+                                "2, a Batch of 48 sentences, and attention on (30, 8, 33, 64)",
     "shapes.mha_example": "**Multi-head self-attention on a batch of {batch}.** This app's "
                           "`MultiHeadedAttention(h={h}, d_model={d_model})` reads {batch} "
                           "sequences of {seq} random vectors of {d_model} numbers, the input "
@@ -746,7 +746,7 @@ TEXT: dict[str, str] = {
                               "“extremely small gradients”). The gap grows with d_k; try the "
                               "paper-base preset.",
     "attn.step3": "**3. Softmax** over each row turns scores into weights that sum to 1; a "
-                  "blocked position gets exp(-1e9) ≈ 0.",
+                  "blocked position gets exp(-1e9), exactly 0 in float32.",
     "attn.weights_title": "weights p_attn ({shape})",
     "attn.z_title": "4. weighted sum p_attn @ V ({shape})",
     "attn.step5": "**5. Concatenate and mix.** The {h} heads' outputs (each {q} × {d_k}) are "
@@ -1909,4 +1909,120 @@ TEXT: dict[str, str] = {
                                       "right ({acc}). Passing one check does not mean every "
                                       "sequence is right; the one it got wrong is of length "
                                       "{lengths}.",
+    "mask.leak_header": "Does −1e9 let a little of the future through?",
+    "mask.leak_text": "A walk-through says that after `masked_fill(mask == 0, -1e9)` the softmax "
+                      "still passes on “a little” of the future. Not in float32, the precision "
+                      "this model computes in: on your scores above, **{zeros} of the {blocked}** "
+                      "blocked weights come out exactly 0.0 (first row of the table). The softmax "
+                      "computes exp(score − the row's largest score), and float32's exp gives "
+                      "exactly 0 for every exponent below {cut32} (its smallest positive number "
+                      "is {tiny}); −1e9 is about a billion below that. A blocked weight is "
+                      "non-zero only when the fill minus the row's largest score is above "
+                      "{cut32}, i.e. when the fill is too small for the scores: with {small}, the "
+                      "largest blocked weight on your scores is {small_leak} (second row). "
+                      "float16 has a far smaller range: its largest magnitude is {f16max}, so "
+                      "−1e9 cannot be written at all and torch raises an overflow error (third "
+                      "row). With float16's own lowest number, {f16min}, the blocked weights are "
+                      "exactly 0 again; but float16's exp gives 0 only below {cut16}, so {small} "
+                      "in float16 gives {small16_leak} (last row).",
+    "mask.col_dtype": "dtype",
+    "mask.col_fill": "value written",
+    "mask.col_zeros": "blocked weights exactly 0",
+    "mask.col_largest": "largest blocked weight",
+    "mask.leak_overflow": "torch raises an overflow error",
+    "mask.unsqueeze_text": "A walk-through writes `mask = mask.unsqueeze(0)` at this point. That "
+                           "adds the new axis in front of the batch axis, so the mask's sentence "
+                           "axis lines up with the scores' head axis. Both versions on the two "
+                           "sentences above and this model's heads (after the arrow: the mask "
+                           "broadcast with the scores):",
+    "mask.unsqueeze_caption": "With {batch} sentences and h = {h}, unsqueeze(0) {verdict} Only a "
+                              "batch of one sentence would get the right mask either way. The "
+                              "walk-through's own test ran because its mask, {seed_mask}, holds "
+                              "one matrix per head, not per sentence: unsqueeze(0) makes it "
+                              "{seed_wrong}, which broadcasts to {seed_result}. A per-sentence "
+                              "mask of its sizes, {batch_mask}, fails with unsqueeze(0) "
+                              "({batch_wrong} against the scores {scores}) and works with "
+                              "unsqueeze(1) ({batch_right}, broadcast to {batch_result}).",
+    "mask.unsqueeze_fails": "raises an error: the sentence axis meets the head axis and their "
+                            "sizes differ.",
+    "mask.unsqueeze_mixes": "runs without an error but is wrong: head j of every sentence uses "
+                            "sentence j's mask.",
+    "mask.unsqueeze_error": "error: sizes do not match",
+    "mask.unsqueeze_mixed": "{shape}, but head j gets sentence j's mask",
+    "mask.unsqueeze_src_mask": "src_mask (encoder self-attention)",
+    "mask.unsqueeze_tgt_mask": "tgt_mask (decoder self-attention)",
+    "mask.col_mask": "mask",
+    "mask.col_shape": "its shape",
+    "mask.col_scores": "scores (batch, h, q, k)",
+    "train.loss_expander": "The loss per token: NLLLoss and CrossEntropyLoss",
+    "train.nll_text": "The generator ends with `log_softmax`: for every position it gives "
+                      "log-probabilities x, one per vocabulary token, each at most 0. The loss on "
+                      "them is `nn.NLLLoss` (negative log-likelihood): given x and the label y it "
+                      "returns **−x[y]**, averaged over the labels. A walk-through writes that "
+                      "NLLLoss returns x[y]; the minus sign is missing. It matters: x[y] grows "
+                      "toward 0 as the model gives the label more probability, so a loss of x[y] "
+                      "would be lowest when the label's probability is 0, and training would "
+                      "teach the model to avoid the right answer.",
+    "train.nll_live": "**On your sentence,** with the model chosen in the sidebar: decoder "
+                      "position 0 reads `<s>` and its label y is your target's first token (id "
+                      "{y}). The generator gives it x[y] = {x_y} (probability {p}), and "
+                      "`nn.NLLLoss()(x, y)` returns **{loss}** = −x[y]. Over all {m} labels of "
+                      "your sentence, the mean of x[y] is {mean_x_y} and NLLLoss returns "
+                      "{mean_loss}; this app's `LabelSmoothing` with ε = 0, divided by the {m} "
+                      "labels, gives the same {ours}.",
+    "train.nll_no_sentence": "Type a target sentence in the sidebar to see NLLLoss on your own "
+                             "sentence.",
+    "train.ce_example": "**CrossEntropyLoss or NLLLoss: the same number.** The walk-through's "
+                        "example has five classes with the logits {logits} and the label {label}. "
+                        "`nn.CrossEntropyLoss()` on the logits gives **{ce}**; `nn.NLLLoss()` on "
+                        "their `log_softmax` gives **{nll}** (there x[y] = {x_y}, and NLLLoss "
+                        "returns −x[y]); by hand, −log(e³ / (e⁰ + e¹ + e² + e³ + e⁴)) = "
+                        "{by_hand}. CrossEntropyLoss is log_softmax followed by NLLLoss. Since "
+                        "this app's generator already applies `log_softmax`, its loss must be "
+                        "NLLLoss-like: CrossEntropyLoss on log-probabilities would apply "
+                        "log_softmax a second time.",
+    "train.tf_seed_text": "During training (teacher forcing) the decoder does not read its own "
+                          "outputs. A walk-through's example, cut by this app's `Batch`: the "
+                          "target “<sos> it is a good day <eos>” (`<s>` and `</s>` here) becomes "
+                          "the decoder input `tgt`, without the last token, and the labels "
+                          "`tgt_y`, without the first: the same sentence shifted by one.",
+    "train.tf_seed_caption": "{n} positions, all trained in one pass; position i reads the inputs "
+                             "of rows 0 … i and must predict the label on row i. The target mask "
+                             "for this one sentence has the shape {shape}.",
+    "attn.kv_text": "**K and V: one input, two projections.** A walk-through says K is usually V. "
+                    "What K and V share is their input: {source}. This app recomputes head "
+                    "{head}'s K and V from that one {rows} × {d_model} tensor, with W^K and W^V, "
+                    "and matches the K and V charts above to within {error}. But W^K and W^V are "
+                    "two separately learned matrices (for this head their difference is {w_diff} "
+                    "times the size of W^K), so K and V are different tensors: mean |K| = "
+                    "{mean_k}, mean |V| = {mean_v}, mean |K − V| = {mean_diff}, and the "
+                    "correlation of their entries is {corr}.",
+    "attn.kv_source_memory": "in cross-attention both come from `memory`, the encoder's output "
+                             "(`src_attn(x, m, m, src_mask)`)",
+    "attn.kv_source_x": "in self-attention the queries, keys and values all come from the same x, "
+                        "the sublayer's input (`self_attn(x, x, x, mask)`)",
+    "shapes.walk_example": "**Scaled dot-product attention on (batch, h, seq, d_k) = ({batch}, "
+                           "{h}, {seq}, {d_k}).** A walk-through follows these shapes through "
+                           "`attention(query, key, value, mask)`: {batch} sentences, {h} heads, "
+                           "{seq} positions, {d_k} numbers per head. This app's `attention` on "
+                           "random tensors of those shapes, with a padding mask (True on real "
+                           "tokens), gives:",
+    "shapes.walk_caption": "Only the last two axes take part in the products: ({seq} × {d_k}) · "
+                           "({d_k} × {seq}) gives the {seq} × {seq} scores, and ({seq} × {seq}) · "
+                           "({seq} × {d_k}) the {seq} × {d_k} output; the mask's size-1 axes are "
+                           "broadcast over the heads and the query rows. With the decoder's mask "
+                           "{dec_mask} instead, the weights are still {dec_weights} and the "
+                           "output {dec_out}. K does not need Q's shape, only its batch, heads "
+                           "and d_k: with keys and values of {src_len} source positions, "
+                           "{cross_k} (cross-attention), the weights are {cross_weights} and the "
+                           "output is {cross_out}, one row per query.",
+    "shapes.ex.walk_q": "Q: batch, heads, positions, d_k",
+    "shapes.ex.walk_k": "K: the same shape as Q here (self-attention)",
+    "shapes.ex.walk_v": "V: one d_k vector per key position",
+    "shapes.ex.walk_mask": "padding mask (batch, 1, 1, seq): the same for every head and every "
+                           "query",
+    "shapes.ex.walk_scores": "Q·Kᵀ / √d_k: one score per query–key pair, per head",
+    "shapes.ex.walk_masked_scores": "the scores with −1e9 written where the mask is False",
+    "shapes.ex.walk_pattern": "softmax over the keys: the attention weights",
+    "shapes.ex.walk_out": "the weights times V: one d_k vector per query, per head",
 }

@@ -268,11 +268,11 @@ TEXT: dict[str, str] = {
     # ---- 掩码页（pages/masks.py） ----
     "mask.title": "掩码",
     "mask.intro": "掩码规定了每个查询（query）位置可以关注哪些键（key）位置。在本应用的代码中（与 "
-                  "The Annotated Transformer 相同），**True / 1 表示*可以关注***，注意力在 softmax "
-                  "之前执行 `scores.masked_fill(mask == 0, -1e9)`，于是被屏蔽的位置权重约为 "
-                  "exp(−1e9) ≈ 0。掩码有两种：**填充掩码**遮住 `<pad>` token，"
-                  "它们只用来把一批（batch）句子补齐到相同长度；**后续位置掩码**（subsequent mask）"
-                  "阻止解码器看到后面的位置。",
+                  "The Annotated Transformer 相同），**True / 1 表示*可以关注***，注意力在 "
+                  "softmax 之前执行 `scores.masked_fill(mask == 0, -1e9)`，于是被屏蔽的位置权重为 "
+                  "exp(−1e9)，在 float32 下正好是 0（见下文）。掩码有两种：**填充掩码**遮住 "
+                  "`<pad>` token，它们只用来把一批（batch）句子补齐到相同长度；**后续位置掩码**（s"
+                  "ubsequent mask）阻止解码器看到后面的位置。",
     "mask.sub_header": "后续位置（look-ahead）掩码",
     "mask.sub_text": "第 *i* 行是负责预测下一个 token 的解码器位置，它只能关注位置 0..*i*。"
                      "训练时整个目标序列一次性输入（教师强制），如果没有这个掩码，位置 *i* "
@@ -314,10 +314,11 @@ TEXT: dict[str, str] = {
     "mask.effect_header": "掩码对分数和 softmax 的作用",
     "mask.effect_yours": "解码器自注意力，第 0 层，第 0 个头，使用你的目标句：",
     "mask.effect_random": "随机分数（修正上面的设置后即可看到你自己句子的分数）：",
-    "mask.effect_text": "没有掩码时，每一行把权重分配到所有位置上，包括未来的位置。加上掩码后，"
-                        "被屏蔽的分数变为 −1e9，softmax 给它们的权重（几乎正好）是 0，每行剩下的"
-                        "权重重新归一化，和为 1。之所以用一个很大的负数而不是 −∞，是为了让*所有*"
-                        "键都被屏蔽的行不会产生 NaN：",
+    "mask.effect_text": "没有掩码时，每一行把权重分配到所有位置上，包括未来的位置。加上掩码后，被"
+                        "屏蔽的分数变为 −1e9，softmax 给它们的权重是 0（在 float32 下正好是 "
+                        "0，见下文），每行剩下的权重重新归一化，和为 "
+                        "1。之所以用一个很大的负数而不是 −∞，是为了让*所有*键都被屏蔽的行不会产生 "
+                        "NaN：",
     "mask.seed_example": "有一篇代码讲解在同一个输入上演示了这两种情况：q = k = v = 4 个 token"
                          " 的词嵌入（乘以 √d_model）加位置编码，d_model = 512，不做投影。这里用同"
                          "样的方法计算：",
@@ -364,8 +365,8 @@ TEXT: dict[str, str] = {
     "shapes.caption": "显示 {shown} / {total} 个张量 · batch = 1，src_len = {src_len}，tgt_len = "
                       "{tgt_len}，d_model = {d_model}，h = {h}，d_k = {d_k}，d_ff = {d_ff}。"
                       "选中一行即可查看它的数值。",
-    "shapes.examples_expander": "代码讲解里的例子：批大小为 2 的多头注意力，以及 48 个句子"
-                                "组成的 Batch",
+    "shapes.examples_expander": "代码讲解里的例子：批大小为 2 的多头注意力，48 个句子组成的 "
+                                "Batch，以及 (30, 8, 33, 64) 上的注意力",
     "shapes.mha_example": "**批大小为 {batch} 的多头自注意力。** 本应用的 `MultiHeadedAttention(h="
                           "{h}, d_model={d_model})` 读入 {batch} 个序列，每个序列有 {seq} "
                           "个随机向量、每个向量 {d_model} 个数，即输入 (batch, seq, d_model)"
@@ -668,8 +669,8 @@ TEXT: dict[str, str] = {
                               "{grad_scaled} 和 {grad_unscaled}。分数越大，softmax "
                               "越饱和，而饱和的 softmax 回传的梯度反而*更小*（§3.2.1：“梯度极小”）"
                               "。d_k 越大，差距越大；可以把模型规模换成“论文 base 模型”试试。",
-    "attn.step3": "**3. Softmax** 对每一行把分数变成和为 1 的权重；被屏蔽的位置得到 exp(-1e9) "
-                  "≈ 0。",
+    "attn.step3": "**3. Softmax** 对每一行把分数变成和为 1 的权重；被屏蔽的位置得到 exp(-1e9)，在 "
+                  "float32 下正好是 0。",
     "attn.weights_title": "权重 p_attn（{shape}）",
     "attn.z_title": "4. 加权和 p_attn @ V（{shape}）",
     "attn.step5": "**5. 拼接并混合。** {h} 个头的输出（每个 {q} × {d_k}）并排拼成 {q} × {d_model}，"
@@ -1644,4 +1645,104 @@ TEXT: dict[str, str] = {
                                       "{total} 个序列中答对 {right} "
                                       "个（{acc}）。通过一次检验并不等于每个序列都对；答错的那一个"
                                       "序列长度为 {lengths}。",
+    "mask.leak_header": "写入 −1e9 后，未来的信息还会漏过来一点吗？",
+    "mask.leak_text": "有一篇代码讲解说，执行 `masked_fill(mask == 0, -1e9)` 之后，softmax "
+                      "仍会让“一点点”未来的信息漏过来。在 float32 下并非如此，而本模型正是用 "
+                      "float32 计算的：在上面你的分数上，**{blocked} 个**被屏蔽的权重中有 "
+                      "**{zeros} 个**正好是 0.0（表格第一行）。softmax 计算的是 exp(分数 − "
+                      "该行最大分数)，而 float32 的 exp 在指数低于 {cut32} 时一律给出 0（float32 "
+                      "能表示的最小正数是 {tiny}）；−1e9 "
+                      "比这个界限还低约十亿。只有当写入的值减去该行最大分数高于 "
+                      "{cut32}，也就是写入的值相对于分数太小时，被屏蔽的权重才不为 0：写入 "
+                      "{small} 时，你的分数上被屏蔽权重的最大值是 {small_leak}（第二行）。float16 "
+                      "的范围小得多：它能表示的最大绝对值是 {f16max}，所以根本无法写入 "
+                      "−1e9，torch 会报溢出错误（第三行）。改用 float16 自己的最小值 {f16min} "
+                      "时，被屏蔽的权重又正好是 0；但 float16 的 exp 只在指数低于 {cut16} "
+                      "时才给出 0，所以在 float16 下写入 {small} 得到 {small16_leak}（最后一行）。",
+    "mask.col_dtype": "dtype",
+    "mask.col_fill": "写入的值",
+    "mask.col_zeros": "正好为 0 的被屏蔽权重",
+    "mask.col_largest": "被屏蔽权重的最大值",
+    "mask.leak_overflow": "torch 报溢出错误",
+    "mask.unsqueeze_text": "有一篇代码讲解在这里写的是 `mask = mask.unsqueeze(0)`。这样新维度加在"
+                           "了批的维度前面，掩码的句子维度就与分数的头维度对齐了。下表在上面的两个"
+                           "句子和本模型的头数上比较这两种写法（箭头后面是掩码与分数广播后的形状）"
+                           "：",
+    "mask.unsqueeze_caption": "这里有 {batch} 个句子、h = {h}，unsqueeze(0) "
+                              "{verdict}只有一批只含一个句子时，两种写法才都得到正确的掩码。那篇代"
+                              "码讲解自己的测试之所以能运行，是因为它的掩码 {seed_mask} "
+                              "是每个头一个矩阵，而不是每个句子一个：unsqueeze(0) 把它变成 "
+                              "{seed_wrong}，广播后为 {seed_result}。同样大小的按句子给出的掩码 "
+                              "{batch_mask} 用 unsqueeze(0) 会出错（{batch_wrong} 对分数 "
+                              "{scores}），用 unsqueeze(1) 则正常（{batch_right}，广播后为 "
+                              "{batch_result}）。",
+    "mask.unsqueeze_fails": "会报错：句子维度对上了头维度，而两者大小不同。",
+    "mask.unsqueeze_mixes": "不报错，但结果是错的：每个句子的第 j 个头都用了第 j 个句子的掩码。",
+    "mask.unsqueeze_error": "出错：大小不匹配",
+    "mask.unsqueeze_mixed": "{shape}，但第 j 个头拿到第 j 个句子的掩码",
+    "mask.unsqueeze_src_mask": "src_mask（编码器自注意力）",
+    "mask.unsqueeze_tgt_mask": "tgt_mask（解码器自注意力）",
+    "mask.col_mask": "掩码",
+    "mask.col_shape": "形状",
+    "mask.col_scores": "分数 (batch, h, q, k)",
+    "train.loss_expander": "每个 token 的损失：NLLLoss 与 CrossEntropyLoss",
+    "train.nll_text": "生成器最后一步是 `log_softmax`：它在每个位置上给出对数概率 x，词表中每个 "
+                      "token 一个，都不大于 0。在它们上面计算的损失是 "
+                      "`nn.NLLLoss`（负对数似然）：给定 x 和标签 y，它返回 "
+                      "**−x[y]**，再对所有标签取平均。有一篇代码讲解写 NLLLoss 返回 "
+                      "x[y]，漏掉了负号。这个负号很重要：模型给标签的概率越大，x[y] 越接近 "
+                      "0，所以如果损失是 x[y]，它在标签概率为 0 "
+                      "时最小，训练就会教模型避开正确答案。",
+    "train.nll_live": "**在你的句子上**，使用侧边栏选中的模型：解码器位置 0 读入 `<s>`，它的标签 "
+                      "y 是目标序列的第一个 token（id {y}）。生成器给它的 x[y] = {x_y}（概率 "
+                      "{p}），`nn.NLLLoss()(x, y)` 返回 **{loss}** = −x[y]。在你的句子的全部 {m} "
+                      "个标签上，x[y] 的平均值是 {mean_x_y}，NLLLoss 返回 {mean_loss}；本应用的 "
+                      "`LabelSmoothing` 取 ε = 0、再除以 {m} 个标签，得到的也是 {ours}。",
+    "train.nll_no_sentence": "在侧边栏输入目标句，就能看到 NLLLoss 在你自己的句子上的值。",
+    "train.ce_example": "**CrossEntropyLoss 还是 NLLLoss：得到同一个数。** 那篇代码讲解的例子有 5 "
+                        "个类别，logits 为 {logits}，标签为 {label}。在 logits 上用 "
+                        "`nn.CrossEntropyLoss()` 得到 **{ce}**；在它们的 `log_softmax` 上用 "
+                        "`nn.NLLLoss()` 得到 **{nll}**（其中 x[y] = {x_y}，NLLLoss 返回 "
+                        "−x[y]）；手算 −log(e³ / (e⁰ + e¹ + e² + e³ + e⁴)) = "
+                        "{by_hand}。CrossEntropyLoss 就是先 log_softmax 再 "
+                        "NLLLoss。本应用的生成器已经做了 `log_softmax`，所以损失必须是 NLLLoss "
+                        "这一类：在对数概率上再用 CrossEntropyLoss 会把 log_softmax 做第二遍。",
+    "train.tf_seed_text": "训练时（教师强制）解码器读入的不是它自己的输出。下面是一篇代码讲解的例"
+                          "子，用本应用的 `Batch` 切分：目标序列“<sos> it is a good day "
+                          "<eos>”（这里写作 `<s>` 和 `</s>`）变成解码器输入 `tgt`（去掉最后一个 "
+                          "token）和标签 `tgt_y`（去掉第一个 token）：同一个句子错开一位。",
+    "train.tf_seed_caption": "共 {n} 个位置，在一次前向传播中同时训练；位置 i 读入第 0 … i "
+                             "行的输入，要预测第 i 行的标签。这一个句子的目标掩码形状是 {shape}。",
+    "attn.kv_text": "**K 和 V：同一个输入，两个投影。** 有一篇代码讲解说 K 一般就是 V。K 和 V "
+                    "共有的是它们的输入：{source}。本应用用 W^K 和 W^V 从这一个 {rows} × "
+                    "{d_model} 的张量重新算出第 {head} 个头的 K 和 V，与上面 K、V "
+                    "两张图的数值相差不超过 {error}。但 W^K 和 W^V "
+                    "是分别学习的两个矩阵（对这个头，它们之差的大小是 W^K 的 {w_diff} 倍），所以 "
+                    "K 和 V 是不同的张量：K 的平均绝对值为 {mean_k}，V 的为 {mean_v}，K − V "
+                    "的平均绝对值为 {mean_diff}，两者各元素的相关系数为 {corr}。",
+    "attn.kv_source_memory": "在交叉注意力中，两者都来自 `memory`，即编码器的输出（`src_attn(x, "
+                             "m, m, src_mask)`）",
+    "attn.kv_source_x": "在自注意力中，查询、键和值都来自同一个 x，即子层的输入（`self_attn(x, x, "
+                        "x, mask)`）",
+    "shapes.walk_example": "**(batch, h, seq, d_k) = ({batch}, {h}, {seq}, {d_k}) "
+                           "上的缩放点积注意力。** 有一篇代码讲解沿着 `attention(query, key, "
+                           "value, mask)` 跟踪这些形状：{batch} 个句子、{h} 个头、{seq} "
+                           "个位置、每个头 {d_k} 个数。本应用的 `attention` "
+                           "在这些形状的随机张量上、配合填充掩码（真实 token 处为 "
+                           "True）计算，得到：",
+    "shapes.walk_caption": "乘法只涉及最后两个维度：({seq} × {d_k}) · ({d_k} × {seq}) 得到 {seq} "
+                           "× {seq} 的分数，({seq} × {seq}) · ({seq} × {d_k}) 得到 {seq} × {d_k} "
+                           "的输出；掩码中大小为 1 的维度会被广播到各个头和各个查询行。换成解码器"
+                           "的掩码 {dec_mask}，权重仍是 {dec_weights}，输出仍是 {dec_out}。K "
+                           "不必与 Q 形状相同，只需 batch、头数和 d_k 相同：键和值取 {src_len} "
+                           "个源位置，即 {cross_k}（交叉注意力）时，权重是 "
+                           "{cross_weights}，输出是 {cross_out}，每个查询一行。",
+    "shapes.ex.walk_q": "Q：batch、头、位置、d_k",
+    "shapes.ex.walk_k": "K：这里与 Q 形状相同（自注意力）",
+    "shapes.ex.walk_v": "V：每个键位置一个 d_k 维向量",
+    "shapes.ex.walk_mask": "填充掩码 (batch, 1, 1, seq)：每个头、每个查询都相同",
+    "shapes.ex.walk_scores": "Q·Kᵀ / √d_k：每个头上每对查询–键一个分数",
+    "shapes.ex.walk_masked_scores": "在掩码为 False 处写入 −1e9 后的分数",
+    "shapes.ex.walk_pattern": "对键做 softmax：注意力权重",
+    "shapes.ex.walk_out": "权重乘以 V：每个头上每个查询一个 d_k 维向量",
 }

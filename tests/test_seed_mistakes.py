@@ -1,0 +1,263 @@
+"""The walk-throughs' mistakes (and worked examples) shown live: each number the pages state is
+recomputed here independently, and each page shows the text in both languages."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+from apptest_helpers import app
+
+from explorer.context import build_context
+from explorer.i18n import TABLES
+from explorer.settings import Settings
+
+LANGS = ("en", "zh")
+
+
+def _texts(at) -> list[str]:
+    return [m.value for m in at.markdown] + [c.value for c in at.caption]
+
+
+# ---- 1. NLLLoss returns -x[y], not x[y] (Train & decode, "The loss per token") ---------------
+
+
+def test_nll_example_is_minus_the_labels_log_probability():
+    from explorer.figures.train import nll_example
+
+    ctx = build_context(Settings())
+    lp = ctx.run().cache["generator.hook_log_probs"][0]  # (positions, vocab)
+    labels = ctx.tokens.tgt_in_ids[1:]
+    ex = nll_example(lp, labels)
+    x_y = float(lp[0, labels[0]])
+    assert x_y < 0 and ex.x_y == pytest.approx(x_y) and ex.loss == pytest.approx(-x_y)
+    picked = np.array([lp[i, y] for i, y in enumerate(labels)], dtype=np.float64)
+    assert ex.labels == len(labels) and ex.mean_x_y == pytest.approx(picked.mean(), rel=1e-5)
+    assert ex.mean_loss == pytest.approx(-picked.mean(), rel=1e-5)
+    assert ex.smoothing_zero == pytest.approx(-picked.mean(), rel=1e-5)
+    # the walk-through's x[y] would be the negative of the loss torch computes
+    torch_loss = F.nll_loss(torch.tensor(lp[:1]), torch.tensor(labels[:1]))
+    assert float(torch_loss) == pytest.approx(-x_y) and float(torch_loss) > 0 > x_y
+
+
+def test_cross_entropy_and_nll_give_the_same_number_on_logits_0_to_4():
+    from explorer.figures.train import cross_entropy_example
+
+    expected = -math.log(math.exp(3) / sum(math.exp(i) for i in range(5)))  # 1.4519
+    ce = cross_entropy_example()
+    assert ce["ce"] == pytest.approx(expected, rel=1e-6)
+    assert ce["nll"] == pytest.approx(expected, rel=1e-6)
+    assert ce["by_hand"] == pytest.approx(expected, rel=1e-12)
+    assert ce["x_y"] == pytest.approx(-expected, rel=1e-6)
+    assert f"{expected:.4f}" == "1.4519"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_train_page_shows_nll_and_cross_entropy(lang):
+    ctx = build_context(Settings())
+    lp = ctx.run().cache["generator.hook_log_probs"][0]
+    labels = ctx.tokens.tgt_in_ids[1:]
+    x_y = float(lp[0, labels[0]])
+    mean = -float(np.mean([lp[i, y] for i, y in enumerate(labels)], dtype=np.float64))
+    at = app("train", lang=lang, tr_loss_open=True)
+    assert not at.exception, at.exception
+    text = " ".join(_texts(at))
+    assert TABLES[lang]["train.loss_expander"] in [e.label for e in at.expander]
+    assert f"x[y] = {x_y:.4f}" in text and f"**{-x_y:.4f}** = −x[y]" in text
+    assert f"{mean:.4f}" in text
+    assert text.count("1.4519") >= 3 and "−x[y]" in text
+    marker = "漏掉了负号" if lang == "zh" else "the minus sign is missing"
+    assert marker in text
+
+
+# ---- 2. -1e9 leaks nothing in float32 (Masks, "What masking does") ----------------------------
+
+
+def _learner_scores(source: str) -> np.ndarray:
+    from explorer.figures.masks import EFFECT_SCORES
+
+    return build_context(Settings(source=source)).run().cache[EFFECT_SCORES][0, 0]
+
+
+def test_blocked_weights_are_exactly_zero_in_float32_and_when_they_are_not():
+    from explorer.figures.masks import fill_checks, underflow_below
+
+    scores = _learner_scores("a b c d")
+    n = scores.shape[0]
+    allowed = torch.tril(torch.ones(n, n, dtype=torch.bool))
+    s32 = torch.tensor(scores, dtype=torch.float32)
+    p = s32.masked_fill(~allowed, -1e9).softmax(-1)
+    assert (p[~allowed] == 0).all() and int((~allowed).sum()) == n * (n - 1) // 2
+    leak = s32.masked_fill(~allowed, -10.0).softmax(-1)[~allowed].max()
+    assert leak > 0
+    with pytest.raises(RuntimeError, match="overflow"):
+        s32.half().masked_fill(~allowed, -1e9)
+    p16 = s32.half().masked_fill(~allowed, -65504.0).softmax(-1)
+    assert (p16[~allowed] == 0).all()
+    f32, small, big16, min16, small16 = fill_checks(scores, allowed.numpy())
+    assert (f32.exact_zeros, f32.blocked, f32.largest) == (n * (n - 1) // 2,) * 2 + (0.0,)
+    assert small.largest == pytest.approx(float(leak)) and small.exact_zeros == 0
+    assert big16.error and big16.largest is None
+    assert min16.exact_zeros == min16.blocked and small16.largest > 0
+    # the underflow limits the text states
+    cut32, cut16 = underflow_below(torch.float32), underflow_below(torch.float16)
+    assert round(cut32, 1) == -104.0 and round(cut16, 1) == -17.3
+    assert torch.exp(torch.tensor(-104.0)) == 0 < torch.exp(torch.tensor(-103.9))
+    assert torch.exp(torch.tensor(-17.4).half()) == 0 < torch.exp(torch.tensor(-17.2).half())
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_masks_page_shows_the_exact_zeros(lang):
+    scores = _learner_scores("a b c d")
+    n = scores.shape[0]
+    blocked = n * (n - 1) // 2
+    allowed = torch.tril(torch.ones(n, n, dtype=torch.bool))
+    leak = float(torch.tensor(scores, dtype=torch.float32).masked_fill(~allowed, -10.0)
+                 .softmax(-1)[~allowed].max())
+    at = app("masks", source="a b c d", lang=lang)
+    assert not at.exception, at.exception
+    text = " ".join(_texts(at))
+    if lang == "en":
+        assert f"**{blocked} of the {blocked}**" in text
+    else:
+        assert f"**{blocked} 个**被屏蔽的权重中有 **{blocked} 个**" in text
+    assert "−104.0" in text and "−17.3" in text and "1.4e-45" in text and "65,504" in text
+    assert f"{leak:.2e}" in text
+    table = next(d.value for d in at.dataframe if TABLES[lang]["mask.col_fill"] in d.value)
+    assert list(table[TABLES[lang]["mask.col_fill"]]) == ["−1e9", "−10", "−1e9", "−65504", "−10"]
+    assert list(table[TABLES[lang]["mask.col_zeros"]])[0] == f"{blocked} / {blocked}"
+
+
+# ---- 4. unsqueeze(0) instead of unsqueeze(1) (Masks, padding section) -------------------------
+
+
+def test_unsqueeze_0_puts_the_sentences_on_the_head_axis():
+    from explorer.figures.masks import head_axis_rows, padded_pair, walkthrough_head_axis
+
+    pair = padded_pair(["a", "b", "c", "d"], 3, 4)
+    src_mask = pair.batch.src_mask  # (2, 1, 4)
+    for h in (4, 2):
+        scores = torch.zeros(2, h, 4, 4)
+        right = scores.masked_fill(src_mask.unsqueeze(1) == 0, -1e9)
+        assert right.shape == (2, h, 4, 4)
+        src, tgt = head_axis_rows(pair.batch, h)
+        assert src.right == (2, 1, 1, 4) and src.wrong == (1, 2, 1, 4)
+        assert tgt.right == (2, 1, 4, 4) and tgt.wrong == (1, 2, 4, 4)
+        if h != 2:
+            with pytest.raises(RuntimeError):
+                scores.masked_fill(src_mask.unsqueeze(0) == 0, -1e9)
+            assert src.wrong_result is None and tgt.wrong_result is None
+        else:  # batch == h: runs, but head j of every sentence gets sentence j's mask
+            wrong = scores.masked_fill(src_mask.unsqueeze(0) == 0, -1e9)
+            assert not torch.equal(wrong, right) and src.wrong_result == (2, 2, 4, 4)
+    seed, per_sentence = walkthrough_head_axis()
+    assert seed.mask == (8, 4, 4) and seed.wrong_result == (2, 8, 4, 4)
+    assert per_sentence.wrong_result is None and per_sentence.right_result == (2, 8, 4, 4)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_masks_page_shows_both_unsqueezes(lang):
+    h = build_context(Settings()).cfg.h
+    at = app("masks", lang=lang)
+    assert not at.exception, at.exception
+    text = " ".join(_texts(at))
+    assert "mask.unsqueeze(0)" in text and f"h = {h}" in text
+    assert "(1, 8, 4, 4)" in text and "(2, 8, 4, 4)" in text
+    table = next(d.value for d in at.dataframe if "unsqueeze(0)" in d.value)
+    assert list(table["unsqueeze(1)"]) == [f"(2, 1, 1, 4) → (2, {h}, 4, 4)",
+                                           f"(2, 1, 4, 4) → (2, {h}, 4, 4)"]
+    error = TABLES[lang]["mask.unsqueeze_error"]
+    assert list(table["unsqueeze(0)"]) == [f"(1, 2, 1, 4) → {error}", f"(1, 2, 4, 4) → {error}"]
+
+
+# ---- 3. K and V: one input, two projections (Attention, step 1) ------------------------------
+
+
+@pytest.mark.parametrize("placement", ["pre", "post"])
+def test_k_and_v_come_from_one_tensor_and_differ(placement):
+    from explorer.figures.attention import KINDS, key_value_source
+
+    ctx = build_context(Settings(norm_placement=placement))
+    model, cache, cfg = ctx.model(), ctx.run().cache, ctx.cfg
+    memory = torch.tensor(cache["encoder.hook_out"])  # (1, src_len, d_model)
+    attn = model.decoder.layers[0].src_attn
+    with torch.no_grad():
+        k, v = (lin(memory).view(1, -1, cfg.h, cfg.d_k).transpose(1, 2)
+                for lin in attn.linears[1:3])
+    assert np.allclose(k.numpy(), cache["decoder.layers.0.src_attn.hook_k"], atol=1e-5)
+    assert np.allclose(v.numpy(), cache["decoder.layers.0.src_attn.hook_v"], atol=1e-5)
+    for kind in KINDS.values():
+        kv = key_value_source(model, cache, kind, 0, 1, placement == "pre")
+        got_k = cache[kind.hook(0, "hook_k")][0, 1]
+        got_v = cache[kind.hook(0, "hook_v")][0, 1]
+        assert kv.recompute_error < 1e-5
+        assert kv.mean_diff == pytest.approx(np.abs(got_k - got_v).mean(), rel=1e-5)
+        assert kv.mean_diff > 0.1 and not np.allclose(got_k, got_v)
+        assert kv.source == ("memory" if kind.key == "cross" else "x")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("kind", ["enc", "cross"])
+def test_attention_page_shows_k_and_v_differ(lang, kind):
+    from explorer.figures.attention import KINDS
+
+    ctx = build_context(Settings())
+    cache = ctx.run().cache
+    got_k = cache[KINDS[kind].hook(0, "hook_k")][0, 0]
+    got_v = cache[KINDS[kind].hook(0, "hook_v")][0, 0]
+    at = app("attention", lang=lang, attn_kind=kind)
+    assert not at.exception, at.exception
+    caption = next(c.value for c in at.caption if "W^K" in c.value)
+    assert f"{np.abs(got_k - got_v).mean():.3f}" in caption
+    assert f"{np.abs(got_k).mean():.3f}" in caption and f"{np.abs(got_v).mean():.3f}" in caption
+    assert ("memory" in caption) == (kind == "cross")
+
+
+# ---- 5. The (30, 8, 33, 64) walk, and teacher forcing on "<sos> it is a good day" -----------
+
+
+def test_the_30_8_33_64_walk():
+    from explorer.figures.shapes import attention_walk_shapes
+
+    rows, more = attention_walk_shapes()
+    q = torch.zeros(30, 8, 33, 64)
+    scores = q @ q.transpose(-2, -1)
+    assert tuple(scores.shape) == (30, 8, 33, 33)
+    assert tuple((scores.softmax(-1) @ q).shape) == (30, 8, 33, 64)
+    assert dict(rows) == {"walk_q": (30, 8, 33, 64), "walk_k": (30, 8, 33, 64),
+                          "walk_v": (30, 8, 33, 64), "walk_mask": (30, 1, 1, 33),
+                          "walk_scores": (30, 8, 33, 33), "walk_masked_scores": (30, 8, 33, 33),
+                          "walk_pattern": (30, 8, 33, 33), "walk_out": (30, 8, 33, 64)}
+    assert dict(more) == {"dec_mask": (30, 1, 33, 33), "dec_weights": (30, 8, 33, 33),
+                          "dec_out": (30, 8, 33, 64), "cross_k": (30, 8, 20, 64),
+                          "cross_weights": (30, 8, 33, 20), "cross_out": (30, 8, 33, 64)}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_shapes_page_shows_the_walk(lang):
+    at = app("shapes", lang=lang)
+    assert not at.exception, at.exception
+    text = " ".join(_texts(at))
+    assert "(30, 8, 33, 64)" in text and "(30, 8, 33, 20)" in text and "(30, 1, 33, 33)" in text
+    sizes = [list(d.value.iloc[:, 1]) for d in at.dataframe if d.value.shape[1] == 3]
+    assert ["30 × 8 × 33 × 64"] * 3 + ["30 × 1 × 1 × 33"] + ["30 × 8 × 33 × 33"] * 3 + [
+        "30 × 8 × 33 × 64"] in sizes
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_train_page_shows_the_teacher_forcing_example(lang):
+    at = app("train", lang=lang)
+    assert not at.exception, at.exception
+    col_in, col_label = TABLES[lang]["train.col_input"], TABLES[lang]["train.col_label"]
+    sentence = ["<s>", "it", "is", "a", "good", "day", "</s>"]
+    tables = [d.value for d in at.dataframe if col_in in d.value]
+    assert any(list(tb[col_in]) == sentence[:-1] and list(tb[col_label]) == sentence[1:]
+               for tb in tables)
+    text = " ".join(_texts(at))
+    assert "good day" in text and "(1, 6, 6)" in text
+    # inside the teacher-forcing expander, beside the task's own example
+    inside = next(e for e in at.expander if e.label == TABLES[lang]["train.tf_expander"])
+    assert any("good day" in m.value for m in inside.markdown)
