@@ -23,7 +23,7 @@ from explorer.training import (
     EVAL_SEED,
     ModelKey,
     build_model_for,
-    evaluate,
+    evaluation_task,
     held_out,
     request_stop,
     run_training,
@@ -108,7 +108,8 @@ def test_a_stop_from_another_thread_stops_training_at_once():
     assert _same(params, _params(state.model))
     assert not state.running and state.stopped and state.stop_reason == "click"
     assert not state.model.training
-    assert shown is not None and shown == state.accuracy == evaluate(state.model, state.task)
+    assert shown is not None
+    assert shown == state.accuracy == held_out(state.model, state.task).accuracy
     assert state.held_out is not None and state.held_out.total == 200
 
 
@@ -122,7 +123,7 @@ def test_a_streamlit_interrupt_lets_go_of_the_model_and_the_next_run_finishes_it
         assert stop_and_wait(state, "stop_button", timeout=WAIT)  # the next script run
     assert state.step == 6 and _same(params, _params(state.model))
     assert not state.running and state.stopped and state.stop_reason == "stop_button"
-    assert state.accuracy == evaluate(state.model, state.task)
+    assert state.accuracy == held_out(state.model, state.task).accuracy
 
 
 def test_a_stop_during_the_stop_check_still_stops():
@@ -160,10 +161,12 @@ def test_held_out_matches_sequence_accuracy_and_counts_lengths():
     state = start_training(key, TrainConfig(steps=60, batch_size=32, seed=2))
     run_training(state)
     result = held_out(state.model, task)
-    assert result.accuracy == sequence_accuracy(state.model, task, n=200, seed=EVAL_SEED)
+    # the held-out sequences: the task's held-out split, which training never draws
+    assert result.accuracy == sequence_accuracy(state.model, evaluation_task(task), n=200,
+                                                seed=EVAL_SEED)
     assert result.total == sum(n for _, n in result.by_length.values()) == 200
     assert result.right == sum(r for r, _ in result.by_length.values())
-    assert set(result.by_length) <= set(range(task.min_len, task.max_len + 1))
+    assert set(result.by_length) <= set(task.held_lengths)
     assert result.wrong_lengths() == sorted(
         n for n, (r, total) in result.by_length.items() if r < total)
     untrained = held_out(build_model_for(key), task)

@@ -482,7 +482,7 @@ TEXT: dict[str, str] = {
     "fig.arch.not_scaled": "未乘 √d_model",
     "fig.arch.pe": "+ 位置编码",
     "fig.arch.pe_fixed": "（固定的 sin/cos）",
-    "fig.arch.layernorm": "层归一化 ({name})",
+    "fig.arch.layernorm": "层归一化（{name}）",
     "fig.arch.self_attn": "自注意力",
     "fig.arch.masked_self_attn": "掩码自注意力",
     "fig.arch.cross_attn": "交叉注意力",
