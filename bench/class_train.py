@@ -48,6 +48,7 @@ TYPED = "the {w} cat sat on the mat"
 STEPS_LABEL = "Steps"  # the label of the results' steps metric (English, the default)
 TIME_LABEL = "Training time"  # ... and of its training-time metric
 SOLO_STEPS = 990  # (a)'s steps ceiling: any value but the default keeps it from being shared
+FRAGMENT_EVERY = 1.0  # explorer/train_view.py PROGRESS_EVERY: how often section 2 looks
 
 
 class TrainLearner(Learner):
@@ -64,6 +65,7 @@ class TrainLearner(Learner):
             self.widgets = kept
 
 
+
 async def _train_page(url: str, seed: int | None, timeout: float) -> Learner:
     learner = TrainLearner(url, page="train", timeout=timeout)
     result = await learner.open()
@@ -78,10 +80,28 @@ async def _train_page(url: str, seed: int | None, timeout: float) -> Learner:
 
 async def _press(learner: Learner) -> tuple[float, str, float]:
     """Click Train; (seconds to the end of the run, error, seconds until the trained model's
-    results arrived: its metrics, drawn first once the training has ended)."""
+    results arrived: its metrics, drawn first once the training has ended). A training
+    still going when the click's run ends (explorer/train_view.py INLINE_WAIT) shows its
+    results in a later run: the one its progress fragment asks for once it has ended, which
+    this client stands in for by asking for a run every FRAGMENT_EVERY seconds."""
+    t0 = await learner.send(learner.value("tr_train", trigger_value=True))
+    seen, problems = await _read_run(learner, t0)
+    ended = time.perf_counter() - t0
+    deadline = t0 + learner.timeout
+    while seen != seen and not problems and time.perf_counter() < deadline:
+        await asyncio.sleep(FRAGMENT_EVERY)
+        await learner.send({})
+        seen, problems = await _read_run(learner, t0)
+    if seen != seen and not problems:
+        problems.append("no results shown")
+    return ended, "; ".join(problems), seen
+
+
+async def _read_run(learner: Learner, t0: float) -> tuple[float, list[str]]:
+    """Read one script run's messages: (seconds from t0 to the trained model's metrics, or
+    nan if it drew none; what went wrong)."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-    t0 = await learner.send(learner.value("tr_train", trigger_value=True))
     seen, problems = float("nan"), []
     try:
         while True:
@@ -99,14 +119,15 @@ async def _press(learner: Learner) -> tuple[float, str, float]:
             elif kind == "script_finished":
                 if msg.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                     continue
-                if msg.script_finished != ForwardMsg.FINISHED_SUCCESSFULLY:
+                if msg.script_finished not in (ForwardMsg.FINISHED_SUCCESSFULLY,
+                                               ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY):
                     problems.append(f"script finished with status {msg.script_finished}")
-                break
+                    break
+                if msg.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY:
+                    break
     except Exception as exc:  # a timeout, a closed connection: count it, go on
         problems.append(f"{type(exc).__name__}: {exc}"[:120])
-    if seen != seen and not problems:
-        problems.append("no results shown")
-    return time.perf_counter() - t0, "; ".join(problems), seen
+    return seen, problems
 
 
 async def _typing(url: str, stop: asyncio.Event, timeout: float) -> list[float]:

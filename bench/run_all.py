@@ -30,6 +30,7 @@ SCRIPTS: dict[str, str] = {
     "browser": "3. In the browser (typing to heatmaps; server start to first page)",
     "figure_size": "4. Size (bytes of figure data sent)",
     "threads": "4b. Threads (why torch runs with one thread per pass)",
+    "busy_core": "4c. A training's wait with the other core busy, per thread policy",
     "memory": "5. Memory (one session; 30 sessions)",
     "load": "6. A class at once (30 concurrent sessions)",
     "faults": "7. Faults (closing or reloading during training; the Stop button)",

@@ -2,7 +2,7 @@
 
 A training step of the app's small models spends much of its time in Python and
 per-operation overhead, which holds the interpreter lock; two trainings in two threads of
-the server's process take turns at it (bench/results.md §12 (e): ten trainings two at a
+the server's process take turns at it (bench/class_train.py (e): ten trainings two at a
 time took 8.6-10.4 s in two threads, 6.1-7.3 s in two worker processes). The hub
 (train_hub.py) can therefore hand each training to a worker process of its own:
 
@@ -61,7 +61,7 @@ def _snapshot(state: Any, finished: bool) -> Snapshot:
 
 
 # The most torch threads one training uses. Two make a step of the fast recipe about a
-# quarter shorter on an idle core (bench/results.md §1b); more than two were never measured (the
+# quarter shorter on an idle core (bench/train_wait.py); more than two were never measured (the
 # machines this app is measured and deployed on have two cores), and a model this small
 # has little arithmetic to share out among more.
 MAX_THREADS = 2
@@ -110,22 +110,24 @@ class Threads:
     """How many torch threads a training uses: its share of the cores (`most`), or one.
 
     While the other core is free, a second thread usually makes a step of the fast recipe
-    about a fifth shorter (bench/results.md §4b), though on this shared host some runs
-    found no gain at all. A step on two threads waits for both, so while the server's
-    pages (or anything else) hold the other core, one thread is faster: a step on two then
-    takes one and a half to twice as long, the slowest over twenty times as long (§4b). So the
-    training times `probe` steps on one thread, then on `most` (giving up at once when a
-    step there takes `give_up` times as long), keeps the faster count for `every` steps,
-    and times both again. The count never changes what is computed: the trained weights
-    are the same bytes (tests/test_train_hub.py).
+    about a fifth shorter (bench/threads.py), though on this shared host some runs found
+    no gain at all. A step on two threads waits for both, so while the server's pages (or
+    anything else) hold the other core, one thread is faster: a step on two then takes one
+    and a half to twice as long, the slowest over twenty times as long (bench/threads.py).
+    So the training times `probe` steps on one thread, then on `most` (giving up at once
+    when a step there takes `give_up` times as long), keeps the faster count for `every`
+    steps (unless a step on `most` takes `give_up` times as long: then one thread for the
+    rest of the round), and times both again. The count never changes what is computed:
+    the trained weights are the same bytes (tests/test_train_hub.py).
 
     Timing two threads while the other core is busy costs more than it can win: each round
     (every hundred steps) runs at least one step on two threads before it gives up, and
-    such a step can take over twenty times as long as on one (§4b). With a busy loop
-    holding the other core, the Train button's date run spent 4-5 s of its 46-64 s in
-    those steps. With `spare` (`SpareCores`), a round times two threads only if at least
-    `need` of a core per extra thread went spare since the last look; else it stays on
-    one thread and looks again after `every` steps.
+    such a step can take over twenty times as long as on one (bench/threads.py). With a
+    busy loop holding the other core, the Train button's date run spent 4-5 s of its
+    46-64 s in those steps. With `spare` (`SpareCores`), a round times two threads only if
+    at least `need` of a core per extra thread went spare since the last look; else it
+    stays on one thread and looks again after `every` steps (bench/busy_core.py: with the
+    other core busy, no step ran on two threads and the wait was one thread's).
 
     Give `step()` each step's own time (StepInfo.seconds): it sets the count for the next.
     """
@@ -182,6 +184,10 @@ class Threads:
                 self._set(self.most if faster else 1)
                 self._left = self.every
         elif self._left > 0:
+            if self.n > 1 and seconds > self.give_up * self._typical(1):
+                # the other core was taken during the round (load that came after it was
+                # timed): one thread until the next look, not a hundred slow steps
+                self._set(1)
             self._left -= 1
             if self._left == 0:
                 self.allow(self.most)
@@ -253,7 +259,7 @@ def _without_main_script() -> Iterator[None]:
 
     A spawned child first runs the parent's main script again (as `__mp_main__`). Under
     `streamlit run` that script is Streamlit's launcher, which imports all of Streamlit:
-    each worker then held 352 MB instead of 265 MB (bench/results.md §12) and started
+    each worker then held 352 MB instead of 265 MB (bench/class_train.py) and started
     slower, for nothing, since a worker runs only this module's `worker_main`. Without a
     `__file__` or `__spec__` on `__main__`, multiprocessing skips that step, as it does for
     an interactive session."""

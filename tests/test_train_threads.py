@@ -58,6 +58,16 @@ def test_a_step_far_slower_on_two_threads_ends_their_timing_at_once():
     assert used[6:] == [1] * 24
 
 
+def test_load_that_comes_during_a_round_on_two_threads_ends_it_at_once():
+    threads = _threads(2, [])
+    used = _run(threads, {1: 0.009, 2: 0.006}, 12)  # two threads chosen for the round
+    assert used[10:] == [2, 2]
+    used = _run(threads, {1: 0.009, 2: 0.2}, 8)  # then the other core is taken
+    assert used == [2] + [1] * 7  # one slow step, not the rest of the round
+    used = _run(threads, {1: 0.009, 2: 0.006}, 20)  # the next round times both again
+    assert used[-10:-5] == [1] * 5 and used[-5:] == [2] * 5
+
+
 def test_steps_slowed_now_and_then_count_against_their_count():
     """Two threads are faster in three steps of four, but the fourth waits for a core that
     something else holds: on average one thread is faster (the median would say two)."""
