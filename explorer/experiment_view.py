@@ -32,9 +32,8 @@ from .experiments import (
 )
 from .figures.train import attention_figure, comparison_figure
 from .i18n import percent, sentences, set_lang, t
-from .train_hub import hub as training_hub
 from .train_settings import TrainSettings
-from .train_state import session_alive, set_default
+from .train_state import session_alive, set_default, training_hub
 from .train_task import TrainTask, film_probe
 from .train_view import INLINE_WAIT, Trained
 from .training import EVAL_SEQUENCES, stop_reason_text
@@ -73,9 +72,7 @@ def _settle(clicked: bool, stop_requested: bool) -> Experiment | None:
         return exp
     exp.stop("new_training" if clicked else "stop_button")
     with st.spinner(t("train.evaluating")):
-        deadline = time.monotonic() + SETTLE_WAIT
-        while exp.busy.is_set() and time.monotonic() < deadline:
-            exp.busy.wait(0.05)
+        exp.idle.wait(SETTLE_WAIT)
     if exp.running:
         st.warning(t("train.still_stopping", seconds=f"{SETTLE_WAIT:.0f}"),
                    icon=":material/hourglass_top:")
@@ -96,9 +93,9 @@ def _start(key: Any, ts: TrainSettings, seed: int, plan: Any, probe: Any) -> Exp
     progress = st.progress(0.0, text=t("train.starting"))
     asked = time.monotonic()
     with st.spinner(t("exp.training")):
-        while exp.busy.is_set() and time.monotonic() - asked < INLINE_WAIT:
+        while exp.busy and time.monotonic() - asked < INLINE_WAIT:
             progress.progress(*_where(exp))
-            exp.busy.wait(0.25)
+            exp.idle.wait(0.25)
     progress.empty()
     return exp
 

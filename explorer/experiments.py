@@ -157,6 +157,13 @@ class ArmResult:
     cross_attn: np.ndarray  # (T, S) cross-attention, last layer, mean over heads
 
 
+def _set_event() -> threading.Event:
+    """An Event already set."""
+    event = threading.Event()
+    event.set()
+    return event
+
+
 @dataclass
 class Experiment:
     """A correct and a broken model trained side by side (kept in one learner's session)."""
@@ -169,21 +176,26 @@ class Experiment:
     # Held by the thread that trains and measures the two models: while another thread
     # holds it, the results may still change.
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
-    # Set from when a background training is asked for until it has measured both models
-    # (`train_in_background`), queue included.
-    busy: threading.Event = field(default_factory=threading.Event, repr=False, compare=False)
+    # Cleared from when a background training is asked for until it has measured both
+    # models (`train_in_background`), queue included: `idle.wait(timeout)` waits for it.
+    idle: threading.Event = field(default_factory=_set_event, repr=False, compare=False)
     place: object = None  # while it waits for a core: the hub's Place (ahead, seconds)
     error: str | None = None  # what ended a background training, if it failed
 
     @property
+    def busy(self) -> bool:
+        """Whether a background training of it is asked for and not yet measured."""
+        return not self.idle.is_set()
+
+    @property
     def running(self) -> bool:
-        return (self.busy.is_set() or self.correct.running or self.broken.running
+        return (self.busy or self.correct.running or self.broken.running
                 or self.lock.locked())
 
     @property
     def queued(self) -> bool:
         """Whether it waits for a core (nothing trains yet)."""
-        return self.place is not None and self.busy.is_set()
+        return self.place is not None and self.busy
 
     def stop(self, reason: str) -> None:
         """Ask both models to stop (a queued experiment leaves the queue): the background
@@ -239,9 +251,9 @@ def train_in_background(exp: Experiment, turn: Turn,
     """Train and measure `exp` in a thread of its own, once `turn` gives it a core, so that
     the learner's clicks, pages and languages leave it going; `exp.stop` ends it.
     `gone()`: whether the learner has gone for good (checked after every step; True stops
-    it as "tab_closed"). While it waits, `exp.place` says where; `exp.busy` is set until
-    the results are measured (None when a model trained no step)."""
-    exp.busy.set()
+    it as "tab_closed"). While it waits, `exp.place` says where; `exp.busy` until the
+    results are measured (None when a model trained no step)."""
+    exp.idle.clear()
 
     def on_wait(place: object) -> None:
         exp.place = place
@@ -268,7 +280,7 @@ def train_in_background(exp: Experiment, turn: Turn,
                 state.running = False
         finally:
             exp.place = None
-            exp.busy.clear()
+            exp.idle.set()
 
     thread = threading.Thread(target=work, daemon=True, name="experiment")
     thread.start()

@@ -634,8 +634,11 @@ _HUB: Hub | None = None
 _HUB_LOCK = threading.Lock()
 
 
-def hub() -> Hub:
-    """The server's hub (one per process, like the cores it shares)."""
+def hub(session_ttl: float | None = None) -> Hub:
+    """The server's hub (one per process, like the cores it shares). `session_ttl`: seconds
+    the server keeps a disconnected session for its browser to come back to (Streamlit's
+    `server.disconnectedSessionTTL`), read when the hub is made: a training is not kept
+    longer for a session that cannot come back for it."""
     global _HUB
     with _HUB_LOCK:
         if _HUB is None:
@@ -645,25 +648,12 @@ def hub() -> Hub:
                 slots = slots_for(cores())
                 runner = ProcessRunner(keep=slots)
                 _HUB = Hub(slots=slots, runner=runner)
-                ttl = _session_ttl()
-                if ttl is not None:  # a session kept no longer cannot come back for it
-                    _HUB.reconnect_grace = min(RECONNECT_GRACE, ttl)
                 # the workers start now, in the background (each imports torch, ~1 s), so
                 # the first learner to press Train does not wait for them
                 threading.Thread(target=runner.warm, daemon=True,
                                  name="trainer-warm-up").start()
             else:
                 _HUB = Hub()
+            if session_ttl is not None:
+                _HUB.reconnect_grace = min(RECONNECT_GRACE, max(0.0, session_ttl))
         return _HUB
-
-
-def _session_ttl() -> float | None:
-    """Seconds Streamlit keeps a disconnected session for its browser to come back to
-    (`server.disconnectedSessionTTL`), or None where it cannot be read. Imported here, not
-    at the top: this module also runs where no Streamlit server is (tests, benches)."""
-    try:
-        from streamlit import config
-
-        return max(0.0, float(config.get_option("server.disconnectedSessionTTL")))
-    except Exception:  # no streamlit, or an option of another type: keep the default
-        return None

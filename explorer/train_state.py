@@ -19,15 +19,14 @@ from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
-from streamlit import runtime
+from streamlit import config, runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from transformer.model import EncoderDecoder
 
 from .cache import is_large, tiered
 from .i18n import t
-from .train_hub import SNAPSHOT_WAIT, Ticket
-from .train_hub import hub as training_hub
+from .train_hub import SNAPSHOT_WAIT, Hub, Ticket, hub
 from .training import (
     STOP_WAIT,
     ModelKey,
@@ -38,6 +37,17 @@ from .training import (
     stop_and_wait,
     weights_digest,
 )
+
+
+def training_hub() -> Hub:
+    """The server's training hub, which keeps a disconnected learner's training no longer
+    than this server keeps the session (`server.disconnectedSessionTTL`)."""
+    try:
+        ttl = float(config.get_option("server.disconnectedSessionTTL"))
+    except (TypeError, ValueError):  # an option of another type: the hub's default
+        ttl = None
+    return hub(session_ttl=ttl)
+
 
 STATE_KEY = "train_state"  # this learner's TrainedState
 # This learner's tickets in the server's training hub, in a plain dict kept in session

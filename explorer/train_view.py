@@ -30,7 +30,6 @@ from .i18n import get_lang, percent, sentences, set_lang, t
 from .settings import LIMITS, Settings, architecture_problem, training_problem
 from .sources import shipped_dates_meta
 from .train_hub import GONE_GRACE, SNAPSHOT_WAIT, Hub, Request, Ticket
-from .train_hub import hub as training_hub
 from .train_settings import (
     BATCH_SIZES,
     FACTOR_RANGE,
@@ -60,6 +59,7 @@ from .train_state import (
     shared_memo,
     stop_training,
     tickets,
+    training_hub,
     training_under_way,
 )
 from .train_task import (

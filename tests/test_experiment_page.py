@@ -127,16 +127,14 @@ def _run_section(at, choice="decoder_mask.none", steps=40):
     at.run()
     at.button(key="exp_run").click().run()
     exp = at.session_state["exp_state"]
-    if exp.busy.is_set():
+    if exp.busy:
         _wait_until_measured(exp)
         at.run()
     return at
 
 
 def _wait_until_measured(exp) -> None:
-    deadline = time.monotonic() + WAIT
-    while exp.busy.is_set() and time.monotonic() < deadline:
-        exp.busy.wait(0.05)
+    exp.idle.wait(WAIT)
     assert not exp.running, "the experiment did not end"
 
 

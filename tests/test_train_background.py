@@ -381,3 +381,19 @@ def test_a_queued_training_does_not_hold_the_page_and_shows_its_place(monkeypatc
     finally:
         gate.set()
     assert classmate.job.done.wait(WAIT) and ticket.job.done.wait(WAIT)
+
+
+def test_a_disconnected_training_is_kept_no_longer_than_the_server_keeps_its_session():
+    from streamlit import config
+
+    from explorer.train_state import training_hub
+
+    before = config.get_option("server.disconnectedSessionTTL")
+    try:
+        config.set_option("server.disconnectedSessionTTL", 4)
+        assert training_hub().reconnect_grace == 4
+        H._HUB = None
+        config.set_option("server.disconnectedSessionTTL", 600)
+        assert training_hub().reconnect_grace == H.RECONNECT_GRACE
+    finally:
+        config.set_option("server.disconnectedSessionTTL", before)
