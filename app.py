@@ -22,10 +22,12 @@ if PLOTLY_REQUESTED not in st.session_state:
 
 import torch  # noqa: E402 (after the warm-up: this import alone takes ~0.7 s)
 
-from explorer.context import page_context  # noqa: E402
+from explorer.experiment_view import experiment_status_sidebar  # noqa: E402
 from explorer.i18n import set_lang, t  # noqa: E402
 from explorer.links import load_url_state  # noqa: E402
+from explorer.page import page_context  # noqa: E402
 from explorer.sidebar import render_sidebar  # noqa: E402
+from explorer.train_view import training_status_sidebar  # noqa: E402
 
 # One intra-op thread per forward pass: on a 2-core server shared by a class, sessions run
 # in parallel threads, and more torch threads per pass only make them fight (README).
@@ -55,7 +57,9 @@ page = st.navigation([home, *pages], position="hidden")
 menu = st.sidebar.container(key="nav")  # filled once the sidebar has written the link
 st.sidebar.divider()
 plotly_warm_up.empty()  # the page draws from here on
-ctx = render_sidebar()  # the sidebar also writes the view into the link
+# the sidebar also writes the view into the link; a training and a "break a part"
+# experiment going on in the background show their progress in it on every page
+ctx = render_sidebar(statuses=(training_status_sidebar, experiment_status_sidebar))
 with menu:
     view = st.query_params.to_dict()
     for entry in pages:

@@ -32,8 +32,9 @@ from .experiments import (
 )
 from .figures.train import attention_figure, comparison_figure
 from .i18n import percent, sentences, set_lang, t
+from .session import session_alive
 from .train_settings import TrainSettings
-from .train_state import session_alive, set_default, training_hub
+from .train_state import set_default, training_hub
 from .train_task import TrainTask, film_probe
 from .train_view import INLINE_WAIT, Trained
 from .training import EVAL_SEQUENCES, stop_reason_text

@@ -15,9 +15,9 @@ from transformer.film import Film
 
 from .charts import show_chart
 from .context import Context
-from .figures.attention import KINDS
 from .figures.train import closeness_figure, film_figure
 from .i18n import get_lang, percent, sentences, t
+from .introspect import KINDS
 from .train_state import content_id, set_default, shared_memo
 from .training import TrainedState
 from .view import keep

@@ -7,7 +7,7 @@ for another idea but wrong for this one (`misuses`, found by their context, e.g.
 padding, never masked_fill's writing of −1e9). tests/test_glossary.py scans every value of
 the Chinese table with `misused_terms`, and checks with `misnamed_pages` that a page is
 named by its own title (“训练与解码”页, not “训练”页). Learners see the same list at the
-bottom of the sidebar (`glossary_expander`), drawn as a plain table: no HTML.
+bottom of the sidebar (`sidebar._glossary`), drawn as a plain table: no HTML.
 
 Decisions, so that translators do not reopen them:
 - "token" stays "token" in Chinese text (it is what the code, the figures and PyTorch call
@@ -27,8 +27,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-
-import streamlit as st
 
 from .i18n import TABLES, get_lang, t
 
@@ -268,14 +266,3 @@ def glossary_rows() -> dict[str, list[str]]:
         t("glossary.col_avoid"): ["、".join(term.avoid + tuple(m.shown for m in term.misuses))
                                   for term in GLOSSARY],
     }
-
-
-def glossary_expander() -> None:
-    """The glossary at the bottom of the sidebar: an expander holding a plain table."""
-    with st.sidebar.expander(t("glossary.title"), icon=":material/translate:"):
-        st.caption(t("glossary.caption"))
-        # the sidebar shows about two narrow columns: the two terms, pinned beside each
-        # other (the notes scroll in beside them)
-        pinned = {t(col): st.column_config.TextColumn(width="small", pinned=True)
-                  for col in ("glossary.col_en", "glossary.col_zh")}
-        st.dataframe(glossary_rows(), hide_index=True, width="stretch", column_config=pinned)

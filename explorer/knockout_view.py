@@ -22,9 +22,10 @@ from transformer.tokenize import BOS, EOS
 
 from .cache import shared_model
 from .context import Context
-from .figures.attention import KINDS, knockout_grid
+from .figures.attention import knockout_grid
 from .figures.common import heatmap
 from .i18n import percent, sentences, t
+from .introspect import KINDS
 from .knockout import (
     ATTENTION_PARTS,
     FRESH,

@@ -3,17 +3,55 @@ learner can edit, before anything is trained (the sidebar's model is untrained).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
 import streamlit as st
 
 from transformer import dates as D
+from transformer.model import attention_hook
+from transformer.tokenize import EOS, SPECIALS
 
-from .context import Context
+from .context import Context, build_context
 from .figures.model import date_preview_figure
 from .i18n import t
-from .sources import SOURCE_KEY, date_example, date_preview
+from .runs import forward
+from .settings import Settings
+from .sources import SOURCE_KEY, date_example, outside_dates, shipped_answer, shipped_dates
 
 PREVIEW_KEY = "preview_date"  # the preview's own text box (not the sidebar's sentence)
 MAX_PREVIEW_CHARS = 60  # dates are short; the box's limit, checked again here
+
+
+@dataclass(frozen=True)
+class DatePreview:
+    """The date translator on one text: what the Model page's preview draws."""
+
+    src_tokens: tuple[str, ...]  # the date's characters and </s> (unknown ones as <unk>)
+    out_tokens: tuple[str, ...]  # the decoder's input: <s> and the model's answer
+    answer: str  # the answer as text
+    outside: bool  # the text is not a date as the task writes them (`outside_dates`)
+    layer: int  # the decoder layer drawn (the one the alignment sentence names)
+    weights: np.ndarray  # (len(out_tokens), len(src_tokens)) cross-attention, heads averaged
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def date_preview(text: str) -> DatePreview | None:
+    """The shipped model's answer to `text` and its cross-attention; None if the text cannot
+    be read (empty, too long). Shared: the same text gives the same preview to everyone."""
+    loaded = shipped_dates()
+    ctx = build_context(Settings(source=text, target=""), loaded, source="dates",
+                        answer=shipped_answer)
+    if ctx.tokens is None or not ctx.answered:
+        return None
+    layer = int(loaded.meta.get("alignment_layer", 0))  # measured by tools/train_dates.py
+    cache = forward(loaded.model, ctx.tokens).cache
+    weights = cache[attention_hook("decoder", layer, "src_attn", "hook_pattern")][0]
+    src, answer = tuple(ctx.tokens.src_tokens), "".join(ctx.tokens.tgt_tokens)
+    typed = src[:-1] if src[-1:] == (SPECIALS[EOS],) else src
+    unknown = any(i == ctx.tokens.src_unk for i in ctx.tokens.src_ids)
+    return DatePreview(src, tuple(ctx.tokens.tgt_in_tokens), answer,
+                       outside_dates(typed, answer, unknown), layer, weights.mean(axis=0))
 
 
 def _show_everywhere() -> None:

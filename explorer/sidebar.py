@@ -7,6 +7,8 @@ of the `Settings` fields, so the link, the validation and the widgets share one 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import streamlit as st
 
 from transformer import dates as D
@@ -14,8 +16,7 @@ from transformer.model import TransformerConfig
 from transformer.tokenize import MAX_TEXT_CHARS, writes_without_spaces
 
 from .context import Context, build_context
-from .experiment_view import experiment_status_sidebar
-from .glossary import glossary_expander
+from .glossary import glossary_rows
 from .i18n import LANG_NAMES, LANGS, t
 from .import_panel import PENDING_SOURCE, checkpoint_panel, current_import
 from .links import URL_NOTICES, publish_view
@@ -43,7 +44,6 @@ from .sources import (
     shipped_answer,
 )
 from .train_state import STATE_KEY
-from .train_view import training_status_sidebar
 from .view import PAGE_CHOICES, keep
 
 PRESENTER_KEY = "presenter"  # the presenter-mode toggle's session-state key
@@ -107,16 +107,20 @@ def _init_state() -> None:
         st.session_state[PRESENTER_KEY] = False
 
 
-def render_sidebar() -> Context:
-    """Draw the shared controls, validate them again in Python, and return the context."""
+def render_sidebar(statuses: Sequence[Callable[[], None]] = ()) -> Context:
+    """Draw the shared controls, validate them again in Python, and return the context.
+
+    `statuses`: what goes on in the background for this learner (a training, an
+    experiment), each drawn by its section's function under the language and presenter
+    switches, on every page."""
     _init_state()
     imported = current_import()
     sb = st.sidebar
     sb.selectbox(t("sidebar.language"), LANGS, **keep("lang"), format_func=LANG_NAMES.get,
                  on_change=_keep_choices_on_language_change)
     sb.toggle(t("sidebar.presenter"), **keep(PRESENTER_KEY), help=t("sidebar.presenter_help"))
-    training_status_sidebar()  # a training going on in the background, on every page
-    experiment_status_sidebar()  # and the Train page's "break a part" experiment
+    for status in statuses:
+        status()
     share_slot = sb.empty()  # filled last, once the whole view is known
     presenter = st.session_state.get(PRESENTER_KEY) is True
     if presenter:
@@ -177,7 +181,7 @@ def render_sidebar() -> Context:
     # The page's own selections (layer, head, ...) are already in session_state: widgets
     # write a learner's change there before the rerun starts, so the link is complete now.
     publish_view(ctx, share_slot)
-    glossary_expander()  # the last thing in the sidebar
+    _glossary()  # the last thing in the sidebar
     return ctx
 
 
@@ -279,3 +283,14 @@ def _summary(ctx: Context) -> None:
             )
     elif ctx.text_error:
         sb.error(ctx.text_error, icon=":material/edit_note:")
+
+
+def _glossary() -> None:
+    """The glossary at the bottom of the sidebar: an expander holding a plain table."""
+    with st.sidebar.expander(t("glossary.title"), icon=":material/translate:"):
+        st.caption(t("glossary.caption"))
+        # the sidebar shows about two narrow columns: the two terms, pinned beside each
+        # other (the notes scroll in beside them)
+        pinned = {t(col): st.column_config.TextColumn(width="small", pinned=True)
+                  for col in ("glossary.col_en", "glossary.col_zh")}
+        st.dataframe(glossary_rows(), hide_index=True, width="stretch", column_config=pinned)

@@ -11,23 +11,19 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import streamlit as st
 import torch
 
 from transformer import dates as D
-from transformer.model import EncoderDecoder, attention_hook
-from transformer.tokenize import EOS, SPECIALS
+from transformer.model import EncoderDecoder
 from transformer.train import Batch, greedy_decode
 
 from .checkpoint import CheckpointError, LoadedCheckpoint, load_checkpoint
 from .exports import checkpoint_bytes
-from .runs import forward
-from .settings import SOURCES, Settings
+from .settings import SOURCES
 from .training import TrainedState, task_meta
 
 SOURCE_KEY = "model_source"  # the sidebar's choice, in session_state and (as `model`) links
@@ -117,39 +113,6 @@ def date_example(i: int, date: dt.date = EXAMPLE_DATE) -> str:
 def date_examples(date: dt.date = EXAMPLE_DATE) -> tuple[str, ...]:
     """`date` written in each EXAMPLE_VARIANTS style."""
     return tuple(date_example(i, date) for i in range(len(EXAMPLE_VARIANTS)))
-
-
-@dataclass(frozen=True)
-class DatePreview:
-    """The date translator on one text: what the Model page's preview draws."""
-
-    src_tokens: tuple[str, ...]  # the date's characters and </s> (unknown ones as <unk>)
-    out_tokens: tuple[str, ...]  # the decoder's input: <s> and the model's answer
-    answer: str  # the answer as text
-    outside: bool  # the text is not a date as the task writes them (`outside_dates`)
-    layer: int  # the decoder layer drawn (the one the alignment sentence names)
-    weights: np.ndarray  # (len(out_tokens), len(src_tokens)) cross-attention, heads averaged
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def date_preview(text: str) -> DatePreview | None:
-    """The shipped model's answer to `text` and its cross-attention; None if the text cannot
-    be read (empty, too long). Shared: the same text gives the same preview to everyone."""
-    from .context import build_context  # the context module imports this one
-
-    loaded = shipped_dates()
-    ctx = build_context(Settings(source=text, target=""), loaded, source="dates",
-                        answer=shipped_answer)
-    if ctx.tokens is None or not ctx.answered:
-        return None
-    layer = int(loaded.meta.get("alignment_layer", 0))  # measured by tools/train_dates.py
-    cache = forward(loaded.model, ctx.tokens).cache
-    weights = cache[attention_hook("decoder", layer, "src_attn", "hook_pattern")][0]
-    src, answer = tuple(ctx.tokens.src_tokens), "".join(ctx.tokens.tgt_tokens)
-    typed = src[:-1] if src[-1:] == (SPECIALS[EOS],) else src
-    unknown = any(i == ctx.tokens.src_unk for i in ctx.tokens.src_ids)
-    return DatePreview(src, tuple(ctx.tokens.tgt_in_tokens), answer,
-                       outside_dates(typed, answer, unknown), layer, weights.mean(axis=0))
 
 
 def trained_checkpoint(state: TrainedState) -> LoadedCheckpoint:

@@ -19,8 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
-from streamlit import config, runtime
-from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit import config
 
 from transformer.model import EncoderDecoder
 
@@ -135,20 +134,6 @@ def tickets() -> dict[str, Ticket]:
     if not isinstance(store, dict):
         store = st.session_state[TICKETS_KEY] = {}
     return store
-
-
-def session_alive() -> Callable[[], bool] | None:
-    """A check, callable from any thread, that this run's session is still connected (its
-    browser tab open): the hub's reaper asks it, and ends the training of a learner who
-    has gone. None where there is no server to ask (AppTest, a bare script)."""
-    run_ctx = get_script_run_ctx()
-    if run_ctx is None or not runtime.exists():
-        return None
-    server = runtime.get_instance()
-    if type(server) is not runtime.Runtime:  # AppTest's stand-in has no browser sessions
-        return None
-    session = run_ctx.session_id
-    return lambda: server.is_active_session(session)
 
 
 def training_under_way() -> Ticket | None:

@@ -21,12 +21,13 @@ from transformer.tasks import DIGITS
 from transformer.train import SCHEDULES, StepInfo
 
 from .charts import show_chart
-from .context import Context, session_disconnected
+from .context import Context
 from .decoding import teacher_forcing_rows
 from .exports import checkpoint_bytes, download_name
-from .figures.attention import KINDS
 from .figures.train import attention_figure, loss_figure, walkthrough_teacher_forcing
 from .i18n import get_lang, percent, sentences, set_lang, t
+from .introspect import KINDS
+from .session import session_alive, session_disconnected
 from .settings import LIMITS, Settings, architecture_problem, training_problem
 from .sources import shipped_dates_meta
 from .train_hub import GONE_GRACE, SNAPSHOT_WAIT, Hub, Request, Ticket
@@ -54,7 +55,6 @@ from .train_state import (
     content_id,
     current_state,
     kept_training,
-    session_alive,
     set_default,
     shared_memo,
     stop_training,

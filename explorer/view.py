@@ -23,7 +23,7 @@ from transformer.train import SCHEDULES
 from .decoding import ALPHA_RANGE, BEAM_RANGE, DEFAULT_ALPHA, DEFAULT_BEAM
 from .experiments import BREAK_CHOICES, BUDGET_RANGE, DEFAULT_BUDGET, SMOOTHING_RANGE
 from .i18n import LANGS
-from .introspect import STACKS
+from .introspect import KINDS, STACKS
 from .knockout import PARTS
 from .settings import SETTING_NAMES, SOURCES
 from .train_settings import (
@@ -39,7 +39,7 @@ from .train_settings import (
 )
 from .train_settings import SMOOTHING_RANGE as TRAIN_SMOOTHING_RANGE
 
-ATTENTION_KINDS: tuple[str, ...] = ("enc", "dec", "cross")  # keys of figures.attention.KINDS
+ATTENTION_KINDS: tuple[str, ...] = tuple(KINDS)  # the Attention page's kinds, in page order
 PE_D_MODEL_RANGE = (2, 1024)  # the Embeddings page's d_model input
 PE_SHIFT_RANGE = (1, 50)  # the Embeddings page's shift k
 MAX_PE_DIMS = 12  # the Embeddings page's multiselect max_selections

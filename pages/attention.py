@@ -3,11 +3,9 @@
 import numpy as np
 import streamlit as st
 
-from explorer.context import context, show_problems, show_source_notes
 from explorer.exports import download_name, run_to_npz
 from explorer.figures.attention import (
     GRID_CELL_BUDGET,
-    KINDS,
     attention_grid,
     head_steps,
     key_value_source,
@@ -15,7 +13,9 @@ from explorer.figures.attention import (
     scaling_effect,
 )
 from explorer.i18n import t
+from explorer.introspect import KINDS
 from explorer.knockout_view import knockout_section
+from explorer.page import context, show_problems, show_source_notes
 from explorer.view import keep
 
 st.title(t("attn.title"))

@@ -4,7 +4,6 @@ import numpy as np
 import streamlit as st
 
 from explorer.cache import pe_table
-from explorer.context import context, show_problems
 from explorer.figures.embeddings import (
     divided_scale,
     encoder_input,
@@ -19,6 +18,7 @@ from explorer.figures.embeddings import (
 )
 from explorer.i18n import t
 from explorer.introspect import embedding_range, xavier_bound
+from explorer.page import context, show_problems
 from explorer.urlstate import EXTRAS
 from explorer.view import BY_KEY, MODEL_FREE, keep
 

@@ -4,7 +4,6 @@ import numpy as np
 import streamlit as st
 import torch
 
-from explorer.context import context, show_problems
 from explorer.figures.common import heatmap
 from explorer.figures.masks import (
     batch_masks_figure,
@@ -25,6 +24,7 @@ from explorer.figures.masks import (
     walkthrough_head_axis,
 )
 from explorer.i18n import t
+from explorer.page import context, show_problems
 from explorer.urlstate import EXTRAS, MASK_LEN_RANGE, MASK_SIZE_RANGE
 from explorer.view import keep
 from transformer.model import subsequent_mask

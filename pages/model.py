@@ -3,9 +3,9 @@
 import streamlit as st
 
 from explorer import introspect
-from explorer.context import context, show_problems
 from explorer.figures.model import architecture_figure, parameter_chart, share
 from explorer.i18n import t
+from explorer.page import context, show_problems
 from explorer.preview import show_date_preview
 from explorer.sidebar import source_name
 from transformer.model import sublayer_hook

@@ -2,8 +2,6 @@
 
 import streamlit as st
 
-from explorer.context import context, show_problems
-from explorer.figures.attention import KINDS
 from explorer.figures.common import text_px
 from explorer.figures.shapes import (
     BATCH_EXAMPLE,
@@ -22,12 +20,14 @@ from explorer.figures.shapes import (
 )
 from explorer.i18n import t
 from explorer.introspect import (
+    KINDS,
     STACKS,
     filter_rows,
     layer_label,
     shape_rows,
     stack_label,
 )
+from explorer.page import context, show_problems
 from explorer.view import keep
 from transformer.model import layer_hook
 

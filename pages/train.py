@@ -10,11 +10,11 @@ same key is shared, read-only.
 
 import streamlit as st
 
-from explorer.context import context
 from explorer.decode_view import decoding_section, schedule_section
 from explorer.experiment_view import experiment_section
 from explorer.film_view import film_section
 from explorer.i18n import t
+from explorer.page import context
 from explorer.train_view import how_training_works, start_early, task_section, training_section
 from transformer import dates as D
 

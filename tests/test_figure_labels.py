@@ -81,7 +81,8 @@ def _grid(q: list[str], k: list[str], heads: int = 4, layers: int = 2, **kw) -> 
 
 def _steps(q: list[str], k: list[str]) -> dict[str, dict]:
     """head_steps' figures, from a hand-made cache of one attention."""
-    from explorer.figures.attention import KINDS, head_steps
+    from explorer.figures.attention import head_steps
+    from explorer.introspect import KINDS
     from transformer.model import MASK_FILL
 
     kind = KINDS["cross"]

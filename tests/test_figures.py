@@ -8,7 +8,7 @@ import pytest
 import torch
 from run_helpers import small_run
 
-from explorer.figures.attention import KINDS, head_steps
+from explorer.figures.attention import head_steps
 from explorer.figures.embeddings import encoder_input, shift_error, shift_matrix
 from explorer.figures.masks import (
     effect_scores,
@@ -17,6 +17,7 @@ from explorer.figures.masks import (
 )
 from explorer.figures.shapes import head_split_views
 from explorer.introspect import (
+    KINDS,
     embedding_range,
     filter_rows,
     shape_rows,

@@ -80,7 +80,7 @@ def test_every_literal_key_in_the_code_exists():
 
 def test_dynamic_keys_exist():
     from explorer import introspect
-    from explorer.figures.attention import KINDS
+    from explorer.introspect import KINDS
 
     keys = [*introspect.GROUP_KEYS.values(), *introspect.COMPONENTS.values(),
             *introspect._STACK_KEYS.values(), *introspect._SUBLAYER_KEYS.values(),
@@ -213,12 +213,13 @@ def test_shape_rows_keep_identifiers_and_translate_operations(zh):
 
 
 def test_figures_speak_chinese(zh):
-    from explorer.figures.attention import KINDS, attention_grid, head_matrix
+    from explorer.figures.attention import attention_grid, head_matrix
     from explorer.figures.embeddings import pe_curves, pe_similarity, shift_matrix_figure
     from explorer.figures.masks import batch_masks_figure, mask_figure, masking_effect_figure
     from explorer.figures.model import architecture_figure, parameter_chart
     from explorer.figures.shapes import head_split_figure, tensor_slice, values_figure
     from explorer.figures.train import loss_figure, noam_figure
+    from explorer.introspect import KINDS
     from transformer.model import TransformerConfig
 
     arch = _labels(architecture_figure(TransformerConfig(10, 10, N=2, d_model=32, d_ff=64, h=4,

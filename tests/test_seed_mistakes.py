@@ -178,7 +178,8 @@ def test_masks_page_shows_both_unsqueezes(lang):
 
 @pytest.mark.parametrize("placement", ["pre", "post"])
 def test_k_and_v_come_from_one_tensor_and_differ(placement):
-    from explorer.figures.attention import KINDS, key_value_source
+    from explorer.figures.attention import key_value_source
+    from explorer.introspect import KINDS
 
     ctx = build_context(Settings(norm_placement=placement))
     model, cache, cfg = ctx.model(), ctx.run().cache, ctx.cfg
@@ -202,7 +203,7 @@ def test_k_and_v_come_from_one_tensor_and_differ(placement):
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("kind", ["enc", "cross"])
 def test_attention_page_shows_k_and_v_differ(lang, kind):
-    from explorer.figures.attention import KINDS
+    from explorer.introspect import KINDS
 
     ctx = build_context(Settings())
     cache = ctx.run().cache

@@ -151,8 +151,9 @@ def test_the_bias_free_layout_is_compared_with_live_numbers(lang, placement):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_common_mistakes_show_live_numbers(lang):
-    from explorer.figures.attention import KINDS, scaling_effect
+    from explorer.figures.attention import scaling_effect
     from explorer.figures.embeddings import divided_scale, encoder_input
+    from explorer.introspect import KINDS
 
     ctx = build_context(Settings())
     run, cfg = ctx.run(), ctx.cfg

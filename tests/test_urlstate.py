@@ -19,7 +19,6 @@ from explorer.settings import (
     parse_settings,
 )
 from explorer.urlstate import (
-    ATTENTION_KINDS,
     EXTRAS,
     MAX_PE_DIMS,
     params_to_state,
@@ -197,12 +196,6 @@ def test_page_selections_use_the_pages_widget_keys():
     ui = (ROOT / "explorer" / "sidebar.py").read_text(encoding="utf-8")
     for key in SIDEBAR_KEYS:
         assert f'"{key}"' in ui, key
-
-
-def test_attention_kinds_match_the_figures():
-    from explorer.figures.attention import KINDS
-
-    assert tuple(KINDS) == ATTENTION_KINDS
 
 
 def test_unknown_extras_are_a_programming_error_and_none_is_skipped():

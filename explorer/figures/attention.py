@@ -10,16 +10,10 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from transformer.model import (
-    MASK_FILL,
-    AttentionModule,
-    AttentionPoint,
-    Stack,
-    attention_hook,
-    sublayer_hook,
-)
+from transformer.model import MASK_FILL, AttentionPoint, sublayer_hook
 
 from ..i18n import t
+from ..introspect import AttentionKind
 from .common import (
     FONT,
     MAX_LABELLED,
@@ -34,41 +28,6 @@ from .common import (
     title_html,
     token_axis,
 )
-
-
-@dataclass(frozen=True)
-class AttentionKind:
-    """One of the three places attention is used."""
-
-    key: str  # "enc", "dec", "cross"
-    stack: Stack  # "encoder" or "decoder"
-    module: AttentionModule  # "self_attn" or "src_attn" (cross-attention)
-    queries: str  # "src" or "tgt": which tokens ask
-    keys: str  # "src" or "tgt": which tokens are looked at
-
-    @property
-    def label(self) -> str:
-        """Its name, in the run's language."""
-        return t(f"fig.attention.kind_{self.key}")
-
-    def hook(self, layer: int, point: AttentionPoint) -> str:
-        """The capture name of `point` (e.g. "hook_pattern") in this attention of `layer`."""
-        return attention_hook(self.stack, layer, self.module, point)
-
-    @property
-    def mask(self) -> str:
-        """What mask this attention uses, in the run's language."""
-        return t(f"fig.attention.mask_{self.key}")
-
-
-# The three attentions by key. Also the Shapes page's (its head split): it lives here, with
-# the Attention page, the first page that uses it.
-KINDS: dict[str, AttentionKind] = {
-    "enc": AttentionKind("enc", "encoder", "self_attn", "src", "src"),
-    "dec": AttentionKind("dec", "decoder", "self_attn", "tgt", "tgt"),
-    "cross": AttentionKind("cross", "decoder", "src_attn", "tgt", "src"),
-}
-
 
 # Weights drawn one heatmap per head; beyond this, the page averages the heads. It also
 # bounds the grid's height (about 18 px per query row, KEYS_PER_ROW keys side by side): the
