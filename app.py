@@ -1,7 +1,7 @@
 """Transformer Explorer: build the encoder-decoder Transformer live and look inside it.
 
 Entry point: page config, the shared sidebar (drawn here, before the page, so that switching
-pages never resets it; its code is in explorer/sidebar.py), and navigation over pages/.
+pages never resets it; its code is in explorer/app/sidebar.py), and navigation over pages/.
 """
 
 import plotly.graph_objects as go
@@ -22,12 +22,10 @@ if PLOTLY_REQUESTED not in st.session_state:
 
 import torch  # noqa: E402 (after the warm-up: this import alone takes ~0.7 s)
 
-from explorer.experiment_view import experiment_status_sidebar  # noqa: E402
-from explorer.i18n import set_lang, t  # noqa: E402
-from explorer.links import load_url_state  # noqa: E402
-from explorer.page import page_context  # noqa: E402
-from explorer.sidebar import render_sidebar  # noqa: E402
-from explorer.train_view import training_status_sidebar  # noqa: E402
+from explorer.app.links import load_url_state  # noqa: E402
+from explorer.app.page import page_context  # noqa: E402
+from explorer.sections.frame import draw_sidebar  # noqa: E402
+from explorer.text.i18n import set_lang, t  # noqa: E402
 
 # One intra-op thread per forward pass: on a 2-core server shared by a class, sessions run
 # in parallel threads, and more torch threads per pass only make them fight (README).
@@ -57,9 +55,7 @@ page = st.navigation([home, *pages], position="hidden")
 menu = st.sidebar.container(key="nav")  # filled once the sidebar has written the link
 st.sidebar.divider()
 plotly_warm_up.empty()  # the page draws from here on
-# the sidebar also writes the view into the link; a training and a "break a part"
-# experiment going on in the background show their progress in it on every page
-ctx = render_sidebar(statuses=(training_status_sidebar, experiment_status_sidebar))
+ctx = draw_sidebar()  # the sidebar also writes the view into the link
 with menu:
     view = st.query_params.to_dict()
     for entry in pages:

@@ -3,7 +3,7 @@
 Rerun: `.venv/bin/python -m bench.breaks` (options: --seeds 0,1 --steps 300, --smoke).
 
 Each row trains the correct model and a broken one the way the Train page's experiment
-does (`explorer.experiments`: the same initial weights, task, seed, batches and steps,
+does (`explorer.training.experiments`: the same initial weights, task, seed, batches and steps,
 early stop off) and measures both on the same 200 held-out sequences: teacher-forced
 token accuracy (the answer fed in, as in training) and greedy exact-sequence accuracy (the
 model on its own). The default rows use the Train button's model (the fast recipe: N=1,
@@ -25,17 +25,17 @@ from collections.abc import Sequence
 import torch
 
 from bench.common import machine_facts, table
-from explorer.experiments import (
+from explorer.core.settings import Settings
+from explorer.training.experiments import (
     BREAK_CHOICES,
     SMOOTHING,
     parse_plan,
     run_experiment,
     start_experiment,
 )
-from explorer.settings import Settings
-from explorer.train_settings import TrainSettings
-from explorer.train_task import film_probe, task_for
-from explorer.training import ModelKey
+from explorer.training.run import ModelKey
+from explorer.training.settings import TrainSettings
+from explorer.training.task import film_probe, task_for
 
 # (label, sidebar size or None for the Train button's recipe, break choices to run)
 SIZES: tuple[tuple[str, dict[str, object] | None, tuple[str, ...]], ...] = (

@@ -6,10 +6,10 @@ reverse,dates, --runs N, --policies app,no-look,1,2, --conditions idle,busy[,lat
 
 The question (a teacher on a busy shared host saw a date training take 5x as long, where
 the load explains 2-3x): does the training worker's choice of torch threads
-(explorer/train_worker.py `Threads`, with `SpareCores`) misbehave when the other core is
+(explorer/training/worker.py `Threads`, with `SpareCores`) misbehave when the other core is
 busy?
 
-For each task, the Train button's default request (explorer/train_view.py
+For each task, the Train button's default request (explorer/sections/train.py
 `training_request`: the task's recipe values as the page's widgets take them, digits,
 "Stop when learned" on, the sidebar's seed 0 and default sentence) is trained through the
 app's own path: `Hub.join` -> `ProcessRunner` -> a spawned worker process running
@@ -28,7 +28,7 @@ the last: on a host that stays busy, busy time, not this bench's other trainings
 
 Thread policies, each in a worker process of its own (started and warmed once; the only
 change from the app's worker is the class `worker_main` builds, swapped in the child before
-it starts, explorer/train_worker.py itself unchanged):
+it starts, explorer/training/worker.py itself unchanged):
   app      the app's: Threads(most=2) with SpareCores (times 2 threads in a round only if a
            core went spare since its last look)
   no-look  Threads(most=2) without SpareCores (times both counts every round)
@@ -98,7 +98,7 @@ RECIPE_WIDGETS = ("steps", "batch_size", "schedule", "lr", "warmup", "factor", "
 def _policy_worker(conn: Any, policy: str, counts: Any) -> None:
     """A training worker process (train_worker.worker_main) whose `Threads` is `policy`'s,
     counting the steps it runs on each number of threads into `counts`."""
-    from explorer import train_worker as tw
+    from explorer.training import worker as tw
 
     class Counted(tw.Threads):
         def step(self, seconds: float) -> int:
@@ -160,7 +160,7 @@ def _policy_worker(conn: Any, policy: str, counts: Any) -> None:
 
 
 def _worker_class() -> type:
-    from explorer import train_worker as tw
+    from explorer.training import worker as tw
 
     class PolicyWorker(tw.Worker):
         """train_worker.Worker, started on `_policy_worker` instead of `worker_main`."""
@@ -185,7 +185,7 @@ def _worker_class() -> type:
 
 def _runner(worker: Any) -> Any:
     """The app's ProcessRunner, with `worker` as its one (kept) worker process."""
-    from explorer import train_worker as tw
+    from explorer.training import worker as tw
 
     class OneWorker(tw.ProcessRunner):
         def _take(self) -> Any:
@@ -205,15 +205,15 @@ def _runner(worker: Any) -> Any:
 def default_request(task_name: str, seed: int = SEED, steps: int | None = None,
                     early_stop: bool = True) -> Any:
     """The hub's Request for the Train button on `task_name` with the page's defaults, as
-    explorer/train_view.training_request builds it (without Streamlit): the widgets hold
+    explorer/sections/train.training_request builds it (without Streamlit): the widgets hold
     the task's recipe values (train_view._recipe_widgets), digits, "Stop when learned" on,
     the sidebar's default sentence; the values pass parse_train_settings as the page's do.
     `steps`, `early_stop`: other widget values (the smoke run, the workers' warm-up)."""
-    from explorer.settings import Settings
-    from explorer.train_hub import Request
-    from explorer.train_settings import parse_train_settings, recipe_for
-    from explorer.train_task import film_probe, task_for
-    from explorer.training import ModelKey
+    from explorer.core.settings import Settings
+    from explorer.training.hub import Request
+    from explorer.training.run import ModelKey
+    from explorer.training.settings import parse_train_settings, recipe_for
+    from explorer.training.task import film_probe, task_for
 
     train = recipe_for(task_name).train
     raw: dict[str, Any] = {name: getattr(train, name) for name in RECIPE_WIDGETS}
@@ -255,7 +255,7 @@ class Spinner:
 
     def start(self) -> None:
         from bench.threads import _spin
-        from explorer.train_worker import _without_main_script
+        from explorer.training.worker import _without_main_script
 
         ctx = mp.get_context("spawn")
         self._stop = ctx.Event()
@@ -324,7 +324,7 @@ def train_once(worker: Any, request: Any, slots: int,
     """`request` through a fresh Hub with `worker` behind its ProcessRunner: (the hub's
     finished job, seconds from join until it was done). `at_step` (n, fn): fn() once the
     hub has seen step n (the `late` condition's spinner)."""
-    from explorer.train_hub import Hub
+    from explorer.training.hub import Hub
 
     hub = Hub(slots=slots, runner=_runner(worker))
     t0 = time.perf_counter()
@@ -444,7 +444,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not set(conditions) <= set(CONDITIONS) or not conditions:
         ap.error(f"conditions: choose from {list(CONDITIONS)}")
 
-    from explorer.train_hub import cores, slots_for
+    from explorer.training.hub import cores, slots_for
 
     slots = slots_for(cores())
     started = time.perf_counter()

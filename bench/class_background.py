@@ -6,7 +6,7 @@ Rerun: `.venv/bin/python -m bench.class_background` (options: --sessions 30, --o
 (for the page a Train click draws), --smoke: 3 learners, 4 s windows, about a minute).
 
 While a learner's training goes on in the background, every page of theirs redraws a small
-status every second: the sidebar's training status (explorer/train_view.py `_status`,
+status every second: the sidebar's training status (explorer/sections/train.py `_status`,
 `@st.fragment(run_every=STATUS_EVERY)`) on every page, and on the Train page section 2
 (`_progress`, `run_every=PROGRESS_EVERY`). Streamlit's server does not time those reruns:
 it announces each fragment with a ForwardMsg `auto_rerun` (fragment id, interval) and the
@@ -31,7 +31,7 @@ Then the same learners go to the Train page, choose the date task (`tr_task`), t
     windows below: with the recipe's batch of 64 and "Stop when learned", a dates training
     ends after ~20 s here, bench/results.md §8b; the worker is as busy either way, and the
     time limit ends it after 120 s of training), and press Train at the same moment, with
-    the same settings: the hub (explorer/train_hub.py) runs one training for all of them,
+    the same settings: the hub (explorer/training/hub.py) runs one training for all of them,
     in a worker process. A click whose page has not arrived after --press-timeout seconds
     counts as not done, and the bench goes on.
 (p) For --turn seconds all of them stay on the Train page the click drew, its section 2
@@ -73,7 +73,7 @@ while section 2 built its own loss figure on every rerun, thirty Train pages rer
 each second stopped the server: no clicked page and no redraw arrived within 30 s in four
 runs of five, the server's event loop waiting for the interpreter lock held by ~30 threads
 building figures. With the figure of a step built once for every page that shows it
-(explorer/train_view.py `_show_wait`), the same moment serves 30 fragment runs a second
+(explorer/sections/train.py `_show_wait`), the same moment serves 30 fragment runs a second
 (22% of a core, 7 ms each) and 24 of 30 clicked pages arrive within 30 s (median 8.2 s);
 the sidebar's status alone costs 13% of a core (5 ms a run); a typist meanwhile waits a
 median 0.42 s (worst 1.40 s) with 20 Attention and 10 Train pages redrawing, against

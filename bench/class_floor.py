@@ -29,7 +29,7 @@ training per core at a time, and one that trains several learners' models in one
     has learned (after its own T's worth of steps) and the others go on with the cheaper
     step of the members left, (a)'s factors applied to the whole of T (setup and checks
     too). Each learner's ratio is its finish over its own T, as §12 (c) counts it. A
-    learner alone may use both cores (explorer/train_worker.py Threads), so its real wait
+    learner alone may use both cores (explorer/training/worker.py Threads), so its real wait
     alone is at most T: the true ratios are at least these.
 """
 

@@ -28,7 +28,7 @@ schedule, the experiment section).
 (e) Threads or processes (--no-engines skips it): the same ten trainings (run_training,
     seeds 100..) two at a time in two threads of one process, and in two worker processes
     (spawn, one torch thread each): the whole time and each training's. The served app's
-    hub trains in worker processes (explorer/train_hub.py ENGINE) because they were faster.
+    hub trains in worker processes (explorer/training/hub.py ENGINE) because they were faster.
 A warm-up learner (seed 99) trains once first: a fresh server's first run imports torch.
 """
 
@@ -48,7 +48,7 @@ TYPED = "the {w} cat sat on the mat"
 STEPS_LABEL = "Steps"  # the label of the results' steps metric (English, the default)
 TIME_LABEL = "Training time"  # ... and of its training-time metric
 SOLO_STEPS = 990  # (a)'s steps ceiling: any value but the default keeps it from being shared
-FRAGMENT_EVERY = 1.0  # explorer/train_view.py PROGRESS_EVERY: how often section 2 looks
+FRAGMENT_EVERY = 1.0  # explorer/sections/train.py PROGRESS_EVERY: how often section 2 looks
 
 
 class TrainLearner(Learner):
@@ -81,7 +81,7 @@ async def _train_page(url: str, seed: int | None, timeout: float) -> Learner:
 async def _press(learner: Learner) -> tuple[float, str, float]:
     """Click Train; (seconds to the end of the run, error, seconds until the trained model's
     results arrived: its metrics, drawn first once the training has ended). A training
-    still going when the click's run ends (explorer/train_view.py INLINE_WAIT) shows its
+    still going when the click's run ends (explorer/sections/train.py INLINE_WAIT) shows its
     results in a later run: the one its progress fragment asks for once it has ended, which
     this client stands in for by asking for a run every FRAGMENT_EVERY seconds."""
     t0 = await learner.send(learner.value("tr_train", trigger_value=True))
@@ -244,10 +244,10 @@ def _one_training(seed: int) -> float:
     import torch
 
     torch.set_num_threads(1)
-    from explorer.settings import Settings
-    from explorer.train_settings import TrainSettings
-    from explorer.train_task import task_for
-    from explorer.training import ModelKey, run_training, start_training
+    from explorer.core.settings import Settings
+    from explorer.training.run import ModelKey, run_training, start_training
+    from explorer.training.settings import TrainSettings
+    from explorer.training.task import task_for
 
     ts = TrainSettings()
     task, _ = task_for("copy", "digits", "")

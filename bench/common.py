@@ -62,7 +62,7 @@ def long_sentence(i: int = 0, tokens: int = 64) -> str:
 
 def preset_state(name: str) -> dict[str, object]:
     """Session-state values that select a size preset (as the sidebar's selectbox does)."""
-    from explorer.settings import PRESETS
+    from explorer.core.settings import PRESETS
 
     return {"preset": name, **asdict(PRESETS[name])}
 

@@ -29,8 +29,8 @@ from collections.abc import Sequence
 import torch
 
 from bench.common import ROOT, machine_facts, met, p90, quiet_streamlit, sentence, table
-from explorer.checkpoint import load_checkpoint
-from explorer.sources import SHIPPED_DATES
+from explorer.app.sources import SHIPPED_DATES
+from explorer.core.checkpoint import load_checkpoint
 from transformer import dates as D
 
 
@@ -57,8 +57,8 @@ def load_times(runs: int) -> list[float]:
 
 _FIRST_LOAD = """
 import time, torch
-from explorer.checkpoint import load_checkpoint
-from explorer.sources import SHIPPED_DATES
+from explorer.core.checkpoint import load_checkpoint
+from explorer.app.sources import SHIPPED_DATES
 data = SHIPPED_DATES.read_bytes()
 t0 = time.perf_counter()
 load_checkpoint(data, None, None)

@@ -10,13 +10,13 @@ Rerun: `.venv/bin/python -m bench.dates_train` (options: --seeds N, --cap S, --t
     exactly right (days never used in training, every locale and style), checked every 100
     steps. The clock stops while it checks: training time only, with the stop checks
     excluded. Target: 95% within 60 s (issue 10).
-(b) The Train button's run (`explorer.training.run_training`, as the page calls it): early
-    stop at 98.5% of a 200-date check (explorer/training.py check_due: after a step whose own
+(b) The Train button's run (`explorer.training.run.run_training`, as the page calls it): early
+    stop at 98.5% of a 200-date check (explorer/training/run.py check_due: after a step whose own
     batch was nearly all right, at most every 20 steps), the film recorded; its wall time
     with every check and the final evaluation, and its held-out accuracy (200 dates, as
     shown). Target (issue 13): the whole wait <= 30 s with >= 95% of held-out dates right.
 torch threads as the app's worker process sets them for a training that runs alone
-(explorer/train_worker.py `Threads`: up to --threads, by default the machine's cores, while
+(explorer/training/worker.py `Threads`: up to --threads, by default the machine's cores, while
 that makes steps shorter; --threads 1: one thread throughout).
 """
 
@@ -31,12 +31,9 @@ from dataclasses import replace
 import torch
 
 from bench.common import machine_facts, table
-from explorer.settings import Settings
-from explorer.train_hub import cores
-from explorer.train_settings import TrainSettings, recipe_for
-from explorer.train_task import film_probe
-from explorer.train_worker import Threads
-from explorer.training import (
+from explorer.core.settings import Settings
+from explorer.training.hub import cores
+from explorer.training.run import (
     CHECK_SEQUENCES,
     DATE_CHECK_EVERY,
     DATE_STOP_SHARE,
@@ -45,6 +42,9 @@ from explorer.training import (
     run_training,
     start_training,
 )
+from explorer.training.settings import TrainSettings, recipe_for
+from explorer.training.task import film_probe
+from explorer.training.worker import Threads
 from transformer import dates as D
 from transformer.recipes import DATES_LIVE
 from transformer.train import train

@@ -23,7 +23,7 @@ after Stop, once A's page is idle, so that the Stop time is A's alone).
 time stopped growing (less than 0.03 s of CPU in 0.5 s) or the thread ended (target: 3 s);
 the app lets a disconnected page's training go on while no other training waits for a core,
 for as long as Streamlit keeps the session for its browser to come back
-(`server.disconnectedSessionTTL`, at most explorer/train_hub.RECONNECT_GRACE), so this
+(`server.disconnectedSessionTTL`, at most explorer/training/hub.RECONNECT_GRACE), so this
 server is started with that option at SESSION_TTL seconds: what is timed is how fast a
 training ends once the server has given its learner up (a classmate waiting for a core gets
 the same, after train_hub.GONE_GRACE);
@@ -330,7 +330,7 @@ async def stop_without_browser(url: str, run_for: float = 1.5) -> dict[str, floa
     the Stop click's message to the rerun's first message and to its last (script idle)."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-    from explorer.train_settings import STEPS_RANGE
+    from explorer.training.settings import STEPS_RANGE
 
     s = Learner(url, page="train")
     out: dict[str, float] = {}

@@ -2,9 +2,9 @@
 
 Rerun: `.venv/bin/python -m bench.film` (options: --runs N, --steps N, --smoke).
 
-What the learner waits for is the Train button's run (`explorer.training.run_training`,
+What the learner waits for is the Train button's run (`explorer.training.run.run_training`,
 the page's own path, early stop off so every run has the same length), with the film of
-the page's probe input (`explorer.train_task.film_probe`) or without it. The two are
+the page's probe input (`explorer.training.task.film_probe`) or without it. The two are
 timed alternately in one process, --runs times each, so the shared machine's drift hits
 both alike. The overhead is the ratio of the medians; "recording" is the time spent inside
 the film's own calls, summed, as a share of the filmed run (less noisy). Target: ≤ 10%.
@@ -23,10 +23,10 @@ from dataclasses import replace
 import torch
 
 from bench.common import machine_facts, table
-from explorer.settings import Settings
-from explorer.train_settings import TrainSettings
-from explorer.train_task import film_probe
-from explorer.training import ModelKey, TrainedState, run_training, start_training
+from explorer.core.settings import Settings
+from explorer.training.run import ModelKey, TrainedState, run_training, start_training
+from explorer.training.settings import TrainSettings
+from explorer.training.task import film_probe
 from transformer import dates as D
 from transformer.film import MAX_FRAMES, Film
 from transformer.recipes import DATES

@@ -4,7 +4,7 @@ Rerun: `.venv/bin/python -m bench.held_out` (options: --seeds 5, --n 1000, --smo
 
 For copy, reverse and sort on digits, and reverse on the words of a typed sentence, the
 Train button's request as the page makes it (default model and recipe, "Stop when learned"
-on, seeds 0..--seeds-1) is trained by explorer.training, as the hub's workers train it.
+on, seeds 0..--seeds-1) is trained by explorer.training.run, as the hub's workers train it.
 Then, with the model as it stopped:
 - "held-out": greedy exact accuracy on --n held-out sequences (transformer/tasks.py: one
   source sequence in HELD_OUT_SHARE, at the lengths with enough sequences, never in a
@@ -41,10 +41,10 @@ HELD_SEED, TRAIN_SEED = 777, 888  # the measured sequences' seeds (not training'
 
 
 def _request(name: str, symbols: str, seed: int):
-    from explorer.settings import Settings
-    from explorer.train_settings import TrainSettings
-    from explorer.train_task import task_for
-    from explorer.training import ModelKey
+    from explorer.core.settings import Settings
+    from explorer.training.run import ModelKey
+    from explorer.training.settings import TrainSettings
+    from explorer.training.task import task_for
 
     task, _ = task_for(name, symbols, SENTENCE)
     ts = TrainSettings(task=name, symbols=symbols)
@@ -54,7 +54,7 @@ def _request(name: str, symbols: str, seed: int):
 
 def one_seed(name: str, symbols: str, seed: int, n: int, smoke: bool) -> dict[str, float]:
     """The stopped training's numbers and the first step a full training reaches 99%."""
-    from explorer.training import evaluation_task, run_training, start_training
+    from explorer.training.run import evaluation_task, run_training, start_training
     from transformer.train import sequence_accuracy
 
     key, config = _request(name, symbols, seed)
@@ -88,7 +88,7 @@ def one_seed(name: str, symbols: str, seed: int, n: int, smoke: bool) -> dict[st
 def main(argv: Sequence[str] | None = None) -> int:
     import torch
 
-    from explorer.i18n import percent
+    from explorer.text.i18n import percent
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=5)

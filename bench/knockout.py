@@ -2,7 +2,7 @@
 
 Rerun: `.venv/bin/python -m bench.knockout` (options: --runs N, --n N, --smoke).
 
-The full grid (`explorer.knockout.head_grid`): the exact accuracy of greedy decoding on
+The full grid (`explorer.training.knockout.head_grid`): the exact accuracy of greedy decoding on
 --n fresh task inputs (the page's FRESH by default), once for the whole model and once
 without each head of each attention (3·N·h more), torch on one thread as in the app.
 Models: the shipped date translator (held-out days) and the default tiny model (the
@@ -23,10 +23,10 @@ from collections.abc import Sequence
 import torch
 
 from bench.common import machine_facts, met, table
-from explorer.knockout import ATTENTION_PARTS, FRESH, fresh_inputs, head_grid, task_of
-from explorer.settings import Settings
-from explorer.sources import shipped_dates
-from explorer.training import ModelKey, build_model_for
+from explorer.app.sources import shipped_dates
+from explorer.core.settings import Settings
+from explorer.training.knockout import ATTENTION_PARTS, FRESH, fresh_inputs, head_grid, task_of
+from explorer.training.run import ModelKey, build_model_for
 from transformer.tasks import make_task
 
 TARGET = 30.0  # seconds

@@ -8,9 +8,9 @@ The model body is warmed first; every measured run then types a NEW sentence int
 sidebar, so the per-text caches (embedding tables, forward pass) miss, as for a learner
 typing. The median is the time of the script thread (the server-side rerun; scripts are
 compiled once, as in the server); it is split into the shared sidebar
-(`explorer.sidebar.render_sidebar`: widgets, tokenizing, the token tables), the forward pass +
-capture (`explorer.runs.forward`), assembling the embedding tables for the new vocabulary
-(`explorer.runs.assemble`), building figures (public functions of `explorer.figures.*` that
+(`explorer.app.sidebar.render_sidebar`: widgets, tokenizing, the token tables), the forward pass +
+capture (`explorer.core.runs.forward`), assembling the embedding tables for the new vocabulary
+(`explorer.core.runs.assemble`), building figures (public functions of `explorer.figures.*` that
 return a figure), `st.plotly_chart` (JSON serialisation, element id hashing, protobuf) and
 the rest (page code, other Streamlit calls, cache lookups).
 The component columns are medians over runs, so they need not add up to the median exactly.
@@ -98,8 +98,8 @@ def instrument(probe: Probe) -> Iterator[Probe]:
     from streamlit.testing.v1 import local_script_runner
     from streamlit.testing.v1.local_script_runner import LocalScriptRunner
 
-    import explorer.cache
-    import explorer.sidebar
+    import explorer.app.cache
+    import explorer.app.sidebar
 
     saved: list[tuple[object, str, object]] = []
 
@@ -114,9 +114,9 @@ def instrument(probe: Probe) -> Iterator[Probe]:
             print(f"warning: {getattr(owner, '__name__', owner)}.{name} not found; "
                   f"'{category}' is not timed", file=sys.stderr)
 
-    timed(explorer.sidebar, "render_sidebar", "sidebar")
-    timed(explorer.cache, "forward", "forward")
-    timed(explorer.cache, "assemble", "assemble")
+    timed(explorer.app.sidebar, "render_sidebar", "sidebar")
+    timed(explorer.app.cache, "forward", "forward")
+    timed(explorer.app.cache, "assemble", "assemble")
     for short in FIGURE_MODULES:
         module = importlib.import_module(f"explorer.figures.{short}")
         for name, fn in list(_figure_functions(module)):

@@ -69,10 +69,10 @@ def one_run(candidate: Candidate, task_label: str, seed: int) -> dict[str, objec
     torch.set_num_threads(1)
     from dataclasses import replace
 
-    from explorer.settings import Settings
-    from explorer.train_settings import TrainSettings
-    from explorer.train_task import task_for
-    from explorer.training import ModelKey, run_training, start_training
+    from explorer.core.settings import Settings
+    from explorer.training.run import ModelKey, run_training, start_training
+    from explorer.training.settings import TrainSettings
+    from explorer.training.task import task_for
 
     name, symbols = TASKS[task_label]
     ts = replace(TrainSettings(task=name, symbols=symbols), batch_size=candidate.batch_size,

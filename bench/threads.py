@@ -9,7 +9,7 @@ would keep it). Median of --runs passes, in ms.
 
 Then the same four cases for one training step of the Train button's fast recipe (copy,
 batch 128, forward, loss, backward and Adam), which a training worker may run on two
-threads while it trains alone (explorer/train_worker.py Threads): median and slowest of
+threads while it trains alone (explorer/training/worker.py Threads): median and slowest of
 --steps steps, in ms.
 """
 

@@ -98,7 +98,7 @@ def annotated_copy(seed: int, cap_s: float, probe_s: float, smoke: bool) -> Outc
 
 def app_task(name: str, symbols: str, seed: int, cap_s: float, smoke: bool,
              size: dict | None = None) -> Outcome:
-    from explorer.train_task import task_for
+    from explorer.training.task import task_for
     from transformer.recipes import FAST
     from transformer.train import sequence_accuracy
 

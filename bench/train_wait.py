@@ -9,10 +9,10 @@ What the Train page's recipe label ("learns copy in about ...") must state. Fast
 digits, the page's defaults (TrainSettings(): "Stop when learned" on), seeds 0 .. --seeds-1
 (the sidebar's seed; 0 is the default):
 (a) In the process, the Train button's own code path: start_training + run_training(state):
-    training, the stop checks (explorer/training.py check_due: 200 fresh sequences, all must
+    training, the stop checks (explorer/training/run.py check_due: 200 fresh sequences, all must
     be right, scored in one teacher-forced pass) and the held-out evaluation, after
     `warm_up()` as the app's worker processes do. torch threads as a worker process sets
-    them for a training that runs alone (explorer/train_worker.py `Threads`: up to --threads,
+    them for a training that runs alone (explorer/training/worker.py `Threads`: up to --threads,
     by default the machine's cores, while that makes steps shorter). Wall time, the
     process's CPU time (with two threads up to twice the wall time), the share of steps
     that ran on more than one thread, and the held-out accuracy the page then shows. Tasks:
@@ -89,12 +89,12 @@ def in_process(name: str, seed: int, most: int, steps: int | None = None) -> dic
 
     import torch
 
-    from explorer import training
-    from explorer.settings import Settings
-    from explorer.train_settings import TrainSettings
-    from explorer.train_task import task_for
-    from explorer.train_worker import Threads
-    from explorer.training import ModelKey, run_training, start_training
+    from explorer.core.settings import Settings
+    from explorer.training import run as training
+    from explorer.training.run import ModelKey, run_training, start_training
+    from explorer.training.settings import TrainSettings
+    from explorer.training.task import task_for
+    from explorer.training.worker import Threads
     from transformer.train import StepInfo
 
     task_name, symbols = TASKS[name]
@@ -239,8 +239,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     import torch
 
-    from explorer.train_hub import cores
-    from explorer.training import warm_up
+    from explorer.training.hub import cores
+    from explorer.training.run import warm_up
 
     threads = args.threads if args.threads > 0 else cores()
     torch.set_num_threads(1)
@@ -296,7 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "-", "-"])
     print(f"Fast recipe, \"Stop when learned\" on, seeds 0-{len(seeds) - 1}; (a) each seed on "
           f"one torch thread, then on up to {threads} chosen step by step as the app's worker "
-          "process chooses them (explorer/train_worker.py Threads)\n")
+          "process chooses them (explorer/training/worker.py Threads)\n")
     print(table(["wait", "median s", "worst s", "median CPU s", "worst CPU s", "steps per seed",
                  "learned", "held-out median", "held-out lowest", "steps on >1 thread"], rows))
     print("\n(CPU: the process's in (a), the server process's in (b), whose training runs in a "

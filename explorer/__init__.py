@@ -1,14 +1,13 @@
-"""The Streamlit app's support code, one module per job.
+"""The Streamlit app's support code, in layers: each package imports only the ones below it
+(tests/test_layers.py checks this, and that no modules import each other in a circle).
 
-Pure Python (no streamlit): `settings.py` (the sidebar's settings, each declared once, and
-their validation), `urlstate.py` (settings <-> link), `runs.py` (build a model, run the
-text through it), `introspect.py` (names and shapes of what was captured), `checkpoint.py`,
-`exports.py`, the Train page's `train_settings.py`, `train_task.py`, `training.py` and
-`decoding.py`, and `figures/` (one module of pure figure functions per page).
-
-Streamlit: `cache.py` (the shared, read-only models and runs), `context.py` (the page
-context every page reads), `sidebar.py`, `links.py` (the link in the address bar),
-`import_panel.py` (a learner's own checkpoint), `charts.py` (drawing a figure), and the
-Train page's session state (`train_state.py`) and sections (`train_view.py`,
-`decode_view.py`).
+    sections/   Streamlit: the parts of a page that pages/*.py call, one module per part
+    app/        Streamlit: the sidebar, links, page frame and context, charts, shared caches
+    state/      pure: the view (everything that decides what a learner sees) and its link
+    training/   pure: tasks, one training run, the server's hub and workers, decoding,
+                break-a-part experiments, knock-outs
+    figures/    pure: data in, plotly figure out, one module per page
+    core/       pure: settings, runs through the model, checkpoints, exports, introspection
+    text/       the interface text in each language, and the glossary
+    transformer/ (its own package, below all of these) is the model.
 """

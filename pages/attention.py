@@ -3,7 +3,9 @@
 import numpy as np
 import streamlit as st
 
-from explorer.exports import download_name, run_to_npz
+from explorer.app.page import show_problems, show_source_notes
+from explorer.core.exports import download_name, run_to_npz
+from explorer.core.introspect import KINDS
 from explorer.figures.attention import (
     GRID_CELL_BUDGET,
     attention_grid,
@@ -12,11 +14,10 @@ from explorer.figures.attention import (
     patterns,
     scaling_effect,
 )
-from explorer.i18n import t
-from explorer.introspect import KINDS
-from explorer.knockout_view import knockout_section
-from explorer.page import context, show_problems, show_source_notes
-from explorer.view import keep
+from explorer.sections.frame import context
+from explorer.sections.knockout import knockout_section
+from explorer.state.view import keep
+from explorer.text.i18n import t
 
 st.title(t("attn.title"))
 st.markdown(t("attn.intro"))
@@ -29,7 +30,7 @@ cfg = ctx.cfg
 tokens = {"src": list(ctx.tokens.src_tokens), "tgt": list(ctx.tokens.tgt_in_tokens)}
 show_source_notes(ctx)  # which model this is; the decoder's input; inputs it never saw
 # A layer or head the model no longer has (the learner made it smaller): back to 0, before
-# the widgets are drawn, as the link already says (explorer.links.view_params).
+# the widgets are drawn, as the link already says (explorer.app.links.view_params).
 for key, count in (("attn_layer", cfg.N), ("attn_head", cfg.h)):
     value = st.session_state.get(key)
     if value is not None and not (isinstance(value, int) and 0 <= value < count):

@@ -3,7 +3,9 @@
 import numpy as np
 import streamlit as st
 
-from explorer.cache import pe_table
+from explorer.app.cache import pe_table
+from explorer.app.page import show_problems
+from explorer.core.introspect import embedding_range, xavier_bound
 from explorer.figures.embeddings import (
     divided_scale,
     encoder_input,
@@ -16,11 +18,10 @@ from explorer.figures.embeddings import (
     shift_matrix_figure,
     token_vectors,
 )
-from explorer.i18n import t
-from explorer.introspect import embedding_range, xavier_bound
-from explorer.page import context, show_problems
-from explorer.urlstate import EXTRAS
-from explorer.view import BY_KEY, MODEL_FREE, keep
+from explorer.sections.frame import context
+from explorer.state.urlstate import EXTRAS
+from explorer.state.view import BY_KEY, MODEL_FREE, keep
+from explorer.text.i18n import t
 
 st.title(t("emb.title"))
 ctx = context()

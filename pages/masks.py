@@ -4,6 +4,7 @@ import numpy as np
 import streamlit as st
 import torch
 
+from explorer.app.page import show_problems
 from explorer.figures.common import heatmap
 from explorer.figures.masks import (
     batch_masks_figure,
@@ -23,10 +24,10 @@ from explorer.figures.masks import (
     underflow_below,
     walkthrough_head_axis,
 )
-from explorer.i18n import t
-from explorer.page import context, show_problems
-from explorer.urlstate import EXTRAS, MASK_LEN_RANGE, MASK_SIZE_RANGE
-from explorer.view import keep
+from explorer.sections.frame import context
+from explorer.state.urlstate import EXTRAS, MASK_LEN_RANGE, MASK_SIZE_RANGE
+from explorer.state.view import keep
+from explorer.text.i18n import t
 from transformer.model import subsequent_mask
 
 # Short lines (32 characters at most): the code sits in a half-width column, which cuts a

@@ -2,12 +2,13 @@
 
 import streamlit as st
 
-from explorer import introspect
+from explorer.app.page import show_problems
+from explorer.app.sidebar import source_name
+from explorer.core import introspect
 from explorer.figures.model import architecture_figure, parameter_chart, share
-from explorer.i18n import t
-from explorer.page import context, show_problems
-from explorer.preview import show_date_preview
-from explorer.sidebar import source_name
+from explorer.sections.frame import context
+from explorer.sections.preview import show_date_preview
+from explorer.text.i18n import t
 from transformer.model import sublayer_hook
 
 st.title(t("model.title"))

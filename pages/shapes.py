@@ -2,6 +2,15 @@
 
 import streamlit as st
 
+from explorer.app.page import show_problems
+from explorer.core.introspect import (
+    KINDS,
+    STACKS,
+    filter_rows,
+    layer_label,
+    shape_rows,
+    stack_label,
+)
 from explorer.figures.common import text_px
 from explorer.figures.shapes import (
     BATCH_EXAMPLE,
@@ -18,17 +27,9 @@ from explorer.figures.shapes import (
     tensor_slice,
     values_figure,
 )
-from explorer.i18n import t
-from explorer.introspect import (
-    KINDS,
-    STACKS,
-    filter_rows,
-    layer_label,
-    shape_rows,
-    stack_label,
-)
-from explorer.page import context, show_problems
-from explorer.view import keep
+from explorer.sections.frame import context
+from explorer.state.view import keep
+from explorer.text.i18n import t
 from transformer.model import layer_hook
 
 TABLE_FONT = 14  # px, the table's text (drawn on a canvas: presenter mode's CSS leaves it)

@@ -1,21 +1,21 @@
 """Train & decode: teach a fresh model a toy task live, then watch it decode step by step.
 
 The page reads as its table of contents: each section is drawn by a function of
-`explorer/train_view.py` (the task, training), `explorer/decode_view.py` (decoding,
-before and after, the schedule), `explorer/film_view.py` (the attention film) or
-`explorer/experiment_view.py` (break a part and train it beside the correct model). The
+`explorer/sections/train.py` (the task, training), `explorer/sections/decode.py` (decoding,
+before and after, the schedule), `explorer/sections/film.py` (the attention film) or
+`explorer/sections/experiment.py` (break a part and train it beside the correct model). The
 trained model lives in this learner's st.session_state only; the untrained model of the
 same key is shared, read-only.
 """
 
 import streamlit as st
 
-from explorer.decode_view import decoding_section, schedule_section
-from explorer.experiment_view import experiment_section
-from explorer.film_view import film_section
-from explorer.i18n import t
-from explorer.page import context
-from explorer.train_view import how_training_works, start_early, task_section, training_section
+from explorer.sections.decode import decoding_section, schedule_section
+from explorer.sections.experiment import experiment_section
+from explorer.sections.film import film_section
+from explorer.sections.frame import context
+from explorer.sections.train import how_training_works, start_early, task_section, training_section
+from explorer.text.i18n import t
 from transformer import dates as D
 
 st.title(t("train.title"))

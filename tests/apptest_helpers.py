@@ -31,7 +31,7 @@ def app(page: str | None = None, timeout: float = 120, **state: object) -> AppTe
 def app_in(lang: str, page: str, **state: object) -> Iterator[AppTest]:
     """`app(page, lang=lang, ...)`, with the test's own thread in `lang` too: AppTest formats
     a widget's values again in the test's thread when a test sets or clicks one."""
-    from explorer.i18n import set_lang
+    from explorer.text.i18n import set_lang
 
     set_lang(lang)
     try:

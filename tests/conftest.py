@@ -13,17 +13,17 @@ from browser_support import app_url, browser, page  # noqa: E402,F401
 # Trainings started by pages under AppTest run in the hub's threads, inside this process,
 # where a test can watch and pause them (tests/test_isolation.py). The worker processes the
 # served app uses are tested in tests/test_train_hub.py and by the browser tests.
-import explorer.train_hub  # noqa: E402
+import explorer.training.hub  # noqa: E402
 
-explorer.train_hub.ENGINE = "threads"
+explorer.training.hub.ENGINE = "threads"
 
 
 @pytest.fixture(autouse=True)
 def _fresh_training_hub():
     """Each test starts with an empty hub: a training another test finished is not shared."""
-    explorer.train_hub._HUB = None
+    explorer.training.hub._HUB = None
     yield
-    explorer.train_hub._HUB = None
+    explorer.training.hub._HUB = None
 
 
 @pytest.fixture(autouse=True)
@@ -32,7 +32,8 @@ def _train_clicks_wait_for_the_end(monkeypatch):
     the machine: the app waits only INLINE_WAIT seconds of training and then shows the rest
     in the background, which would make a test that reads the results depend on the
     machine's speed. Tests of the background path set their own INLINE_WAIT."""
-    from explorer import experiment_view, train_view
+    from explorer.sections import experiment as experiment_view
+    from explorer.sections import train as train_view
 
     monkeypatch.setattr(train_view, "INLINE_WAIT", 600.0)
     monkeypatch.setattr(experiment_view, "INLINE_WAIT", 600.0)

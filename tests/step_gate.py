@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 import time
 
-from explorer import training
+from explorer.training import run as training
 
 WAIT = 60.0  # seconds: a generous bound on a busy machine; never reached normally
 

@@ -14,7 +14,10 @@ from apptest_helpers import all_text, app, app_in, figures
 from shared_inputs import bad_input_items, bad_input_texts
 from streamlit.testing.v1 import AppTest
 
-from explorer.decoding import (
+from explorer.core.settings import Settings
+from explorer.figures.train import beam_figure
+from explorer.text.i18n import TABLES, set_lang
+from explorer.training.decoding import (
     DEFAULT_ALPHA,
     DEFAULT_BEAM,
     BeamDecoding,
@@ -31,12 +34,9 @@ from explorer.decoding import (
     parse_alpha,
     parse_beam_size,
 )
-from explorer.figures.train import beam_figure
-from explorer.i18n import TABLES, set_lang
-from explorer.settings import Settings
-from explorer.train_settings import TrainSettings
-from explorer.train_task import sentence_input, task_for
-from explorer.training import ModelKey, build_model_for, run_training, start_training
+from explorer.training.run import ModelKey, build_model_for, run_training, start_training
+from explorer.training.settings import TrainSettings
+from explorer.training.task import sentence_input, task_for
 from transformer.train import TrainConfig, length_penalty
 
 TAGS = ("<b>", "<a ", "<span", "<script", "<i>")
@@ -150,7 +150,7 @@ def test_a_wider_beam_never_ranks_its_best_below_what_it_kept():
 @pytest.fixture(scope="module")
 def loaded():
     """A checkpoint as The Annotated Transformer saves one: its <s> is id 0, not this app's."""
-    from explorer.checkpoint import load_checkpoint
+    from explorer.core.checkpoint import load_checkpoint
     from transformer import make_model
 
     vocab = ["<s>", "</s>", "<blank>", "<unk>", "the", "cat", "sat", "on", "mat", "a"]
@@ -231,7 +231,7 @@ def test_hostile_sentences_search_and_draw_safely(text):
 def _widgets_script() -> None:
     import streamlit as st
 
-    from explorer.decode_view import _beam_settings
+    from explorer.sections.decode import _beam_settings
 
     st.session_state["got"] = _beam_settings()
 
@@ -365,9 +365,9 @@ def test_a_search_with_no_step_draws_the_root_alone():
 def _verdict_script(lang: str) -> None:
     import numpy as np  # AppTest runs this function's source alone: its imports are its own
 
-    from explorer.decode_view import _beam_verdict
-    from explorer.decoding import BeamDecoding, BeamNode, DecodeView, Decoding
-    from explorer.i18n import set_lang
+    from explorer.sections.decode import _beam_verdict
+    from explorer.text.i18n import set_lang
+    from explorer.training.decoding import BeamDecoding, BeamNode, DecodeView, Decoding
 
     set_lang(lang)
     log, lp = np.log, ((5 + 2) / 6) ** 0.6

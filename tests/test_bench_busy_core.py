@@ -7,11 +7,11 @@ from bench import busy_core
 
 
 def test_default_request_is_the_train_pages():
-    from explorer.settings import Settings
-    from explorer.train_settings import TrainSettings, recipe_for
-    from explorer.train_task import task_for
-    from explorer.train_view import training_request
-    from explorer.training import ModelKey
+    from explorer.core.settings import Settings
+    from explorer.sections.train import training_request
+    from explorer.training.run import ModelKey
+    from explorer.training.settings import TrainSettings, recipe_for
+    from explorer.training.task import task_for
 
     for name in busy_core.TASKS:
         train = recipe_for(name).train

@@ -15,8 +15,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import explorer.checkpoint as ck
-from explorer.checkpoint import (
+import explorer.core.checkpoint as ck
+from explorer.core.checkpoint import (
     MIN_POSITIONS,
     CheckpointError,
     LoadedCheckpoint,
@@ -24,7 +24,7 @@ from explorer.checkpoint import (
     parse_token_list,
     valid_heads,
 )
-from explorer.exports import checkpoint_bytes
+from explorer.core.exports import checkpoint_bytes
 from transformer.model import (
     EncoderDecoder,
     TransformerConfig,

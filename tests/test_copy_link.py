@@ -1,4 +1,4 @@
-"""The copy-link button (explorer/copy_link.py).
+"""The copy-link button (explorer/app/copy_link.py).
 
 Without a browser: the button's texts travel as the component's JSON data, never as markup,
 and the component's HTML and script are constants that write text only.
@@ -25,9 +25,9 @@ from browser_support import ARTIFACTS, INJECTED, ROOT, need_browser, settled
 from shared_inputs import bad_input_params, bad_input_texts
 from streamlit.testing.v1 import AppTest
 
-from explorer import copy_link
-from explorer.copy_link import copy_link_button, copy_link_data
-from explorer.locales import en, zh
+from explorer.app import copy_link
+from explorer.app.copy_link import copy_link_button, copy_link_data
+from explorer.text.locales import en, zh
 from tools.screenshots import free_port
 
 # Our own hostile texts, so the tests still run where ../shared is absent: a script end tag
@@ -98,7 +98,7 @@ def test_texts_that_are_not_strings_are_refused():
 
 
 def _many_buttons(texts: list[str]) -> None:
-    from explorer.copy_link import copy_link_button
+    from explorer.app.copy_link import copy_link_button
 
     for i, text in enumerate(texts):
         copy_link_button(text, "done: " + text, key=f"b{i}")
@@ -127,8 +127,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from explorer.copy_link import copy_link_button
-from explorer.locales import en, zh
+from explorer.app.copy_link import copy_link_button
+from explorer.text.locales import en, zh
 
 table = zh.TEXT if st.query_params.get("lang") == "zh" else en.TEXT
 with st.sidebar:

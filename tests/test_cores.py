@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from explorer import train_hub
-from explorer.train_hub import MAX_SLOTS, cgroup_cpu_quota, cores, slots_for
+from explorer.training import hub as train_hub
+from explorer.training.hub import MAX_SLOTS, cgroup_cpu_quota, cores, slots_for
 
 
 def _v2(tmp_path, cpu_max: str | None, own: str = "/", own_max: str | None = None):

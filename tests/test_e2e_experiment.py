@@ -29,7 +29,7 @@ def test_breaking_the_mask_shows_the_gap(page, app_url):
     page.wait_for_function(MEASURED, polling=200, timeout=TIMEOUT_MS)
     no_exception(page)
     text = page.inner_text("[data-testid='stMain']")
-    share = r"(\d+(?:\.\d)?)%"  # explorer.i18n.percent: 85%, 99.5%
+    share = r"(\d+(?:\.\d)?)%"  # explorer.text.i18n.percent: 85%, 99.5%
     measured = re.search(r"teacher-forced token accuracy \(the correct answer fed in, as in "
                          rf"training\) {share} for the broken model against {share} for the "
                          rf"correct one; greedy exact accuracy \(the model on its own\) {share} "

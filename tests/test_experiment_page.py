@@ -14,7 +14,8 @@ from apptest_helpers import all_text, app_in, errors, figures
 from shared_inputs import bad_input_texts
 from step_gate import StepGate
 
-from explorer.experiments import (
+from explorer.core.settings import Settings
+from explorer.training.experiments import (
     BREAK_CHOICES,
     BREAKS,
     DEFAULT_BUDGET,
@@ -25,10 +26,9 @@ from explorer.experiments import (
     start_experiment,
     teacher_forced_accuracy,
 )
-from explorer.settings import Settings
-from explorer.train_settings import TrainSettings
-from explorer.train_task import film_probe, task_for
-from explorer.training import ModelKey, build_model_for
+from explorer.training.run import ModelKey, build_model_for
+from explorer.training.settings import TrainSettings
+from explorer.training.task import film_probe, task_for
 from transformer.model import BREAK_SWITCHES, TransformerConfig
 
 TS = TrainSettings()  # the Train button's recipe: copy on digits
@@ -221,8 +221,8 @@ def test_a_stop_ends_the_experiment_and_keeps_what_was_trained():
 
 
 def test_each_model_has_half_the_time_limit():
-    from explorer.experiments import ARM_TIME_LIMIT
-    from explorer.training import TIME_LIMIT
+    from explorer.training.experiments import ARM_TIME_LIMIT
+    from explorer.training.run import TIME_LIMIT
 
     key, task = _key()
     plan, _ = parse_plan(["residual"], 0.1, 50)
@@ -237,8 +237,8 @@ def test_each_model_has_half_the_time_limit():
     ((0.64, 0.24), (0.70, 0.45), "did better"),
 ])
 def test_the_verdict_follows_the_numbers(ok, bad, verdict):
-    from explorer.experiment_view import _explanation
-    from explorer.experiments import ArmResult, BreakPlan
+    from explorer.sections.experiment import _explanation
+    from explorer.training.experiments import ArmResult, BreakPlan
 
     def arm(tf, greedy):
         return ArmResult(1.0, tf, greedy, 1.0, 10, (), None, None)
@@ -252,7 +252,7 @@ def test_the_verdict_follows_the_numbers(ok, bad, verdict):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_train_both_goes_on_through_other_clicks_and_ends_on_stop(monkeypatch, lang):
-    from explorer import experiment_view
+    from explorer.sections import experiment as experiment_view
 
     monkeypatch.setattr(experiment_view, "INLINE_WAIT", 0.0)  # the page draws at once
     gate = StepGate(monkeypatch)
@@ -286,8 +286,8 @@ def test_train_both_goes_on_through_other_clicks_and_ends_on_stop(monkeypatch, l
 
 
 def test_train_both_waits_its_turn_in_the_servers_queue_and_can_leave_it(monkeypatch):
-    from explorer import experiment_view
-    from explorer import train_hub as H
+    from explorer.sections import experiment as experiment_view
+    from explorer.training import hub as H
 
     monkeypatch.setattr(experiment_view, "INLINE_WAIT", 0.0)
     gate = threading.Event()
@@ -318,7 +318,7 @@ def test_train_both_waits_its_turn_in_the_servers_queue_and_can_leave_it(monkeyp
 
 
 def test_a_failed_experiment_says_so_and_ends(monkeypatch):
-    from explorer import experiments
+    from explorer.training import experiments
 
     def broken(exp, on_step=None):
         raise RuntimeError("out of memory")

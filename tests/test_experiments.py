@@ -327,8 +327,8 @@ def test_beam_size_is_validated(bad):
 
 
 def test_an_exported_broken_model_imports_broken():
-    from explorer.checkpoint import load_checkpoint
-    from explorer.exports import checkpoint_bytes
+    from explorer.core.checkpoint import load_checkpoint
+    from explorer.core.exports import checkpoint_bytes
 
     cfg = TransformerConfig(**BASE, decoder_mask="none", positional_encoding=False,
                             scale_scores=False, residual=False)
@@ -342,8 +342,8 @@ def test_an_exported_broken_model_imports_broken():
 
 @pytest.mark.parametrize("version", [[1, 2], "3", True, {"a": 1}])
 def test_a_forged_meta_version_is_dropped_on_import(version):
-    from explorer.checkpoint import load_checkpoint
-    from explorer.exports import checkpoint_bytes
+    from explorer.core.checkpoint import load_checkpoint
+    from explorer.core.exports import checkpoint_bytes
 
     model = build_model(TransformerConfig(**BASE), seed=0)
     vocab = [f"t{i}" for i in range(BASE["src_vocab"])]

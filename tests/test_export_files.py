@@ -13,16 +13,16 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.checkpoint import LoadedCheckpoint, load_checkpoint
-from explorer.context import build_context
-from explorer.exports import LOG_PROBS, checkpoint_bytes, model_vocabs, run_to_npz
+from explorer.app.context import build_context
+from explorer.app.sources import SHIPPED_DATES, answer_tokens
+from explorer.core.checkpoint import LoadedCheckpoint, load_checkpoint
+from explorer.core.exports import LOG_PROBS, checkpoint_bytes, model_vocabs, run_to_npz
+from explorer.core.introspect import layer_label, shape_rows, stack_label, sublayer_label
+from explorer.core.runs import Tokens, assemble, build_body, forward
+from explorer.core.settings import Settings
 from explorer.figures.shapes import shape_csv, shape_table
-from explorer.i18n import set_lang, t
-from explorer.introspect import layer_label, shape_rows, stack_label, sublayer_label
-from explorer.runs import Tokens, assemble, build_body, forward
-from explorer.settings import Settings
-from explorer.sources import SHIPPED_DATES, answer_tokens
-from explorer.training import ModelKey, run_training, start_training, task_meta
+from explorer.text.i18n import set_lang, t
+from explorer.training.run import ModelKey, run_training, start_training, task_meta
 from transformer.model import make_model
 from transformer.tasks import DIGITS, Task
 from transformer.tokenize import BOS, Vocab

@@ -13,7 +13,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.exports import (
+from explorer.core.exports import (
     FORMAT,
     MASK_ARRAYS,
     TOKEN_ARRAYS,
@@ -21,8 +21,8 @@ from explorer.exports import (
     download_name,
     run_to_npz,
 )
-from explorer.runs import assemble, build_body, forward, make_tokens
-from explorer.settings import PRESETS, Settings, parse_settings
+from explorer.core.runs import assemble, build_body, forward, make_tokens
+from explorer.core.settings import PRESETS, Settings, parse_settings
 from transformer.model import EncoderDecoder, TransformerConfig, build_model, subsequent_mask
 
 

@@ -81,8 +81,8 @@ def _grid(q: list[str], k: list[str], heads: int = 4, layers: int = 2, **kw) -> 
 
 def _steps(q: list[str], k: list[str]) -> dict[str, dict]:
     """head_steps' figures, from a hand-made cache of one attention."""
+    from explorer.core.introspect import KINDS
     from explorer.figures.attention import head_steps
-    from explorer.introspect import KINDS
     from transformer.model import MASK_FILL
 
     kind = KINDS["cross"]
@@ -179,7 +179,7 @@ def test_no_tick_marks_between_panels(sentence):
 
 
 def test_many_labels_get_a_smaller_font_and_may_stand_upright():
-    from explorer.charts import PRESENTER_MIN_TICK, presenter_spec
+    from explorer.app.charts import PRESENTER_MIN_TICK, presenter_spec
     from explorer.figures.common import heatmap
 
     q, k = tokens(26), tokens(30)
@@ -441,7 +441,7 @@ def test_pe_curves_put_the_legend_under_the_title():
 # ---- charts.py: the toolbar and figures with a least width ---------------------------------
 
 def test_the_toolbar_keeps_only_the_camera_zoom_and_reset():
-    from explorer.charts import MODEBAR_REMOVE
+    from explorer.app.charts import MODEBAR_REMOVE
 
     assert {"pan2d", "zoomIn2d", "zoomOut2d", "autoScale2d"} <= set(MODEBAR_REMOVE)
     assert "toImage" not in MODEBAR_REMOVE and "zoom2d" not in MODEBAR_REMOVE
@@ -450,7 +450,7 @@ def test_the_toolbar_keeps_only_the_camera_zoom_and_reset():
 def test_the_architecture_scrolls_sideways_on_a_phone_instead_of_overlapping():
     """At 390 px "LayerNorm (sublayer[1].norm)" ran over both stacks: the drawing declares a
     least width and its element scrolls sideways below it."""
-    from explorer.charts import min_width_css, presenter_spec, sized_spec
+    from explorer.app.charts import min_width_css, presenter_spec, sized_spec
     from explorer.figures.model import MIN_WIDTH_PX, architecture_figure
     from transformer.model import TransformerConfig
 

@@ -8,6 +8,13 @@ import pytest
 import torch
 from run_helpers import small_run
 
+from explorer.core.introspect import (
+    KINDS,
+    embedding_range,
+    filter_rows,
+    shape_rows,
+    xavier_bound,
+)
 from explorer.figures.attention import head_steps
 from explorer.figures.embeddings import encoder_input, shift_error, shift_matrix
 from explorer.figures.masks import (
@@ -16,13 +23,6 @@ from explorer.figures.masks import (
     padded_pair,
 )
 from explorer.figures.shapes import head_split_views
-from explorer.introspect import (
-    KINDS,
-    embedding_range,
-    filter_rows,
-    shape_rows,
-    xavier_bound,
-)
 from transformer.model import MASK_FILL, sinusoid_table
 from transformer.tokenize import PAD
 

@@ -12,8 +12,8 @@ from apptest_helpers import app_in, figure_list
 from shared_inputs import bad_input_texts
 
 from explorer.figures.train import closeness_figure, film_figure
-from explorer.film_view import even_baseline, film_closeness, film_weights, first_step_above
-from explorer.train_task import FILM_DIGITS, film_probe
+from explorer.sections.film import even_baseline, film_closeness, film_weights, first_step_above
+from explorer.training.task import FILM_DIGITS, film_probe
 from transformer import dates as D
 from transformer.film import (
     MAX_BYTES,
@@ -137,9 +137,9 @@ def test_recording_does_not_change_training(dropout):
 
 def test_training_films_the_diagonal_forming_on_copy():
     """The page's own run (the fast recipe, copy): cross-attention ends near the diagonal."""
-    from explorer.settings import Settings
-    from explorer.train_settings import TrainSettings
-    from explorer.training import ModelKey, run_training, start_training
+    from explorer.core.settings import Settings
+    from explorer.training.run import ModelKey, run_training, start_training
+    from explorer.training.settings import TrainSettings
 
     task = make_task("copy")
     ts = TrainSettings()
@@ -200,7 +200,7 @@ def _film_on_the_page(at, lang: str) -> None:
 
 
 def test_the_film_probe_uses_the_learners_words_as_data():
-    from explorer.train_task import task_for
+    from explorer.training.task import task_for
 
     assert film_probe(make_task("copy"), "").src[:-1] == tuple(
         make_task("copy").vocab.encode(FILM_DIGITS.split()))

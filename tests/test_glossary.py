@@ -1,4 +1,4 @@
-"""The bilingual glossary (explorer/glossary.py), the Chinese table that follows it, and the
+"""The bilingual glossary (explorer/text/glossary.py), the Chinese table that follows it, and the
 errors of transformer/ in the learner's language."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import pytest
 from apptest_helpers import app
 from shared_inputs import bad_input_items
 
-from explorer.glossary import GLOSSARY, glossary_rows, misnamed_pages, misused_terms
-from explorer.i18n import TABLES, set_lang, t
+from explorer.text.glossary import GLOSSARY, glossary_rows, misnamed_pages, misused_terms
+from explorer.text.i18n import TABLES, set_lang, t
 from transformer.model import TransformerConfig
 from transformer.tokenize import TokenizeError, tokenize
 
@@ -239,7 +239,7 @@ def test_a_model_the_settings_cannot_build_is_explained_in_chinese():
 def test_the_train_pages_model_check_and_a_checkpoint_speak_chinese_too():
     """`architecture_problem` (the Train page's check) and a checkpoint whose shapes make no
     model both give the model's refusal in the learner's language."""
-    from explorer.settings import Settings, architecture_problem
+    from explorer.core.settings import Settings, architecture_problem
 
     try:
         set_lang("zh")

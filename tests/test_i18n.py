@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.i18n import LANGS, TABLES, get_lang, set_lang, t
+from explorer.text.i18n import LANGS, TABLES, get_lang, set_lang, t
 
 
 def _fields(text: str) -> set[str]:
@@ -75,12 +75,12 @@ def test_every_literal_key_in_the_code_exists():
     keys = _literal_keys()
     assert len(keys) > 200  # the regex still finds the calls
     missing = {k: files for k, files in keys.items() if k not in TABLES["en"]}
-    assert not missing, f"keys used in the code but not in explorer/locales/en.py: {missing}"
+    assert not missing, f"keys used in the code but not in explorer/text/locales/en.py: {missing}"
 
 
 def test_dynamic_keys_exist():
-    from explorer import introspect
-    from explorer.introspect import KINDS
+    from explorer.core import introspect
+    from explorer.core.introspect import KINDS
 
     keys = [*introspect.GROUP_KEYS.values(), *introspect.COMPONENTS.values(),
             *introspect._STACK_KEYS.values(), *introspect._SUBLAYER_KEYS.values(),
@@ -90,8 +90,8 @@ def test_dynamic_keys_exist():
 
 
 def test_keys_built_at_run_time_by_the_sidebar_train_and_checkpoint_code_exist():
-    from explorer.train_settings import SYMBOL_MODES
-    from explorer.training import STOP_REASONS
+    from explorer.training.run import STOP_REASONS
+    from explorer.training.settings import SYMBOL_MODES
     from transformer.tasks import TASKS
     from transformer.train import SCHEDULES
 
@@ -104,8 +104,8 @@ def test_keys_built_at_run_time_by_the_sidebar_train_and_checkpoint_code_exist()
     keys += [f"train.which_{w}" for w in ("trained", "untrained")]
     keys += [f"train.kind_{k}" for k in ("cross", "enc")]
     keys += [f"settings.not_text_{name}" for name in ("source", "target")]
-    from explorer.settings import PRESETS
-    from explorer.view import PAGE_CHOICES
+    from explorer.core.settings import PRESETS
+    from explorer.state.view import PAGE_CHOICES
 
     keys += [f"sidebar.preset_{name.replace(' ', '_')}" for name in (*PRESETS, "custom")]
     keys += [choice.label for choice in PAGE_CHOICES]
@@ -123,7 +123,7 @@ _KEY_LITERAL = re.compile(r"""["']((?:ckpt|url|train|settings|ui)\.[A-Za-z_]\w*(
 
 def test_every_key_like_string_in_the_code_exists():
     files = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")),
-             *sorted((ROOT / "explorer").glob("*.py"))]
+             *sorted(p for p in (ROOT / "explorer").rglob("*.py") if "locales" not in p.parts)]
     found = {m.group(1): path.name for path in files
              for m in _KEY_LITERAL.finditer(path.read_text(encoding="utf-8"))}
     assert len(found) > 150
@@ -148,7 +148,7 @@ def _labels(fig) -> str:
 
 
 def test_introspect_labels_follow_the_language(zh):
-    from explorer import introspect
+    from explorer.core import introspect
 
     assert introspect.group_label("Decoder cross-attention") == "解码器交叉注意力"
     assert introspect.group_label("<b>odd</b>") == "<b>odd</b>"  # unknown names pass through
@@ -174,8 +174,8 @@ def _component_summaries_as_built(lang):
 
     from torch import nn
 
-    from explorer import introspect
-    from explorer.i18n import TABLES
+    from explorer.core import introspect
+    from explorer.text.i18n import TABLES
     from transformer.model import TransformerConfig, build_model
 
     words = TABLES[lang]
@@ -196,7 +196,7 @@ def _component_summaries_as_built(lang):
 
 
 def test_shape_rows_keep_identifiers_and_translate_operations(zh):
-    from explorer.introspect import shape_rows
+    from explorer.core.introspect import shape_rows
     from transformer.model import make_model, subsequent_mask
 
     model = make_model(8, 8, N=1, d_model=8, d_ff=16, h=2, dropout=0.0,
@@ -213,13 +213,13 @@ def test_shape_rows_keep_identifiers_and_translate_operations(zh):
 
 
 def test_figures_speak_chinese(zh):
+    from explorer.core.introspect import KINDS
     from explorer.figures.attention import attention_grid, head_matrix
     from explorer.figures.embeddings import pe_curves, pe_similarity, shift_matrix_figure
     from explorer.figures.masks import batch_masks_figure, mask_figure, masking_effect_figure
     from explorer.figures.model import architecture_figure, parameter_chart
     from explorer.figures.shapes import head_split_figure, tensor_slice, values_figure
     from explorer.figures.train import loss_figure, noam_figure
-    from explorer.introspect import KINDS
     from transformer.model import TransformerConfig
 
     arch = _labels(architecture_figure(TransformerConfig(10, 10, N=2, d_model=32, d_ff=64, h=4,
@@ -278,7 +278,7 @@ def test_figures_speak_chinese(zh):
 _PAGE_IN_LANGUAGE = """
 import runpy
 import streamlit as st
-from explorer.i18n import set_lang
+from explorer.text.i18n import set_lang
 set_lang(st.session_state.get("lang"))
 runpy.run_path({path!r}, run_name="__main__")
 """
@@ -339,8 +339,13 @@ def test_page_in_chinese(page):
 
 
 def test_link_notices_and_sidebar_validation_speak_chinese(zh):
-    from explorer.settings import Settings, architecture_problem, parse_settings, training_problem
-    from explorer.urlstate import params_to_state
+    from explorer.core.settings import (
+        Settings,
+        architecture_problem,
+        parse_settings,
+        training_problem,
+    )
+    from explorer.state.urlstate import params_to_state
 
     _, notices = params_to_state({"N": "99", "train": "maybe", "tok": "<b>x</b>", "head": "9"})
     assert notices[0] == "链接中的“分词方式”没有被采用：应为以下之一：word, char。改用 \"word\"。"
@@ -360,12 +365,12 @@ def test_link_notices_and_sidebar_validation_speak_chinese(zh):
 
 
 def test_training_messages_speak_chinese(zh):
-    from explorer.decoding import teacher_forcing_rows
+    from explorer.core.settings import Settings
     from explorer.figures.train import smoothing_example
-    from explorer.settings import Settings
-    from explorer.train_settings import parse_train_settings
-    from explorer.train_task import parse_sequence, task_for
-    from explorer.training import ModelKey, stop_reason_text
+    from explorer.training.decoding import teacher_forcing_rows
+    from explorer.training.run import ModelKey, stop_reason_text
+    from explorer.training.settings import parse_train_settings
+    from explorer.training.task import parse_sequence, task_for
 
     task, note = task_for("copy", "words", "the the")
     assert note == "你的句子中不同的词少于 2 个，不足以构成任务的符号，所以改用数字。"
@@ -390,7 +395,7 @@ def test_training_messages_speak_chinese(zh):
 def test_checkpoint_errors_and_notes_follow_the_language():
     import io
 
-    from explorer.checkpoint import CheckpointError, load_checkpoint
+    from explorer.core.checkpoint import CheckpointError, load_checkpoint
     from transformer.model import make_model
 
     buffer = io.BytesIO()
@@ -464,7 +469,7 @@ def test_train_page_in_chinese_after_training(zh):
 
 
 def test_percent_never_reads_as_all_or_nothing_when_it_is_not():
-    from explorer.i18n import percent
+    from explorer.text.i18n import percent
 
     assert percent(0.985) == "98.5%"  # the date task's stop share, not "98%"
     assert percent(199 / 200) == "99.5%"  # one wrong of 200 is not "100%"

@@ -8,10 +8,10 @@ import pytest
 import torch
 from apptest_helpers import app, figure_list
 
-from explorer.checkpoint import load_checkpoint
-from explorer.context import build_context
-from explorer.runs import ImportedTokens
-from explorer.settings import Settings
+from explorer.app.context import build_context
+from explorer.core.checkpoint import load_checkpoint
+from explorer.core.runs import ImportedTokens
+from explorer.core.settings import Settings
 from transformer import make_model
 
 PAGES = ["model", "embeddings", "masks", "attention", "shapes", "train"]
@@ -67,8 +67,8 @@ def test_forgetting_the_checkpoint_returns_to_the_sidebar_model(loaded):
 
 
 def test_decode_checkpoint_agrees_with_the_models_greedy_answer(loaded):
-    from explorer.decoding import decode_checkpoint
-    from explorer.sources import answer_tokens
+    from explorer.app.sources import answer_tokens
+    from explorer.training.decoding import decode_checkpoint
 
     src = ("the", "cat", "sat", "<unk>")
     decoding = decode_checkpoint(loaded, src, max_len=8)
@@ -85,7 +85,7 @@ def test_decode_checkpoint_agrees_with_the_models_greedy_answer(loaded):
 def test_the_train_page_decodes_the_sidebar_text_with_the_import(loaded, lang):
     from apptest_helpers import app_in
 
-    from explorer.i18n import t
+    from explorer.text.i18n import t
 
     with app_in(lang, "train", imported_checkpoint=loaded,
                 source="the cat sat on the sofa") as at:
@@ -99,9 +99,9 @@ def test_the_train_page_decodes_the_sidebar_text_with_the_import(loaded, lang):
 
 
 def test_an_exported_copy_model_is_checked_against_the_copy_rule():
-    from explorer.exports import checkpoint_bytes
-    from explorer.i18n import t
-    from explorer.training import task_meta
+    from explorer.core.exports import checkpoint_bytes
+    from explorer.text.i18n import t
+    from explorer.training.run import task_meta
     from transformer.tasks import make_task
 
     task = make_task("copy")
@@ -123,9 +123,9 @@ def test_an_exported_copy_model_is_checked_against_the_copy_rule():
 def test_a_checkpoint_without_token_names_is_decoded_from_one_start_id_everywhere():
     """The pages' decoder input, the Train page's greedy decoding and beam search, the
     knock-out and the sidebar's answer all start from the same id, which the panel names."""
-    from explorer.checkpoint import NAMELESS_START
-    from explorer.decoding import beam_checkpoint, decode_checkpoint
-    from explorer.i18n import t
+    from explorer.core.checkpoint import NAMELESS_START
+    from explorer.text.i18n import t
+    from explorer.training.decoding import beam_checkpoint, decode_checkpoint
 
     model = make_model(11, 11, N=1, d_model=16, d_ff=32, h=2, seed=5)
     buf = io.BytesIO()
@@ -145,8 +145,8 @@ def test_a_checkpoint_without_token_names_is_decoded_from_one_start_id_everywher
 
 
 def test_the_upload_boxes_own_words_follow_the_language_and_refuse_css_syntax():
-    from explorer.i18n import TABLES
-    from explorer.import_panel import uploader_css
+    from explorer.app.import_panel import uploader_css
+    from explorer.text.i18n import TABLES
 
     css = uploader_css("上传", {"ckpt_file": "每个文件最大 256 MB：.pt"})
     assert 'content: "上传"' in css and ".st-key-ckpt_file" in css

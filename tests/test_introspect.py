@@ -2,7 +2,7 @@
 
 from run_helpers import small_run
 
-from explorer.introspect import (
+from explorer.core.introspect import (
     COMPONENTS,
     component_source,
     module_tree,

@@ -29,9 +29,10 @@ from browser_support import need_browser
 from streamlit.runtime import Runtime
 
 from bench.common import quiet_streamlit
-from explorer import train_view, training
-from explorer.context import build_context
-from explorer.settings import parse_settings
+from explorer.app.context import build_context
+from explorer.core.settings import parse_settings
+from explorer.sections import train as train_view
+from explorer.training import run as training
 from tools.screenshots import CHROMIUM_ARGS, free_port, serve, set_text, wait_idle
 
 SENTENCE = "the cat sat on the mat"

@@ -18,15 +18,15 @@ from streamlit.testing.v1 import AppTest
 from test_learner_paths import LONG_DIGITS
 from test_presenter_layout import assert_all_larger
 
-from explorer.charts import PRESENTER_FONT, sized_figure
-from explorer.checkpoint import MIN_POSITIONS, load_checkpoint
-from explorer.context import build_context
-from explorer.exports import checkpoint_bytes, download_name, size_tag
+from explorer.app.charts import PRESENTER_FONT, sized_figure
+from explorer.app.context import build_context
+from explorer.core.checkpoint import MIN_POSITIONS, load_checkpoint
+from explorer.core.exports import checkpoint_bytes, download_name, size_tag
+from explorer.core.settings import PRESETS, Settings
 from explorer.figures.train import loss_figure
-from explorer.i18n import set_lang
-from explorer.settings import PRESETS, Settings
-from explorer.train_task import task_for
-from explorer.training import ModelKey, build_model_for
+from explorer.text.i18n import set_lang
+from explorer.training.run import ModelKey, build_model_for
+from explorer.training.task import task_for
 from transformer import make_model
 from transformer.model import TransformerConfig, build_model
 from transformer.recipes import FAST
@@ -163,7 +163,7 @@ def _draw_chart() -> None:
     import plotly.graph_objects as go
     import streamlit as st
 
-    from explorer.charts import show_chart
+    from explorer.app.charts import show_chart
 
     show_chart(go.Figure(go.Scatter(y=[1, 2])), "curve", st.session_state["model"], False,
                key="c", where=st.empty())
@@ -202,7 +202,7 @@ def test_every_png_on_a_page_is_named_after_the_imported_model(small_import):
 
 
 def test_training_in_presenter_mode_draws_every_loss_chart_large(monkeypatch):
-    from explorer import training
+    from explorer.training import run as training
 
     live: list[tuple[str, dict, dict]] = []  # (key, figure, config) of each redrawn chart
     drawn = threading.Event()

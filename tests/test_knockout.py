@@ -1,4 +1,4 @@
-"""Knocking out a head (issue 12): the pure compute in explorer/knockout.py, the Attention
+"""Knocking out a head (issue 12): the pure compute in explorer/training/knockout.py, the Attention
 page's section in both languages, and isolation (the shared shipped model is never changed,
 and a knock-out in one thread or session is invisible to another).
 
@@ -18,10 +18,10 @@ import torch
 from apptest_helpers import app, app_in, array, errors, figures
 from shared_inputs import bad_input_texts
 
-from explorer import knockout as K
-from explorer.i18n import TABLES, percent
-from explorer.knockout_view import WHOLE
-from explorer.sources import shipped_dates
+from explorer.app.sources import shipped_dates
+from explorer.sections.knockout import WHOLE
+from explorer.text.i18n import TABLES, percent
+from explorer.training import knockout as K
 from transformer import dates as D
 from transformer.hooks import hook_names
 from transformer.model import (
@@ -304,7 +304,7 @@ def test_the_benchmark_runs(capsys):
 
 
 def test_the_shipped_models_results_are_measured_once_for_every_session():
-    from explorer import knockout_view
+    from explorer.sections import knockout as knockout_view
 
     calls = []
     key = (("dates", 123, None), ())
@@ -331,7 +331,7 @@ def test_answer_pair_decodes_both_in_one_batch(seed):
 
 
 def test_the_change_in_points_adds_up_from_the_shown_percentages():
-    from explorer.knockout_view import points
+    from explorer.sections.knockout import points
 
     assert points("99.3%", "93.7%") == "-5.6"  # not -5.7 from the unrounded shares
     assert points("97%", "100%") == "+3.0"

@@ -15,14 +15,14 @@ import torch
 from apptest_helpers import app, errors
 from streamlit.testing.v1 import AppTest
 
-from explorer.checkpoint import MIN_POSITIONS, load_checkpoint
-from explorer.context import build_context
-from explorer.exports import checkpoint_bytes
-from explorer.i18n import set_lang
-from explorer.settings import Settings
-from explorer.sidebar import TRANSLATED_CHOICES
-from explorer.train_task import task_for
-from explorer.training import ModelKey, build_model_for
+from explorer.app.context import build_context
+from explorer.app.sidebar import TRANSLATED_CHOICES
+from explorer.core.checkpoint import MIN_POSITIONS, load_checkpoint
+from explorer.core.exports import checkpoint_bytes
+from explorer.core.settings import Settings
+from explorer.text.i18n import set_lang
+from explorer.training.run import ModelKey, build_model_for
+from explorer.training.task import task_for
 from transformer import make_model
 from transformer.model import TransformerConfig, build_model
 

@@ -7,15 +7,7 @@ from apptest_helpers import app, figure_list
 from streamlit.elements.lib import policies
 from streamlit.testing.v1 import AppTest
 
-PAGE = Path(__file__).resolve().parents[1] / "pages" / "embeddings.py"
-# What app.py does before a page runs: read the link into the session state. (AppTest runs a
-# page other than the default one without app.py, so this script does that part itself.)
-_LINK_THEN_PAGE = f"""
-import runpy
-from explorer.links import load_url_state
-load_url_state()
-runpy.run_path({str(PAGE)!r}, run_name="__main__")
-"""
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _curves(at) -> list[str]:
@@ -23,9 +15,10 @@ def _curves(at) -> list[str]:
 
 
 def test_link_state_is_used_without_the_duplicate_value_warning():
-    at = AppTest.from_string(_LINK_THEN_PAGE, default_timeout=120)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.query_params["ped"] = "30"
     at.query_params["dims"] = "1,2,9"
+    at.switch_page("pages/embeddings.py")
     policies._shown_default_value_warning = False  # Streamlit logs it once per process
     with mock.patch.object(policies._LOGGER, "warning") as warn:
         at.run()

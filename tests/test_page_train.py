@@ -12,7 +12,7 @@ import pytest
 import torch
 from apptest_helpers import PAPER_BASE, all_text, app, errors, figure_list
 
-from explorer.decoding import attention_pattern, decode_input, teacher_forcing_rows, top_tokens
+from explorer.core.settings import Settings
 from explorer.figures.train import (
     attention_figure,
     loss_figure,
@@ -21,11 +21,14 @@ from explorer.figures.train import (
     smoothing_example,
     smoothing_figure,
 )
-from explorer.i18n import percent
-from explorer.settings import Settings
-from explorer.train_settings import TrainSettings, parse_train_settings
-from explorer.train_task import DEFAULT_DIGITS, answer, parse_sequence, task_for
-from explorer.training import (
+from explorer.text.i18n import percent
+from explorer.training.decoding import (
+    attention_pattern,
+    decode_input,
+    teacher_forcing_rows,
+    top_tokens,
+)
+from explorer.training.run import (
     ModelKey,
     TrainedState,
     build_model_for,
@@ -33,6 +36,8 @@ from explorer.training import (
     run_training,
     start_training,
 )
+from explorer.training.settings import TrainSettings, parse_train_settings
+from explorer.training.task import DEFAULT_DIGITS, answer, parse_sequence, task_for
 from transformer.train import StepInfo, TrainConfig, greedy_decode, rate
 
 TAGS = ("<b>", "<a ", "<span", "<script", "<i>")
@@ -391,7 +396,7 @@ def test_a_cut_sentence_says_why_and_a_wrong_answer_is_explained():
 
 
 def test_input_fit_and_sentence_fit():
-    from explorer.train_task import input_fit, sentence_fit
+    from explorer.training.task import input_fit, sentence_fit
 
     task, _ = task_for("copy", "digits", "")
     assert input_fit(task, list("3141")).inside
@@ -412,16 +417,16 @@ def test_train_page_uses_material_icons_only():
     from apptest_helpers import ROOT
 
     source = "".join((ROOT / path).read_text(encoding="utf-8") for path in (
-        "pages/train.py", "explorer/train_view.py", "explorer/decode_view.py",
-        "explorer/train_state.py"))
+        "pages/train.py", "explorer/sections/train.py", "explorer/sections/decode.py",
+        "explorer/app/train_state.py"))
     icons = re.findall(r"icon=([^,)\n]+)", source)
     assert icons and all(i.startswith('":material/') for i in icons), icons
     assert not re.search("[\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]", source)
 
 
 def test_a_train_click_starts_one_training_before_the_page_is_drawn():
-    import explorer.train_hub as H
-    from explorer.train_state import TICKETS_KEY
+    import explorer.training.hub as H
+    from explorer.app.train_state import TICKETS_KEY
 
     at = app("train", tr_steps=50, seed=41)
     at.button(key="tr_train").click().run()
@@ -434,9 +439,9 @@ def test_a_train_click_starts_one_training_before_the_page_is_drawn():
 def test_an_early_ticket_left_behind_by_an_interrupted_run_goes_on_until_stop():
     """A click interrupted the Train click's run before it took its ticket over: that
     training is the learner's all the same, and goes on (only Stop ends it)."""
-    import explorer.train_hub as H
-    from explorer.train_state import EARLY, TICKETS_KEY
-    from explorer.train_state import WAIT as WAITING
+    import explorer.training.hub as H
+    from explorer.app.train_state import EARLY, TICKETS_KEY
+    from explorer.app.train_state import WAIT as WAITING
 
     at = app("train", tr_steps=50, seed=42)
     gate = threading.Event()
@@ -462,7 +467,7 @@ WAIT = 60.0  # seconds: a generous bound on a busy machine; never reached normal
 
 
 def _hub_request(seed: int):
-    from explorer.train_hub import Request
+    from explorer.training.hub import Request
 
     task, _ = task_for("copy", "digits", "")
     key = ModelKey.of(TrainSettings().model_settings(Settings(seed=seed)), task)
@@ -472,8 +477,8 @@ def _hub_request(seed: int):
 def test_copies_of_one_training_share_their_decodings_and_figures():
     """Issue 14: thirty learners with the same settings get copies of one training; what
     the page computes from the trained model is computed once and read by all of them."""
-    import explorer.train_hub as H
-    from explorer.train_state import MEMO_KEY
+    import explorer.training.hub as H
+    from explorer.app.train_state import MEMO_KEY
 
     a = app("train", tr_steps=50, seed=43)
     a.button(key="tr_train").click().run()

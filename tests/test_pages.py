@@ -33,7 +33,7 @@ def test_attention_grid_has_layers_times_heads_panels_with_token_labels():
     ticks = grid["layout"]["yaxis"]["ticktext"]
     assert ticks == ["0:the", "1:cat", "2:sat", "3:on", "4:the", "5:mat"]  # repeats distinct
     # the focus view: Q, K, V, scores, masked scores, weights, weighted sum; then the
-    # knock-out section's chosen head (explorer/knockout_view.py)
+    # knock-out section's chosen head (explorer/sections/knockout.py)
     assert len(figs) == 1 + 7 + 1
 
 
@@ -101,9 +101,9 @@ def test_a_forged_mask_size_falls_back_to_the_sentence(forged):
 def test_the_inverted_fill_mistake_is_computed_on_the_learners_scores():
     import numpy as np
 
-    from explorer.context import build_context
+    from explorer.app.context import build_context
+    from explorer.core.settings import Settings
     from explorer.figures.masks import EFFECT_SCORES, inverted_fill_weights, softmax_rows
-    from explorer.settings import Settings
 
     at = app("masks", source="a b c d")
     assert not at.exception

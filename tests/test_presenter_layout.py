@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from apptest_helpers import app, figure_list
 
-from explorer.charts import PRESENTER_FONT, THEME_SIZES, presenter_figure
+from explorer.app.charts import PRESENTER_FONT, THEME_SIZES, presenter_figure
 
 AXIS = re.compile(r"^(x|y)axis\d*$")
 SPAN = re.compile(r"font-size:(\d+(?:\.\d+)?)px")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from explorer.runs import assemble, build_body, forward, make_tokens, run_bytes
+from explorer.core.runs import assemble, build_body, forward, make_tokens, run_bytes
 from transformer.model import TransformerConfig
 
 

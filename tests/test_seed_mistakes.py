@@ -11,9 +11,9 @@ import torch
 import torch.nn.functional as F
 from apptest_helpers import app
 
-from explorer.context import build_context
-from explorer.i18n import TABLES
-from explorer.settings import Settings
+from explorer.app.context import build_context
+from explorer.core.settings import Settings
+from explorer.text.i18n import TABLES
 
 LANGS = ("en", "zh")
 
@@ -178,8 +178,8 @@ def test_masks_page_shows_both_unsqueezes(lang):
 
 @pytest.mark.parametrize("placement", ["pre", "post"])
 def test_k_and_v_come_from_one_tensor_and_differ(placement):
+    from explorer.core.introspect import KINDS
     from explorer.figures.attention import key_value_source
-    from explorer.introspect import KINDS
 
     ctx = build_context(Settings(norm_placement=placement))
     model, cache, cfg = ctx.model(), ctx.run().cache, ctx.cfg
@@ -203,7 +203,7 @@ def test_k_and_v_come_from_one_tensor_and_differ(placement):
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("kind", ["enc", "cross"])
 def test_attention_page_shows_k_and_v_differ(lang, kind):
-    from explorer.introspect import KINDS
+    from explorer.core.introspect import KINDS
 
     ctx = build_context(Settings())
     cache = ctx.run().cache

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from explorer.settings import (
+from explorer.core.settings import (
     MAX_PARAMS,
     PRESETS,
     Settings,

@@ -11,13 +11,13 @@ import torch
 from apptest_helpers import app, errors, figure_list
 from shared_inputs import bad_input_texts
 
-from explorer.checkpoint import load_checkpoint
-from explorer.context import build_context
-from explorer.exports import checkpoint_bytes
-from explorer.i18n import percent
-from explorer.settings import Settings
-from explorer.sources import SHIPPED_DATES, answer_tokens, resolve_source, shipped_dates
-from explorer.urlstate import params_to_state, settings_to_params
+from explorer.app.context import build_context
+from explorer.app.sources import SHIPPED_DATES, answer_tokens, resolve_source, shipped_dates
+from explorer.core.checkpoint import load_checkpoint
+from explorer.core.exports import checkpoint_bytes
+from explorer.core.settings import Settings
+from explorer.state.urlstate import params_to_state, settings_to_params
+from explorer.text.i18n import percent
 from tools.train_dates import MAX_LEN, SEED
 from transformer import dates as D
 from transformer.recipes import DATES
@@ -167,7 +167,7 @@ def test_hostile_text_through_the_date_translator(text):
 
 def _trained_state():
 
-    from explorer.training import ModelKey, run_training, start_training
+    from explorer.training.run import ModelKey, run_training, start_training
     from transformer.tasks import DIGITS, Task
     from transformer.train import TrainConfig
 
@@ -242,7 +242,7 @@ def test_an_example_date_becomes_the_source_in_one_click():
 
 
 def test_the_alignment_sentence_is_measured_on_the_live_model():
-    from explorer.sources import ALIGNMENT_DATES
+    from explorer.app.sources import ALIGNMENT_DATES
 
     at = app("attention", model_source="dates", source=A_DATE, target="")
     align = D.alignment(shipped_dates().model, D.held_out_examples(ALIGNMENT_DATES, seed=11))
@@ -252,8 +252,8 @@ def test_the_alignment_sentence_is_measured_on_the_live_model():
 
 
 def test_every_source_and_reason_has_text_in_both_languages():
-    from explorer.locales import en, zh
-    from explorer.settings import SOURCES
+    from explorer.core.settings import SOURCES
+    from explorer.text.locales import en, zh
 
     keys = [f"source.{s}" for s in SOURCES]
     keys += [f"source.{s}_missing" for s in ("dates", "yours", "imported")]
@@ -316,7 +316,7 @@ def test_the_train_page_says_whose_settings_it_trains_while_another_model_is_sho
 @pytest.mark.parametrize("text", ["明天", "2026年2月30日", "hello world",
                                   "[click](javascript:alert(1))"])
 def test_the_preview_says_when_the_text_is_not_a_date_it_was_trained_on(text, lang):
-    from explorer.i18n import TABLES
+    from explorer.text.i18n import TABLES
 
     at = app(lang=lang, preview_date=text)  # set before the run: see the test above on zh
     assert not at.exception and at.text_input(key="preview_date").value == text
@@ -330,7 +330,7 @@ def test_the_preview_of_a_date_as_the_task_writes_it_has_no_caveat():
 
 
 def test_the_same_rule_marks_every_date_models_answers():
-    from explorer.sources import answers_dates, outside_dates
+    from explorer.app.sources import answers_dates, outside_dates
 
     assert answers_dates("dates", {}) and answers_dates("yours", {"task": "dates"})
     assert not answers_dates("yours", {"task": "copy"}) and not answers_dates("untrained", {})
@@ -343,7 +343,7 @@ def test_the_same_rule_marks_every_date_models_answers():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_target_left_in_the_box_is_named_and_cleared_in_one_click(lang):
-    from explorer.i18n import TABLES
+    from explorer.text.i18n import TABLES
 
     at = app("attention", lang=lang, model_source="dates", source=A_DATE,
              target="I love natural language processing")

@@ -9,8 +9,8 @@ import pytest
 import torch
 from apptest_helpers import app
 
-from explorer.i18n import LANGS, SENTENCE_GAP, TABLES, set_lang
-from explorer.training import EVAL_SEQUENCES, evaluation_task, held_out
+from explorer.text.i18n import LANGS, SENTENCE_GAP, TABLES, set_lang
+from explorer.training.run import EVAL_SEQUENCES, evaluation_task, held_out
 from transformer.tasks import HELD_OUT_SHARE, SPLIT_MIN, make_task
 from transformer.tokenize import EOS, SPECIALS
 
@@ -66,9 +66,9 @@ def test_a_task_with_too_few_sequences_holds_none_out_and_says_so():
 def test_the_evaluation_measures_held_out_sequences():
     task = make_task("copy")
     assert evaluation_task(task).split == "held_out"
-    from explorer.settings import Settings
-    from explorer.train_settings import TrainSettings
-    from explorer.training import ModelKey, build_model_for
+    from explorer.core.settings import Settings
+    from explorer.training.run import ModelKey, build_model_for
+    from explorer.training.settings import TrainSettings
 
     key = ModelKey.of(TrainSettings().model_settings(Settings()), task)
     result = held_out(build_model_for(key), key.task_obj)

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from apptest_helpers import app
 
-from explorer.cache import shared_model
-from explorer.context import build_context
-from explorer.settings import Settings
+from explorer.app.cache import shared_model
+from explorer.app.context import build_context
+from explorer.core.settings import Settings
 
 
 @pytest.mark.parametrize(("lang", "words"), [("en", "Why multiply by"), ("zh", "为什么要乘以")])
@@ -30,7 +30,7 @@ def test_the_scaling_note_gives_the_live_tables_range_and_xaviers_bound(lang, wo
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("task", ["copy", "dates"])
 def test_the_loss_explainer_gives_ln_of_the_chosen_tasks_vocabulary(lang, task):
-    from explorer.train_task import task_for
+    from explorer.training.task import task_for
 
     at = app("train", lang=lang, tr_task=task)
     assert not at.exception, at.exception
@@ -46,8 +46,8 @@ def test_the_loss_explainer_gives_ln_of_the_chosen_tasks_vocabulary(lang, task):
 def test_the_model_page_compares_the_two_layernorms_on_the_sentence(lang, d_model, layer_norm):
     import torch
 
-    from explorer.i18n import set_lang, t
-    from explorer.introspect import layer_norm_comparison
+    from explorer.core.introspect import layer_norm_comparison
+    from explorer.text.i18n import set_lang, t
     from transformer.model import sublayer_hook
 
     at = app("model", lang=lang, d_model=d_model, preset="custom", layer_norm=layer_norm)
@@ -100,7 +100,7 @@ def test_the_annotated_transformers_smoothing_examples_are_reproduced(lang):
                                              (-0.0004, "0.000"), (-0.0005, "-0.001"),
                                              (-1.5, "-1.500"), (2.0, "2.000")])
 def test_a_number_is_never_printed_as_negative_zero(value, text):
-    from explorer.i18n import fixed
+    from explorer.text.i18n import fixed
 
     assert fixed(value) == text
 
@@ -130,7 +130,7 @@ def test_the_walk_throughs_shape_examples_are_computed_on_the_shapes_page(lang):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("placement", ["pre", "post"])
 def test_the_bias_free_layout_is_compared_with_live_numbers(lang, placement):
-    from explorer.introspect import alternative_layout
+    from explorer.core.introspect import alternative_layout
     from transformer.model import sublayer_hook
 
     at = app("model", lang=lang, norm_placement=placement)
@@ -151,9 +151,9 @@ def test_the_bias_free_layout_is_compared_with_live_numbers(lang, placement):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_common_mistakes_show_live_numbers(lang):
+    from explorer.core.introspect import KINDS
     from explorer.figures.attention import scaling_effect
     from explorer.figures.embeddings import divided_scale, encoder_input
-    from explorer.introspect import KINDS
 
     ctx = build_context(Settings())
     run, cfg = ctx.run(), ctx.cfg

@@ -17,15 +17,15 @@ from apptest_helpers import app
 from step_gate import StepGate
 from streamlit.testing.v1 import AppTest
 
-import explorer.train_hub as H
-from explorer import train_view
-from explorer.i18n import set_lang
-from explorer.settings import Settings
-from explorer.train_settings import TrainSettings
-from explorer.train_state import STATE_KEY, TICKETS_KEY
-from explorer.train_state import WAIT as WAITING
-from explorer.train_task import task_for
-from explorer.training import ModelKey
+import explorer.training.hub as H
+from explorer.app.train_state import STATE_KEY, TICKETS_KEY
+from explorer.app.train_state import WAIT as WAITING
+from explorer.core.settings import Settings
+from explorer.sections import train as train_view
+from explorer.text.i18n import set_lang
+from explorer.training.run import ModelKey
+from explorer.training.settings import TrainSettings
+from explorer.training.task import task_for
 
 WAIT = 60.0  # seconds: a generous bound on a busy machine; never reached normally
 SIDEBAR = ("source", "target", "token_mode", "seed", "norm_placement", "layer_norm",
@@ -150,8 +150,8 @@ def test_a_training_that_ends_while_the_learner_is_elsewhere_becomes_their_model
 def _status_page():
     import streamlit as st
 
-    from explorer.train_state import STATE_KEY
-    from explorer.train_view import training_status_sidebar
+    from explorer.app.train_state import STATE_KEY
+    from explorer.sections.train import training_status_sidebar
 
     training_status_sidebar()
     st.write("kept" if STATE_KEY in st.session_state else "none")
@@ -386,7 +386,7 @@ def test_a_queued_training_does_not_hold_the_page_and_shows_its_place(monkeypatc
 def test_a_disconnected_training_is_kept_no_longer_than_the_server_keeps_its_session():
     from streamlit import config
 
-    from explorer.train_state import training_hub
+    from explorer.app.train_state import training_hub
 
     before = config.get_option("server.disconnectedSessionTTL")
     try:

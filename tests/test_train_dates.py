@@ -9,11 +9,10 @@ import pytest
 from apptest_helpers import app, app_in
 from shared_inputs import bad_input_texts
 
-from explorer.settings import Settings
-from explorer.sources import expected_date
-from explorer.train_settings import TRAIN_TASKS, TrainSettings, parse_train_settings, recipe_for
-from explorer.train_task import date_probe_example, film_probe, parse_date_input, task_for
-from explorer.training import (
+from explorer.app.sources import expected_date
+from explorer.core.settings import Settings
+from explorer.state.urlstate import params_to_state
+from explorer.training.run import (
     DATE_STOP_SHARE,
     ModelKey,
     check_every,
@@ -23,7 +22,8 @@ from explorer.training import (
     stop_share,
     task_meta,
 )
-from explorer.urlstate import params_to_state
+from explorer.training.settings import TRAIN_TASKS, TrainSettings, parse_train_settings, recipe_for
+from explorer.training.task import date_probe_example, film_probe, parse_date_input, task_for
 from transformer import dates as D
 from transformer.recipes import DATES_LIVE, FAST
 

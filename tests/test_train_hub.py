@@ -13,17 +13,17 @@ from dataclasses import replace
 import pytest
 import torch
 
-from explorer.settings import Settings
-from explorer.train_hub import Hub, Request, Ticket, own_copy
-from explorer.train_settings import TrainSettings
-from explorer.train_task import task_for
-from explorer.training import (
+from explorer.core.settings import Settings
+from explorer.training.hub import Hub, Request, Ticket, own_copy
+from explorer.training.run import (
     ModelKey,
     TrainedState,
     run_training,
     start_training,
     weights_digest,
 )
+from explorer.training.settings import TrainSettings
+from explorer.training.task import task_for
 
 WAIT = 60.0  # seconds: a generous bound on a busy machine; never reached normally
 
@@ -327,7 +327,7 @@ def test_leaving_without_a_copy_copies_nothing_and_stops_a_training_nobody_waits
 
 
 def test_a_copy_not_ready_in_time_is_taken_when_asked_again(monkeypatch):
-    import explorer.train_hub as H
+    import explorer.training.hub as H
 
     gate = Gate()
     hub = Hub(slots=1, runner=gate)
@@ -389,7 +389,7 @@ def test_a_training_alone_gets_every_slot_and_two_share_them():
 
 @pytest.fixture(scope="module")
 def processes():
-    from explorer.train_worker import ProcessRunner
+    from explorer.training.worker import ProcessRunner
 
     runner = ProcessRunner(keep=1)
     yield runner

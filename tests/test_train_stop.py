@@ -15,11 +15,9 @@ import pytest
 import torch
 from apptest_helpers import app
 
-from explorer.i18n import percent
-from explorer.settings import Settings
-from explorer.train_settings import TrainSettings
-from explorer.train_task import task_for
-from explorer.training import (
+from explorer.core.settings import Settings
+from explorer.text.i18n import percent
+from explorer.training.run import (
     EVAL_SEED,
     ModelKey,
     build_model_for,
@@ -30,6 +28,8 @@ from explorer.training import (
     start_training,
     stop_and_wait,
 )
+from explorer.training.settings import TrainSettings
+from explorer.training.task import task_for
 from transformer.train import StepInfo, TrainConfig, sequence_accuracy
 
 WAIT = 60.0  # seconds: a generous bound for a busy two-core machine; never reached normally
@@ -217,7 +217,7 @@ def _stub_model(**config):
 
 
 def test_a_quick_look_spares_a_decoding_check_when_it_fails(monkeypatch):
-    from explorer import training as T
+    from explorer.training import run as T
 
     calls: list[tuple[int, bool]] = []
     results = {T.QUICK_SEQUENCES: 0.9, T.CHECK_SEQUENCES: 1.0}
@@ -245,7 +245,7 @@ def test_a_quick_look_spares_a_decoding_check_when_it_fails(monkeypatch):
 
 
 def test_a_check_follows_a_batch_that_was_nearly_all_right():
-    from explorer import training as T
+    from explorer.training import run as T
 
     task, _ = task_for("copy", "digits", "")
     gap = T.CHECK_EVERY // T.HINT_GAPS

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from explorer.train_worker import MAX_THREADS, Threads
+from explorer.training.worker import MAX_THREADS, Threads
 
 
 def _run(threads: Threads, cost: dict[int, float], steps: int) -> list[int]:
@@ -146,7 +146,7 @@ def test_without_a_look_at_the_machine_both_counts_are_timed():
 
 
 def test_spare_cores_reads_the_machines_idle_time_and_its_own(tmp_path, monkeypatch):
-    from explorer import train_worker as W
+    from explorer.training import worker as W
 
     clock = {"wall": 100.0, "cpu": 5.0}
     monkeypatch.setattr(W.time, "monotonic", lambda: clock["wall"])

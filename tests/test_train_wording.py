@@ -8,11 +8,11 @@ import pytest
 from apptest_helpers import PAPER_BASE, app, errors
 from streamlit.testing.v1.element_tree import Radio
 
-from explorer.i18n import set_lang
-from explorer.settings import Settings
-from explorer.train_settings import MODEL_CHOICES, SCHEDULES, TRAIN_TASKS, parse_train_settings
-from explorer.train_task import parse_date_input, parse_sequence, t_count, task_for
-from explorer.training import HeldOut, ModelKey
+from explorer.core.settings import Settings
+from explorer.text.i18n import set_lang
+from explorer.training.run import HeldOut, ModelKey
+from explorer.training.settings import MODEL_CHOICES, SCHEDULES, TRAIN_TASKS, parse_train_settings
+from explorer.training.task import parse_date_input, parse_sequence, t_count, task_for
 from transformer import dates as D
 
 # ---- 1. an empty date ------------------------------------------------------------------------
@@ -126,7 +126,7 @@ def test_an_input_of_one_symbol_is_one_symbol():
 
 
 def test_the_held_out_sentence_agrees_with_how_many_were_wrong():
-    from explorer.train_view import _missed
+    from explorer.sections.train import _missed
 
     one = HeldOut(199, 200, {3: (21, 22), 4: (178, 178)})
     assert _missed(one, False).endswith("the one it got wrong is of length 3.")
@@ -150,8 +150,8 @@ def test_one_word_left_out_and_one_unknown_character():
 def test_the_experiment_table_writes_shares_as_its_sentences_do():
     import numpy as np
 
-    from explorer.experiment_view import _column
-    from explorer.experiments import ArmResult
+    from explorer.sections.experiment import _column
+    from explorer.training.experiments import ArmResult
 
     r = ArmResult(0.1, 1.0, 0.995, 1.5, 300, (), np.zeros((1, 1)), np.zeros((1, 1)))
     assert _column(r)[1:3] == ["100%", "99.5%"]
@@ -180,9 +180,9 @@ def test_sections_keep_their_numbers_once_trained():
 
 
 def test_an_experiment_stopped_before_the_broken_model_started_says_just_that():
-    from explorer.experiments import parse_plan, run_experiment, start_experiment
-    from explorer.train_settings import TrainSettings
-    from explorer.train_task import film_probe
+    from explorer.training.experiments import parse_plan, run_experiment, start_experiment
+    from explorer.training.settings import TrainSettings
+    from explorer.training.task import film_probe
 
     task, _ = task_for("copy", "digits", "")
     key = ModelKey.of(TrainSettings().model_settings(Settings()), task)

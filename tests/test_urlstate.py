@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shared_inputs import bad_input_texts
 
-from explorer.settings import (
+from explorer.core.settings import (
     CHOICES,
     LIMITS,
     MAX_DROPOUT,
@@ -18,14 +18,14 @@ from explorer.settings import (
     Settings,
     parse_settings,
 )
-from explorer.urlstate import (
+from explorer.state.urlstate import (
     EXTRAS,
     MAX_PE_DIMS,
     params_to_state,
     preset_of,
     settings_to_params,
 )
-from explorer.view import PAGE_CHOICES, Choice, Model
+from explorer.state.view import PAGE_CHOICES, Choice, Model
 from transformer.tokenize import MAX_TEXT_CHARS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -188,12 +188,12 @@ def test_page_selections_round_trip(both):
 
 
 def test_page_selections_use_the_pages_widget_keys():
-    views = [*(ROOT / "pages").glob("*.py"), *(ROOT / "explorer").glob("*_view.py")]
+    views = [*(ROOT / "pages").glob("*.py"), *(ROOT / "explorer" / "sections").glob("*.py")]
     pages = "".join(p.read_text(encoding="utf-8") for p in views)
     for key, (session_key, _default) in EXTRAS.items():
-        if key not in ("lang", "pres"):  # the sidebar's (explorer/sidebar.py)
+        if key not in ("lang", "pres"):  # the sidebar's (explorer/app/sidebar.py)
             assert f'"{session_key}"' in pages or f'"{key}"' in pages, session_key
-    ui = (ROOT / "explorer" / "sidebar.py").read_text(encoding="utf-8")
+    ui = (ROOT / "explorer" / "app" / "sidebar.py").read_text(encoding="utf-8")
     for key in SIDEBAR_KEYS:
         assert f'"{key}"' in ui, key
 

@@ -2,7 +2,7 @@
 
 Under `streamlit run`, the main script is Streamlit's launcher, which imports all of
 Streamlit; a spawned child normally runs its parent's main script first (as `__mp_main__`),
-so every worker would carry Streamlit for nothing (explorer/train_worker.py
+so every worker would carry Streamlit for nothing (explorer/training/worker.py
 `_without_main_script`).
 """
 
@@ -35,7 +35,7 @@ SCRIPT = textwrap.dedent("""
             child.start()
             child.join(120)
         else:
-            from explorer.train_worker import Worker
+            from explorer.training.worker import Worker
 
             worker = Worker()
             worker.close()

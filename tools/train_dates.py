@@ -21,7 +21,7 @@ from pathlib import Path
 
 import torch
 
-from explorer.exports import checkpoint_bytes
+from explorer.core.exports import checkpoint_bytes
 from transformer import dates as D
 from transformer.recipes import DATES
 from transformer.train import StepInfo, train
@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     torch.set_num_threads(1)  # as the app runs; also makes the run reproducible
     if args.check:
-        from explorer.checkpoint import load_checkpoint
+        from explorer.core.checkpoint import load_checkpoint
 
         loaded = load_checkpoint(args.out.read_bytes(), None, None)
         print(report(evaluate(loaded.model)))

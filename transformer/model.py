@@ -82,7 +82,7 @@ class TransformerConfig:
 
 
 # The break switches among the fields above: each removes or inverts one part, and none
-# changes a parameter (explorer/experiments.py trains a broken model beside a correct one).
+# changes a parameter (explorer/training/experiments.py trains a broken model beside a correct one).
 BREAK_SWITCHES: tuple[str, ...] = ("decoder_mask", "positional_encoding", "scale_scores",
                                    "residual")
 
@@ -367,7 +367,7 @@ class Dropout(nn.Dropout):
 
     nn.Dropout draws from torch's global generator, which every thread of the server shares:
     two trainings with dropout at once would take each other's draws, and one set of
-    settings would not always train the same weights (explorer/train_hub.py shares one
+    settings would not always train the same weights (explorer/training/hub.py shares one
     training among the learners who ask for it). With a training's own generator, seeded
     from its seed, the masks, and so the weights, depend on the seed alone.
     """

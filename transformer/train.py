@@ -326,10 +326,11 @@ class StepInfo:
     # share of this batch's sequences right at every target position (teacher forcing, the
     # batch fresh and scored before the update). Under the subsequent mask and without
     # dropout, exactly the share greedy decoding would get right: a cheap hint for a stop
-    # check, which still decodes (explorer/training.py).
+    # check, which still decodes (explorer/training/run.py).
     exact: float = 0.0
     # seconds this step itself took (its batch, forward, backward and update; not what the
-    # callback does after it): what a worker times to choose its threads (train_worker.py)
+    # callback does after it): what a worker times to choose its threads
+    # (explorer/training/worker.py)
     seconds: float = 0.0
 
 

@@ -12,8 +12,8 @@ import torch
 
 from transformer.model import MASK_FILL, AttentionPoint, sublayer_hook
 
-from ..i18n import t
-from ..introspect import AttentionKind
+from ..core.introspect import AttentionKind
+from ..text.i18n import t
 from .common import (
     FONT,
     MAX_LABELLED,
@@ -191,7 +191,7 @@ def attention_grid(
                    yref="container", yanchor="top", pad=dict(t=8, l=4)) if title else None,
         font=FONT,
         height=max(320, math.ceil(top_margin + plot + below) + 1),  # + 1: domain rounding
-        # presenter mode grows the height as much as the labels (explorer.charts): rows of
+        # presenter mode grows the height as much as the labels (explorer.app.charts): rows of
         # ROW_PX keep their labels apart
         meta={"grow_with_text": True},
         margin=dict(l=10, r=24, t=top_margin, b=below),

@@ -14,7 +14,7 @@ import numpy as np
 import plotly.colors as pc
 import plotly.graph_objects as go
 
-from ..i18n import t
+from ..text.i18n import t
 
 FONT = dict(family="Inter, 'Noto Sans CJK SC', 'Microsoft YaHei', sans-serif", size=13)
 
@@ -70,7 +70,7 @@ def axis_labels(tokens: Sequence[str]) -> list[str]:
 
 MAX_LABELLED = 32  # an axis of up to this many tokens writes every label (never thinned)
 TITLE_PX = 270  # a chart title wider than this (at the theme's 16 px) is wrapped
-TITLE_SIZE = 16  # Streamlit's chart theme draws titles at 16 px (explorer.charts.THEME_SIZES)
+TITLE_SIZE = 16  # Streamlit's chart theme draws titles at 16 px (explorer.app.charts.THEME_SIZES)
 TICK_SIZE = 12  # ... and tick labels at 12 px
 MODEBAR_PX = 30  # the plotly toolbar's height: a top margin at least this tall
 COLORBAR_GAP = 8  # pixels between a matrix and its colour bar under it
@@ -87,7 +87,7 @@ _OPENING = set("（(「『【")
 def label_size(n: int) -> int | None:
     """The tick font size for an axis of `n` labels side by side, all of them written:
     the theme's 12 px (None) up to 24, which a phone's chart (~300 px) still fits upright;
-    smaller beyond (presenter mode keeps at least 18 px: explorer.charts)."""
+    smaller beyond (presenter mode keeps at least 18 px: explorer.app.charts)."""
     if n > 28:
         return 9
     if n > 24:

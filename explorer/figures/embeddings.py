@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 
 from transformer.model import embedding_hook, positional_hook
 
-from ..i18n import t
+from ..text.i18n import t
 from .common import FONT, esc, heatmap, title_html
 
 

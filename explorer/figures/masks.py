@@ -20,7 +20,7 @@ from transformer.model import (
 from transformer.tokenize import BOS, PAD, Vocab
 from transformer.train import Batch
 
-from ..i18n import t
+from ..text.i18n import t
 from .common import (
     FONT,
     MODEBAR_PX,

@@ -18,8 +18,8 @@ import plotly.graph_objects as go
 
 from transformer.model import TransformerConfig
 
-from ..i18n import t
-from ..introspect import group_label
+from ..core.introspect import group_label
+from ..text.i18n import t
 from .common import FONT, esc, heatmap
 
 # Colours close to the paper's Figure 1.
@@ -62,7 +62,7 @@ SUB_SIZE = 11
 PRESENTER_SCALE = 1.15
 # The drawing's least width in pixels: its labels are sized in pixels, its boxes in
 # drawing units, and narrower (a phone) its labels ran out of their boxes and into each
-# other. A narrower screen scrolls it sideways (explorer.charts.show_chart).
+# other. A narrower screen scrolls it sideways (explorer.app.charts.show_chart).
 MIN_WIDTH_PX = 860
 
 
@@ -182,7 +182,7 @@ class _Canvas:
             yaxis=dict(range=[0, height], visible=False, fixedrange=True),
             plot_bgcolor="white",
             paper_bgcolor="white",
-            # read by explorer.charts
+            # read by explorer.app.charts
             meta={"presenter_scale": PRESENTER_SCALE, "min_width": MIN_WIDTH_PX},
             dragmode=False,
             showlegend=False,
@@ -434,7 +434,7 @@ def _text_width(text: str) -> int:
 def parameter_chart(groups: dict[str, int]) -> go.Figure:
     """Horizontal bars: parameters per component group, in model order from the top.
 
-    `groups` is keyed by the group names of `explorer.introspect.parameter_groups`; they are
+    `groups` is keyed by the group names of `explorer.core.introspect.parameter_groups`; they are
     shown in the run's language (`group_label`) and coloured by the kind of component.
     """
     names = list(groups)

@@ -17,8 +17,8 @@ from transformer.model import MASK_FILL, MultiHeadedAttention, attention, subseq
 from transformer.tokenize import PAD
 from transformer.train import Batch
 
-from ..i18n import t
-from ..introspect import ShapeRow, layer_label, stack_label, sublayer_label
+from ..core.introspect import ShapeRow, layer_label, stack_label, sublayer_label
+from ..text.i18n import t
 from .common import FONT, axis_labels, heatmap, title_html
 
 
@@ -104,7 +104,7 @@ def head_split_figure(q_heads: np.ndarray, concat: np.ndarray,
 
 def head_split_views(stack: str, layer: str) -> tuple[int, tuple[str, ...]]:
     """The attentions whose head split the Shapes page draws for its filters: the layer
-    chosen ("layer i"; layer 0 for "all") and the keys of `KINDS` (explorer.introspect),
+    chosen ("layer i"; layer 0 for "all") and the keys of `KINDS` (explorer.core.introspect),
     both decoder attentions for the "Decoder" part, the encoder's self-attention otherwise."""
     index = int(layer.split()[1]) if layer != "all" else 0
     return index, ("dec", "cross") if stack == "Decoder" else ("enc",)

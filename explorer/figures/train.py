@@ -19,12 +19,12 @@ from plotly.subplots import make_subplots
 from transformer.tokenize import BOS, EOS, PAD, SPECIALS, Vocab
 from transformer.train import Batch, LabelSmoothing, StepInfo, rate
 
-from ..i18n import t
+from ..text.i18n import t
 from .attention import attention_grid
 from .common import FONT, esc, fast_figure, heatmap
 
 if TYPE_CHECKING:  # data in, figure out: the page hands the decoding over
-    from ..decoding import BeamDecoding
+    from ..training.decoding import BeamDecoding
 
 NOAM_REFERENCES: tuple[tuple[int, float, int], ...] = ((512, 1.0, 4000), (512, 1.0, 8000),
                                                        (256, 1.0, 4000))

@@ -1,0 +1,296 @@
+"""The shared sidebar: language, presenter mode, the learner's text and the model's settings.
+
+`render_sidebar()` draws the controls, validates every value again in Python (a modified
+client can send anything), and returns the page `Context`. The widget keys are the names
+of the `Settings` fields, so the link, the validation and the widgets share one list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import streamlit as st
+
+from transformer import dates as D
+from transformer.model import TransformerConfig
+from transformer.tokenize import MAX_TEXT_CHARS, writes_without_spaces
+
+from ..core.settings import (
+    CHOICES,
+    DEFAULT_PRESET,
+    LIMITS,
+    MAX_DROPOUT,
+    PRESETS,
+    SETTING_NAMES,
+    SIZE_FIELDS,
+    Settings,
+    estimate_params,
+    parse_settings,
+    preset_of,
+    settings_values,
+)
+from ..state.view import PAGE_CHOICES, keep
+from ..text.glossary import glossary_rows
+from ..text.i18n import LANG_NAMES, LANGS, t
+from .context import Context, build_context
+from .import_panel import PENDING_SOURCE, checkpoint_panel, current_import
+from .links import URL_NOTICES, publish_view
+from .sources import (
+    SOURCE_KEY,
+    SOURCES,
+    TRAINED_SOURCES,
+    answer_tokens,
+    resolve_source,
+    session_answers,
+    shipped_answer,
+)
+from .train_state import STATE_KEY
+
+PRESENTER_KEY = "presenter"  # the presenter-mode toggle's session-state key
+
+# Radios, selectboxes and multiselects (every page's) whose option labels are translated.
+# Streamlit sends such a widget's value between browser and server as the option's label, so
+# after a language change the browser's old label matches no new one and the choice would
+# be lost.
+# The language selector's callback therefore writes each of these values back from Python,
+# and Streamlit sends the browser the label in the new language.
+TRANSLATED_CHOICES = (
+    SOURCE_KEY, "preset", *CHOICES, *(c.key for c in PAGE_CHOICES if c.values is not None),
+    "attn_layer", "attn_head", "ko_layer", "ko_head", "model_component", "tr_which",
+    "tr_layer", "tr_head",
+)
+
+PRESENTER_CSS = """<style>
+html { font-size: 21px; }
+[data-testid="stMainBlockContainer"] { max-width: 100%; padding-left: 2rem; padding-right: 2rem;
+  padding-top: 4rem; }
+[data-testid="stWidgetLabel"] p { font-size: 1rem; }
+[data-testid="stCode"] code, [data-testid="stDataFrame"] { font-size: 1.05rem; }
+</style>"""
+
+
+def _keep_choices_on_language_change() -> None:
+    """Write every translated choice back, so the browser gets its label in the new language."""
+    for key in TRANSLATED_CHOICES:
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+
+
+def _clear_target() -> None:
+    """A trained model's decoder then reads the model's own answer."""
+    st.session_state["target"] = ""
+
+
+def _apply_preset() -> None:
+    preset = PRESETS.get(st.session_state.get("preset", ""))
+    if preset is not None:
+        for key in SIZE_FIELDS:
+            st.session_state[key] = getattr(preset, key)
+
+
+def _mark_custom() -> None:
+    st.session_state["preset"] = preset_of(st.session_state)
+
+
+def _init_state() -> None:
+    for key, value in settings_values(Settings()).items():
+        st.session_state.setdefault(key, value)
+    st.session_state.setdefault("preset", DEFAULT_PRESET)
+    pending = st.session_state.pop(PENDING_SOURCE, None)
+    if pending in SOURCES:
+        st.session_state[SOURCE_KEY] = pending
+    if st.session_state.get(SOURCE_KEY) not in SOURCES:  # unset, or tampered with
+        st.session_state[SOURCE_KEY] = SOURCES[0]
+    if st.session_state.get("lang") not in LANGS:  # unset, or tampered with
+        st.session_state["lang"] = LANGS[0]
+    if not isinstance(st.session_state.get(PRESENTER_KEY), bool):
+        st.session_state[PRESENTER_KEY] = False
+
+
+def render_sidebar(statuses: Sequence[Callable[[], None]] = ()) -> Context:
+    """Draw the shared controls, validate them again in Python, and return the context.
+
+    `statuses`: what goes on in the background for this learner (a training, an
+    experiment), each drawn by its section's function under the language and presenter
+    switches, on every page."""
+    _init_state()
+    imported = current_import()
+    sb = st.sidebar
+    sb.selectbox(t("sidebar.language"), LANGS, **keep("lang"), format_func=LANG_NAMES.get,
+                 on_change=_keep_choices_on_language_change)
+    sb.toggle(t("sidebar.presenter"), **keep(PRESENTER_KEY), help=t("sidebar.presenter_help"))
+    for status in statuses:
+        status()
+    share_slot = sb.empty()  # filled last, once the whole view is known
+    presenter = st.session_state.get(PRESENTER_KEY) is True
+    if presenter:
+        st.markdown(PRESENTER_CSS, unsafe_allow_html=True)  # a constant: no user text
+    for notice in st.session_state.pop(URL_NOTICES, []):
+        sb.warning(notice, icon=":material/link_off:")
+    source, loaded, missing = resolve_source(st.session_state.get(SOURCE_KEY), imported,
+                                             st.session_state.get(STATE_KEY))
+    sb.radio(t("source.label"), SOURCES, **keep(SOURCE_KEY), format_func=source_name,
+             help=t("source.help", languages=len(D.LANGUAGES)))
+    if missing is not None:
+        sb.info(t(missing), icon=":material/info:")
+    sb.text_input(
+        t("sidebar.source"), **keep("source"), max_chars=MAX_TEXT_CHARS,
+        help=t("sidebar.source_help"),
+    )
+    sb.text_input(
+        t("sidebar.target"), **keep("target"), max_chars=MAX_TEXT_CHARS,
+        placeholder=(t("source.target_placeholder")
+                     if loaded is not None and source in TRAINED_SOURCES
+                     else t("sidebar.target_placeholder")),
+        help=t("sidebar.target_help"),
+    )
+    typed = st.session_state.get("target")
+    if (loaded is not None and source in TRAINED_SOURCES and isinstance(typed, str)
+            and typed.strip()):  # a target left from before: the decoder reads it, not the answer
+        sb.info(t("source.reads_target", name=source_name(source)), icon=":material/input:")
+        sb.button(t("source.clear_target"), on_click=_clear_target, key="clear_target",
+                  icon=":material/backspace:")
+    mode_names = {"word": t("sidebar.tokens_word"), "char": t("sidebar.tokens_char")}.get
+    fixed_mode = loaded.meta.get("token_mode") if loaded is not None else None
+    if fixed_mode in CHOICES["token_mode"]:  # the model was trained on text read this way
+        sb.radio(t("sidebar.tokens"), CHOICES["token_mode"], horizontal=True, disabled=True,
+                 index=CHOICES["token_mode"].index(fixed_mode), format_func=mode_names,
+                 help=t("source.tokens_fixed"))
+    else:
+        sb.radio(t("sidebar.tokens"), CHOICES["token_mode"], **keep("token_mode"), horizontal=True,
+                 format_func=mode_names)
+    texts = [st.session_state.get(k) for k in ("source", "target")]
+    if any(isinstance(x, str) and writes_without_spaces(x[:MAX_TEXT_CHARS]) for x in texts):
+        sb.caption(t("sidebar.tokens_unspaced"))
+    if loaded is not None:
+        _imported_model_widgets(loaded.config, source)
+    else:
+        _model_widgets()
+    settings = parse_settings({k: st.session_state.get(k) for k in SETTING_NAMES})
+    for message in settings.errors:
+        sb.error(message)
+    checkpoint_panel()
+    answer = None
+    if loaded is not None and source == "dates":
+        answer = shipped_answer  # the same model for everyone: answers are shared
+    elif loaded is not None and source in TRAINED_SOURCES:
+        store = session_answers()
+        answer = lambda src: answer_tokens(loaded, src, store)  # noqa: E731
+    ctx = build_context(settings, loaded, presenter, source, answer)
+    _summary(ctx)
+    # The page's own selections (layer, head, ...) are already in session_state: widgets
+    # write a learner's change there before the rerun starts, so the link is complete now.
+    publish_view(ctx, share_slot)
+    _glossary()  # the last thing in the sidebar
+    return ctx
+
+
+def _teaching_options(cfg: TransformerConfig | None = None) -> None:
+    """The teaching options: the sidebar's own (cfg None), or read-only copies of `cfg`'s."""
+    fixed = cfg is not None
+
+    def own(name: str) -> dict:
+        """Widget arguments: the session key of the sidebar's model, or cfg's value, disabled."""
+        if not fixed:
+            return keep(name)
+        value = getattr(cfg, name)
+        if name in CHOICES:
+            return {"index": CHOICES[name].index(value), "disabled": True}
+        return {"value": value, "disabled": True}
+
+    with st.sidebar.expander(t("sidebar.teaching")):
+        st.radio(t("sidebar.norm_placement"), CHOICES["norm_placement"], horizontal=True,
+                 format_func={"pre": t("sidebar.norm_pre"), "post": t("sidebar.norm_post")}.get,
+                 **own("norm_placement"))
+        st.radio(t("sidebar.layer_norm"), CHOICES["layer_norm"], horizontal=True,
+                 format_func={"annotated": "std + 1e-6", "standard": "nn.LayerNorm"}.get,
+                 help=t("sidebar.layer_norm_help"), **own("layer_norm"))
+        st.checkbox(t("sidebar.scale_embedding"), **own("scale_embedding"))
+        st.selectbox(t("sidebar.tie_weights"), CHOICES["tie_weights"],
+                     format_func={"none": t("sidebar.tie_none"),
+                                  "decoder": t("sidebar.tie_decoder"),
+                                  "all": t("sidebar.tie_all")}.get,
+                     help=t("sidebar.tie_weights_help"), **own("tie_weights"))
+        if not fixed:
+            st.toggle(t("sidebar.train_mode"), **keep("train_mode"))
+
+
+def _model_widgets() -> None:
+    """The size, seed and teaching options of the sidebar's own model."""
+    sb = st.sidebar
+    sb.selectbox(t("sidebar.preset"), (*PRESETS, "custom"), **keep("preset"),
+                 on_change=_apply_preset, help=t("sidebar.preset_help"),
+                 format_func=lambda p: t(f"sidebar.preset_{p.replace(' ', '_')}"))
+    c1, c2 = sb.columns(2)
+    lo, hi = LIMITS["N"]
+    c1.number_input(t("sidebar.N"), lo, hi, step=1, **keep("N"), on_change=_mark_custom)
+    lo, hi = LIMITS["h"]
+    c2.number_input(t("sidebar.h"), lo, hi, step=1, **keep("h"), on_change=_mark_custom)
+    lo, hi = LIMITS["d_model"]
+    c1.number_input("d_model", lo, hi, step=2, **keep("d_model"), on_change=_mark_custom)
+    lo, hi = LIMITS["d_ff"]
+    c2.number_input("d_ff", lo, hi, step=16, **keep("d_ff"), on_change=_mark_custom)
+    sb.slider("dropout", 0.0, MAX_DROPOUT, step=0.05, **keep("dropout"), on_change=_mark_custom)
+    lo, hi = LIMITS["seed"]
+    sb.number_input(t("sidebar.seed"), lo, hi, step=1, **keep("seed"))
+    _teaching_options()
+
+
+def source_name(source: str) -> str:
+    """A model source's name in the learner's language."""
+    return t(f"source.{source}")
+
+
+def _imported_model_widgets(cfg: TransformerConfig, source: str) -> None:
+    """Read-only copies of the size and options, showing the chosen model's.
+
+    The sidebar's own values are kept (their widgets keep them while not drawn,
+    `explorer.state.view.keep`) and come back with "Back to the sidebar's model".
+    """
+    sb = st.sidebar
+    sb.caption(t("sidebar.fixed_by_checkpoint") if source == "imported"
+               else t("source.fixed", name=source_name(source)))
+    c1, c2 = sb.columns(2)
+    c1.number_input(t("sidebar.N"), value=cfg.N, disabled=True)
+    c2.number_input(t("sidebar.h"), value=cfg.h, disabled=True)
+    c1.number_input("d_model", value=cfg.d_model, disabled=True)
+    c2.number_input("d_ff", value=cfg.d_ff, disabled=True)
+    _teaching_options(cfg)
+
+
+def _summary(ctx: Context) -> None:
+    sb = st.sidebar
+    if ctx.loaded is not None:
+        n = sum(p.numel() for p in ctx.loaded.model.parameters())
+        sb.metric(t("sidebar.params_imported") if ctx.source == "imported"
+                  else t("source.params", name=source_name(ctx.source)), f"{n:,}")
+    elif ctx.cfg is not None and ctx.tokens is not None:
+        n = estimate_params(ctx.cfg.N, ctx.cfg.d_model, ctx.cfg.d_ff, len(ctx.tokens.vocab),
+                            ctx.cfg.tie_weights, ctx.cfg.norm_placement)
+        sb.metric(t("sidebar.params"), f"{n:,}")
+    elif ctx.arch_error:
+        sb.error(ctx.arch_error, icon=":material/construction:")
+    if ctx.tokens is not None:
+        with sb.expander(t("sidebar.tokens_table", n=len(ctx.tokens.src_tokens))):
+            st.dataframe(
+                {t("sidebar.col_source"): list(ctx.tokens.src_tokens), "id": ctx.tokens.src_ids},
+                hide_index=True, width="stretch",
+            )
+            st.dataframe(
+                {t("sidebar.col_decoder"): list(ctx.tokens.tgt_in_tokens),
+                 "id": ctx.tokens.tgt_in_ids},
+                hide_index=True, width="stretch",
+            )
+    elif ctx.text_error:
+        sb.error(ctx.text_error, icon=":material/edit_note:")
+
+
+def _glossary() -> None:
+    """The glossary at the bottom of the sidebar: an expander holding a plain table."""
+    with st.sidebar.expander(t("glossary.title"), icon=":material/translate:"):
+        st.caption(t("glossary.caption"))
+        # the sidebar shows about two narrow columns: the two terms, pinned beside each
+        # other (the notes scroll in beside them)
+        pinned = {t(col): st.column_config.TextColumn(width="small", pinned=True)
+                  for col in ("glossary.col_en", "glossary.col_zh")}
+        st.dataframe(glossary_rows(), hide_index=True, width="stretch", column_config=pinned)

@@ -1,0 +1,206 @@
+"""Which model the pages look at: the sidebar's untrained one, the date translator that ships
+with the app, this session's trained model, or an imported checkpoint.
+
+Every source but the first is a `LoadedCheckpoint` (weights, config, vocabularies). The
+shipped model is loaded once per process and frozen before it is shared; a trained or
+imported model belongs to its session. `resolve_source` turns the sidebar's choice into
+the model to show, or into the reason it cannot be shown.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+import torch
+
+from transformer import dates as D
+from transformer.model import EncoderDecoder
+from transformer.train import Batch, greedy_decode
+
+from ..core.checkpoint import CheckpointError, LoadedCheckpoint, load_checkpoint
+from ..core.exports import checkpoint_bytes
+from ..core.settings import SOURCES
+from ..training.run import TrainedState, task_meta
+
+SOURCE_KEY = "model_source"  # the sidebar's choice, in session_state and (as `model`) links
+TRAINED_SOURCES = ("dates", "yours")  # trained on a task: a blank target means "its answer"
+SHIPPED_DATES = Path(__file__).resolve().parents[2] / "models" / "dates.pt"
+MAX_ANSWER = 40  # tokens a model's answer may have (the date model's are 11)
+_YOURS = "_yours_checkpoint"  # this session's trained model as a LoadedCheckpoint
+_ANSWERS = "_source_answers"  # this session's recent answers, by (model, version, source)
+
+
+@st.cache_resource(show_spinner=False)
+def shipped_dates() -> LoadedCheckpoint:
+    """The date translator in models/dates.pt, frozen: shared by every session, read-only."""
+    loaded = load_checkpoint(SHIPPED_DATES.read_bytes(), None, None)
+    for p in loaded.model.parameters():
+        p.requires_grad_(False)
+    loaded.model.eval()
+    return loaded
+
+
+def shipped_dates_model() -> EncoderDecoder | None:
+    """The shipped date translator's model (shared, read-only), or None without the file."""
+    try:
+        return shipped_dates().model
+    except (OSError, CheckpointError):  # a deployment without models/dates.pt
+        return None
+
+
+def shipped_dates_meta() -> dict:
+    """What models/dates.pt says of its training (steps, seconds, held-out accuracy), or
+    {} without the file."""
+    try:
+        return dict(shipped_dates().meta)
+    except (OSError, CheckpointError):
+        return {}
+
+
+def expected_date(tokens: Sequence[str]) -> list[str] | None:
+    """The right ISO answer for a typed date, when the app can be sure of it, else None.
+
+    The shipped translator proposes an answer; it is kept only if writing that date in one
+    of the task's own variants gives exactly the typed characters, so the check, not the
+    model, vouches for it. None: the text is not a date as the task writes them (or the
+    shipped translator misread it, which it did for none of 2,000 held-out dates).
+    """
+    model = shipped_dates_model()
+    if model is None:
+        return None
+    guess = D.translate_tokens(model, [list(tokens)])[0]
+    return list(guess) if D.written_as_trained(tokens, guess) else None
+
+
+def answers_dates(source: str, meta: Mapping[str, Any]) -> bool:
+    """Whether the model shown translates dates: the shipped one, or one trained on dates."""
+    return source == "dates" or (source == "yours" and meta.get("task") == "dates")
+
+
+def outside_dates(typed: Sequence[str], answer: str, unknown: bool) -> bool:
+    """The one rule for every place a date model answers: the input is outside what it was
+    trained on unless it has no character the model does not know and is exactly how one of
+    the task's languages and styles writes the model's answer (`typed`: without </s>)."""
+    return unknown or not D.written_as_trained(typed, answer)
+
+
+ALIGNMENT_DATES = 400  # held-out dates the Attention page's alignment sentence is measured on
+
+
+@st.cache_resource(show_spinner=False)
+def dates_alignment() -> D.Alignment:
+    """How well the shipped model's cross-attention aligns output digits with their source
+    fields, measured once per process on held-out dates (a read-only result)."""
+    return D.alignment(shipped_dates().model, D.held_out_examples(ALIGNMENT_DATES, seed=11))
+
+
+# Dates offered as one-click examples (rendered by the task itself, so each is written
+# exactly as the model was trained to read): (locale, style) pairs of D.variants().
+EXAMPLE_VARIANTS = (("de", "full"), ("zh_Hans", "full"), ("en_US", "medium"), ("fr", "long"),
+                    ("ja", "abbr"), ("es", "full"), ("ko", "long"))
+EXAMPLE_DATE = dt.date(2026, 11, 23)
+
+
+def date_example(i: int, date: dt.date = EXAMPLE_DATE) -> str:
+    """`date` written in the i-th EXAMPLE_VARIANTS style (one locale's data is loaded)."""
+    return D.render(date, D.Variant(*EXAMPLE_VARIANTS[i])).text
+
+
+def date_examples(date: dt.date = EXAMPLE_DATE) -> tuple[str, ...]:
+    """`date` written in each EXAMPLE_VARIANTS style."""
+    return tuple(date_example(i, date) for i in range(len(EXAMPLE_VARIANTS)))
+
+
+def trained_checkpoint(state: TrainedState) -> LoadedCheckpoint:
+    """This session's trained model as the Train page exports it and the import reads it: a
+    copy (the training thread never touches what the pages show), its sinusoid table
+    extended to every length the app reads. Kept in the session until the model changes."""
+    cache = st.session_state.get(_YOURS)
+    stamp = (id(state.model), state.version)
+    if cache is None or cache[0] != stamp:
+        meta = {**task_meta(state.task), "steps": state.step, "accuracy": state.accuracy,
+                "version": state.version}
+        data = checkpoint_bytes(state.model, list(state.task.vocab.itos), meta)
+        st.session_state[_YOURS] = cache = (stamp, load_checkpoint(data, None, None))
+    return cache[1]
+
+
+def resolve_source(
+    choice: object, imported: LoadedCheckpoint | None, trained: object
+) -> tuple[str, LoadedCheckpoint | None, str | None]:
+    """(source shown, its model or None for the sidebar's, text key of why the choice could
+    not be shown or None). An unavailable choice falls back to the untrained model."""
+    source = choice if choice in SOURCES else "untrained"
+    if source == "dates":
+        try:
+            return source, shipped_dates(), None
+        except (OSError, CheckpointError):  # a deployment without the file (as above)
+            return "untrained", None, "source.dates_missing"
+    if source == "yours":
+        if not isinstance(trained, TrainedState) or trained.step == 0:
+            return "untrained", None, "source.yours_missing"
+        # The lock is held by a thread that trains it: copy the weights only when free.
+        if trained.running or not trained.lock.acquire(blocking=False):
+            return "untrained", None, "source.yours_running"
+        try:
+            return source, trained_checkpoint(trained), None
+        finally:
+            trained.lock.release()
+    if source == "imported":
+        if imported is None:
+            return "untrained", None, "source.imported_missing"
+        return source, imported, None
+    return "untrained", None, None
+
+
+def token_mode(loaded: LoadedCheckpoint, default: str) -> str:
+    """How the model's own data was tokenized (its meta says, as the date model's does)."""
+    mode = loaded.meta.get("token_mode")
+    return mode if mode in ("word", "char") else default
+
+
+def ends_sources(loaded: LoadedCheckpoint) -> bool:
+    """Whether the model was trained on sources ending with </s> (this app's tasks are)."""
+    return isinstance(loaded.meta, Mapping) and "task" in loaded.meta
+
+
+def answer_tokens(loaded: LoadedCheckpoint, src_tokens: tuple[str, ...],
+                  store: dict[Any, tuple[str, ...]] | None = None) -> tuple[str, ...]:
+    """The model's greedy answer to `src_tokens` (which include any </s>), without specials.
+
+    `store`, if given, remembers the last few answers (a dict owned by the caller's session).
+    """
+    key = (id(loaded.model), loaded.meta.get("version"), src_tokens)
+    if store is not None and key in store:
+        return store[key]
+    specials = loaded.special_ids("tgt")
+    bos, eos = loaded.start_id(), specials.get("eos")
+    src_stoi = {tok: i for i, tok in reversed(list(enumerate(loaded.src_vocab)))}
+    unk = loaded.special_ids("src").get("unk", 0)
+    src = torch.tensor([[src_stoi.get(tok, unk) for tok in src_tokens]])
+    ys = greedy_decode(loaded.model, src, Batch(src).src_mask, max_len=MAX_ANSWER + 1,
+                       start_symbol=bos, end_symbol=eos)[0, 1:].tolist()
+    ids = ys[: ys.index(eos)] if eos in ys else ys
+    skip = {specials.get("pad"), bos}
+    answer = tuple(loaded.tgt_vocab[i] for i in ids if i not in skip)
+    if store is not None:
+        if len(store) >= 8:
+            store.pop(next(iter(store)))
+        store[key] = answer
+    return answer
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def shipped_answer(src_tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """The shipped translator's answer to `src_tokens`, shared by every session: its model
+    is the same read-only one for all, and a class often types the same example date."""
+    return answer_tokens(shipped_dates(), src_tokens)
+
+
+def session_answers() -> dict[Any, tuple[str, ...]]:
+    """This session's store of recent answers (never shared)."""
+    return st.session_state.setdefault(_ANSWERS, {})

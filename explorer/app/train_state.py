@@ -1,0 +1,248 @@
+"""The Train page's state, kept by streamlit: this learner's trained model and memo, and the
+shared untrained model.
+
+- `STATE_KEY`: this learner's `TrainedState`, in `st.session_state` only (a trained model
+  belongs to the session that trained it); `current_state` reads it once no interrupted
+  run trains it any more.
+- `TICKETS_KEY`: this learner's place in the server's training hub (train_hub.py) while a
+  training is queued or under way. It goes on while the learner clicks, reads another
+  page or switches language; Stop, a new training or the end of the session leaves it
+  (Stop keeps the model so far), and `kept_training` keeps it once it ends, on any page.
+- `MEMO_KEY` / `memo`: this learner's recent decodings, in `st.session_state`;
+  `shared_memo` those every learner may read (by `content_id`, the trained weights).
+- `untrained(key)`: the untrained model of a key, shared through a cache, read-only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+from streamlit import config
+
+from transformer.model import EncoderDecoder
+
+from ..text.i18n import t
+from ..training.hub import SNAPSHOT_WAIT, Hub, Ticket, hub
+from ..training.run import (
+    STOP_WAIT,
+    ModelKey,
+    TrainedState,
+    build_model_for,
+    freeze,
+    is_current,
+    stop_and_wait,
+    weights_digest,
+)
+from .cache import is_large, tiered
+
+
+def training_hub() -> Hub:
+    """The server's training hub, which keeps a disconnected learner's training no longer
+    than this server keeps the session (`server.disconnectedSessionTTL`)."""
+    try:
+        ttl = float(config.get_option("server.disconnectedSessionTTL"))
+    except (TypeError, ValueError):  # an option of another type: the hub's default
+        ttl = None
+    return hub(session_ttl=ttl)
+
+
+STATE_KEY = "train_state"  # this learner's TrainedState
+# This learner's tickets in the server's training hub, in a plain dict kept in session
+# state: "early" (asked for at the top of a Train click's run) and "wait" (the wait the
+# page shows). Keeping or dropping one is then plain Python, which no click interrupts.
+TICKETS_KEY = "train_tickets"
+EARLY, WAIT = "early", "wait"
+FAILED_KEY = "train_failed"  # why this learner's last training failed, shown once
+MEMO_KEY = "train_memo"  # this learner's recent decodings, by (model version, input)
+# A trained page run asks for about ten results (decodings, figures, the weights' digest);
+# mostly references to shared ones, so the memo costs little memory.
+MEMO_ENTRIES = 16
+
+
+@tiered(small=32, large=2, is_big=lambda key: is_large(key.config),
+        spinner="train.building_untrained")
+def _untrained(key: ModelKey) -> EncoderDecoder:
+    return freeze(build_model_for(key))
+
+
+def untrained(key: ModelKey) -> EncoderDecoder:
+    """The untrained model (shared, read-only): the trained one's starting point."""
+    model = _untrained(key)
+    if not is_current(model):  # built before the app's code was reloaded: build again
+        _untrained.clear()
+        model = _untrained(key)
+    return model
+
+
+def memo(name: tuple, compute: Callable[[], Any]) -> Any:
+    """Remember the last few results of this session (decoding again on every slider move
+    would be wasted work); the memo lives in session_state, never shared."""
+    store = st.session_state.setdefault(MEMO_KEY, {})
+    if name in store:
+        # to the back of the line: a page run asks for about ten results; dropping the
+        # oldest instead of the least recently used would drop one still in use, and every
+        # run after a change would then recompute them all
+        store[name] = store.pop(name)
+        return store[name]
+    if len(store) >= MEMO_ENTRIES:
+        store.pop(next(iter(store)))  # the least recently used
+    store[name] = compute()
+    return store[name]
+
+
+@st.cache_resource(max_entries=24, show_spinner=False)
+def _shared(name: str, _compute: Callable[[], Any]) -> Any:
+    return _compute()
+
+
+def shared_memo(name: tuple, compute: Callable[[], Any]) -> Any:
+    """`memo` for a result fixed by what `name` says (a model's weights, the input, the
+    language), computed once per process and read by every session that asks for it: thirty
+    learners with copies of one training draw the same decodings and film, and only the
+    first asker computes them (the others wait for it rather than compute them again).
+    Never change the result.
+    """
+    # keyed by repr: Streamlit's hasher walks a key's dataclasses field by field, which cost
+    # more than the decodings it saved; the reprs of these names spell out every field
+    return memo(name, lambda: _shared(repr(name), compute))
+
+
+def content_id(state: TrainedState) -> tuple:
+    """What fixes the trained model of `state`: its key (task, architecture, seed) and a
+    digest of its weights, so that copies of one training share their results."""
+    # the memo entry holds `state`, so its id names no other state while the entry lives
+    return memo(("content", id(state), state.version),
+                lambda: (state, (state.key, weights_digest(state.model))))[1]
+
+
+def set_default(key: str, value: Any) -> None:
+    """A widget's value before it is first drawn (kept if the learner set one already)."""
+    if key not in st.session_state:
+        st.session_state[key] = value
+
+
+def keep_state(state: TrainedState) -> None:
+    """Keep `state` as this learner's trained model (replacing any earlier one)."""
+    st.session_state[STATE_KEY] = state
+
+
+def tickets() -> dict[str, Ticket]:
+    """This learner's tickets in the hub (EARLY, WAIT), in a plain dict."""
+    store = st.session_state.get(TICKETS_KEY)
+    if not isinstance(store, dict):
+        store = st.session_state[TICKETS_KEY] = {}
+    return store
+
+
+def training_under_way() -> Ticket | None:
+    """This learner's training while it is queued or trains (its WAIT ticket), else None."""
+    ticket = tickets().get(WAIT)
+    if isinstance(ticket, Ticket) and not ticket.left and not ticket.done:
+        return ticket
+    return None
+
+
+def kept_training() -> bool:
+    """If this learner's training has ended, keep it as their trained model and forget the
+    ticket: on whatever page they are (the sidebar's status calls this on every page).
+    True when the trained model changed. A failure is kept (FAILED_KEY) for the Train
+    page to show."""
+    store = tickets()
+    ticket = store.get(WAIT)
+    if not isinstance(ticket, Ticket) or not (ticket.done or ticket.left):
+        return False
+    state = training_hub().leave(ticket, "stop_button") if ticket.left else \
+        training_hub().result(ticket)
+    if ticket.left and state is None and (
+            ticket.pending is not None or (ticket.gone and not ticket.done)):
+        return False  # a stopped training's copy, not made yet: asked for again next run
+    if state is not None:
+        keep_state(state)
+        st.session_state["tr_which"] = "trained"  # decode with the new model
+    elif ticket.job.error is not None:
+        error = ticket.job.error
+        st.session_state[FAILED_KEY] = str(error) or type(error).__name__
+    if store.get(WAIT) is ticket:
+        del store[WAIT]
+    return state is not None
+
+
+def stop_training() -> TrainedState | None:
+    """Stop: this learner leaves their training and keeps it as it is then (evaluated),
+    while others asking for it go on; a queued one leaves the queue. The ticket is
+    forgotten only once its model is kept: a run stopped on the way loses nothing (the
+    next one gets the same copy)."""
+    store = tickets()
+    ticket = store.get(WAIT)
+    if not isinstance(ticket, Ticket):
+        return None
+    queued = ticket.job.status == "queued"
+    with st.spinner(t("train.evaluating")):
+        state = training_hub().leave(ticket, "stop_button")
+    if state is not None:
+        keep_state(state)
+        st.session_state["tr_which"] = "trained"
+    elif queued:
+        st.info(t("train.left_queue"), icon=":material/logout:")
+    elif ticket.pending is not None:  # the copy is not ready yet: the next run takes it
+        st.warning(t("train.still_stopping", seconds=f"{SNAPSHOT_WAIT:.0f}"),
+                   icon=":material/hourglass_top:")
+        return None
+    if store.get(WAIT) is ticket:
+        del store[WAIT]
+    return state
+
+
+def _settle_ticket(replacing: bool, stop_requested: bool) -> Ticket | None:
+    """This learner's training in the hub, after this run's click: Stop ends it (the model
+    as it is then is kept); a new Train click returns the ticket, for the new request to
+    join first (the same settings keep their training); a finished one is kept. Any other
+    click leaves it training in the background."""
+    ticket = tickets().get(WAIT)
+    if not isinstance(ticket, Ticket):
+        return None
+    if replacing:
+        return ticket
+    if stop_requested and not ticket.left:
+        stop_training()
+    else:
+        kept_training()
+    return None
+
+
+def current_state(replacing: bool, stop_requested: bool
+                  ) -> tuple[TrainedState | None, bool, Ticket | None]:
+    """This learner's state, once no older script run trains it; whether that is so; and
+    the wait in the hub a new training replaces (`replacing`), for the caller to leave.
+
+    This learner's training in the hub goes on through any click but Stop (and a new Train
+    click, which replaces it). A click also starts a new run while a run that trained in
+    its own thread (before the hub) may still be inside run_training: Streamlit starts the
+    new run at once and the old thread only ends at its next st.* call. Stop it and wait
+    until it has let go of the model, so every number shown belongs to the model as it is
+    (its history was saved at every step, so it keeps what it learned). `replacing`: a new
+    training replaces it (no evaluation).
+    """
+    old = _settle_ticket(replacing, stop_requested)
+    state: TrainedState | None = st.session_state.get(STATE_KEY)
+    if state is not None and not (isinstance(state, TrainedState) and is_current(state.model)):
+        st.session_state.pop(STATE_KEY, None)  # trained before the app's code was updated
+        st.session_state.pop(MEMO_KEY, None)
+        st.info(t("train.updated"), icon=":material/refresh:")
+        state = None
+    settled = True
+    if state is not None and state.running:
+        with st.spinner(t("train.evaluating")):
+            settled = stop_and_wait(state, "stop_button" if stop_requested else "click",
+                                    finish_state=not replacing)
+        if replacing:
+            state, settled = None, True  # replaced by a fresh model, not evaluated
+        elif not settled:
+            st.warning(t("train.still_stopping", seconds=f"{STOP_WAIT:.0f}"),
+                       icon=":material/hourglass_top:")
+    if state is not None and state.step == 0 and not state.running:
+        st.session_state.pop(STATE_KEY, None)  # stopped before its first step: nothing learned
+        state = None
+    return state, settled, old

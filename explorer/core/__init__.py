@@ -1,0 +1,1 @@
+"""Pure Python the pages build on: settings, runs, checkpoints, exports, introspection."""

@@ -1,0 +1,669 @@
+"""Describe a model and a forward pass in words: module tree, parameters, shape table.
+
+Pure python/torch, no streamlit: the Model and Shapes pages turn these into widgets.
+Names that code compares (parameter groups, `ShapeRow.stack`/`layer`/`sublayer`) stay
+English identifiers; `group_label`, `stack_label`, `layer_label` and `sublayer_label` give
+the learner's wording in the run's language. Operation descriptions and component summaries
+are written in the run's language directly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import get_args
+
+import numpy as np
+import torch
+from torch import nn
+
+from transformer import model as model_module
+from transformer.model import (
+    ATTENTION_POINTS,
+    SUBLAYERS,
+    AttentionModule,
+    AttentionPoint,
+    GeneratorPoint,
+    LayerNorm,
+    PositionalPoint,
+    Stack,
+    TransformerConfig,
+    attention_hook,
+    embedding_hook,
+    generator_hook,
+    layer_hook,
+    positional_hook,
+    stack_output_hook,
+    sublayer_hook,
+)
+
+from ..text.i18n import t
+
+_HOOK_LINE = re.compile(r"^\s*\(hook_\w+\): HookPoint\(\)\s*$")
+
+
+def module_tree(model: nn.Module) -> str:
+    """`print(model)` without the HookPoint lines (they are identities)."""
+    return "\n".join(line for line in repr(model).splitlines() if not _HOOK_LINE.match(line))
+
+
+# ---- Parameters ----------------------------------------------------------------------
+
+
+def _group(name: str) -> str:
+    parts = name.split(".")
+    if parts[0] in ("src_embed", "tgt_embed"):
+        return "Source embedding" if parts[0] == "src_embed" else "Target embedding"
+    if parts[0] == "generator":
+        return "Generator (output layer)"
+    stack = "Encoder" if parts[0] == "encoder" else "Decoder"
+    if parts[1] == "norm":
+        return f"{stack} LayerNorms"
+    part = parts[3]
+    return {
+        "self_attn": f"{stack} self-attention",
+        "src_attn": "Decoder cross-attention",
+        "feed_forward": f"{stack} feed-forward",
+        "sublayer": f"{stack} LayerNorms",
+    }[part]
+
+
+GROUP_KEYS: dict[str, str] = {  # parameter group (an identifier) -> its label's text key
+    "Source embedding": "intro.group.src_embed",
+    "Target embedding": "intro.group.tgt_embed",
+    "Generator (output layer)": "intro.group.generator",
+    "Encoder self-attention": "intro.group.enc_self_attn",
+    "Encoder feed-forward": "intro.group.enc_ff",
+    "Encoder LayerNorms": "intro.group.enc_norms",
+    "Decoder self-attention": "intro.group.dec_self_attn",
+    "Decoder cross-attention": "intro.group.dec_cross_attn",
+    "Decoder feed-forward": "intro.group.dec_ff",
+    "Decoder LayerNorms": "intro.group.dec_norms",
+}
+
+
+def group_label(group: str) -> str:
+    """A parameter group's name in the run's language (unknown names are returned as given)."""
+    key = GROUP_KEYS.get(group)
+    return t(key) if key is not None else group
+
+
+@dataclass(frozen=True)
+class ParamRow:
+    """One parameter tensor (tied tensors appear once, under their first name)."""
+
+    name: str
+    group: str
+    shape: tuple[int, ...]
+    count: int
+
+
+def parameter_rows(model: nn.Module) -> list[ParamRow]:
+    """Every distinct parameter with its component group, shape and size."""
+    return [
+        ParamRow(name, _group(name), tuple(p.shape), p.numel())
+        for name, p in model.named_parameters()  # de-duplicates tied weights
+    ]
+
+
+def parameter_groups(model: nn.Module) -> dict[str, int]:
+    """Parameter count per component group, in model order."""
+    groups: dict[str, int] = {}
+    for row in parameter_rows(model):
+        groups[row.group] = groups.get(row.group, 0) + row.count
+    return groups
+
+
+def embedding_range(model: nn.Module) -> float:
+    """The largest |weight| of `model`'s source embedding table (read only)."""
+    return float(model.src_embed[0].lut.weight.detach().abs().max())
+
+
+def xavier_bound(fan_in: int, fan_out: int) -> float:
+    """`nn.init.xavier_uniform_`'s bound for a (fan_out, fan_in) weight: √(6 / (in + out))."""
+    return float(np.sqrt(6 / (fan_in + fan_out)))
+
+
+def tied_names(model: nn.Module) -> list[tuple[str, str]]:
+    """Pairs (kept name, tied name) of parameters that share one tensor."""
+    first: dict[int, str] = {}
+    pairs = []
+    for name, p in model.named_parameters(remove_duplicate=False):
+        if id(p) in first:
+            pairs.append((first[id(p)], name))
+        else:
+            first[id(p)] = name
+    return pairs
+
+
+# ---- Source code ---------------------------------------------------------------------
+
+# The components of transformer/model.py a learner can read, in the order of the code;
+# each maps to the text key of its one-line summary (see `component_summary`).
+COMPONENTS: dict[str, str] = {
+    "Embeddings": "intro.comp.Embeddings",
+    "PositionalEncoding": "intro.comp.PositionalEncoding",
+    "attention": "intro.comp.attention",
+    "MultiHeadedAttention": "intro.comp.MultiHeadedAttention",
+    "PositionwiseFeedForward": "intro.comp.PositionwiseFeedForward",
+    "LayerNorm": "intro.comp.LayerNorm",
+    "SublayerConnection": "intro.comp.SublayerConnection",
+    "EncoderLayer": "intro.comp.EncoderLayer",
+    "DecoderLayer": "intro.comp.DecoderLayer",
+    "Encoder": "intro.comp.Encoder",
+    "Decoder": "intro.comp.Decoder",
+    "Generator": "intro.comp.Generator",
+    "EncoderDecoder": "intro.comp.EncoderDecoder",
+    "subsequent_mask": "intro.comp.subsequent_mask",
+    "make_model": "intro.comp.make_model",
+}
+
+
+# Summaries that differ with the model as built: (component, config field, value) -> key.
+BUILT_AS: dict[tuple[str, str, object], str] = {
+    ("Embeddings", "scale_embedding", False): "intro.comp.Embeddings_unscaled",
+    ("Encoder", "norm_placement", "post"): "intro.comp.Encoder_post",
+    ("Decoder", "norm_placement", "post"): "intro.comp.Decoder_post",
+}
+
+
+def component_summary(name: str, cfg: TransformerConfig | None = None) -> str:
+    """What `name` does, in one line and the run's language ("" for an unknown name); with
+    `cfg`, as that model is built (post-norm stacks have no final norm, embeddings are
+    not scaled when `scale_embedding` is off)."""
+    key = COMPONENTS.get(name)
+    if key is None:
+        return ""
+    if cfg is not None:
+        key = next((k for (comp, field, value), k in BUILT_AS.items()
+                    if comp == name and getattr(cfg, field) == value), key)
+    return t(key)
+
+
+def component_source(name: str) -> str:
+    """The source code of one component of `transformer/model.py`."""
+    if name not in COMPONENTS:
+        raise ValueError(f"Unknown component {name!r}; choose one of {', '.join(COMPONENTS)}.")
+    return inspect.getsource(getattr(model_module, name))
+
+
+# ---- Shapes of one forward pass ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShapeRow:
+    """One captured tensor of a forward pass, described for a learner."""
+
+    step: int  # order in which the tensor was produced
+    name: str  # hook point's module path
+    stack: str  # "Embeddings", "Encoder", "Decoder" or "Output" (see stack_label)
+    layer: str  # "layer 0", ..., "source"/"target" (embeddings), or "" (see layer_label)
+    sublayer: str  # "self-attention", "cross-attention", "feed-forward", ... (sublayer_label)
+    shape: tuple[int, ...]
+    dims: str  # named dimensions, e.g. "(batch=1, h=4, src_len=6, d_k=8)"
+    op: str  # the operation that produced it, in the code's terms (words: run's language)
+    row_seq: str  # which tokens index the rows of a 2-D view: "src", "tgt" or ""
+    col_seq: str  # which tokens index its columns: "src", "tgt" or "" (features)
+
+
+_SUBLAYER_NAMES = {
+    ("encoder", "0"): "self-attention",
+    ("encoder", "1"): "feed-forward",
+    ("decoder", "0"): "masked self-attention",
+    ("decoder", "1"): "cross-attention",
+    ("decoder", "2"): "feed-forward",
+}
+_MODULE_SUBLAYER = {
+    "self_attn": "self-attention",
+    "src_attn": "cross-attention",
+    "feed_forward": "feed-forward",
+}
+_STACK_KEYS = {"Embeddings": "intro.stack.embeddings", "Encoder": "intro.stack.encoder",
+               "Decoder": "intro.stack.decoder", "Output": "intro.stack.output"}
+STACKS: tuple[str, ...] = tuple(_STACK_KEYS)  # the values of ShapeRow.stack, in model order
+_SUBLAYER_KEYS = {"self-attention": "intro.sub.self_attn",
+                  "masked self-attention": "intro.sub.masked_self_attn",
+                  "cross-attention": "intro.sub.cross_attn",
+                  "feed-forward": "intro.sub.feed_forward",
+                  "generator": "intro.sub.generator",
+                  "final norm": "intro.sub.final_norm"}
+_LAYER_RE = re.compile(r"layer ([0-9]+)", re.ASCII)
+
+
+def stack_label(stack: str) -> str:
+    """`ShapeRow.stack` ("Encoder", ...) in the run's language."""
+    key = _STACK_KEYS.get(stack)
+    return t(key) if key is not None else stack
+
+
+def layer_label(layer: str) -> str:
+    """`ShapeRow.layer` ("layer 0", "source", "target" or "") in the run's language."""
+    match = _LAYER_RE.fullmatch(layer)
+    if match:
+        return t("intro.layer_n", n=match.group(1))
+    if layer in ("source", "target"):
+        return t(f"intro.layer_{layer}")
+    return layer
+
+
+def sublayer_label(sublayer: str) -> str:
+    """`ShapeRow.sublayer` ("self-attention", ...) in the run's language."""
+    key = _SUBLAYER_KEYS.get(sublayer)
+    return t(key) if key is not None else sublayer
+
+
+def _ops(cfg: TransformerConfig) -> dict[str, str]:
+    """What produced each captured tensor: the code's expression, words in the run's language."""
+    pre = cfg.norm_placement == "pre"
+    return {
+        "embed.hook_out": "lut(ids) × √d_model" if cfg.scale_embedding
+        else "lut(ids) " + t("intro.op.no_scaling"),
+        "pe.hook_pe": "pe[:, :seq]  " + t("intro.op.fixed_sincos"),
+        "pe.hook_out": "dropout(embedding + PE)",
+        "hook_in": t("intro.op.x_entering"),
+        "hook_normed": "LayerNorm(x)" if pre else "LayerNorm(x + dropout(sublayer(x)))",
+        "hook_sublayer_out": "sublayer(LayerNorm(x))" if pre else "sublayer(x)",
+        "hook_resid": "x + dropout(sublayer(LayerNorm(x)))" if pre else "x + dropout(sublayer(x))",
+        "hook_q": "linears[0](query).view(batch, -1, h, d_k).transpose(1, 2)",
+        "hook_k": "linears[1](key).view(batch, -1, h, d_k).transpose(1, 2)",
+        "hook_v": "linears[2](value).view(batch, -1, h, d_k).transpose(1, 2)",
+        "hook_scores": "Q @ K.transpose(-2, -1) / √d_k",
+        "hook_masked_scores": "scores.masked_fill(mask == 0, -1e9)",
+        "hook_pattern": "softmax(scores, dim=-1)",
+        "hook_z": "dropout(p_attn) @ V",
+        "hook_concat": "x.transpose(1, 2).contiguous().view(batch, -1, h * d_k)",
+        "attn.hook_out": "linears[3](concat)  (W^O)",
+        "hook_hidden": "relu(w_1(x))",
+        "ff.hook_out": "w_2(dropout(hidden))",
+        "encoder.hook_out": "memory = norm(x)" if pre
+        else "memory " + t("intro.op.post_no_final_norm"),
+        "decoder.hook_out": "norm(x)" if pre else "x " + t("intro.op.post_no_final_norm"),
+        "hook_logits": "proj(x)",
+        "hook_log_probs": "log_softmax(logits, dim=-1)",
+    }
+
+
+def _axes(name: str) -> tuple[str, str]:
+    """The sequences along the last two axes of a captured tensor ("" for features)."""
+    parts = name.split(".")
+    hook = parts[-1]
+    seq = "tgt" if parts[0] in ("decoder", "tgt_embed", "generator") else "src"
+    key_seq = "src" if "src_attn" in parts else seq
+    if hook in ("hook_k", "hook_v"):
+        return key_seq, ""
+    if hook in ("hook_scores", "hook_masked_scores", "hook_pattern"):
+        return seq, key_seq
+    return seq, ""
+
+
+def _dims(name: str, shape: tuple[int, ...], cfg: TransformerConfig) -> str:
+    parts = name.split(".")
+    hook = parts[-1]
+    in_decoder = parts[0] in ("decoder", "tgt_embed", "generator")
+    seq = "tgt_len" if in_decoder else "src_len"
+    key_seq = "src_len" if "src_attn" in parts else seq
+    if hook in ("hook_q", "hook_z"):
+        names = ("batch", "h", seq, "d_k")
+    elif hook in ("hook_k", "hook_v"):
+        names = ("batch", "h", key_seq, "d_k")
+    elif hook in ("hook_scores", "hook_masked_scores", "hook_pattern"):
+        names = ("batch", "h", f"q:{seq}", f"k:{key_seq}")
+    elif hook == "hook_hidden":
+        names = ("batch", seq, "d_ff")
+    elif hook == "hook_pe":
+        names = ("1", seq, "d_model")
+    elif hook in ("hook_logits", "hook_log_probs"):
+        names = ("batch", "tgt_len", "vocab")
+    else:
+        names = ("batch", seq, "d_model")
+    if len(names) != len(shape):
+        return str(shape)
+    return "(" + ", ".join(n if n == "1" else f"{n}={s}"
+                           for n, s in zip(names, shape, strict=True)) + ")"
+
+
+def _op_key(parts: list[str]) -> str:
+    hook = parts[-1]
+    if parts[0] in ("src_embed", "tgt_embed"):
+        return ("embed." if parts[1] == "0" else "pe.") + hook
+    if parts[0] in ("encoder", "decoder") and len(parts) == 2:
+        return f"{parts[0]}.{hook}"
+    if hook == "hook_out" and len(parts) > 3:
+        return ("ff." if parts[3] == "feed_forward" else "attn.") + hook
+    return hook
+
+
+def shape_rows(cache: Mapping[str, np.ndarray], cfg: TransformerConfig) -> list[ShapeRow]:
+    """Every captured tensor, in the order it was produced, with dims and operation."""
+    ops = _ops(cfg)
+    rows = []
+    for step, (name, value) in enumerate(cache.items()):
+        parts = name.split(".")
+        if parts[0] in ("src_embed", "tgt_embed"):
+            stack, layer, sub = "Embeddings", "source" if parts[0] == "src_embed" else "target", ""
+        elif parts[0] == "generator":
+            stack, layer, sub = "Output", "", "generator"
+        elif len(parts) == 2:
+            stack, layer, sub = parts[0].capitalize(), "", "final norm"
+        else:
+            stack, layer = parts[0].capitalize(), f"layer {parts[2]}"
+            if parts[3] == "sublayer":
+                sub = _SUBLAYER_NAMES[(parts[0], parts[4])]
+            else:
+                sub = _MODULE_SUBLAYER[parts[3]]
+                if parts[0] == "decoder" and sub == "self-attention":
+                    sub = "masked self-attention"
+        shape = tuple(int(s) for s in np.shape(value))
+        rows.append(
+            ShapeRow(
+                step=step,
+                name=name,
+                stack=stack,
+                layer=layer,
+                sublayer=sub,
+                shape=shape,
+                dims=_dims(name, shape, cfg),
+                op=ops.get(_op_key(parts), ""),
+                row_seq=_axes(name)[0],
+                col_seq=_axes(name)[1],
+            )
+        )
+    return rows
+
+
+def filter_rows(rows: list[ShapeRow], stack: str = "all", layer: str = "all",
+                only_attention: bool = False) -> list[ShapeRow]:
+    """The Shapes page's filters: `rows` of one stack ("all" or a `ShapeRow.stack`), one
+    layer ("all" or "layer i"; the embeddings' and final rows stay with every layer), and
+    only the attention tensors if `only_attention`."""
+    return [
+        r for r in rows
+        if (stack == "all" or r.stack == stack)
+        and (layer == "all" or r.layer == layer or r.layer in ("", "source", "target"))
+        and (not only_attention or "attn" in r.name)
+    ]
+
+
+# ---- What each component of the Model page's code view shows ---------------------------
+
+PAPER_VOCAB = 37_000  # the paper's shared English-German BPE vocabulary (section 5.1)
+PAPER_PARAMS = "65M"  # the base model's parameters in the paper's Table 3
+STACKS_OF_MODEL: tuple[Stack, ...] = get_args(Stack)
+_EMBEDDING_GROUPS = ("Source embedding", "Target embedding", "Generator (output layer)")
+
+
+def make_model_arguments(cfg: TransformerConfig) -> dict[str, str]:
+    """The arguments `make_model` would be called with to build `cfg`'s model, as text."""
+    names = [f.name for f in dataclasses.fields(TransformerConfig) if f.name != "max_len"]
+    return {name: str(getattr(cfg, name)) for name in names}
+
+
+@dataclass(frozen=True)
+class ParameterSummary:
+    """Where a model's parameters are: the whole, each stack, and the embedding tables."""
+
+    total: int
+    encoder: int
+    decoder: int
+    embeddings: int  # both embedding tables and the generator (tied tables counted once)
+
+    @property
+    def stacks(self) -> int:
+        return self.encoder + self.decoder
+
+
+def summarize_parameters(groups: Mapping[str, int]) -> ParameterSummary:
+    """Sum `parameter_groups` into the totals the Model page shows."""
+    total = sum(groups.values())
+    stacks = sum(n for g, n in groups.items() if g not in _EMBEDDING_GROUPS)
+    encoder = sum(n for g, n in groups.items() if g.startswith("Encoder"))
+    return ParameterSummary(total, encoder, stacks - encoder, total - stacks)
+
+
+def paper_comparison(summary: ParameterSummary, cfg: TransformerConfig, vocab_text: str,
+                     share: str) -> str:
+    """The sentence comparing this model with the paper's (with its shared 37,000 table)."""
+    paper_total = summary.stacks + PAPER_VOCAB * cfg.d_model + PAPER_VOCAB  # table + bias
+    note = t("model.paper_note", stacks=f"{summary.stacks:,}", share=share,
+             vocab_text=vocab_text, paper_vocab=f"{PAPER_VOCAB:,}",
+             paper_total=f"{paper_total / 1e6:.1f}")
+    if (cfg.N, cfg.d_model, cfg.d_ff, cfg.h) == (6, 512, 2048, 8):
+        note += t("model.paper_base_note", stacks=f"{summary.stacks / 1e6:.1f}",
+                  paper_vocab=f"{PAPER_VOCAB:,}", d_model=cfg.d_model,
+                  table=f"{PAPER_VOCAB * cfg.d_model / 1e6:.1f}",
+                  paper_total=f"{paper_total / 1e6:.1f}", paper_params=PAPER_PARAMS)
+    return note
+
+
+def relevant_rows(component: str, rows: list[ShapeRow], pre: bool) -> list[ShapeRow]:
+    """The captured tensors that show what `component` does (layer 0 where it repeats).
+
+    `pre`: the model puts LayerNorm before each sublayer (pre-norm) rather than after it.
+    """
+    inner = {p for p in ATTENTION_POINTS if p not in ("hook_concat", "hook_out")}
+    enc_out = "hook_resid" if pre else "hook_normed"  # a layer's output, per placement
+    norm_in = "hook_in" if pre else "hook_resid"  # what the LayerNorm reads
+    enc0, dec0 = layer_hook("encoder", 0, ""), layer_hook("decoder", 0, "")  # path prefixes
+    enc_self, dec_self = enc0 + "self_attn.", dec0 + "self_attn."
+    cross = dec0 + "src_attn."
+    outs = {stack_output_hook("encoder"), stack_output_hook("decoder")}
+
+    def keep(n: str) -> bool:
+        hook = n.rsplit(".", 1)[-1]
+        if component == "Embeddings":
+            return n in (embedding_hook("encoder"), embedding_hook("decoder"))
+        if component == "PositionalEncoding":
+            return n in {positional_hook(s, p) for s in STACKS_OF_MODEL
+                         for p in get_args(PositionalPoint)}
+        if component == "attention":
+            return n.startswith((enc_self, cross)) and hook in inner
+        if component == "MultiHeadedAttention":
+            return n.startswith((enc_self, dec_self, cross))
+        if component == "PositionwiseFeedForward":
+            return n.startswith((enc0 + "feed_forward.", dec0 + "feed_forward."))
+        if component == "LayerNorm":
+            return ((n.startswith(enc0 + "sublayer.") and hook in (norm_in, "hook_normed"))
+                    or (pre and n in outs))
+        if component == "SublayerConnection":
+            return n.startswith(enc0 + "sublayer.")
+        if component in ("EncoderLayer", "DecoderLayer"):
+            prefix = enc0 if component == "EncoderLayer" else dec0
+            return n.startswith(prefix) and (".sublayer." in n or hook == "hook_out"
+                                             or n == attention_hook("decoder", 0, "src_attn",
+                                                                    "hook_k"))
+        if component in ("Encoder", "Decoder"):
+            stack = "encoder" if component == "Encoder" else "decoder"
+            last = SUBLAYERS[stack].index("feed_forward")  # its sublayer connection
+            return (n == sublayer_hook(stack, 0, 0, "hook_in") or n == stack_output_hook(stack)
+                    or (n.startswith(f"{stack}.layers.")
+                        and n.endswith(f"sublayer.{last}.{enc_out}")))
+        if component == "Generator":
+            return n in {generator_hook(p) for p in get_args(GeneratorPoint)}
+        if component == "EncoderDecoder":
+            return n in (positional_hook("encoder", "hook_out"), stack_output_hook("encoder"),
+                         positional_hook("decoder", "hook_out"), stack_output_hook("decoder"),
+                         generator_hook("hook_log_probs"))
+        if component == "subsequent_mask":
+            return n.startswith(dec_self) and hook in (
+                "hook_scores", "hook_masked_scores", "hook_pattern")
+        return False
+
+    return [r for r in rows if keep(r.name)]
+
+
+def component_shapes(component: str, rows: list[ShapeRow], pre: bool,
+                     tgt_len: int) -> list[tuple[str, str, str]]:
+    """(tensor, dims, operation) rows of the live shapes beside `component`'s source.
+
+    The hook comes first in a tensor's name: it is what tells the rows apart in a narrow
+    column. For `subsequent_mask` the mask itself (not captured: it is an input) leads.
+    """
+    table = [(" · ".join(reversed(r.name.rsplit(".", 1))), r.dims, r.op)
+             for r in relevant_rows(component, rows, pre)]
+    if component == "subsequent_mask":
+        n = tgt_len
+        table.insert(0, ("tgt_mask", f"(batch=1, tgt_len={n}, tgt_len={n})",
+                         f"subsequent_mask({n}): tril(ones(1, {n}, {n}))"))
+    return table
+
+
+# ---- The two LayerNorm formulas: The Annotated Transformer's and nn.LayerNorm's ------------
+
+
+@dataclass(frozen=True)
+class LayerNormComparison:
+    """One vector normalised by both of the model's LayerNorm formulas (gain 1, shift 0)."""
+
+    d_model: int
+    mean: float
+    std_unbiased: float  # sum of squares / (d_model - 1): The Annotated Transformer's
+    std_biased: float  # sum of squares / d_model: nn.LayerNorm's
+    max_diff: float  # largest |annotated - standard| over the features
+
+    @property
+    def ratio(self) -> float:
+        """std_biased / std_unbiased = sqrt((d_model - 1) / d_model)."""
+        return self.std_biased / self.std_unbiased
+
+
+def layer_norm_comparison(x: np.ndarray) -> LayerNormComparison:
+    """Normalise the vector `x` (d_model,) with the model's own `LayerNorm` of either kind."""
+    v = torch.from_numpy(np.array(x, dtype=np.float64))[None]  # (1, d_model), a copy
+    d = v.shape[-1]
+    with torch.no_grad():
+        ours = LayerNorm(d, kind="annotated").double()(v)
+        torchs = LayerNorm(d, kind="standard").double()(v)  # F.layer_norm
+    return LayerNormComparison(
+        d_model=d, mean=float(v.mean()), std_unbiased=float(v.std(unbiased=True)),
+        std_biased=float(v.std(unbiased=False)), max_diff=float((ours - torchs).abs().max()))
+
+
+# ---- A common alternative layout (a walk-through's module tree beside this one) --------------
+
+
+@dataclass(frozen=True)
+class AlternativeLayout:
+    """How a layout with bias-free attention projections and generator differs in size, and
+    how much a key bias can change attention (nothing: it adds the same to a whole row)."""
+
+    tree: str  # the alternative's print(model), for the live sizes
+    attention_modules: int  # 3N: encoder self, decoder self, decoder cross
+    projection_biases: int  # 4 d_model per attention module (W_q, W_k, W_v, W_o)
+    generator_bias: int  # tgt_vocab
+    key_bias_effect: float  # max |weights with b_k - weights without|, encoder layer 0
+    query_bias_effect: float  # the same for b_q, which does change the weights
+
+
+def _alternative_tree(cfg: TransformerConfig) -> str:
+    """The module tree of the alternative layout at the sizes of `cfg` (text only)."""
+    d, f = cfg.d_model, cfg.d_ff
+
+    def attn(name: str, pad: str) -> list[str]:
+        proj = [f"{pad}  (W_{w}): Linear(in_features={d}, out_features={d}, bias=False)"
+                for w in "qkv"]
+        return [f"{pad}({name}): MultiHeadAttn(", *proj,
+                f"{pad}  (W_o): Linear(in_features={d}, out_features={d}, bias=False)",
+                f"{pad})"]
+
+    def ffn(pad: str) -> list[str]:
+        return [f"{pad}(ffn): PositionWiseFeedForward(",
+                f"{pad}  (linear1): Linear(in_features={d}, out_features={f}, bias=True)",
+                f"{pad}  (linear2): Linear(in_features={f}, out_features={d}, bias=True)",
+                f"{pad})"]
+
+    def norms(names: Sequence[str], pad: str) -> list[str]:
+        return [f"{pad}({n}): SublayerConnection((norm): LayerNorm(gamma, beta; biased var, "
+                "eps=1e-5 inside the root))" for n in names]
+
+    p = "      "
+    lines = ["Transformer(", "  (encoder): Encoder(",
+             f"    (layers): {cfg.N} x EncoderLayer(", *attn("self_attn", p), *ffn(p),
+             *norms(("sublayer_attn", "sublayer_ffn"), p), "    )",
+             "    (norm): LayerNorm()", "  )", "  (decoder): Decoder(",
+             f"    (layers): {cfg.N} x DecoderLayer(", *attn("self_attn", p),
+             *attn("cross_attn", p), *ffn(p),
+             *norms(("sublayer_self_attn", "sublayer_cross_attn", "sublayer_ffn"), p), "    )",
+             "    (norm): LayerNorm()", "  )",
+             f"  (encoder_embed): Sequential(Embedding({cfg.src_vocab}, {d}), "
+             "PositionalEncoding)",
+             f"  (decoder_embed): Sequential(Embedding({cfg.tgt_vocab}, {d}), "
+             "PositionalEncoding)",
+             f"  (generator): Linear(in_features={d}, out_features={cfg.tgt_vocab}, "
+             "bias=False)  # logits; the loss applies the softmax", ")"]
+    return "\n".join(lines)
+
+
+def alternative_layout(model: nn.Module, cfg: TransformerConfig,
+                       x: np.ndarray) -> AlternativeLayout:
+    """Compare the live model with the bias-free layout. `x` (seq, d_model) is what encoder
+    layer 0's self-attention reads (the learner's sentence); the bias experiment is written
+    out as arithmetic on a copy of its weights (the shared model is only read)."""
+    attn = model.encoder.layers[0].self_attn
+    (wq, bq), (wk, bk) = ((lin.weight.detach().double(), lin.bias.detach().double())
+                          for lin in attn.linears[:2])
+    h, d_k = cfg.h, cfg.d_k
+    xs = torch.from_numpy(np.array(x, dtype=np.float64))  # (seq, d_model)
+
+    def weights(q_bias: bool, k_bias: bool) -> torch.Tensor:
+        q = xs @ wq.T + (bq if q_bias else 0)  # (seq, d_model)
+        k = xs @ wk.T + (bk if k_bias else 0)
+        q, k = (m.view(-1, h, d_k).transpose(0, 1) for m in (q, k))  # (h, seq, d_k)
+        return torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d_k), dim=-1)
+
+    full = weights(True, True)
+    return AlternativeLayout(
+        tree=_alternative_tree(cfg), attention_modules=3 * cfg.N,
+        projection_biases=3 * cfg.N * 4 * cfg.d_model, generator_bias=cfg.tgt_vocab,
+        key_bias_effect=float((full - weights(True, False)).abs().max()),
+        query_bias_effect=float((full - weights(False, True)).abs().max()))
+
+
+def alternative_table(alt: AlternativeLayout, norm_here: str) -> dict[str, list[str]]:
+    """What differs between this model and the alternative layout, part by part."""
+    parts = ("attn", "ln", "gen", "names")
+    fewer = {"attn": f"−{alt.projection_biases:,}", "gen": f"−{alt.generator_bias:,}"}
+    return {
+        t("model.alt_col_part"): [t(f"model.alt_part_{p}") for p in parts],
+        t("model.alt_col_params"): [fewer.get(p, "0") for p in parts],
+        t("model.alt_col_here"): [norm_here if p == "ln" else t(f"model.alt_here_{p}")
+                                  for p in parts],
+        t("model.alt_col_there"): [t(f"model.alt_there_{p}") for p in parts],
+    }
+
+
+@dataclass(frozen=True)
+class AttentionKind:
+    """One of the three places attention is used."""
+
+    key: str  # "enc", "dec", "cross"
+    stack: Stack  # "encoder" or "decoder"
+    module: AttentionModule  # "self_attn" or "src_attn" (cross-attention)
+    queries: str  # "src" or "tgt": which tokens ask
+    keys: str  # "src" or "tgt": which tokens are looked at
+
+    @property
+    def label(self) -> str:
+        """Its name, in the run's language."""
+        return t(f"fig.attention.kind_{self.key}")
+
+    def hook(self, layer: int, point: AttentionPoint) -> str:
+        """The capture name of `point` (e.g. "hook_pattern") in this attention of `layer`."""
+        return attention_hook(self.stack, layer, self.module, point)
+
+    @property
+    def mask(self) -> str:
+        """What mask this attention uses, in the run's language."""
+        return t(f"fig.attention.mask_{self.key}")
+
+
+# The three attentions by key: the Attention page's kinds, the Shapes page's head split,
+# the knock-outs' parts and the links' values (view.ATTENTION_KINDS) all read them here.
+KINDS: dict[str, AttentionKind] = {
+    "enc": AttentionKind("enc", "encoder", "self_attn", "src", "src"),
+    "dec": AttentionKind("dec", "decoder", "self_attn", "tgt", "tgt"),
+    "cross": AttentionKind("cross", "decoder", "src_attn", "tgt", "src"),
+}

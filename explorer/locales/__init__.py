@@ -1,1 +1,0 @@
-"""One table of interface text per language, with the same keys (see explorer/i18n.py)."""

@@ -1,0 +1,1 @@
+"""Streamlit sections the pages call: one module per part of a page."""

@@ -1,0 +1,544 @@
+"""The Train & decode page's last sections, drawn with streamlit: decoding step by step,
+beam search beside greedy decoding, attention before and after training, and the schedule
+and label-smoothing explainers.
+
+Each section is a function taking what it needs; `pages/train.py` calls them in order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import streamlit as st
+
+from transformer import dates as D
+from transformer.tasks import DIGITS, Task, make_task
+
+from ..app.context import Context
+from ..app.sources import MAX_ANSWER, expected_date, shipped_dates_model
+from ..app.train_state import content_id, memo, set_default, shared_memo, untrained
+from ..core.checkpoint import LoadedCheckpoint
+from ..core.settings import Settings
+from ..figures.train import (
+    AT_CONFIDENCE,
+    AT_SMOOTHING,
+    CE_EXAMPLE,
+    annotated_smoothing_example,
+    attention_figure,
+    beam_figure,
+    confidence_figure,
+    confidence_losses,
+    cross_entropy_example,
+    next_token_figure,
+    nll_example,
+    noam_figure,
+    smoothing_example,
+    smoothing_figure,
+)
+from ..state.view import keep
+from ..text.i18n import fixed, get_lang, t
+from ..training.decoding import (
+    ALPHA_RANGE,
+    BEAM_RANGE,
+    DEFAULT_ALPHA,
+    DEFAULT_BEAM,
+    BeamDecoding,
+    Decoding,
+    answer,
+    answer_text,
+    attention_pattern,
+    beam_checkpoint,
+    beam_input,
+    beam_ranking_rows,
+    compare_with_greedy,
+    decode_checkpoint,
+    decode_input,
+    parse_alpha,
+    parse_beam_size,
+    top_tokens,
+)
+from ..training.run import ModelKey, TrainedState
+from ..training.settings import TRAIN_TASKS
+from ..training.task import (
+    DEFAULT_DIGITS,
+    MAX_INPUT_CHARS,
+    MAX_WORDS,
+    WORD_MAX_LEN,
+    TrainTask,
+    date_probe_example,
+    input_fit,
+    is_dates,
+    parse_date_input,
+    parse_sequence,
+    sentence_fit,
+    sentence_input,
+    t_count,
+    unknown_characters,
+)
+from .train import Trained
+
+
+def _decode_tokens(task: Task, source: str) -> list[str] | None:
+    """The input to decode: the learner's sentence (words task) or the digits they type."""
+    if task.symbols != DIGITS:  # the words task: the learner's sentence
+        tokens = sentence_input(task, source)
+        st.markdown(t("train.input_sentence"))
+        st.code(" ".join(tokens), language=None)
+        fit = sentence_fit(task, source)
+        if fit.cut:
+            st.caption(t("train.first_words", got=fit.words, n=task.max_len,
+                         cap=WORD_MAX_LEN, positions=task.max_len + 2))
+        if fit.dropped:
+            st.caption(t_count("train.dropped_words", fit.dropped, k=fit.dropped,
+                               limit=MAX_WORDS))
+        return tokens
+    set_default("tr_digits", DEFAULT_DIGITS)
+    text = st.text_input(t("train.digits_input"), key="tr_digits", max_chars=MAX_INPUT_CHARS)
+    tokens, input_error = parse_sequence(text, task)
+    if input_error:
+        st.error(input_error, icon=":material/edit:")
+    return tokens
+
+
+def _answer(decoding: Decoding, task: Task, tokens: list[str],
+            trained: TrainedState | None) -> None:
+    """The expected and the produced answer, and how the input compares with training."""
+    expected = answer(task, tokens)
+    produced = [tok for tok in decoding.output if tok != "</s>"]
+    right = produced == expected and decoding.output[-1:] == ("</s>",)
+    o1, o2 = st.columns(2)
+    o1.markdown(t("train.expected"))
+    o1.code(" ".join(expected), language=None)
+    o2.markdown(t("train.answer_right" if right else "train.answer_wrong"))
+    o2.code(" ".join(decoding.output), language=None)
+    fits = input_fit(task, tokens)
+    unknown = t_count("train.n_unknown", len(fits.unknown)) if fits.unknown else ""
+    st.caption(t("train.input_inside" if fits.inside else "train.input_outside",
+                 length=fits.length, min_len=fits.min_len, max_len=fits.max_len,
+                 unknown=unknown))
+    if trained is not None and not right and fits.inside and trained.held_out is not None:
+        r, n_len = trained.held_out.by_length.get(fits.length, (0, 0))
+        st.caption(t("train.wrong_inside", length=fits.length, right=r, total=n_len)
+                   if n_len else t("train.wrong_inside_none", length=fits.length))
+
+
+def _step_view(ctx: Context, decoding: Decoding, name: tuple | None = None) -> None:
+    """One decoding step: what it reads, what it picks, and its attention.
+
+    `name`: what fixes `decoding` (its shared_memo name), so that the step's charts are
+    built once for every session that shows the same step; None builds them here.
+    """
+    n_steps = len(decoding.steps)
+    k = 1
+    if n_steps > 1:
+        if st.session_state.get("tr_step", 1) > n_steps:
+            st.session_state["tr_step"] = n_steps
+        set_default("tr_step", n_steps)  # the whole answer first; slide back to step 1
+        k = st.slider(t("train.step"), 1, n_steps, key="tr_step", help=t("train.step_help"))
+    k = min(max(int(k), 1), n_steps)
+    view = decoding.steps[k - 1]
+
+    def chart(build: Callable[[], Any], part: tuple, file: str, key: str) -> None:
+        """Draw the figure `build()` makes of step k (`part` names which one)."""
+        if name is None:
+            ctx.chart(build(), file, key=key)
+            return
+        shared = (*name, "step", k, *part, get_lang())
+        ctx.chart(shared_memo(shared, build), file, key=key, share=shared)
+
+    d1, d2 = st.columns([2, 3])
+    with d1:
+        st.markdown(t_count("train.step_reads", len(view.prefix), k=k))
+        st.code(" ".join(view.prefix), language=None)
+        st.markdown(t("train.picks"))
+        st.code(view.next_token, language=None)
+        chart(lambda: next_token_figure(top_tokens(view.probs, decoding.itos, 10),
+                                        view.next_token),
+              ("next",), f"decode_step{k}_next_token", "tr_next")
+    with d2:
+        n_layers, n_heads = view.self_attn.shape[:2]
+        a1, a2 = st.columns(2)
+        layer = a1.selectbox(t("train.layer"), range(n_layers), index=n_layers - 1,
+                             key="tr_layer", format_func=lambda i: t("fig.attention.layer", i=i))
+        head = a2.selectbox(t("train.heads"), ["mean", *range(n_heads)], key="tr_head",
+                            format_func=lambda j: t("fig.attention.mean_of_heads")
+                            if j == "mean" else t("fig.attention.head", j=j))
+        layer = layer if isinstance(layer, int) and 0 <= layer < n_layers else n_layers - 1
+        head = head if isinstance(head, int) and 0 <= head < n_heads else None
+        self_w, cross_w = view.attention(layer, head)
+        which = (t("fig.attention.mean_of_heads") if head is None
+                 else t("fig.attention.head", j=head))
+        prefix = list(view.prefix)
+        chart(lambda: attention_figure(self_w, prefix, prefix,
+                                       t("train.self_title", layer=layer, which=which, q=k,
+                                         k=k),
+                                       q_title=t("train.q_decoder"),
+                                       k_title=t("train.k_decoder")),
+              ("self", layer, head), f"decode_step{k}_self_L{layer}", "tr_self")
+        chart(lambda: attention_figure(cross_w, prefix, list(decoding.src),
+                                       t("train.cross_title", layer=layer, which=which, q=k,
+                                         k=len(decoding.src)),
+                                       q_title=t("train.q_decoder"),
+                                       k_title=t("train.k_source")),
+              ("cross", layer, head), f"decode_step{k}_cross_L{layer}", "tr_cross")
+        st.caption(t("train.no_cache_caption"))
+
+
+# score(Y) = log P(Y) / lp(Y), GNMT's length penalty (Wu et al. 2016), the paper's section 6.1
+BEAM_FORMULA = (r"\mathrm{score}(Y) = \frac{\log P(Y)}{lp(Y)}, \qquad "
+                r"lp(Y) = \frac{(5 + |Y|)^{\alpha}}{(5 + 1)^{\alpha}}")
+
+
+def _beam_settings() -> tuple[int, float]:
+    """The beam size and alpha widgets, their values checked in Python as well.
+
+    Streamlit checks a slider's limits in the browser only, and a session value it does
+    not expect (99, NaN, "4") stops the script with an error: a refused value is replaced
+    by the default before the slider is drawn, with a warning that says so.
+    """
+    checks = (("tr_beam", parse_beam_size, DEFAULT_BEAM, "beam.bad_size", BEAM_RANGE),
+              ("tr_alpha", parse_alpha, DEFAULT_ALPHA, "beam.bad_alpha", ALPHA_RANGE))
+    for key, parse, default, message, (low, high) in checks:
+        value = parse(st.session_state.get(key, default))
+        if value is None:
+            st.warning(t(message, low=f"{low:g}", high=f"{high:g}", default=f"{default:g}"),
+                       icon=":material/build:")
+        st.session_state[key] = default if value is None else value  # alpha 1 -> 1.0
+    b1, b2 = st.columns(2)
+    size = parse_beam_size(b1.slider(t("beam.size"), *BEAM_RANGE, **keep("tr_beam"),
+                                     help=t("beam.size_help")))
+    alpha = parse_alpha(b2.slider(t("beam.alpha"), *ALPHA_RANGE, step=0.1, **keep("tr_alpha"),
+                                  help=t("beam.alpha_help")))
+    return (DEFAULT_BEAM if size is None else size,
+            DEFAULT_ALPHA if alpha is None else round(alpha, 6))  # 0.30000000000000004
+
+
+def _beam_verdict(beam: BeamDecoding, greedy: Decoding, joiner: str) -> None:
+    """Both answers side by side, and whether and where they differ, in numbers."""
+    vs = compare_with_greedy(beam, greedy)
+    g1, g2 = st.columns(2)
+    g1.markdown(t("beam.greedy_answer"))
+    g1.code(answer_text(greedy.output, joiner), language=None)
+    g2.markdown(t("beam.beam_answer"))
+    g2.code(answer_text(beam.output, joiner), language=None)
+    k, alpha = beam.beam_size, f"{beam.alpha:g}"
+    if vs.agree:
+        st.markdown(t("beam.agree", k=k, alpha=alpha, log_prob=f"{vs.beam_log_prob:.3f}",
+                      score=f"{vs.beam_score:.3f}"))
+        return
+    st.markdown(t("beam.differ", k=k, alpha=alpha, step=vs.step,
+                  greedy_log_prob=f"{vs.greedy_log_prob:.3f}",
+                  greedy_score=f"{vs.greedy_score:.3f}",
+                  beam_log_prob=f"{vs.beam_log_prob:.3f}", beam_score=f"{vs.beam_score:.3f}"))
+    if vs.beam_score < vs.greedy_score:  # greedy's answer was pruned on the way
+        st.caption(t("beam.why_pruned"))
+    elif vs.beam_log_prob > vs.greedy_log_prob:
+        st.caption(t("beam.why_more_probable"))
+    else:  # less probable, yet a better score: only a longer answer can be (alpha > 0)
+        st.caption(t("beam.why_length", alpha=alpha))
+
+
+def _beam_section(ctx: Context, greedy: Decoding, name: tuple,
+                  run: Callable[[int, float], BeamDecoding], joiner: str = " ",
+                  keep: object = None) -> None:
+    """Beam search on the input and with the model that `greedy` decoded: the tree, the
+    final ranking and how it compares with greedy decoding.
+
+    `name` names the model and the input in the memo; `run(beam_size, alpha)` searches;
+    `keep`, an object whose id is in `name`, is held by the entry so its id names no other.
+    Without `keep`, `name` says what fixes the model, and the search is shared.
+    """
+    st.subheader(t("beam.header"))
+    st.markdown(t("beam.text"))
+    size, alpha = _beam_settings()
+    st.markdown(t("beam.formula_text"))
+    st.latex(BEAM_FORMULA)
+    st.caption(t("beam.formula_caption"))
+
+    with st.spinner(t("beam.running")):  # shown only when it takes a while
+        if keep is None:
+            beam = shared_memo((*name, "beam", size, alpha), lambda: run(size, alpha))
+        else:
+            _, beam = memo((*name, "beam", size, alpha), lambda: (keep, run(size, alpha)))
+    ctx.chart(beam_figure(beam), f"beam_k{size}", key="tr_beam_tree")
+    st.caption(t("beam.tree_caption", shown=size))
+    st.markdown(t("beam.ranking"))
+    st.dataframe(beam_ranking_rows(beam, joiner), hide_index=True)
+    _beam_verdict(beam, greedy, joiner)
+
+
+def _before_after(ctx: Context, key: ModelKey, task: TrainTask, tokens: list[str],
+                  trained: TrainedState | None, expected: list[str] | None = None) -> None:
+    """Section 4: the same input's attention in the untrained and the trained model.
+
+    The decoder reads the right answer (teacher forcing): the task's rule, or `expected`.
+    """
+    st.header(t("train.before_after_header"))
+    kind = st.radio(t("train.attention"), ("cross", "enc"), **keep("tr_kind"), horizontal=True,
+                    format_func=lambda name: t(f"train.kind_{name}"))
+    kind = kind if kind in ("cross", "enc") else "cross"
+    st.caption(t("train.before_after_caption"))
+    base = untrained(key)
+    target = tuple(expected) if expected is not None else None
+    before = shared_memo(("before", key, kind, tuple(tokens), target),
+                         lambda: attention_pattern(base, task, tokens, kind, target))
+    q_title = t("train.q_decoder") if kind == "cross" else t("train.q_source")
+    p1, p2 = st.columns(2)
+    ctx.chart(attention_figure(*before, t("train.untrained_title", seed=key.seed),
+                               q_title=q_title, k_title=t("train.k_source")),
+              f"{kind}_attention_untrained", key="tr_before", where=p1)
+    if trained is None:
+        p2.info(t("train.train_first"), icon=":material/fitness_center:")
+        return
+    after = shared_memo(("after", content_id(trained), kind, tuple(tokens), target),
+                        lambda: attention_pattern(trained.model, task, tokens, kind, target))
+    ctx.chart(attention_figure(*after, t_count("train.trained_title", trained.step,
+                                               steps=trained.step),
+                               q_title=q_title, k_title=t("train.k_source")),
+              f"{kind}_attention_trained", key="tr_after", where=p2)
+    p2.caption(t("train.pattern_caption", task=t(f"train.task_{task.name}"),
+                 pattern=t(f"train.pattern_{task.name}")))
+
+
+def _date_tokens(task: D.DateTask) -> list[str] | None:
+    """The date to decode, typed by the learner (characters; unknown ones read as <unk>)."""
+    set_default("tr_date", date_probe_example().text)
+    text = st.text_input(t("train.date_input"), key="tr_date", max_chars=MAX_INPUT_CHARS,
+                         help=t("train.date_input_help"))
+    tokens, error = parse_date_input(text, task)
+    if error:
+        st.error(error, icon=":material/edit:")
+        return None
+    unknown = unknown_characters(task, tokens or [])
+    if unknown:
+        st.caption(t_count("train.date_unknown", unknown))
+    return tokens
+
+
+def _date_answer(decoding: Decoding, expected: list[str] | None) -> None:
+    """The model's ISO answer beside the right one (when the app knows it)."""
+    produced = [tok for tok in decoding.output if tok != "</s>"]
+    ended = decoding.output[-1:] == ("</s>",)
+    o1, o2 = st.columns(2)
+    o1.markdown(t("train.expected"))
+    if expected is None:
+        o1.info(t("train.date_no_expected"), icon=":material/help:")
+        o2.markdown(t("train.answer_plain"))
+    else:
+        o1.code("".join(expected), language=None)
+        o2.markdown(t("train.answer_right" if produced == expected and ended
+                      else "train.answer_wrong"))
+    o2.code("".join(produced) + (" </s>" if ended else ""), language=None)
+    st.caption(t("train.date_inside" if expected is not None else "train.date_outside"))
+
+
+def _imported_expected(loaded: LoadedCheckpoint, task: str | None,
+                       src: tuple[str, ...]) -> list[str] | None:
+    """The right answer to `src` when the checkpoint's file names one of this app's tasks
+    and the text is an input of that task; else None."""
+    body = [tok for tok in src if tok != "</s>"]
+    if task is None or not body:
+        return None
+    if task == "dates":
+        return expected_date(body)
+    symbols = loaded.meta.get("symbols")
+    if not isinstance(symbols, list) or not all(tok in symbols for tok in body):
+        return None
+    return answer(make_task(task, [str(s) for s in symbols]), body)
+
+
+def _imported_decoding(ctx: Context, loaded: LoadedCheckpoint) -> None:
+    """The imported checkpoint decodes the sidebar's text, read in its own vocabulary."""
+    if ctx.tokens is None:  # the sidebar says why the text cannot be read
+        st.info(t("train.imported_no_text"), icon=":material/edit:")
+        return
+    src = tuple(ctx.tokens.src_tokens)
+    st.markdown(t("train.imported_input"))
+    st.code(" ".join(src), language=None)
+    max_len = min(MAX_ANSWER + 1, loaded.config.max_len)
+    # the entry holds `loaded` too, so its id cannot name another import while it is kept
+    _, decoding = memo(("imported", id(loaded), src, max_len),
+                       lambda: (loaded, decode_checkpoint(loaded, src, max_len)))
+    task = loaded.meta.get("task") if isinstance(loaded.meta, Mapping) else None
+    task = task if task in TRAIN_TASKS else None  # a task of this app, named by its file
+    expected = _imported_expected(loaded, task, src)
+    eos = loaded.special_ids("tgt").get("eos")
+    ended = eos is not None and decoding.output[-1:] == (loaded.tgt_vocab[eos],)
+    produced = list(decoding.output[:-1] if ended else decoding.output)
+    o1, o2 = st.columns(2)
+    if expected is not None:
+        o1.markdown(t("train.expected"))
+        o1.code(" ".join(expected), language=None)
+        right = produced == expected and ended
+        o2.markdown(t("train.answer_right" if right else "train.answer_wrong"))
+    else:
+        o2.markdown(t("train.answer_plain"))
+    o2.code(" ".join(decoding.output), language=None)
+    if task is None:
+        st.caption(t("train.imported_caption"))
+    else:
+        st.caption(t("train.imported_caption_task" if expected is not None
+                     else "train.imported_caption_outside", task=t(f"train.task_{task}")))
+    _step_view(ctx, decoding)
+    _beam_section(ctx, decoding, ("imported", id(loaded), src, max_len),
+                  lambda k, alpha: beam_checkpoint(loaded, src, max_len, k, alpha), keep=loaded)
+    st.header(t("train.before_after_header"))
+    st.info(t("train.imported_no_before_after"), icon=":material/info:")
+
+
+def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
+    """Sections 3 and 4: greedy decoding step by step and beam search beside it, then
+    attention before and after."""
+    key, trained = result.key, result.trained
+    st.header(t("train.decode_header"))
+    if key is None:  # the sections keep their numbers: say why they are empty
+        st.caption(t("train.no_model_here"))
+        st.header(t("train.before_after_header"))
+        st.caption(t("train.no_model_here"))
+        return
+    st.markdown(t("train.decode_text"))
+    dates = is_dates(task)
+    shipped = shipped_dates_model() if dates else None
+    imported = ctx.loaded if ctx.source == "imported" else None
+    choices = [c for c, ok in (("trained", trained is not None), ("untrained", True),
+                               ("shipped", shipped is not None),
+                               ("imported", imported is not None)) if ok]
+    which = "untrained"
+    if len(choices) > 1:
+        if ctx.source == "dates" and shipped is not None:  # the sidebar shows the shipped one
+            set_default("tr_which", "shipped")
+        if imported is not None:  # the sidebar shows an imported checkpoint
+            set_default("tr_which", "imported")
+        which = st.radio(t("train.decode_with"), choices, key="tr_which", horizontal=True,
+                         format_func=lambda w: t(f"train.which_{w}"))
+        which = which if which in choices else choices[0]
+    if which == "imported" and imported is not None:
+        _imported_decoding(ctx, imported)
+        return
+    if which == "untrained" and trained is None:
+        st.caption(t("train.untrained_caption"))
+    tokens = _date_tokens(task) if dates else _decode_tokens(task, ctx.settings.source)
+    if not tokens:
+        st.header(t("train.before_after_header"))
+        st.caption(t("train.no_input_here"))
+        return
+    use_trained = which == "trained" and trained is not None
+    if use_trained:
+        model, version = trained.model, ("trained", content_id(trained))
+    elif which == "shipped" and shipped is not None:
+        model, version = shipped, ("shipped",)  # shared and read-only: only decoded
+    else:
+        model, version = untrained(key), ("untrained",)  # a spinner when the model is large
+    name = (*version, key, tuple(tokens))
+    decoding = shared_memo(name, lambda: decode_input(model, task, tokens))  # copies share
+    expected = None
+    if dates:
+        expected = memo(("expected", tuple(tokens)), lambda: expected_date(tokens))
+        _date_answer(decoding, expected)
+    else:
+        _answer(decoding, task, tokens, trained if use_trained else None)
+    _step_view(ctx, decoding, name)
+    _beam_section(ctx, decoding, name, lambda k, alpha: beam_input(model, task, tokens, k, alpha),
+                  joiner="" if dates else " ")
+    if dates and expected is None:  # no right answer to feed in: the model's own
+        expected = [tok for tok in decoding.output if tok != "</s>"]
+    _before_after(ctx, key, task, tokens, trained, expected)
+
+
+def schedule_section(ctx: Context, s: Settings) -> None:
+    """Section 5: the Noam schedule and label smoothing, each with its own small controls."""
+    st.header(t("train.schedule_header"))
+    # Lazy expanders: their charts (~60 KB) are built and sent only while open, not on every
+    # run of this page (thirty learners' pages after one shared training,
+    # bench/class_train.py).
+    noam = st.expander(t("train.noam_expander"), key="tr_noam_open", on_change="rerun")
+    if noam.open:
+        with noam:
+            _noam(ctx, s)
+    loss = st.expander(t("train.loss_expander"), key="tr_loss_open", on_change="rerun")
+    if loss.open:
+        with loss:
+            _loss(ctx)
+    smoothing = st.expander(t("train.smoothing_expander"), key="tr_smoothing_open",
+                            on_change="rerun")
+    if smoothing.open:
+        with smoothing:
+            _smoothing(ctx)
+
+
+def _noam(ctx: Context, s: Settings) -> None:
+    """The Noam schedule's chart, with its own d_model, warm-up and factor."""
+    st.markdown(t("train.noam_text"))
+    n1, n2, n3 = st.columns(3)
+    set_default("tr_noam_d", int(min(max(s.d_model, 2), 1024)))
+    set_default("tr_noam_warmup", 4000)
+    set_default("tr_noam_factor", 1.0)
+    nd = n1.number_input("d_model", 2, 1024, step=2, key="tr_noam_d")
+    nw = n2.number_input("warmup", 1, 20000, step=100, key="tr_noam_warmup")
+    nf = n3.number_input("factor", 0.1, 5.0, step=0.1, key="tr_noam_factor")
+    try:
+        nd, nw, nf = int(nd), int(nw), float(nf)
+        valid = 2 <= nd <= 1024 and 1 <= nw <= 20000 and 0.1 <= nf <= 5.0
+    except (TypeError, ValueError, OverflowError):
+        valid = False
+    if valid:
+        ctx.chart(noam_figure(nd, nf, nw), "noam_schedule", key="tr_noam")
+    else:
+        st.error(t("train.noam_invalid"))
+
+
+def _loss(ctx: Context) -> None:
+    """The loss per token: nn.NLLLoss is -x[y] (a walk-through drops the minus), on the
+    sidebar model's log-probabilities for the learner's sentence; then CrossEntropyLoss and
+    NLLLoss on a walk-through's logits 0..4, the same number."""
+    st.markdown(t("train.nll_text"))
+    labels = list(ctx.tokens.tgt_in_ids[1:]) if ctx.ok else []
+    if labels:
+        run = ctx.run()
+        ex = nll_example(run.cache["generator.hook_log_probs"][0], labels)
+        st.markdown(t("train.nll_live", y=ex.label,
+                      x_y=f"{ex.x_y:.4f}", p=f"{math.exp(ex.x_y):.4f}", loss=f"{ex.loss:.4f}",
+                      m=ex.labels, mean_x_y=f"{ex.mean_x_y:.4f}",
+                      mean_loss=f"{ex.mean_loss:.4f}", ours=f"{ex.smoothing_zero:.4f}"))
+    else:
+        st.caption(t("train.nll_no_sentence"))
+    ce = cross_entropy_example()
+    st.markdown(t("train.ce_example", logits=list(map(int, CE_EXAMPLE["logits"])),
+                  label=CE_EXAMPLE["label"], ce=f"{ce['ce']:.4f}", nll=f"{ce['nll']:.4f}",
+                  by_hand=f"{ce['by_hand']:.4f}", x_y=f"{ce['x_y']:.4f}"))
+
+
+def _smoothing(ctx: Context) -> None:
+    """Label smoothing on a small example, then The Annotated Transformer's two."""
+    st.markdown(t("train.smoothing_text"))
+    set_default("tr_eps_demo", 0.1)
+    eps = st.slider("ε", 0.0, 0.9, step=0.05, key="tr_eps_demo")
+    try:
+        eps = min(max(float(eps), 0.0), 0.9)
+    except (TypeError, ValueError):
+        eps = 0.1
+    dist, rows, cols = smoothing_example(eps, size=7)
+    ctx.chart(smoothing_figure(dist, rows, cols, eps), "label_smoothing", key="tr_smooth")
+    st.caption(t("train.smoothing_caption", n=len(cols),
+                 share=f"{eps / (len(cols) - 2):.3f}"))
+    _annotated_smoothing(ctx)
+
+
+def _annotated_smoothing(ctx: Context) -> None:
+    """The Annotated Transformer's two label-smoothing examples, computed by this app."""
+    st.markdown(t("train.at_smoothing_text"))
+    dist, rows, cols = annotated_smoothing_example()
+    ex = AT_SMOOTHING
+    ctx.chart(smoothing_figure(dist, rows, cols, ex["smoothing"]), "label_smoothing_annotated",
+              key="tr_smooth_at")
+    label, other = dist[0, ex["targets"][0]], dist[0, 1]
+    st.caption(t("train.at_smoothing_caption", label=f"{label:.1f}", other=f"{other:.3f}",
+                 eps=ex["smoothing"], k=ex["size"] - 2))
+    xs, losses = confidence_losses()
+    ctx.chart(confidence_figure(xs, losses), "label_smoothing_confidence", key="tr_confidence")
+    best = min(range(len(xs)), key=losses.__getitem__)
+    st.caption(t("train.confidence_caption", x=xs[best], p=f"{xs[best] / (xs[best] + 3):.3f}",
+                 eps=AT_CONFIDENCE["smoothing"], last=fixed(losses[-1]), top=xs[-1],
+                 low=fixed(losses[best])))

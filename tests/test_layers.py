@@ -1,0 +1,121 @@
+"""explorer/ is built in layers (explorer/__init__.py): a module imports only its own package
+and the packages below it, no modules import each other in a circle, and every import is
+at the top of its module, where a reader looks for what it depends on."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+# explorer's packages from the top down; transformer/ is below all of them.
+LAYERS = ("sections", "app", "state", "training", "figures", "core", "text")
+STREAMLIT_FREE = ("state", "training", "figures", "core", "text")
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    return isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+
+
+def _imports(path: Path) -> list[tuple[str, bool]]:
+    """(imported module, at the module's top level) for each import of `path`; imports
+    under `if TYPE_CHECKING:` name a type for a reader, not a dependency, and are left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = _module(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    found: list[tuple[str, bool]] = []
+
+    def visit(node: ast.AST, top: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child):
+                continue
+            if isinstance(child, ast.Import):
+                found.extend((alias.name, top) for alias in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                if child.level:
+                    base = package[: len(package) - child.level + 1]
+                    name = ".".join([*base, child.module] if child.module else base)
+                else:
+                    name = child.module or ""
+                found.append((name, top))
+            visit(child, top and isinstance(child, ast.If))
+
+    visit(tree, True)
+    return found
+
+
+def _explorer_modules() -> dict[str, list[tuple[str, bool]]]:
+    return {_module(p): _imports(p) for p in sorted((ROOT / "explorer").rglob("*.py"))}
+
+
+def _layer(module: str) -> int | None:
+    """The layer's rank from the bottom (text 0), or None outside explorer's packages."""
+    parts = module.split(".")
+    if len(parts) < 2 or parts[0] != "explorer" or parts[1] not in LAYERS:
+        return None
+    return len(LAYERS) - 1 - LAYERS.index(parts[1])
+
+
+def test_every_explorer_module_is_in_a_layer():
+    loose = [m for m in _explorer_modules() if m != "explorer" and _layer(m) is None]
+    assert not loose, f"modules outside the layers of explorer/__init__.py: {loose}"
+
+
+def test_no_module_imports_a_higher_layer():
+    upward = []
+    for module, imports in _explorer_modules().items():
+        here = _layer(module)
+        for name, _ in imports:
+            there = _layer(name)
+            if here is not None and there is not None and there > here:
+                upward.append(f"{module} -> {name}")
+    assert not upward, "imports from a lower layer to a higher one:\n" + "\n".join(upward)
+
+
+def test_the_pure_layers_never_import_streamlit():
+    found = [f"{module} -> {name}" for module, imports in _explorer_modules().items()
+             if module.split(".")[1:2] and module.split(".")[1] in STREAMLIT_FREE
+             for name, _ in imports if name.split(".")[0] == "streamlit"]
+    assert not found, "\n".join(found)
+
+
+def test_no_import_circle():
+    graph = {module: {name for name, _ in imports if name in _explorer_modules()}
+             for module, imports in _explorer_modules().items()}
+    # a circle is a path that comes back to where it started (depth-first search)
+    state: dict[str, int] = {}  # 1 while on the path, 2 once all it reaches is done
+
+    def walk(module: str, path: list[str]) -> list[str] | None:
+        state[module] = 1
+        for name in sorted(graph[module]):
+            if state.get(name) == 1:
+                return [*path[path.index(name):], name] if name in path else [module, name]
+            if name not in state and (circle := walk(name, [*path, name])):
+                return circle
+        state[module] = 2
+        return None
+
+    for module in sorted(graph):
+        if module not in state:
+            circle = walk(module, [module])
+            assert circle is None, " -> ".join(circle)
+
+
+def test_imports_are_at_the_top_of_each_module():
+    late = [f"{module} imports {name} inside a function or class"
+            for module, imports in _explorer_modules().items()
+            for name, top in imports
+            if not top and name.split(".")[0] in ("explorer", "transformer")]
+    assert not late, "\n".join(late)
+
+
+def test_the_model_package_knows_nothing_of_the_app():
+    for path in sorted((ROOT / "transformer").rglob("*.py")):
+        names = {name.split(".")[0] for name, _ in _imports(path)}
+        assert not names & {"explorer", "streamlit", "plotly"}, path.name
