@@ -24,15 +24,16 @@ import torch  # noqa: E402 (after the warm-up: this import alone takes ~0.7 s)
 
 from explorer.app.links import load_url_state  # noqa: E402
 from explorer.app.page import page_context  # noqa: E402
+from explorer.app.sidebar import use_session_lang  # noqa: E402
 from explorer.sections.frame import draw_sidebar  # noqa: E402
-from explorer.text.i18n import set_lang, t  # noqa: E402
+from explorer.text.i18n import t  # noqa: E402
 
 # One intra-op thread per forward pass: on a 2-core server shared by a class, sessions run
 # in parallel threads, and more torch threads per pass only make them fight (README).
 torch.set_num_threads(1)
 
 load_url_state()  # a shared link's settings, on the session's first run
-set_lang(st.session_state.get("lang"))  # the interface language of this run
+use_session_lang()  # the interface language of this run
 # The browser tab's title, in the learner's language (set here, it names the tab on every page)
 st.set_page_config(page_title=t("app.title"), page_icon=":material/neurology:", layout="wide")
 

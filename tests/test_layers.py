@@ -5,6 +5,7 @@ at the top of its module, where a reader looks for what it depends on."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,6 +51,7 @@ def _imports(path: Path) -> list[tuple[str, bool]]:
     return found
 
 
+@functools.cache
 def _explorer_modules() -> dict[str, list[tuple[str, bool]]]:
     return {_module(p): _imports(p) for p in sorted((ROOT / "explorer").rglob("*.py"))}
 
@@ -86,8 +88,9 @@ def test_the_pure_layers_never_import_streamlit():
 
 
 def test_no_import_circle():
-    graph = {module: {name for name, _ in imports if name in _explorer_modules()}
-             for module, imports in _explorer_modules().items()}
+    modules = _explorer_modules()
+    graph = {module: {name for name, _ in imports if name in modules}
+             for module, imports in modules.items()}
     # a circle is a path that comes back to where it started (depth-first search)
     state: dict[str, int] = {}  # 1 while on the path, 2 once all it reaches is done
 

@@ -21,7 +21,7 @@ from ..text.i18n import get_lang, t
 IMPORT_KEY = "imported_checkpoint"  # this session's LoadedCheckpoint (never shared)
 # The model source to show from the next run on (the source radio is drawn before this
 # panel, so its value can only change before it is drawn again: the sidebar applies this).
-PENDING_SOURCE = "_pending_source"
+_PENDING_SOURCE = "_pending_source"
 _IMPORTED_RUNS = "_imported_runs"  # this session's recent runs of its imported model
 _MAX_VOCAB_BYTES = 5_000_000
 
@@ -81,7 +81,7 @@ def checkpoint_panel() -> LoadedCheckpoint | None:
             if st.button(t("ckpt.forget"), key="ckpt_forget"):
                 st.session_state.pop(IMPORT_KEY, None)
                 st.session_state.pop(_IMPORTED_RUNS, None)
-                st.session_state[PENDING_SOURCE] = "untrained"
+                st.session_state[_PENDING_SOURCE] = "untrained"
                 st.rerun()
             return loaded
         st.caption(t("ckpt.explain", mb=MAX_CHECKPOINT_BYTES // 2**20))
@@ -115,6 +115,11 @@ def checkpoint_panel() -> LoadedCheckpoint | None:
                 st.error(str(exc), icon=":material/error:")
             else:
                 st.session_state[IMPORT_KEY] = result
-                st.session_state[PENDING_SOURCE] = "imported"  # show what was just loaded
+                st.session_state[_PENDING_SOURCE] = "imported"  # show what was just loaded
                 st.rerun()
     return None
+
+
+def take_pending_source() -> str | None:
+    """The model source a load or a removal asked the sidebar to show, once."""
+    return st.session_state.pop(_PENDING_SOURCE, None)

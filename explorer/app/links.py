@@ -25,7 +25,7 @@ from .context import Context
 from .copy_link import copy_link_button
 
 _URL_LOADED = "_url_loaded"  # set once the link's parameters were read, on the first run
-URL_NOTICES = "_url_notices"  # what the link asked for that was refused
+_URL_NOTICES = "_url_notices"  # what the link asked for that was refused
 
 
 def _history_navigation() -> bool:
@@ -59,7 +59,7 @@ def load_url_state() -> None:
         st.session_state[key] = value
     if notices and set_lang(st.session_state.get("lang")) != written_in:
         notices = params_to_state(params)[1]  # again, in the language the link asks for
-    st.session_state[URL_NOTICES] = list(notices)
+    st.session_state[_URL_NOTICES] = list(notices)
 
 
 def view_params(ctx: Context) -> dict[str, str]:
@@ -129,3 +129,8 @@ def publish_view(ctx: Context, share_slot: DeltaGenerator) -> None:
         with st.expander(t("sidebar.share"), icon=":material/link:"):
             st.caption(t("sidebar.share_help"))
             st.code(share_link(st.context.url or "", params), language=None, wrap_lines=True)
+
+
+def take_notices() -> list[str]:
+    """What the link asked for that was refused, in the learner's words, once."""
+    return st.session_state.pop(_URL_NOTICES, [])

@@ -13,6 +13,7 @@ import streamlit as st
 from ..core.runs import ImportedTokens
 from ..text.i18n import percent, t
 from .context import EOS_TOKEN, Context
+from .sidebar import show_sentence
 from .sources import (
     ALIGNMENT_DATES,
     answers_dates,
@@ -59,8 +60,7 @@ def _use_example() -> None:
     """An example pill was clicked: it becomes the source, and the target the model's answer."""
     example = st.session_state.get("date_example")
     if example in date_examples():  # one of ours, never a value a client made up
-        st.session_state["source"] = example
-        st.session_state["target"] = ""
+        show_sentence(example)
     st.session_state["date_example"] = None
 
 

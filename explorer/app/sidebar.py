@@ -29,14 +29,13 @@ from ..core.settings import (
     preset_of,
     settings_values,
 )
-from ..state.view import PAGE_CHOICES, keep
+from ..state.view import MODEL_SOURCE_KEY, PAGE_CHOICES, keep
 from ..text.glossary import glossary_rows
-from ..text.i18n import LANG_NAMES, LANGS, t
+from ..text.i18n import LANG_NAMES, LANGS, set_lang, t
 from .context import Context, build_context
-from .import_panel import PENDING_SOURCE, checkpoint_panel, current_import
-from .links import URL_NOTICES, publish_view
+from .import_panel import checkpoint_panel, current_import, take_pending_source
+from .links import publish_view, take_notices
 from .sources import (
-    SOURCE_KEY,
     SOURCES,
     TRAINED_SOURCES,
     answer_tokens,
@@ -44,7 +43,7 @@ from .sources import (
     session_answers,
     shipped_answer,
 )
-from .train_state import STATE_KEY
+from .train_state import trained_state
 
 PRESENTER_KEY = "presenter"  # the presenter-mode toggle's session-state key
 
@@ -55,7 +54,7 @@ PRESENTER_KEY = "presenter"  # the presenter-mode toggle's session-state key
 # The language selector's callback therefore writes each of these values back from Python,
 # and Streamlit sends the browser the label in the new language.
 TRANSLATED_CHOICES = (
-    SOURCE_KEY, "preset", *CHOICES, *(c.key for c in PAGE_CHOICES if c.values is not None),
+    MODEL_SOURCE_KEY, "preset", *CHOICES, *(c.key for c in PAGE_CHOICES if c.values is not None),
     "attn_layer", "attn_head", "ko_layer", "ko_head", "model_component", "tr_which",
     "tr_layer", "tr_head",
 )
@@ -96,15 +95,39 @@ def _init_state() -> None:
     for key, value in settings_values(Settings()).items():
         st.session_state.setdefault(key, value)
     st.session_state.setdefault("preset", DEFAULT_PRESET)
-    pending = st.session_state.pop(PENDING_SOURCE, None)
+    pending = take_pending_source()
     if pending in SOURCES:
-        st.session_state[SOURCE_KEY] = pending
-    if st.session_state.get(SOURCE_KEY) not in SOURCES:  # unset, or tampered with
-        st.session_state[SOURCE_KEY] = SOURCES[0]
+        st.session_state[MODEL_SOURCE_KEY] = pending
+    if st.session_state.get(MODEL_SOURCE_KEY) not in SOURCES:  # unset, or tampered with
+        st.session_state[MODEL_SOURCE_KEY] = SOURCES[0]
     if st.session_state.get("lang") not in LANGS:  # unset, or tampered with
         st.session_state["lang"] = LANGS[0]
     if not isinstance(st.session_state.get(PRESENTER_KEY), bool):
         st.session_state[PRESENTER_KEY] = False
+
+
+def use_session_lang() -> str:
+    """This session's interface language (the sidebar's choice), made this run's."""
+    return set_lang(st.session_state.get("lang"))
+
+
+def show_sentence(source: str, model: str | None = None) -> None:
+    """`source` becomes the sidebar's sentence, the target box blank (a trained model's
+    own answer), and `model`, if given, the model shown. For a widget's callback: the
+    sidebar is drawn after it."""
+    st.session_state["source"] = source
+    st.session_state["target"] = ""
+    if model is not None:
+        st.session_state[MODEL_SOURCE_KEY] = model
+
+
+def next_seed() -> None:
+    """The sidebar's seed goes up by one (after the highest, back to the lowest). For a
+    widget's callback: the sidebar is drawn after it."""
+    low, high = LIMITS["seed"]
+    seed = st.session_state.get("seed")
+    seed = seed if isinstance(seed, int) and low <= seed <= high else low
+    st.session_state["seed"] = seed + 1 if seed < high else low
 
 
 def render_sidebar(statuses: Sequence[Callable[[], None]] = ()) -> Context:
@@ -125,11 +148,11 @@ def render_sidebar(statuses: Sequence[Callable[[], None]] = ()) -> Context:
     presenter = st.session_state.get(PRESENTER_KEY) is True
     if presenter:
         st.markdown(PRESENTER_CSS, unsafe_allow_html=True)  # a constant: no user text
-    for notice in st.session_state.pop(URL_NOTICES, []):
+    for notice in take_notices():
         sb.warning(notice, icon=":material/link_off:")
-    source, loaded, missing = resolve_source(st.session_state.get(SOURCE_KEY), imported,
-                                             st.session_state.get(STATE_KEY))
-    sb.radio(t("source.label"), SOURCES, **keep(SOURCE_KEY), format_func=source_name,
+    source, loaded, missing = resolve_source(st.session_state.get(MODEL_SOURCE_KEY), imported,
+                                             trained_state())
+    sb.radio(t("source.label"), SOURCES, **keep(MODEL_SOURCE_KEY), format_func=source_name,
              help=t("source.help", languages=len(D.LANGUAGES)))
     if missing is not None:
         sb.info(t(missing), icon=":material/info:")

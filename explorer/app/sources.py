@@ -26,7 +26,6 @@ from ..core.exports import checkpoint_bytes
 from ..core.settings import SOURCES
 from ..training.run import TrainedState, task_meta
 
-SOURCE_KEY = "model_source"  # the sidebar's choice, in session_state and (as `model`) links
 TRAINED_SOURCES = ("dates", "yours")  # trained on a task: a blank target means "its answer"
 SHIPPED_DATES = Path(__file__).resolve().parents[2] / "models" / "dates.pt"
 MAX_ANSWER = 40  # tokens a model's answer may have (the date model's are 11)

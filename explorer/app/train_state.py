@@ -123,6 +123,18 @@ def set_default(key: str, value: Any) -> None:
         st.session_state[key] = value
 
 
+def trained_state() -> TrainedState | None:
+    """This learner's trained model as it is kept (it may still be training: see
+    `current_state`)."""
+    state = st.session_state.get(STATE_KEY)
+    return state if isinstance(state, TrainedState) else None
+
+
+def take_failure() -> str | None:
+    """Why this learner's last training failed, once (the Train page shows it)."""
+    return st.session_state.pop(FAILED_KEY, None)
+
+
 def keep_state(state: TrainedState) -> None:
     """Keep `state` as this learner's trained model (replacing any earlier one)."""
     st.session_state[STATE_KEY] = state
@@ -160,7 +172,6 @@ def kept_training() -> bool:
         return False  # a stopped training's copy, not made yet: asked for again next run
     if state is not None:
         keep_state(state)
-        st.session_state["tr_which"] = "trained"  # decode with the new model
     elif ticket.job.error is not None:
         error = ticket.job.error
         st.session_state[FAILED_KEY] = str(error) or type(error).__name__
@@ -183,7 +194,6 @@ def stop_training() -> TrainedState | None:
         state = training_hub().leave(ticket, "stop_button")
     if state is not None:
         keep_state(state)
-        st.session_state["tr_which"] = "trained"
     elif queued:
         st.info(t("train.left_queue"), icon=":material/logout:")
     elif ticket.pending is not None:  # the copy is not ready yet: the next run takes it

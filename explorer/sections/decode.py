@@ -187,6 +187,7 @@ def _step_view(ctx: Context, decoding: Decoding, name: tuple | None = None) -> N
 
 
 # score(Y) = log P(Y) / lp(Y), GNMT's length penalty (Wu et al. 2016), the paper's section 6.1
+WHICH_SEEN_KEY = "tr_which_seen"  # the trained model the decoding choice last saw
 BEAM_FORMULA = (r"\mathrm{score}(Y) = \frac{\log P(Y)}{lp(Y)}, \qquad "
                 r"lp(Y) = \frac{(5 + |Y|)^{\alpha}}{(5 + 1)^{\alpha}}")
 
@@ -406,6 +407,10 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
                                ("shipped", shipped is not None),
                                ("imported", imported is not None)) if ok]
     which = "untrained"
+    if trained is not None and st.session_state.get(WHICH_SEEN_KEY) is not trained:
+        # a model trained since the choice was last drawn: decode with it
+        st.session_state[WHICH_SEEN_KEY] = trained
+        st.session_state["tr_which"] = "trained"
     if len(choices) > 1:
         if ctx.source == "dates" and shipped is not None:  # the sidebar shows the shipped one
             set_default("tr_which", "shipped")

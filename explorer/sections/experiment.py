@@ -17,10 +17,11 @@ import streamlit as st
 from ..app.charts import show_chart
 from ..app.context import Context
 from ..app.session import session_alive
+from ..app.sidebar import use_session_lang
 from ..app.train_state import set_default, training_hub
 from ..figures.train import attention_figure, comparison_figure
 from ..state.view import keep
-from ..text.i18n import percent, sentences, set_lang, t
+from ..text.i18n import percent, sentences, t
 from ..training.experiments import (
     ARM_TIME_LIMIT,
     BREAK_CHOICES,
@@ -135,7 +136,7 @@ def _status_text(exp: Experiment) -> str:
 def _progress() -> None:
     """The section while the experiment trains in the background: redrawn by itself every
     PROGRESS_EVERY seconds; once both models are measured, the whole page is drawn again."""
-    set_lang(st.session_state.get("lang"))  # a run of this fragment alone skips app.py's
+    use_session_lang()  # a run of this fragment alone skips app.py's
     exp = _experiment()
     if exp is None:
         return
@@ -156,7 +157,7 @@ def experiment_status_sidebar() -> None:
 
 @st.fragment(run_every=PROGRESS_EVERY)
 def _status() -> None:
-    set_lang(st.session_state.get("lang"))  # a run of this fragment alone skips app.py's
+    use_session_lang()  # a run of this fragment alone skips app.py's
     exp = _experiment()
     if exp is None or not exp.running:
         st.rerun()  # ended since the last look: the Train page shows its results

@@ -10,8 +10,7 @@ from ..app.context import Context
 from ..app.links import load_url_state
 from ..app.page import current_context
 from ..app.session import real_server
-from ..app.sidebar import render_sidebar
-from ..text.i18n import set_lang
+from ..app.sidebar import render_sidebar, use_session_lang
 from .experiment import experiment_status_sidebar
 from .train import training_status_sidebar
 
@@ -37,5 +36,5 @@ def context() -> Context:
     # A page run without app.py (AppTest runs every page but the default one on its own, and
     # a rerun there would drop the click that caused it): draw the sidebar here.
     load_url_state()  # the link, then the language
-    set_lang(st.session_state.get("lang"))
+    use_session_lang()
     return draw_sidebar()

@@ -23,7 +23,7 @@ from transformer.tokenize import BOS, EOS
 from ..app.cache import shared_model
 from ..app.context import Context
 from ..app.sources import MAX_ANSWER, token_mode
-from ..app.train_state import STATE_KEY
+from ..app.train_state import trained_state
 from ..core.introspect import KINDS
 from ..core.runs import Run
 from ..figures.attention import knockout_grid
@@ -171,7 +171,7 @@ def _subject(ctx: Context) -> dict[str, Any]:
                     key=("untrained", model), task=None, why="ko.no_task_untrained",
                     twin=ctx.settings.train_mode, made=None)
     specials = loaded.special_ids("tgt")
-    state = st.session_state.get(STATE_KEY)
+    state = trained_state()
     trained = state.task if ctx.source == "yours" and isinstance(state, TrainedState) else None
     task, why = task_of(loaded.meta, loaded.src_vocab, loaded.tgt_vocab, trained,
                         loaded.config.max_len)

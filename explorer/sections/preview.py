@@ -13,7 +13,8 @@ from transformer.model import attention_hook
 from transformer.tokenize import EOS, SPECIALS
 
 from ..app.context import Context, build_context
-from ..app.sources import SOURCE_KEY, date_example, outside_dates, shipped_answer, shipped_dates
+from ..app.sidebar import show_sentence
+from ..app.sources import date_example, outside_dates, shipped_answer, shipped_dates
 from ..core.runs import forward
 from ..core.settings import Settings
 from ..figures.model import date_preview_figure
@@ -58,9 +59,7 @@ def _show_everywhere() -> None:
     """The preview's date becomes the sidebar's sentence, on the date translator."""
     text = st.session_state.get(PREVIEW_KEY)
     if isinstance(text, str) and len(text) <= MAX_PREVIEW_CHARS:
-        st.session_state["source"] = text
-        st.session_state["target"] = ""
-        st.session_state[SOURCE_KEY] = "dates"
+        show_sentence(text, model="dates")
 
 
 def show_date_preview(ctx: Context) -> None:

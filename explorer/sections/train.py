@@ -23,12 +23,10 @@ from transformer.train import SCHEDULES, StepInfo
 from ..app.charts import show_chart
 from ..app.context import Context
 from ..app.session import session_alive, session_disconnected
+from ..app.sidebar import next_seed, use_session_lang
 from ..app.sources import shipped_dates_meta
 from ..app.train_state import (
     EARLY,
-    FAILED_KEY,
-    STATE_KEY,
-    TICKETS_KEY,
     WAIT,
     content_id,
     current_state,
@@ -36,7 +34,9 @@ from ..app.train_state import (
     set_default,
     shared_memo,
     stop_training,
+    take_failure,
     tickets,
+    trained_state,
     training_hub,
     training_under_way,
 )
@@ -45,7 +45,7 @@ from ..core.introspect import KINDS
 from ..core.settings import LIMITS, Settings, architecture_problem, training_problem
 from ..figures.train import attention_figure, loss_figure, walkthrough_teacher_forcing
 from ..state.view import keep
-from ..text.i18n import get_lang, percent, sentences, set_lang, t
+from ..text.i18n import get_lang, percent, sentences, t
 from ..training.decoding import teacher_forcing_rows
 from ..training.hub import GONE_GRACE, SNAPSHOT_WAIT, Hub, Request, Ticket
 from ..training.run import (
@@ -381,7 +381,7 @@ def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool,
         while not ticket.done and _waits_inline(ticket, time.monotonic() - asked):
             if session_disconnected():  # the hub's reaper decides whether it was for good
                 return
-            _ = TICKETS_KEY in st.session_state  # where a click stops this run, every turn
+            _ = AGAIN_KEY in st.session_state  # where a click stops this run, every turn
             _show_wait(hub, ticket, note, progress, live_chart, presenter, shown)
             hub.wait(ticket, min(0.25, max(INLINE_WAIT - _trained_for(ticket), 0.0)))
     progress.empty()
@@ -389,7 +389,7 @@ def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool,
     note.empty()
     if ticket.done and kept_training() and ticket.reused:
         # the same training, done before: its results come at once, and the page says so
-        st.session_state[AGAIN_KEY] = st.session_state.get(STATE_KEY)
+        st.session_state[AGAIN_KEY] = trained_state()
 
 
 def _waits_inline(ticket: Ticket, waited: float) -> bool:
@@ -472,7 +472,7 @@ def _progress(presenter: bool) -> None:
     """Section 2 while this learner's training goes on in the background: redrawn every
     PROGRESS_EVERY seconds by itself (not the whole page); once the training has ended,
     its model is kept and the whole page is drawn again."""
-    set_lang(st.session_state.get("lang"))  # a run of this fragment alone skips app.py's
+    use_session_lang()  # a run of this fragment alone skips app.py's
     ticket = tickets().get(WAIT)
     if not isinstance(ticket, Ticket):
         return  # kept already (the sidebar's status saw it end first)
@@ -499,9 +499,7 @@ def training_status_sidebar(where: Any = None) -> None:
     the learner is, its model becomes their trained model and the page is drawn again.
 
     `where`: the container to draw in (default: the sidebar)."""
-    store = st.session_state.get(TICKETS_KEY)
-    if not isinstance(store, dict):
-        return
+    store = tickets()
     early = store.get(EARLY)
     if isinstance(early, Ticket) and not early.left and not _train_asked():
         # a Train click's run was interrupted (the learner went elsewhere) before the Train
@@ -527,7 +525,7 @@ def _stopping(ticket: Ticket) -> None:
 
 @st.fragment(run_every=STATUS_EVERY)
 def _status() -> None:
-    set_lang(st.session_state.get("lang"))  # a run of this fragment alone skips app.py's
+    use_session_lang()  # a run of this fragment alone skips app.py's
     ticket = tickets().get(WAIT)
     if not isinstance(ticket, Ticket):
         return
@@ -606,10 +604,7 @@ def _replay(state: TrainedState, presenter: bool) -> None:
 def _next_seed() -> None:
     """"Train anew with the next seed": the sidebar's seed goes up by one (the model's
     weights and its batches change), and this run trains."""
-    low, high = LIMITS["seed"]
-    seed = st.session_state.get("seed")
-    seed = seed if isinstance(seed, int) and low <= seed <= high else low
-    st.session_state["seed"] = seed + 1 if seed < high else low
+    next_seed()
     st.session_state[RESEED_KEY] = True
 
 
@@ -720,8 +715,8 @@ def training_section(ctx: Context, ts: TrainSettings, task: TrainTask) -> Traine
     state, settled, old = current_state(replacing, stop_requested)
     if replacing:
         _train_live(key, ts, s.seed, ctx.presenter, s.source, old)
-        state = st.session_state.get(STATE_KEY)
-    failed = st.session_state.pop(FAILED_KEY, None)
+        state = trained_state()
+    failed = take_failure()
     if failed is not None:
         st.error(t("train.failed", error=failed), icon=":material/error:")
     training = training_under_way() is not None
