@@ -16,7 +16,7 @@ from explorer.figures.attention import (
 )
 from explorer.sections.frame import context
 from explorer.sections.knockout import knockout_section
-from explorer.state.view import keep
+from explorer.state.view import Model, keep, refit
 from explorer.text.i18n import t
 
 st.title(t("attn.title"))
@@ -31,10 +31,7 @@ tokens = {"src": list(ctx.tokens.src_tokens), "tgt": list(ctx.tokens.tgt_in_toke
 show_source_notes(ctx)  # which model this is; the decoder's input; inputs it never saw
 # A layer or head the model no longer has (the learner made it smaller): back to 0, before
 # the widgets are drawn, as the link already says (explorer.app.links.view_params).
-for key, count in (("attn_layer", cfg.N), ("attn_head", cfg.h)):
-    value = st.session_state.get(key)
-    if value is not None and not (isinstance(value, int) and 0 <= value < count):
-        st.session_state[key] = 0
+refit(st.session_state, ("attn_layer", "attn_head"), Model(N=cfg.N, h=cfg.h))
 
 c1, c2 = st.columns([3, 2])
 kind = KINDS.get(

@@ -91,8 +91,8 @@ if selected and 0 <= selected[0] < len(shown):
     value = run.cache[row.name]
     head = 0
     if value.ndim == 4:
-        raw_head = st.number_input(t("shapes.head"), 0, value.shape[1] - 1, 0, key="shape_head")
-        head = min(max(int(raw_head), 0), value.shape[1] - 1)
+        # tensor_slice keeps the head within the tensor's, whatever the request says
+        head = int(st.number_input(t("shapes.head"), 0, value.shape[1] - 1, 0, key="shape_head"))
     z, where = tensor_slice(value, head)
     ctx.chart(values_figure(z, tokens.get(row.row_seq), tokens.get(row.col_seq),
                              f"{row.name}{where}  {z.shape[0]} × {z.shape[1]}"),

@@ -23,8 +23,10 @@ from transformer.train import Batch, greedy_decode
 
 from ..core.checkpoint import CheckpointError, LoadedCheckpoint, load_checkpoint
 from ..core.exports import checkpoint_bytes
+from ..core.runs import freeze
 from ..core.settings import SOURCES
 from ..training.run import TrainedState, task_meta
+from ..training.task import EXAMPLE_DATE
 
 TRAINED_SOURCES = ("dates", "yours")  # trained on a task: a blank target means "its answer"
 SHIPPED_DATES = Path(__file__).resolve().parents[2] / "models" / "dates.pt"
@@ -37,9 +39,7 @@ _ANSWERS = "_source_answers"  # this session's recent answers, by (model, versio
 def shipped_dates() -> LoadedCheckpoint:
     """The date translator in models/dates.pt, frozen: shared by every session, read-only."""
     loaded = load_checkpoint(SHIPPED_DATES.read_bytes(), None, None)
-    for p in loaded.model.parameters():
-        p.requires_grad_(False)
-    loaded.model.eval()
+    freeze(loaded.model)
     return loaded
 
 
@@ -101,7 +101,6 @@ def dates_alignment() -> D.Alignment:
 # exactly as the model was trained to read): (locale, style) pairs of D.variants().
 EXAMPLE_VARIANTS = (("de", "full"), ("zh_Hans", "full"), ("en_US", "medium"), ("fr", "long"),
                     ("ja", "abbr"), ("es", "full"), ("ko", "long"))
-EXAMPLE_DATE = dt.date(2026, 11, 23)
 
 
 def date_example(i: int, date: dt.date = EXAMPLE_DATE) -> str:
@@ -178,9 +177,7 @@ def answer_tokens(loaded: LoadedCheckpoint, src_tokens: tuple[str, ...],
         return store[key]
     specials = loaded.special_ids("tgt")
     bos, eos = loaded.start_id(), specials.get("eos")
-    src_stoi = {tok: i for i, tok in reversed(list(enumerate(loaded.src_vocab)))}
-    unk = loaded.special_ids("src").get("unk", 0)
-    src = torch.tensor([[src_stoi.get(tok, unk) for tok in src_tokens]])
+    src = torch.tensor([loaded.src_ids(src_tokens)])  # (1, src_len)
     ys = greedy_decode(loaded.model, src, Batch(src).src_mask, max_len=MAX_ANSWER + 1,
                        start_symbol=bos, end_symbol=eos)[0, 1:].tolist()
     ids = ys[: ys.index(eos)] if eos in ys else ys

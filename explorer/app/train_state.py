@@ -23,6 +23,7 @@ from streamlit import config
 
 from transformer.model import EncoderDecoder
 
+from ..core.runs import freeze
 from ..text.i18n import t
 from ..training.hub import SNAPSHOT_WAIT, Hub, Ticket, hub
 from ..training.run import (
@@ -30,8 +31,6 @@ from ..training.run import (
     ModelKey,
     TrainedState,
     build_model_for,
-    freeze,
-    is_current,
     stop_and_wait,
     weights_digest,
 )
@@ -69,11 +68,7 @@ def _untrained(key: ModelKey) -> EncoderDecoder:
 
 def untrained(key: ModelKey) -> EncoderDecoder:
     """The untrained model (shared, read-only): the trained one's starting point."""
-    model = _untrained(key)
-    if not is_current(model):  # built before the app's code was reloaded: build again
-        _untrained.clear()
-        model = _untrained(key)
-    return model
+    return _untrained(key)
 
 
 def memo(name: tuple, compute: Callable[[], Any]) -> Any:
@@ -236,12 +231,7 @@ def current_state(replacing: bool, stop_requested: bool
     training replaces it (no evaluation).
     """
     old = _settle_ticket(replacing, stop_requested)
-    state: TrainedState | None = st.session_state.get(STATE_KEY)
-    if state is not None and not (isinstance(state, TrainedState) and is_current(state.model)):
-        st.session_state.pop(STATE_KEY, None)  # trained before the app's code was updated
-        st.session_state.pop(MEMO_KEY, None)
-        st.info(t("train.updated"), icon=":material/refresh:")
-        state = None
+    state = trained_state()
     settled = True
     if state is not None and state.running:
         with st.spinner(t("train.evaluating")):

@@ -22,7 +22,7 @@ import io
 import pickle
 import re
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from typing import Any
 
@@ -40,6 +40,7 @@ from transformer.tokenize import MAX_TOKENS
 
 from ..text.i18n import learner_message, t
 from .exports import FORMAT
+from .runs import encode, token_ids
 from .settings import LIMITS, MAX_PARAMS, estimate_params
 
 # The Annotated Transformer's trained Multi30k model (N=6, d_model=512, 55M parameters with
@@ -101,10 +102,14 @@ class LoadedCheckpoint:
         Transformer's is <s>, </s>, <blank>, <unk>, so decode with these ids, not BOS/EOS.
         """
         itos = self.tgt_vocab if side == "tgt" else self.src_vocab
-        stoi = {tok: i for i, tok in reversed(list(enumerate(itos)))}
+        stoi = token_ids(itos)
         found = {role: next((stoi[n] for n in names if n in stoi), None)
                  for role, names in SPECIAL_NAMES.items()}
         return {role: i for role, i in found.items() if i is not None}
+
+    def src_ids(self, tokens: Sequence[str]) -> list[int]:
+        """`tokens` in the source vocabulary; one it lacks reads as its <unk> (else id 0)."""
+        return encode(self.src_vocab, tokens, self.special_ids("src").get("unk", 0))
 
     def start_id(self) -> int:
         """The id the decoder starts from, on every page: the target vocabulary's <s> found

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
@@ -39,6 +40,25 @@ from transformer.tokenize import (
 )
 
 BODY_VOCAB = 4  # placeholder vocabulary for a body: only the stacks are kept from it
+
+
+def token_ids(itos: Sequence[str]) -> dict[str, int]:
+    """Token -> id for a vocabulary listed by id; a token listed twice keeps its first id."""
+    return {tok: i for i, tok in reversed(list(enumerate(itos)))}
+
+
+def encode(itos: Sequence[str], tokens: Sequence[str], unk: int) -> list[int]:
+    """The ids of `tokens` in the vocabulary `itos`; one it lacks reads as `unk`."""
+    ids = token_ids(itos)
+    return [ids.get(tok, unk) for tok in tokens]
+
+
+def freeze(model: nn.Module, train_mode: bool = False) -> nn.Module:
+    """A model that will only be read (shared, or shown): no gradients, in eval mode (or
+    in train mode, dropout on, when `train_mode`)."""
+    model.train(train_mode)
+    model.requires_grad_(False)
+    return model
 
 
 @dataclass(frozen=True)
@@ -75,8 +95,7 @@ class ImportedTokens(Tokens):
 
     @property
     def src_ids(self) -> list[int]:
-        stoi = {tok: i for i, tok in reversed(list(enumerate(self.src_itos)))}
-        return [stoi.get(tok, self.src_unk) for tok in self.src_tokens]
+        return encode(self.src_itos, self.src_tokens, self.src_unk)
 
     @property
     def tgt_in_tokens(self) -> tuple[str, ...]:
@@ -84,8 +103,7 @@ class ImportedTokens(Tokens):
 
     @property
     def tgt_in_ids(self) -> list[int]:
-        stoi = {tok: i for i, tok in reversed(list(enumerate(self.tgt_itos)))}
-        return [self.bos, *(stoi.get(tok, self.tgt_unk) for tok in self.tgt_tokens)]
+        return [self.bos, *encode(self.tgt_itos, self.tgt_tokens, self.tgt_unk)]
 
 
 def imported_tokens(tokens: Tokens, src_itos: tuple[str, ...], tgt_itos: tuple[str, ...],
@@ -126,11 +144,7 @@ def body_config(cfg: TransformerConfig) -> TransformerConfig:
 
 def build_body(cfg: TransformerConfig, seed: int, train_mode: bool) -> EncoderDecoder:
     """Encoder and decoder stacks for `cfg` from `seed`, in train or eval mode; never changed."""
-    model = build_model(body_config(cfg), seed=seed)
-    model.train(train_mode)
-    for p in model.parameters():
-        p.requires_grad_(False)
-    return model
+    return freeze(build_model(body_config(cfg), seed=seed), train_mode)
 
 
 def _token_row(seed: int, salt: str, token: str, width: int, bound: float) -> torch.Tensor:

@@ -28,7 +28,7 @@ from ..core.introspect import KINDS
 from ..core.runs import Run
 from ..figures.attention import knockout_grid
 from ..figures.common import heatmap
-from ..state.view import WHOLE, keep
+from ..state.view import WHOLE, Model, keep, refit
 from ..text.i18n import percent, sentences, t
 from ..training.knockout import (
     ATTENTION_PARTS,
@@ -128,15 +128,9 @@ def _check_choices(n_layers: int, n_heads: int) -> None:
     friendly warning; a head left over from an attention when the feed-forward network is
     chosen simply becomes the whole sublayer."""
     state = st.session_state
-    part, layer, head = (state.get(KEYS[k]) for k in ("part", "layer", "head"))
-    refused = False
-    if part is not None and part not in PARTS:
-        state[KEYS["part"]], part, refused = next(iter(PARTS)), next(iter(PARTS)), True
-    if layer is not None and not (type(layer) is int and 0 <= layer < n_layers):
-        state[KEYS["layer"]], refused = 0, True
-    if head is not None and not (type(head) is int and WHOLE <= head < n_heads):
-        state[KEYS["head"]], refused = 0, True
-    elif head not in (None, WHOLE) and part not in ATTENTION_PARTS and part is not None:
+    refused = refit(state, KEYS.values(), Model(N=n_layers, h=n_heads))
+    part, head = state.get(KEYS["part"]), state.get(KEYS["head"])
+    if head not in (None, WHOLE) and part not in ATTENTION_PARTS and part is not None:
         state[KEYS["head"]] = WHOLE
     if refused:
         st.warning(t("ko.refused"), icon=":material/block:")

@@ -48,7 +48,7 @@ from ..core.settings import (
     preset_of,
     settings_values,
 )
-from ..text.i18n import LANGS, t  # noqa: F401 (LANGS: the languages a link may ask for)
+from ..text.i18n import t
 from .view import (  # noqa: F401 (ATTENTION_KINDS ... shape_layers: the links' vocabulary)
     ATTENTION_KINDS,
     MASK_LEN_RANGE,

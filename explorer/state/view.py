@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -265,6 +265,19 @@ def keep(key: str) -> dict[str, Any]:
     if key not in VIEW_KEYS:
         raise KeyError(f"{key!r} is not declared in explorer/state/view.py")
     return {"key": key, "persist_state": "session"}
+
+
+def refit(state: MutableMapping[str, Any], keys: Iterable[str], model: Model) -> bool:
+    """Put each choice of `keys` that `state` holds a value for which `model` cannot take
+    (a model made smaller, a link, a forged request) back to its default; True if any was."""
+    refused = False
+    for key in keys:
+        choice = BY_KEY[key]
+        value = state.get(key)
+        if value is not None and not choice.valid(value, model):
+            state[key] = choice.default
+            refused = True
+    return refused
 
 
 def page_defaults() -> dict[str, Any]:

@@ -120,9 +120,7 @@ def _checkpoint_src(loaded: LoadedCheckpoint,
     """`src_tokens` in the checkpoint's source vocabulary: (src (1, src_len), mask (1, 1,
     src_len)); unknown tokens read as its <unk>, and without a <pad> nothing is masked."""
     src_specials = loaded.special_ids("src")
-    stoi = {tok: i for i, tok in reversed(list(enumerate(loaded.src_vocab)))}
-    unk = src_specials.get("unk", 0)
-    src = torch.tensor([[stoi.get(tok, unk) for tok in src_tokens]])  # (1, src_len)
+    src = torch.tensor([loaded.src_ids(src_tokens)])  # (1, src_len)
     pad = src_specials.get("pad")
     src_mask = (src != pad).unsqueeze(-2) if pad is not None else torch.ones(
         1, 1, src.size(1), dtype=torch.bool)  # (1, 1, src_len)

@@ -95,24 +95,6 @@ def build_model_for(key: ModelKey) -> EncoderDecoder:
     return build_model(key.config, seed=key.seed).eval()
 
 
-def is_current(model: object) -> bool:
-    """Whether `model` was built by the code loaded now.
-
-    A development server that sees a source file change unloads the project's modules and
-    imports them again; a model built before (kept in a cache or a session) then has hook
-    points that the new `capture()` cannot see, and must be built again.
-    """
-    return isinstance(model, EncoderDecoder)
-
-
-def freeze(model: EncoderDecoder) -> EncoderDecoder:
-    """Eval mode and no gradients: for a model that will only be read (e.g. shared)."""
-    model.eval()
-    for p in model.parameters():
-        p.requires_grad_(False)
-    return model
-
-
 def weights_digest(model: EncoderDecoder) -> str:
     """A digest of the model's parameter and buffer values: two models with the same
     architecture and the same digest compute the same function (e.g. two learners' copies

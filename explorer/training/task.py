@@ -26,9 +26,11 @@ MAX_WORDS = 20  # distinct words of the learner's text used as symbols
 WORD_MIN_LEN, WORD_MAX_LEN = 6, 12  # the words task covers the sentence's length, capped
 DEFAULT_DIGITS = "3 1 4 1 5 9 2"
 FILM_DIGITS = "7 2 9 4 0 6 1 8"  # the film's probe: distinct digits, so one ideal per row
-# The date task's film probe and first input to decode: 23 November 2026, the date the
-# docstring of transformer/dates.py opens with, written in German (`Montag, 23. November 2026`).
-FILM_DATE = D.Variant("de", "full"), dt.date(2026, 11, 23)
+# The app's example date: 23 November 2026, the date the docstring of transformer/dates.py
+# opens with. The date task's film probe and first input to decode write it in German
+# (`Montag, 23. November 2026`); the sidebar's example pills in seven styles (sources.py).
+EXAMPLE_DATE = dt.date(2026, 11, 23)
+FILM_DATE = D.Variant("de", "full"), EXAMPLE_DATE
 
 TrainTask = Task | D.DateTask  # what the Train page trains: a toy task or the date task
 

@@ -1146,7 +1146,6 @@ TEXT: dict[str, str] = {
     "train.stop_help": "Stop training; the model keeps what it has learned so far. Clicking "
                        "elsewhere, visiting other pages or switching language does not stop it; a "
                        "new training, its time limit, or closing or reloading the tab does.",
-    "train.updated": "The app was updated since you trained your model: please train it again.",
     # (3) a click during training: the page stops the training thread and waits for it
     "train.evaluating": "Stopping the training and evaluating the model…",
     "train.starting": "Starting…",

@@ -1006,7 +1006,6 @@ TEXT: dict[str, str] = {
     "train.stop": "停止",
     "train.stop_help": "停止训练；模型会保留到目前为止学到的东西。点击别处、访问其他页面或切换语言"
                        "都不会停止训练；开始新的训练、达到时间上限，或者关闭、刷新标签页会停止它。",
-    "train.updated": "你训练模型之后应用已经更新：请重新训练。",
     "train.evaluating": "正在停止训练并评估模型…",
     "train.starting": "正在开始…",
     "train.progress": "第 {step} / {steps} 步 · 损失 {loss} · token 准确率 {acc} · {seconds} 秒 · "
