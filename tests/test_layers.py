@@ -122,3 +122,45 @@ def test_the_model_package_knows_nothing_of_the_app():
     for path in sorted((ROOT / "transformer").rglob("*.py")):
         names = {name.split(".")[0] for name, _ in _imports(path)}
         assert not names & {"explorer", "streamlit", "plotly"}, path.name
+
+
+def _session_keys_from_elsewhere(path: Path) -> list[str]:
+    """Names imported from another explorer module that `path` uses as a session-state key
+    (`st.session_state[NAME]`, `.get(NAME)`, `.pop(NAME)`, `.setdefault(NAME)`, `NAME in
+    st.session_state`). The view's keys, declared in state/view.py for the widgets that
+    draw them and for links, are not counted."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = {alias.asname or alias.name for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "")
+                                                         .startswith("explorer"))
+                and not (node.module or "").endswith("view")
+                for alias in node.names}
+
+    def is_session_state(node: ast.AST) -> bool:
+        return isinstance(node, ast.Attribute) and node.attr == "session_state"
+
+    used = []
+    for node in ast.walk(tree):
+        key = None
+        if isinstance(node, ast.Subscript) and is_session_state(node.value):
+            key = node.slice
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in ("get", "pop", "setdefault")
+              and is_session_state(node.func.value) and node.args):
+            key = node.args[0]
+        elif (isinstance(node, ast.Compare) and len(node.ops) == 1
+              and isinstance(node.ops[0], ast.In) and is_session_state(node.comparators[0])):
+            key = node.left
+        if isinstance(key, ast.Name) and key.id in imported:
+            used.append(key.id)
+    return used
+
+
+def test_a_session_key_is_read_and_written_by_the_module_that_declares_it():
+    """Another module asks the owner (train_state.trained_state, sidebar.show_sentence, ...):
+    docs/architecture.md, "Session keys"."""
+    found = {p.relative_to(ROOT).as_posix(): keys
+             for p in sorted([*(ROOT / "explorer").rglob("*.py"), *(ROOT / "pages").glob("*.py"),
+                              ROOT / "app.py"])
+             if (keys := _session_keys_from_elsewhere(p))}
+    assert not found, found
