@@ -9,7 +9,7 @@ from explorer.figures.model import architecture_figure, parameter_chart, share
 from explorer.sections.frame import context
 from explorer.sections.preview import show_date_preview
 from explorer.text.i18n import t
-from transformer.model import sublayer_hook
+from transformer.hook_paths import sublayer_hook
 
 st.title(t("model.title"))
 ctx = context()

@@ -30,7 +30,7 @@ from explorer.figures.shapes import (
 from explorer.sections.frame import context
 from explorer.state.view import keep
 from explorer.text.i18n import t
-from transformer.model import layer_hook
+from transformer.hook_paths import layer_hook
 
 TABLE_FONT = 14  # px, the table's text (drawn on a canvas: presenter mode's CSS leaves it)
 

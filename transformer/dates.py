@@ -56,8 +56,9 @@ from typing import Literal, get_args
 import torch
 
 from .film import Probe, field_probe
+from .hook_paths import attention_hook
 from .hooks import capture
-from .model import EncoderDecoder, attention_hook
+from .model import EncoderDecoder
 from .tokenize import BOS, EOS, PAD, Vocab
 from .train import Batch, greedy_decode
 

@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
+from .hook_paths import SUBLAYERS, attention_hook
 from .hooks import capture
-from .model import SUBLAYERS, EncoderDecoder, attention_hook, subsequent_mask
+from .model import EncoderDecoder, subsequent_mask
 from .tokenize import BOS, EOS
 
 MAX_FRAMES = 40  # frames kept before thinning (a film ends with 20-40, plus the last step)

@@ -1,9 +1,12 @@
 """The encoder-decoder Transformer of "Attention Is All You Need", in paper order.
 
 Class and parameter names follow Harvard NLP's *The Annotated Transformer*, so that with
-the default `TransformerConfig` a checkpoint trained with that code loads here with
-`load_state_dict(strict=True)`. Every tensor worth looking at passes through a `HookPoint`
-(see `hooks.py`); outside `capture()` they are identities and cost nothing.
+the default `TransformerConfig` (config.py) a checkpoint trained with that code loads here
+with `load_state_dict(strict=True)`. Every tensor worth looking at passes through a
+`HookPoint` (hooks.py; their names are spelled in hook_paths.py); outside `capture()` they
+are identities and cost nothing. Two formulas, the LayerNorm's and the attention's, also
+have a CPU fast path (fast.py) computing the same function in fewer operations; each is
+taken in one commented line.
 
 Differences from the Annotated code, each deliberate:
 - `MultiHeadedAttention` does not keep `self.attn`: a forward pass never writes to the
@@ -21,172 +24,23 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, fields
-from typing import Literal, get_args, get_origin, get_type_hints
 
 import torch
 import torch.nn.functional as F
 from torch import nn
-from torch.autograd.function import once_differentiable
 
-from .hooks import HookPoint, capture, quiet
-
-# The score a blocked position gets before the softmax: The Annotated Transformer's
-# `scores.masked_fill(mask == 0, -1e9)`. Finite, so a row with every key blocked still has
-# a softmax (uniform weights) instead of NaN.
-MASK_FILL = -1e9
-
-NormPlacement = Literal["pre", "post"]
-LayerNormKind = Literal["annotated", "standard"]
-TieWeights = Literal["none", "decoder", "all"]
-# The decoder self-attention's mask: "subsequent" (the paper's, section 3.2.3), "none" (only
-# padding is blocked: every position sees the future) or "inverted" (the mistake of filling
-# where the lower-triangular mask is 1: every position sees only *later* positions).
-DecoderMask = Literal["subsequent", "none", "inverted"]
-
-
-# ---------------------------------------------------------------------------------------
-# Configuration and validation
-# ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TransformerConfig:
-    """Everything that fixes a model's architecture; defaults are The Annotated Transformer's."""
-
-    src_vocab: int  # rows of the source embedding table (distinct source tokens)
-    tgt_vocab: int  # rows of the target embedding table = outputs of the generator
-    N: int = 6  # identical layers in each stack (encoder and decoder)
-    d_model: int = 512  # width of every token vector between sublayers
-    d_ff: int = 2048  # hidden width of the position-wise feed-forward network
-    h: int = 8  # attention heads; each works in d_k = d_model / h dimensions
-    dropout: float = 0.1  # after every sublayer, on emb+PE, inside FFN and on attention weights
-    max_len: int = 5000  # positions covered by the positional-encoding table
-    norm_placement: NormPlacement = "pre"  # "pre": x + Sublayer(LN(x)); "post": LN(x + Sublayer(x))
-    layer_norm: LayerNormKind = "annotated"  # "annotated": (x-mean)/(std+eps); "standard": as nn
-    scale_embedding: bool = True  # multiply embeddings by sqrt(d_model) (paper, section 3.4)
-    tie_weights: TieWeights = "none"  # "decoder": tgt_embed = generator; "all": src_embed too
-    # Break switches: each removes or inverts exactly one part; the defaults are the paper's.
-    decoder_mask: DecoderMask = "subsequent"  # what decoder self-attention may see (3.2.3)
-    positional_encoding: bool = True  # add the sinusoids (3.5); False: order is invisible
-    scale_scores: bool = True  # divide Q K^T by sqrt(d_k) (3.2.1); False: raw dot products
-    residual: bool = True  # x + Sublayer(x) around every sublayer (3.1); False: Sublayer only
-
-    def __post_init__(self) -> None:
-        validate_config(self)
-
-    @property
-    def d_k(self) -> int:
-        """Dimensions per head: d_k = d_v = d_model / h."""
-        return self.d_model // self.h
-
-
-# The break switches among the fields above: each removes or inverts one part, and none
-# changes a parameter (explorer/training/experiments.py trains a broken model beside a correct one).
-BREAK_SWITCHES: tuple[str, ...] = ("decoder_mask", "positional_encoding", "scale_scores",
-                                   "residual")
-
-# Each field's declared type, resolved (annotations are strings under `from __future__ import
-# annotations`): validate_config reads which fields are ints and which are Literal choices here.
-_FIELD_TYPES = get_type_hints(TransformerConfig)
-
-
-class ConfigError(ValueError):
-    """A setting that cannot build (or train) a model. The message is English; `key` is a
-    stable code for the problem and `values` the names and numbers in it, so an interface
-    can say the same in the learner's language (one text per code)."""
-
-    def __init__(self, message: str, key: str = "", **values: object) -> None:
-        super().__init__(message)
-        self.key = key
-        self.values: dict[str, object] = values
-
-
-def check_int(name: str, value: object, low: int = 1) -> int:
-    """Return `value` if it is an int >= low, else raise a ConfigError that says so."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{name} must be a whole number, got {value!r}.", "config.whole",
-                          name=name, value=f"{value!r:.40}")
-    if value < low:
-        raise ConfigError(f"{name} must be at least {low}, got {value}.", "config.at_least",
-                          name=name, low=low, value=value)
-    return value
-
-
-def check_choice(name: str, value: object, literal: object) -> None:
-    """Raise a ConfigError, listing the allowed values, unless `value` is one of `literal`'s."""
-    allowed = get_args(literal)
-    if value not in allowed:
-        raise ConfigError(f"{name} must be one of {allowed}, got {value!r}.", "config.choice",
-                          name=name, allowed=str(allowed), value=f"{value!r:.40}")
-
-
-def check_heads(d_model: int, h: int) -> None:
-    """Raise a ValueError, with valid alternatives, unless h divides d_model."""
-    if d_model % h == 0:
-        return
-    heads = [k for k in range(1, min(d_model, 64) + 1) if d_model % k == 0]
-    near_heads = sorted(heads, key=lambda k: abs(k - h))[:3]
-    widths = sorted({m for m in (d_model // h * h, (d_model // h + 1) * h) if m > 0 and m % 2 == 0})
-    hint = f"h in {sorted(near_heads)}"
-    if widths:
-        hint += f", or d_model in {widths}"
-    raise ConfigError(
-        f"d_model ({d_model}) must be divisible by h ({h}): each of the h heads gets "
-        f"d_k = d_model / h dimensions. Try {hint}.",
-        "config.heads_widths" if widths else "config.heads", d_model=d_model, h=h,
-        heads=", ".join(map(str, sorted(near_heads))), widths=", ".join(map(str, widths)),
-    )
-
-
-def validate_config(cfg: TransformerConfig) -> None:
-    """Raise a ValueError naming the problem and a valid choice for any bad field."""
-    for f in fields(cfg):
-        if _FIELD_TYPES[f.name] is int:
-            check_int(f.name, getattr(cfg, f.name))
-    if cfg.d_model % 2:
-        raise ConfigError(
-            f"d_model must be even (got {cfg.d_model}): the sinusoidal positional encoding "
-            f"pairs a sine and a cosine for each frequency. Try {cfg.d_model - 1} or "
-            f"{cfg.d_model + 1}.",
-            "config.even", d_model=cfg.d_model, lower=cfg.d_model - 1, upper=cfg.d_model + 1,
-        )
-    check_heads(cfg.d_model, cfg.h)
-    if isinstance(cfg.dropout, bool) or not isinstance(cfg.dropout, (int, float)):
-        raise ConfigError(f"dropout must be a number in [0, 1), got {cfg.dropout!r}.",
-                          "config.dropout_number", value=f"{cfg.dropout!r:.40}")
-    if not 0.0 <= float(cfg.dropout) < 1.0:  # also rejects NaN
-        raise ConfigError(
-            f"dropout must be in [0, 1) (the probability of zeroing a value), got {cfg.dropout}.",
-            "config.dropout_range", value=cfg.dropout,
-        )
-    for f in fields(cfg):
-        if get_origin(_FIELD_TYPES[f.name]) is Literal:
-            check_choice(f.name, getattr(cfg, f.name), _FIELD_TYPES[f.name])
-    for f in fields(cfg):
-        value = getattr(cfg, f.name)
-        if _FIELD_TYPES[f.name] is bool and not isinstance(value, bool):
-            raise ConfigError(f"{f.name} must be True or False, got {value!r}.",
-                              "config.true_false", name=f.name, value=f"{value!r:.40}")
-    if cfg.tie_weights == "all" and cfg.src_vocab != cfg.tgt_vocab:
-        raise ConfigError(
-            f"tie_weights='all' shares one embedding table between source and target, so both "
-            f"vocabularies must be the same size (got {cfg.src_vocab} and {cfg.tgt_vocab}). "
-            f"Use tie_weights='decoder' or one shared vocabulary.",
-            "config.tie_all", src=cfg.src_vocab, tgt=cfg.tgt_vocab,
-        )
-
-
-def check_ids(ids: torch.Tensor, vocab: int, what: str = "token") -> None:
-    """Raise a ValueError if any id in `ids` is outside [0, vocab)."""
-    if ids.dtype not in (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8):
-        raise ValueError(f"{what} ids must be integers, got dtype {ids.dtype}.")
-    if ids.numel() and (int(ids.min()) < 0 or int(ids.max()) >= vocab):
-        bad = ids[(ids < 0) | (ids >= vocab)].unique()[:5].tolist()
-        raise ValueError(
-            f"{what} ids {bad} are outside the vocabulary: valid ids are 0 to {vocab - 1}."
-        )
-
+from . import fast
+from .config import (
+    DecoderMask,
+    LayerNormKind,
+    NormPlacement,
+    TieWeights,
+    TransformerConfig,
+    check_heads,
+    check_ids,
+    check_int,
+)
+from .hooks import HookPoint, capture
 
 # ---------------------------------------------------------------------------------------
 # 3.1 Encoder and decoder stacks
@@ -269,84 +123,6 @@ def clones(module: nn.Module, N: int) -> nn.ModuleList:
     return nn.ModuleList([copy.deepcopy(module) for _ in range(N)])
 
 
-def annotated_norm(x: torch.Tensor, eps: float) -> tuple[torch.Tensor, torch.Tensor]:
-    """(x - mean) / (std + eps) over the last dimension, with the unbiased std; also the std.
-
-    The Annotated Transformer's formula, which F.layer_norm does not offer (unbiased std, eps
-    added outside the square root); written out, it is also several times faster on CPU than
-    x.std() for short feature vectors (torch's std kernel pays a cost per row).
-    """
-    centred = x - x.mean(-1, keepdim=True)
-    std = (centred.pow(2).sum(-1, keepdim=True) / (x.size(-1) - 1)).sqrt()  # (..., 1)
-    return centred / (std + eps), std
-
-
-class _AnnotatedNormFunction(torch.autograd.Function):
-    """a_2 * annotated_norm(x) + b_2 as one autograd node, its gradient written by hand.
-
-    The same forward arithmetic as the written-out formula; autograd would record and replay
-    about ten small ops per norm instead, a tenth of a training step at the fast recipe's
-    size (bench/step_cost.py). tests/test_fast_path.py compares both paths' gradients.
-    """
-
-    @staticmethod
-    def forward(ctx, x: torch.Tensor, a_2: torch.Tensor, b_2: torch.Tensor,
-                eps: float) -> torch.Tensor:
-        z, std = annotated_norm(x, eps)
-        ctx.save_for_backward(z, std, a_2)
-        ctx.eps = eps
-        return torch.addcmul(b_2, a_2, z)
-
-    @staticmethod
-    @once_differentiable
-    def backward(ctx, grad: torch.Tensor) -> tuple[torch.Tensor | None, ...]:
-        z, std, a_2 = ctx.saved_tensors
-        n = z.size(-1)
-        grad_x = grad_a = grad_b = None
-        if ctx.needs_input_grad[0]:
-            # With c = x - mean(x), std = |c| / sqrt(n - 1) and z = c / (std + eps), and
-            # g = grad * a_2 the gradient reaching z:
-            #   dL/dx = (g - mean(g)) / (std + eps) - (g . z) z / ((n - 1) std)
-            # (the first term through c, whose every entry moves with mean(x); the second
-            # through std). For a constant vector (std = 0, so z = 0) the second term is 0,
-            # its limit as std -> 0.
-            g = grad * a_2
-            dot = (g * z).sum(-1, keepdim=True)  # (..., 1)
-            grad_x = torch.addcmul((g - g.mean(-1, keepdim=True)) / (std + ctx.eps),
-                                   dot / ((n - 1) * std + 1e-30), z, value=-1)
-        if ctx.needs_input_grad[1]:
-            grad_a = (grad * z).reshape(-1, n).sum(0)
-        if ctx.needs_input_grad[2]:
-            grad_b = grad.reshape(-1, n).sum(0)
-        return grad_x, grad_a, grad_b, None
-
-
-class LayerNorm(nn.Module):
-    """Normalise each vector over its features, then scale by a_2 and shift by b_2.
-
-    kind="annotated": (x - mean) / (std + eps) with the unbiased std and eps = 1e-6, as in
-    The Annotated Transformer (`annotated_norm`). kind="standard": (x - mean) / sqrt(var +
-    eps) with the biased variance and eps = 1e-5, exactly what `torch.nn.LayerNorm` computes.
-    """
-
-    def __init__(self, features: int, eps: float | None = None, kind: LayerNormKind = "annotated"):
-        super().__init__()
-        self.a_2 = nn.Parameter(torch.ones(features))
-        self.b_2 = nn.Parameter(torch.zeros(features))
-        self.kind = kind
-        self.eps = eps if eps is not None else (1e-6 if kind == "annotated" else 1e-5)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if self.kind == "standard":
-            return F.layer_norm(x, (x.size(-1),), self.a_2, self.b_2, self.eps)
-        if torch.is_grad_enabled():  # training: the same arithmetic, one autograd node
-            return _AnnotatedNormFunction.apply(x, self.a_2, self.b_2, self.eps)
-        return torch.addcmul(self.b_2, self.a_2, annotated_norm(x, self.eps)[0])
-
-    def extra_repr(self) -> str:
-        return f"{self.a_2.numel()}, kind={self.kind!r}, eps={self.eps:g}"
-
-
 class Encoder(nn.Module):
     """A stack of N encoder layers (plus a final LayerNorm when norms come first)."""
 
@@ -360,6 +136,34 @@ class Encoder(nn.Module):
         for layer in self.layers:
             x = layer(x, mask)
         return self.hook_out(self.norm(x))  # memory: (batch, src_len, d_model)
+
+
+class LayerNorm(nn.Module):
+    """Normalise each vector over its features, then scale by a_2 and shift by b_2.
+
+    kind="annotated": (x - mean) / (std + eps) with the unbiased std and eps = 1e-6, as in
+    The Annotated Transformer. kind="standard": (x - mean) / sqrt(var + eps) with the biased
+    variance and eps = 1e-5, exactly what `torch.nn.LayerNorm` computes.
+    """
+
+    def __init__(self, features: int, eps: float | None = None, kind: LayerNormKind = "annotated"):
+        super().__init__()
+        self.a_2 = nn.Parameter(torch.ones(features))
+        self.b_2 = nn.Parameter(torch.zeros(features))
+        self.kind = kind
+        self.eps = eps if eps is not None else (1e-6 if kind == "annotated" else 1e-5)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.kind == "standard":
+            return F.layer_norm(x, (x.size(-1),), self.a_2, self.b_2, self.eps)
+        if fast.enabled():  # the formula below in fewer operations on CPU (fast.py)
+            return fast.layer_norm(x, self.a_2, self.b_2, self.eps)
+        mean = x.mean(-1, keepdim=True)
+        std = x.std(-1, keepdim=True)  # unbiased: divides by d_model - 1
+        return self.a_2 * (x - mean) / (std + self.eps) + self.b_2
+
+    def extra_repr(self) -> str:
+        return f"{self.a_2.numel()}, kind={self.kind!r}, eps={self.eps:g}"
 
 
 class Dropout(nn.Dropout):
@@ -445,8 +249,8 @@ class EncoderLayer(nn.Module):
         self.size = size
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        x = self.sublayer[0](x, lambda x: self.self_attn(x, x, x, mask))
-        return self.sublayer[1](x, self.feed_forward)
+        x = self.sublayer[0](x, lambda x: self.self_attn(x, x, x, mask))  # 1) self-attention
+        return self.sublayer[1](x, self.feed_forward)  # 2) feed-forward
 
 
 class Decoder(nn.Module):
@@ -535,6 +339,12 @@ def decoder_self_mask(tgt_mask: torch.Tensor, kind: DecoderMask) -> torch.Tensor
 # ---------------------------------------------------------------------------------------
 
 
+# The score a blocked position gets before the softmax: The Annotated Transformer's
+# `scores.masked_fill(mask == 0, -1e9)`. Finite, so a row with every key blocked still has
+# a softmax (uniform weights) instead of NaN.
+MASK_FILL = -1e9
+
+
 def _no_hook(name: str, t: torch.Tensor) -> torch.Tensor:
     return t
 
@@ -565,85 +375,6 @@ def attention(
     if dropout is not None:
         p_attn = dropout(p_attn)
     return p_attn @ value, p_attn  # (batch, h, q, d_k), (batch, h, q, k)
-
-
-# Where `fast_attention` computes the weights itself rather than calling the fused kernel:
-# rows of at most SHORT_KEYS keys, at least MANY_ROWS (batch x head) blocks of them. torch's
-# CPU softmax pays a cost per row, which short rows feel most. Measured on 2 CPU cores,
-# forward and backward of one attention with its projections, at the fast recipe's size (10
-# keys, 128 x 2 blocks): about 0.75x the fused kernel's time; a whole training step 0.9x
-# (bench/step_cost.py). The kernel is faster from 16 keys on, and for a single sentence.
-SHORT_KEYS = 15
-MANY_ROWS = 64
-
-
-def _short_attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
-                     mask: torch.Tensor | None, scale: float) -> tuple[torch.Tensor, torch.Tensor]:
-    """softmax(scale * Q K^T, blocked keys -inf) V for short rows: (output, weights)."""
-    scores = query @ key.transpose(-2, -1)  # (batch, h, q, k)
-    if scale != 1.0:
-        scores = scores * scale
-    if mask is not None:
-        scores = scores.masked_fill(~mask, -math.inf)
-    # softmax = exp(s - max) / sum, in place on the fresh scores: the max only keeps exp in
-    # range (a softmax does not change when its row is shifted)
-    weights = (scores - scores.amax(-1, keepdim=True)).exp_()
-    weights = weights.div_(weights.sum(-1, keepdim=True))
-    return weights @ value, weights  # (batch, h, q, d_k), (batch, h, q, k)
-
-
-class _ShortAttentionFunction(torch.autograd.Function):
-    """`_short_attention` as one autograd node, its gradient written by hand.
-
-    With P the weights, O = P V and G = dL/dO: dV = P^T G; dP = G V^T; the softmax's
-    dS = P * (dP - rowsum(dP * P)); dQ = scale dS K and dK = scale dS^T Q. A blocked key
-    has P = 0, so its score gets no gradient, as masked_fill gives in the written-out path.
-    tests/test_fast_path.py checks it against autograd's.
-    """
-
-    @staticmethod
-    def forward(ctx, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
-                mask: torch.Tensor | None, scale: float) -> torch.Tensor:
-        out, weights = _short_attention(query, key, value, mask, scale)
-        ctx.save_for_backward(query, key, value, weights)
-        ctx.scale = scale
-        return out
-
-    @staticmethod
-    @once_differentiable
-    def backward(ctx, grad: torch.Tensor) -> tuple[torch.Tensor | None, ...]:
-        query, key, value, weights = ctx.saved_tensors
-        grad_v = weights.transpose(-2, -1) @ grad  # (batch, h, k, d_k)
-        grad_p = grad @ value.transpose(-2, -1)  # (batch, h, q, k)
-        grad_s = weights * (grad_p - (grad_p * weights).sum(-1, keepdim=True))
-        if ctx.scale != 1.0:
-            grad_s = grad_s * ctx.scale
-        return grad_s @ key, grad_s.transpose(-2, -1) @ query, grad_v, None, None
-
-
-def fast_attention(
-    query: torch.Tensor,
-    key: torch.Tensor,
-    value: torch.Tensor,
-    mask: torch.Tensor | None = None,
-    scale: bool = True,
-) -> torch.Tensor:
-    """`attention`'s output without its hooks or weights, for passes nobody looks inside.
-
-    The same function as long as each row may attend somewhere: a blocked key's weight is 0
-    either way (exp(-inf) here, exp(MASK_FILL - max) in float32 there). Many short rows go
-    to `_short_attention` (SHORT_KEYS), the rest to F.scaled_dot_product_attention, whose
-    boolean mask is True where attending is allowed, our convention too.
-    """
-    if mask is not None and mask.dtype != torch.bool:
-        mask = mask != 0
-    if key.size(-2) <= SHORT_KEYS and query.size(0) * query.size(1) >= MANY_ROWS:
-        factor = 1 / math.sqrt(query.size(-1)) if scale else 1.0
-        if torch.is_grad_enabled():  # training: one autograd node
-            return _ShortAttentionFunction.apply(query, key, value, mask, factor)
-        return _short_attention(query, key, value, mask, factor)[0]
-    return F.scaled_dot_product_attention(query, key, value, attn_mask=mask,
-                                          scale=None if scale else 1.0)
 
 
 class MultiHeadedAttention(nn.Module):
@@ -690,17 +421,9 @@ class MultiHeadedAttention(nn.Module):
         ]
         query, key, value = self.hook_q(query), self.hook_k(key), self.hook_v(value)
 
-        # 2) Attention on all heads at once. With nothing to capture or edit (training,
-        #    decoding) and no dropout on the weights, `fast_attention` computes the same
-        #    function in fewer operations, as long as each row may attend somewhere. A row
-        #    whose keys are all blocked (the inverted mask's last row) keeps the written-out
-        #    path, where masked_fill also stops its gradient (tests/test_fast_path.py
-        #    compares both).
-        inside = (self.hook_q, self.hook_k, self.hook_v, self.hook_scores,
-                  self.hook_masked_scores, self.hook_pattern)  # what the fast path skips
-        if (quiet(inside) and not (self.training and self.dropout.p > 0)
-                and (mask is None or bool(mask.any(-1).all()))):
-            x = fast_attention(query, key, value, mask, self.scale)
+        # 2) Attention on all heads at once (section 3.2.1).
+        if fast.attention_applies(self, mask):  # nothing looks inside: the same, faster (fast.py)
+            x = fast.attention(query, key, value, mask, self.scale)
         else:
             x, _ = attention(query, key, value, mask=mask, dropout=self.dropout,
                              hook=self._hook, scale=self.scale)
@@ -883,92 +606,36 @@ def _tie(model: EncoderDecoder, tie: TieWeights) -> None:
 
 
 # ---------------------------------------------------------------------------------------
-# Hook names: the module paths `capture()` records under, spelled in this one place
+# Names that moved out of this file, still importable from it
 # ---------------------------------------------------------------------------------------
-# Every part is an attribute name of a module above, so a rename happens here in the same
-# diff. tests/test_hook_names.py checks that these functions name every hook point of a
-# built model and nothing else, and that each Literal lists exactly its module's hooks.
-
-Stack = Literal["encoder", "decoder"]
-AttentionModule = Literal["self_attn", "src_attn"]  # src_attn: the decoder's cross-attention
-# What MultiHeadedAttention captures, in the order it computes it.
-AttentionPoint = Literal["hook_q", "hook_k", "hook_v", "hook_scores", "hook_masked_scores",
-                         "hook_pattern", "hook_z", "hook_concat", "hook_out"]
-# What each SublayerConnection captures.
-SublayerPoint = Literal["hook_in", "hook_normed", "hook_sublayer_out", "hook_resid"]
-FeedForwardPoint = Literal["hook_hidden", "hook_out"]  # PositionwiseFeedForward
-PositionalPoint = Literal["hook_pe", "hook_out"]  # PositionalEncoding: PE rows; dropout(emb + PE)
-GeneratorPoint = Literal["hook_logits", "hook_log_probs"]
-ATTENTION_POINTS: tuple[str, ...] = get_args(AttentionPoint)
-SUBLAYER_POINTS: tuple[str, ...] = get_args(SublayerPoint)
-
-# A layer's sublayers in the order its forward applies them: `sublayer.{i}` wraps
-# SUBLAYERS[stack][i] (EncoderLayer.forward, DecoderLayer.forward).
-SUBLAYERS: dict[Stack, tuple[str, ...]] = {
-    "encoder": ("self_attn", "feed_forward"),
-    "decoder": ("self_attn", "src_attn", "feed_forward"),
-}
-# What feeds each stack: nn.Sequential(Embeddings, PositionalEncoding), as in build_model.
-EMBED_OF: dict[Stack, str] = {"encoder": "src_embed", "decoder": "tgt_embed"}
-
-
-def _sublayers(stack: Stack) -> tuple[str, ...]:
-    check_choice("stack", stack, Stack)
-    return SUBLAYERS[stack]
-
-
-def layer_hook(stack: Stack, layer: int, rest: str) -> str:
-    """A path inside one layer: ("encoder", 0, "self_attn") -> "encoder.layers.0.self_attn"."""
-    check_choice("stack", stack, Stack)
-    return f"{stack}.layers.{layer}.{rest}"
-
-
-def attention_hook(stack: Stack, layer: int, module: AttentionModule,
-                   point: AttentionPoint) -> str:
-    """A hook point of one attention: ("decoder", 1, "src_attn", "hook_pattern")."""
-    check_choice("module", module, AttentionModule)
-    check_choice("point", point, AttentionPoint)
-    if module not in _sublayers(stack):
-        raise ValueError(f"{stack} layers have no {module}: their sublayers are "
-                         f"{_sublayers(stack)}.")
-    return layer_hook(stack, layer, f"{module}.{point}")
-
-
-def feed_forward_hook(stack: Stack, layer: int, point: FeedForwardPoint) -> str:
-    """A hook point of one layer's feed-forward network: ("encoder", 0, "hook_hidden")."""
-    check_choice("point", point, FeedForwardPoint)
-    return layer_hook(stack, layer, f"feed_forward.{point}")
-
-
-def sublayer_hook(stack: Stack, layer: int, index: int, point: SublayerPoint) -> str:
-    """A hook point of sublayer connection `index`, which wraps SUBLAYERS[stack][index]."""
-    check_choice("point", point, SublayerPoint)
-    if not 0 <= index < len(_sublayers(stack)):
-        raise ValueError(f"{stack} layers have sublayers 0 to {len(_sublayers(stack)) - 1} "
-                         f"{_sublayers(stack)}, got {index!r}.")
-    return layer_hook(stack, layer, f"sublayer.{index}.{point}")
-
-
-def stack_output_hook(stack: Stack) -> str:
-    """The output of a whole stack (after its final LayerNorm, if it has one)."""
-    check_choice("stack", stack, Stack)
-    return f"{stack}.hook_out"
-
-
-def embedding_hook(stack: Stack) -> str:
-    """The token embeddings (x sqrt(d_model)) of a stack's input: "src_embed.0.hook_out"."""
-    check_choice("stack", stack, Stack)
-    return f"{EMBED_OF[stack]}.0.hook_out"
-
-
-def positional_hook(stack: Stack, point: PositionalPoint) -> str:
-    """Positional encoding of a stack's input: ("encoder", "hook_pe") -> "src_embed.1.hook_pe"."""
-    check_choice("stack", stack, Stack)
-    check_choice("point", point, PositionalPoint)
-    return f"{EMBED_OF[stack]}.1.{point}"
-
-
-def generator_hook(point: GeneratorPoint) -> str:
-    """A hook point of the generator: "generator.hook_logits" or "generator.hook_log_probs"."""
-    check_choice("point", point, GeneratorPoint)
-    return f"generator.{point}"
+# The config and its checks are in config.py, the fast paths in fast.py, the hook names in
+# hook_paths.py; import them from there.
+from .config import BREAK_SWITCHES, ConfigError, check_choice  # noqa: E402, F401
+from .fast import (  # noqa: E402, F401
+    MANY_ROWS,
+    SHORT_KEYS,
+    _ShortAttentionFunction,
+    annotated_norm,
+)
+from .fast import attention as fast_attention  # noqa: E402, F401
+from .hook_paths import (  # noqa: E402, F401
+    ATTENTION_POINTS,
+    EMBED_OF,
+    SUBLAYER_POINTS,
+    SUBLAYERS,
+    AttentionModule,
+    AttentionPoint,
+    FeedForwardPoint,
+    GeneratorPoint,
+    PositionalPoint,
+    Stack,
+    SublayerPoint,
+    attention_hook,
+    embedding_hook,
+    feed_forward_hook,
+    generator_hook,
+    layer_hook,
+    positional_hook,
+    stack_output_hook,
+    sublayer_hook,
+)

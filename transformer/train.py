@@ -15,8 +15,9 @@ from typing import Literal, Protocol, get_args
 import torch
 from torch import nn
 
+from .config import check_choice, check_int
 from .hooks import capture
-from .model import Dropout, EncoderDecoder, check_choice, check_int, subsequent_mask
+from .model import Dropout, EncoderDecoder, subsequent_mask
 from .tokenize import BOS, EOS, PAD
 
 # The dropout masks' generator is seeded with the batches' seed plus this, so the two

@@ -20,7 +20,8 @@ from typing import Any, Protocol, TypeVar
 import numpy as np
 import streamlit as st
 
-from transformer.model import EncoderDecoder, TransformerConfig, sinusoid_table
+from transformer.config import TransformerConfig
+from transformer.model import EncoderDecoder, sinusoid_table
 from transformer.tokenize import Vocab
 
 from ..core.runs import Run, Tokens, assemble, body_config, build_body, forward, run_bytes

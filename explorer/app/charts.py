@@ -20,7 +20,7 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from transformer.model import TransformerConfig
+from transformer.config import TransformerConfig
 
 from ..core.exports import download_name
 from ..core.settings import Settings

@@ -14,7 +14,8 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from transformer.model import EncoderDecoder, TransformerConfig
+from transformer.config import TransformerConfig
+from transformer.model import EncoderDecoder
 from transformer.tokenize import EOS, SPECIALS, TokenizeError, normalize, tokenize
 
 from ..core.checkpoint import LoadedCheckpoint

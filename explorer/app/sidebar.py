@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 
 from transformer import dates as D
-from transformer.model import TransformerConfig
+from transformer.config import TransformerConfig
 from transformer.tokenize import MAX_TEXT_CHARS, writes_without_spaces
 
 from ..core.settings import (

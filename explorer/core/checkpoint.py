@@ -28,14 +28,8 @@ from typing import Any
 
 import torch
 
-from transformer.model import (
-    EncoderDecoder,
-    NormPlacement,
-    TieWeights,
-    TransformerConfig,
-    build_model,
-    sinusoid_table,
-)
+from transformer.config import NormPlacement, TieWeights, TransformerConfig
+from transformer.model import EncoderDecoder, build_model, sinusoid_table
 from transformer.tokenize import MAX_TOKENS
 
 from ..text.i18n import learner_message, t

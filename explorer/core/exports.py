@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import torch
 
-from transformer.model import EncoderDecoder, TransformerConfig
+from transformer.config import TransformerConfig
+from transformer.model import EncoderDecoder
 
 from .runs import ImportedTokens, Run, Tokens
 from .settings import Settings, preset_of

@@ -22,16 +22,15 @@ import torch
 from torch import nn
 
 from transformer import model as model_module
-from transformer.model import (
+from transformer.config import TransformerConfig
+from transformer.hook_paths import (
     ATTENTION_POINTS,
     SUBLAYERS,
     AttentionModule,
     AttentionPoint,
     GeneratorPoint,
-    LayerNorm,
     PositionalPoint,
     Stack,
-    TransformerConfig,
     attention_hook,
     embedding_hook,
     generator_hook,
@@ -40,6 +39,7 @@ from transformer.model import (
     stack_output_hook,
     sublayer_hook,
 )
+from transformer.model import LayerNorm
 
 from ..text.i18n import t
 
@@ -185,10 +185,41 @@ def component_summary(name: str, cfg: TransformerConfig | None = None) -> str:
 
 
 def component_source(name: str) -> str:
-    """The source code of one component of `transformer/model.py`."""
+    """The source code of one component of `transformer/model.py`, the paper's formulas
+    only: without the lines that hand over to the CPU fast paths of `transformer/fast.py`."""
     if name not in COMPONENTS:
         raise ValueError(f"Unknown component {name!r}; choose one of {', '.join(COMPONENTS)}.")
-    return inspect.getsource(getattr(model_module, name))
+    return paper_code(inspect.getsource(getattr(model_module, name)))
+
+
+# A hand-over to transformer/fast.py in model.py: `if fast.<check>(...):  # comment`.
+_FAST_IF = re.compile(r"^(\s*)if fast\.")
+
+
+def paper_code(source: str) -> str:
+    """`source` without its hand-overs to the fast paths: each `if fast.…:` block is left
+    out, and an `else:` after one gives way to its body, the written-out formula."""
+    lines = source.splitlines(keepends=True)
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        found = _FAST_IF.match(lines[i])
+        if not found:
+            out.append(lines[i])
+            i += 1
+            continue
+        indent = found.group(1)
+        i += 1
+        while i < len(lines) and lines[i].startswith(indent + " "):  # the fast block
+            i += 1
+        if i + 1 < len(lines) and lines[i] == f"{indent}else:\n":
+            body = lines[i + 1]
+            step = len(body) - len(body.lstrip()) - len(indent)  # the else body, dedented
+            i += 1
+            while i < len(lines) and lines[i].startswith(indent + " "):
+                out.append(lines[i][step:])
+                i += 1
+    return "".join(out)
 
 
 # ---- Shapes of one forward pass ------------------------------------------------------

@@ -21,12 +21,12 @@ import numpy as np
 import torch
 from torch import nn
 
+from transformer.config import TransformerConfig
 from transformer.model import (
     Embeddings,
     EncoderDecoder,
     Generator,
     PositionalEncoding,
-    TransformerConfig,
     build_model,
     subsequent_mask,
 )

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import Field, asdict, dataclass, field, fields, replace
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
-from transformer.model import LayerNormKind, NormPlacement, TieWeights, TransformerConfig
+from transformer.config import LayerNormKind, NormPlacement, TieWeights, TransformerConfig
 from transformer.tokenize import TokenMode
 
 from ..text.i18n import learner_message, t

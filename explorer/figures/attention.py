@@ -10,7 +10,8 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from transformer.model import MASK_FILL, AttentionPoint, sublayer_hook
+from transformer.hook_paths import AttentionPoint, sublayer_hook
+from transformer.model import MASK_FILL
 
 from ..core.introspect import AttentionKind
 from ..text.i18n import t

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from transformer.model import embedding_hook, positional_hook
+from transformer.hook_paths import embedding_hook, positional_hook
 
 from ..text.i18n import t
 from .common import FONT, esc, heatmap, title_html

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import plotly.graph_objects as go
 
-from transformer.model import TransformerConfig
+from transformer.config import TransformerConfig
 
 from ..core.introspect import group_label
 from ..text.i18n import t

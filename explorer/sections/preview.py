@@ -9,7 +9,7 @@ import numpy as np
 import streamlit as st
 
 from transformer import dates as D
-from transformer.model import attention_hook
+from transformer.hook_paths import attention_hook
 from transformer.tokenize import EOS, SPECIALS
 
 from ..app.context import Context, build_context

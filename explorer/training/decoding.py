@@ -13,13 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from transformer.model import (
-    AttentionModule,
-    EncoderDecoder,
-    Stack,
-    attention_hook,
-    subsequent_mask,
-)
+from transformer.hook_paths import AttentionModule, Stack, attention_hook
+from transformer.model import EncoderDecoder, subsequent_mask
 from transformer.tasks import Task
 from transformer.tokenize import BOS, PAD
 from transformer.train import (

@@ -21,15 +21,11 @@ import numpy as np
 import torch
 
 from transformer import dates as D
+from transformer.config import BREAK_SWITCHES, TransformerConfig
 from transformer.film import Probe
+from transformer.hook_paths import attention_hook
 from transformer.hooks import capture
-from transformer.model import (
-    BREAK_SWITCHES,
-    EncoderDecoder,
-    TransformerConfig,
-    attention_hook,
-    subsequent_mask,
-)
+from transformer.model import EncoderDecoder, subsequent_mask
 from transformer.tasks import Task
 from transformer.tokenize import PAD
 from transformer.train import Batch, StepInfo, TrainConfig, greedy_decode

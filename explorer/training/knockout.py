@@ -26,16 +26,10 @@ import numpy as np
 import torch
 
 from transformer import dates as D
+from transformer.config import TransformerConfig
+from transformer.hook_paths import SUBLAYERS, AttentionModule, Stack, attention_hook, sublayer_hook
 from transformer.hooks import Edit, intervene, knock_out, zero
-from transformer.model import (
-    SUBLAYERS,
-    AttentionModule,
-    EncoderDecoder,
-    Stack,
-    TransformerConfig,
-    attention_hook,
-    sublayer_hook,
-)
+from transformer.model import EncoderDecoder
 from transformer.tasks import TASKS, Task, make_task
 from transformer.tokenize import PAD
 from transformer.train import Batch, greedy_decode

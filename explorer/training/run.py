@@ -23,8 +23,9 @@ from dataclasses import dataclass, field, replace
 import torch
 
 from transformer import dates as D
+from transformer.config import TransformerConfig
 from transformer.film import Film, Probe, film_cap
-from transformer.model import EncoderDecoder, TransformerConfig, build_model
+from transformer.model import EncoderDecoder, build_model
 from transformer.tasks import DIGITS, Task
 from transformer.train import StepInfo, TrainConfig, exact_matches, sequence_accuracy, train
 
