@@ -10,9 +10,8 @@ import plotly.graph_objects as go
 import torch
 from plotly.subplots import make_subplots
 
-from transformer.fast import attention
 from transformer.hook_paths import attention_hook
-from transformer.model import MASK_FILL, Embeddings, PositionalEncoding
+from transformer.model import MASK_FILL, Embeddings, PositionalEncoding, attention
 from transformer.tokenize import BOS, PAD, Vocab
 from transformer.train import Batch
 

@@ -12,9 +12,8 @@ import plotly.graph_objects as go
 import torch
 from plotly.subplots import make_subplots
 
-from transformer.fast import attention
 from transformer.hooks import capture
-from transformer.model import MASK_FILL, MultiHeadedAttention, subsequent_mask
+from transformer.model import MASK_FILL, MultiHeadedAttention, attention, subsequent_mask
 from transformer.tokenize import PAD
 from transformer.train import Batch
 
