@@ -37,7 +37,8 @@ test: $(VENV)/.dev-deps browser
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
-# The inner loop: everything but the browser tests and the benchmarks' smoke runs.
+# The inner loop (under 90 s on an idle 2-core machine): everything but the browser tests and
+# the slow ones (the benchmarks' smoke runs, long trainings, extra cases: tests/conftest.py).
 test-fast: $(VENV)/.dev-deps
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -m "not browser and not slow" -x

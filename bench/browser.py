@@ -4,7 +4,7 @@ Rerun: `.venv/bin/python -m bench.browser` (options: --starts N, --runs N, --pre
 --smoke). Needs Debian's Chromium at /usr/bin/chromium and the playwright package.
 
 (a) Start-up: the browser is launched first (a learner's browser is already open); the clock
-    starts just before `streamlit run app.py` (tools.screenshots.serve, which polls the
+    starts just before `streamlit run app.py` (tests.serve.serve, which polls the
     health endpoint every 0.2 s) and stops when the default page is fully drawn: script
     state notRunning and all of its plotly charts rendered (an SVG in each). Fresh server
     each start; median of --starts (3). Steps: server answers its health check; the HTML
@@ -40,7 +40,7 @@ from bench.common import (
     sentence,
     table,
 )
-from tools.screenshots import CHROMIUM_ARGS, choose, free_port, serve, wait_idle
+from tests.serve import CHROMIUM_ARGS, choose, free_port, serve, wait_idle
 
 START_TARGET_S = 4.0  # issue 13 (it was 6 s before)
 TYPE_TARGET_MS = {"tiny": 1000.0}  # the issue sets a target for the default preset only

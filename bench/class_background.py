@@ -18,7 +18,7 @@ change or a `stop_auto_rerun` cancels the timers (Streamlit 1.67's frontend, App
 bench/load.py's widget handling) that do the same: one reader per websocket takes every
 ForwardMsg, and the fragments' timers send their reruns as a browser tab would.
 
-One `streamlit run app.py` (tools.screenshots.serve, 127.0.0.1, a free port, stopped at the
+One `streamlit run app.py` (tests.serve.serve, 127.0.0.1, a free port, stopped at the
 end) serves, side by side in one run:
 
 (a) --sessions learners (30) on the Attention page, nothing training. For --window seconds

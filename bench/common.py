@@ -7,7 +7,6 @@ import datetime as _dt
 import math
 import os
 import platform
-import shutil
 import statistics
 import sys
 from collections.abc import Iterable, Iterator, Sequence
@@ -18,9 +17,18 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python bench/x.py` as well as `python -m bench.x`
     sys.path.insert(0, str(ROOT))
 
+# The app served on a free port, Debian's Chromium, quiet AppTest logs: the test harness
+# (tests/serve.py), re-exported here for the bench scripts.
+from tests.serve import (  # noqa: E402,F401
+    CHROMIUM,
+    free_port,
+    have_chromium,
+    quiet_streamlit,
+    serve,
+)
+
 PAGES = ["model", "embeddings", "masks", "attention", "shapes", "train"]
 PRESET_NAMES = ["tiny", "paper base"]
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 # Words for fresh sentences: every sentence has a word no earlier sentence had, so the
 # per-text caches (forward pass, embedding tables) miss, as when a learner types.
@@ -122,26 +130,11 @@ def machine_facts() -> str:
             f"plotly {plotly.__version__} · {_git_state()}")
 
 
-def quiet_streamlit() -> None:
-    """Silence "missing ScriptRunContext" warnings (AppTest state set from the main thread)."""
-    import logging
-
-    import streamlit  # noqa: F401  (creates the loggers first)
-
-    for name in ("streamlit.runtime.scriptrunner_utils.script_run_context",
-                 "streamlit.runtime.state.session_state_proxy"):
-        logging.getLogger(name).setLevel(logging.ERROR)
-
-
-def have_chromium() -> bool:
-    return Path(CHROMIUM).exists()
-
-
 # ---- Processes (only our own children; read-only /proc) -----------------------------------
 
 
 def child_pid(port: int) -> int | None:
-    """The pid of our own child process serving `port` (started by tools.screenshots.serve)."""
+    """The pid of our own child process serving `port` (started by tests.serve.serve)."""
     me = os.getpid()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -161,8 +154,6 @@ def child_pid(port: int) -> int | None:
 @contextlib.contextmanager
 def served_app() -> Iterator[tuple[str, int]]:
     """`streamlit run app.py` on 127.0.0.1 and a free port: (its URL, its pid), stopped after."""
-    from tools.screenshots import free_port, serve
-
     port = free_port()
     with serve(port) as url:
         pid = child_pid(port)

@@ -4,7 +4,7 @@ Rerun: `.venv/bin/python -m bench.faults` (options: --faults close,reload,stop, 
 (150), --stop-runs N (3), --smoke). Needs Debian's Chromium at /usr/bin/chromium and the
 playwright package.
 
-One `streamlit run app.py` (tools.screenshots.serve, 127.0.0.1, a free port) serves learner
+One `streamlit run app.py` (tests.serve.serve, 127.0.0.1, a free port) serves learner
 A and learner B (two browser contexts) and is measured through /proc: the server process's
 VmRSS (/proc/<pid>/status) and CPU time (utime + stime of /proc/<pid>/stat, and of
 /proc/<pid>/task/<tid>/stat for one thread). It is stopped at the end. B opens the
@@ -61,7 +61,7 @@ from bench.common import (
     table,
 )
 from bench.load import Learner, cpu_seconds
-from tools.screenshots import CHROMIUM_ARGS, choose, free_port, serve, wait_idle
+from tests.serve import CHROMIUM_ARGS, choose, free_port, serve, wait_idle
 
 STOP_TARGET_S = 1.0
 STOP_THREAD_TARGET_S = 3.0  # closing or reloading: training ends within a few seconds

@@ -4,7 +4,7 @@ Rerun: `.venv/bin/python -m bench.load` (options: --sessions N (30), --spread S 
 --timeout S (120), --no-browser-check, --smoke). The browser check needs Debian's Chromium at
 /usr/bin/chromium and the playwright package; without them it is skipped with a note.
 
-One `streamlit run app.py` (tools.screenshots.serve, 127.0.0.1, a free port) serves every
+One `streamlit run app.py` (tests.serve.serve, 127.0.0.1, a free port) serves every
 session and is stopped at the end. The learners are lightweight clients that speak
 Streamlit's own protocol over the websocket `/_stcore/stream`, as the browser does:
 protobuf BackMsg `rerun_script` messages carrying the page and the state of every widget
@@ -52,7 +52,7 @@ from bench.common import (
     sentence,
     table,
 )
-from tools.screenshots import CHROMIUM_ARGS, free_port, serve, wait_idle
+from tests.serve import CHROMIUM_ARGS, free_port, serve, wait_idle
 
 P95_TARGET_S = 3.0
 PAGE = "attention"

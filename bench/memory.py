@@ -3,7 +3,7 @@
 Rerun: `.venv/bin/python -m bench.memory` (options: --sessions K (30), --paper-sessions P (3),
 --smoke). Needs Debian's Chromium at /usr/bin/chromium and the playwright package.
 
-For each preset a fresh `streamlit run app.py` (tools.screenshots.serve, 127.0.0.1, a free
+For each preset a fresh `streamlit run app.py` (tests.serve.serve, 127.0.0.1, a free
 port) is measured by reading /proc/<pid>/status of that server process: VmRSS (resident
 now) and VmHWM (the peak so far). Phases: idle (no session yet); one browser session on the
 attention page that typed its own sentence; K sessions at once (one Chromium, one context
@@ -30,7 +30,7 @@ from bench.common import (
     sentence,
     table,
 )
-from tools.screenshots import CHROMIUM_ARGS, choose, free_port, serve
+from tests.serve import CHROMIUM_ARGS, choose, free_port, serve
 
 ONE_SESSION_MB = 400.0
 MANY_SESSIONS_MB = 1500.0  # with 30 sessions

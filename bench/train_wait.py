@@ -146,7 +146,7 @@ def in_browser(task_name: str, seeds: Sequence[int], quiet: float,
     from playwright.sync_api import sync_playwright
 
     from bench.load import cpu_seconds
-    from tools.screenshots import CHROMIUM_ARGS, free_port, serve, wait_idle
+    from tests.serve import CHROMIUM_ARGS, free_port, serve, wait_idle
 
     out: list[dict[str, object]] = []
     port = free_port()

@@ -75,3 +75,20 @@ def array(value: object):
             a = a.reshape([int(s) for s in str(shape).split(",")])
         return a
     return np.asarray(value, dtype=float)
+
+
+def chart_names(at: AppTest) -> dict[str, str]:
+    """The PNG file name (without .png) of every chart, by the chart's element key."""
+    return {el.proto.id.rsplit("-", 1)[-1]:
+            json.loads(el.proto.config)["toImageButtonOptions"]["filename"]
+            for el in at.get("plotly_chart")}
+
+
+def reopen(at: AppTest, page: str) -> AppTest:
+    """A new session opened with the link `at` shows (as a learner pastes it)."""
+    other = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    other.query_params.update(dict(at.query_params))
+    other.switch_page(f"pages/{page}.py")
+    other.run()
+    assert not other.exception, other.exception
+    return other

@@ -1,4 +1,4 @@
-"""Browser-test support: the app served on a free 127.0.0.1 port, Debian's Chromium, helpers.
+"""Browser-test support: the fixtures that serve the app and open Debian's Chromium, helpers.
 
 The fixtures (`app_url`, `browser`, `page`) are registered in conftest.py, so every test
 module can use them: each module gets its own server, stopped when the module ends.
@@ -10,16 +10,20 @@ the user is root.
 from __future__ import annotations
 
 import os
-import shutil
-from pathlib import Path
 
 import pytest
+from serve import (  # the server and the page helpers (tests/serve.py)
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ROOT,
+    after_rerun,
+    free_port,
+    have_chromium,
+    serve,
+    wait_idle,
+)
 
-from tools.screenshots import CHROMIUM_ARGS, after_rerun, free_port, serve, wait_idle
-
-ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 PAGES = ["model", "embeddings", "masks", "attention", "shapes", "train"]
 
 # Elements a hostile text would create if it were rendered as markup anywhere on the page.
@@ -48,7 +52,7 @@ def settled(page, timeout: int = 60_000) -> None:
 
 
 def need_browser() -> None:
-    if Path(CHROMIUM).exists():
+    if have_chromium():
         return
     message = ("No Chromium: browser tests need Debian's chromium (`apt-get install -y "
                "chromium`, which `make test` does when run as root).")

@@ -1,5 +1,5 @@
-"""bench/busy_core.py keeps working: its request is the Train page's, its smoke run prints its
-tables (reverse, 50 steps, two worker processes; about 15 s). No timing asserts."""
+"""bench/busy_core.py measures the Train page's own request (its smoke run is in
+tests/test_bench_smoke.py)."""
 
 from __future__ import annotations
 
@@ -22,13 +22,3 @@ def test_default_request_is_the_train_pages():
                                 settings.source)
         assert busy_core.default_request(name) == page
         assert page.early_stop
-
-
-def test_busy_core_smoke(capsys):
-    assert busy_core.main(["--smoke"]) == 0
-    out = capsys.readouterr().out
-    assert "| task | condition | policy | wait s |" in out
-    for condition in ("idle", "busy"):
-        assert f"| reverse | {condition} | app (Threads + SpareCores) |" in out
-        assert f"| reverse | {condition} | 1 thread |" in out
-    assert "| task | policy | idle s | busy s | busy / idle |" in out

@@ -12,10 +12,12 @@ from dataclasses import replace
 
 import pytest
 import torch
+from checkpoint_helpers import LONG_CHINESE, LONG_DIGITS, copy_export
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import explorer.core.checkpoint as ck
+from explorer.app.context import build_context
 from explorer.core.checkpoint import (
     MIN_POSITIONS,
     CheckpointError,
@@ -25,6 +27,7 @@ from explorer.core.checkpoint import (
     valid_heads,
 )
 from explorer.core.exports import checkpoint_bytes
+from explorer.core.settings import Settings
 from transformer.model import (
     EncoderDecoder,
     TransformerConfig,
@@ -519,3 +522,66 @@ def test_damaged_files_load_or_are_refused_but_never_crash(data):
         assert str(exc)
     else:
         assert isinstance(loaded, LoadedCheckpoint)
+
+
+# ---- The app's own export on a longer sentence, in any precision ----------------------------
+
+
+PE_KEYS = ("src_embed.1.pe", "tgt_embed.1.pe")
+
+
+@pytest.fixture(scope="module")
+def export_bytes() -> bytes:
+    """The Train page's export of a copy model: its PE table has only task length + 2 rows."""
+    return copy_export()
+
+
+@pytest.fixture(scope="module")
+def own_export(export_bytes):
+    """The export loaded as a learner imports it."""
+    return load_checkpoint(export_bytes, None, None)
+
+
+def test_the_export_is_extended_to_every_length_the_app_reads(own_export):
+    assert own_export.config.max_len == MIN_POSITIONS
+    assert any("extended" in note for note in own_export.notes)
+    ctx = build_context(Settings(source=LONG_CHINESE, token_mode="char"), own_export)
+    assert ctx.ok and ctx.text_error is None
+    run = ctx.run()
+    # the export was trained on sources ending with </s>, so it reads one after the text
+    assert ctx.tokens.src_tokens[-1] == "</s>"
+    assert run.cache["src_embed.1.hook_out"].shape[1] == len(LONG_CHINESE) + 1
+
+
+def _cast(data: bytes, dtype: torch.dtype, everything: bool) -> bytes:
+    """The export with its PE tables (or every weight) saved in `dtype`."""
+    payload = torch.load(io.BytesIO(data), weights_only=True)
+    payload["state_dict"] = {k: v.to(dtype) if everything or k in PE_KEYS else v
+                             for k, v in payload["state_dict"].items()}
+    buf = io.BytesIO()
+    torch.save(payload, buf)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("everything", [False, True], ids=["pe_only", "all_weights"])
+def test_a_half_precision_export_is_extended_and_reads_a_long_sentence(export_bytes, dtype,
+                                                                       everything):
+    loaded = load_checkpoint(_cast(export_bytes, dtype, everything), None, None)
+    assert loaded.config.max_len == MIN_POSITIONS
+    assert any("extended" in note for note in loaded.notes)
+    ctx = build_context(Settings(source=LONG_DIGITS), loaded)
+    assert ctx.ok and ctx.text_error is None
+    length = len(ctx.tokens.src_tokens)
+    assert length >= len(LONG_DIGITS.split())
+    assert ctx.run().cache["src_embed.1.hook_out"].shape[1] == length
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_a_learned_table_in_half_precision_is_still_not_the_formula(dtype):
+    cfg = TransformerConfig(8, 8, N=1, d_model=8, d_ff=16, h=2, max_len=6)
+    sd = build_model(cfg, seed=0).state_dict()
+    learned = torch.randn(1, 6, 8, generator=torch.Generator().manual_seed(0)).to(dtype)
+    buf = io.BytesIO()
+    torch.save({**sd, **dict.fromkeys(PE_KEYS, learned)}, buf)
+    assert load_checkpoint(buf.getvalue(), 2, None).config.max_len == 6  # kept as it is

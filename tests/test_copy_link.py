@@ -12,23 +12,18 @@ on a condition (the address bar, an element, Streamlit's run state), never a fix
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import time
-import urllib.request
 from html.parser import HTMLParser
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 from browser_support import ARTIFACTS, INJECTED, ROOT, need_browser, settled
+from serve import free_port, serve
 from shared_inputs import bad_input_params, bad_input_texts
 from streamlit.testing.v1 import AppTest
 
 from explorer.app import copy_link
 from explorer.app.copy_link import copy_link_button, copy_link_data
 from explorer.text.locales import en, zh
-from tools.screenshots import free_port
 
 # Our own hostile texts, so the tests still run where ../shared is absent: a script end tag
 # inside a script, a JS string break, a template, line separators, markup and entities.
@@ -157,34 +152,8 @@ def served(tmp_path_factory):
     (folder / "app.py").write_text(APP, encoding="utf-8")
     (folder / "texts.json").write_text(json.dumps(HOSTILE_TEXTS), encoding="utf-8")
     log = folder / "server.log"
-    port = free_port()
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(folder / "app.py"),
-             "--server.port", str(port), "--server.address", "127.0.0.1",
-             "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,  # the project's .streamlit config
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
-    try:
-        deadline = time.time() + 60
-        while True:  # as tools/screenshots.serve: poll the health endpoint
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health",
-                                            timeout=1):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.time() > deadline:
-                    raise RuntimeError("the copy-link app did not start:\n"
-                                       + log.read_text(errors="replace")) from None
-                time.sleep(0.2)
-        yield f"http://127.0.0.1:{port}", log
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    with serve(free_port(), {"PYTHONPATH": str(ROOT)}, folder / "app.py", log) as url:
+        yield url, log
 
 
 @pytest.fixture(scope="module")

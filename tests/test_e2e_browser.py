@@ -19,9 +19,8 @@ from browser_support import (
     set_number,
     settled,
 )
+from serve import after_rerun, free_port, serve, set_text, wait_idle
 from shared_inputs import bad_input_texts
-
-from tools.screenshots import after_rerun, free_port, serve, set_text, wait_idle
 
 
 @pytest.mark.parametrize("name", PAGES)

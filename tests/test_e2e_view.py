@@ -11,8 +11,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlparse
 
 from browser_support import no_exception, set_number, settled
-
-from tools.screenshots import after_rerun, choose
+from serve import after_rerun, choose
 
 
 def query(page) -> dict[str, str]:

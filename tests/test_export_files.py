@@ -11,19 +11,29 @@ import re
 
 import numpy as np
 import pytest
+import streamlit as st
 import torch
+from apptest_helpers import app, chart_names
+from streamlit.testing.v1 import AppTest
 
 from explorer.app.context import build_context
 from explorer.app.sources import SHIPPED_DATES, answer_tokens
 from explorer.core.checkpoint import LoadedCheckpoint, load_checkpoint
-from explorer.core.exports import LOG_PROBS, checkpoint_bytes, model_vocabs, run_to_npz
+from explorer.core.exports import (
+    LOG_PROBS,
+    checkpoint_bytes,
+    download_name,
+    model_vocabs,
+    run_to_npz,
+    size_tag,
+)
 from explorer.core.introspect import layer_label, shape_rows, stack_label, sublayer_label
 from explorer.core.runs import Tokens, assemble, build_body, forward
-from explorer.core.settings import Settings
+from explorer.core.settings import PRESETS, Settings
 from explorer.figures.shapes import shape_csv, shape_table
 from explorer.text.i18n import set_lang, t
 from explorer.training.run import ModelKey, run_training, start_training, task_meta
-from transformer.model import make_model
+from transformer.model import TransformerConfig, make_model
 from transformer.tasks import DIGITS, Task
 from transformer.tokenize import BOS, Vocab
 from transformer.train import Batch, TrainConfig, greedy_decode
@@ -197,3 +207,67 @@ def test_the_shape_csv_has_the_tables_columns_in_the_learners_language(rows, lan
     assert list(by_column[t("shapes.col_full_name")]) == [r.name for r in rows]
     assert list(by_column[t("shapes.col_size")]) == ["x".join(map(str, r.shape)) for r in rows]
     assert list(by_column["#"]) == [str(r.step) for r in rows]
+
+
+# ---- File names name the model that runs ----------------------------------------------------
+
+
+CHECKPOINT_TAG = "N2-d64-h2-ff128"  # the size of `small_import`, which is no preset
+
+
+@pytest.fixture(scope="module")
+def small_import():
+    """A checkpoint whose size (N=2, d_model=64, h=2, d_ff=128) differs from the sidebar's."""
+    set_lang("en")
+    buf = io.BytesIO()
+    torch.save(make_model(11, 11, N=2, d_model=64, d_ff=128, h=2, seed=1).state_dict(), buf)
+    return load_checkpoint(buf.getvalue(), 2, None)
+
+
+def test_the_size_tag_is_the_configs(small_import):
+    assert size_tag(small_import.config) == CHECKPOINT_TAG
+    for name, p in PRESETS.items():
+        cfg = TransformerConfig(11, 11, N=p.N, d_model=p.d_model, h=p.h, d_ff=p.d_ff,
+                                dropout=p.dropout)
+        assert download_name("run", cfg, "npz") == f"run_{name.replace(' ', '-')}.npz"
+    assert download_name("run", None, "npz") == "run.npz"
+
+
+def _draw_chart() -> None:
+    """A script: one chart drawn by show_chart for the model in session state."""
+    import plotly.graph_objects as go
+    import streamlit as st
+
+    from explorer.app.charts import show_chart
+
+    show_chart(go.Figure(go.Scatter(y=[1, 2])), "curve", st.session_state["model"], False,
+               key="c", where=st.empty())
+
+
+def test_show_chart_names_the_png_after_the_model_it_is_given(small_import):
+    at = AppTest.from_function(_draw_chart)
+    at.session_state["model"] = small_import.config
+    at.run()
+    assert not at.exception
+    assert chart_names(at) == {"c": f"curve_{CHECKPOINT_TAG}"}
+
+
+def test_the_attention_npz_is_named_after_the_imported_model(small_import, monkeypatch):
+    names: list[str] = []
+    download = st.download_button
+
+    def spy(*args, **kwargs):
+        names.append(kwargs.get("file_name"))
+        return download(*args, **kwargs)
+
+    monkeypatch.setattr(st, "download_button", spy)
+    at = app("attention", imported_checkpoint=small_import)
+    assert not at.exception, at.exception
+    assert names == [f"run_{CHECKPOINT_TAG}.npz"]  # not the sidebar's run_tiny.npz
+
+
+def test_every_png_on_a_page_is_named_after_the_imported_model(small_import):
+    at = app("attention", imported_checkpoint=small_import)
+    assert not at.exception, at.exception
+    names = chart_names(at)
+    assert names and all(name.endswith(f"_{CHECKPOINT_TAG}") for name in names.values())

@@ -10,7 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from apptest_helpers import app
+from streamlit.testing.v1 import AppTest
 
+from explorer.app.sidebar import TRANSLATED_CHOICES
 from explorer.text.i18n import LANGS, TABLES, get_lang, set_lang, t
 
 
@@ -476,3 +479,26 @@ def test_percent_never_reads_as_all_or_nothing_when_it_is_not():
     assert percent(0.97) == "97%" and percent(0.8) == "80%"
     assert percent(1.0) == "100%" and percent(0.0) == "0%"
     assert percent(0.9996) == "99.9%" and percent(0.0004) == "0.1%"
+
+
+PAGES = ["model", "embeddings", "masks", "attention", "shapes", "train"]
+
+
+# ---- Translated choices survive a language change (AppTest) ---------------------------------
+
+
+def _choices(at: AppTest) -> dict[str, list[str]]:
+    out = {}
+    for kind in ("radio", "selectbox"):
+        for w in at.get(kind):
+            if w.key:
+                out[w.key] = list(w.options)
+    return out
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_translated_choice_is_kept_on_a_language_change(page):
+    english = _choices(app(page))
+    chinese = _choices(app(page, lang="zh"))
+    translated = {k for k in english if k in chinese and english[k] != chinese[k]}
+    assert translated <= set(TRANSLATED_CHOICES), translated - set(TRANSLATED_CHOICES)

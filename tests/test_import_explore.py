@@ -6,13 +6,17 @@ import io
 
 import pytest
 import torch
-from apptest_helpers import app, figure_list
+from apptest_helpers import app, errors, figure_list
+from checkpoint_helpers import LONG_CHINESE, LONG_DIGITS, copy_export
+from streamlit.testing.v1 import AppTest
 
 from explorer.app.context import build_context
 from explorer.core.checkpoint import load_checkpoint
+from explorer.core.exports import checkpoint_bytes
 from explorer.core.runs import ImportedTokens
 from explorer.core.settings import Settings
 from transformer import make_model
+from transformer.model import TransformerConfig, build_model
 
 PAGES = ["model", "embeddings", "masks", "attention", "shapes", "train"]
 # The Annotated Transformer's special tokens come first in its vocabularies.
@@ -156,3 +160,93 @@ def test_the_upload_boxes_own_words_follow_the_language_and_refuse_css_syntax():
     at = app(lang="zh")
     styles = [m.value for m in at.markdown if "stFileUploaderDropzone" in m.value]
     assert styles and TABLES["zh"]["ckpt.upload_button"] in styles[0]
+
+
+# ---- The app's own export on a long sentence, on every page ---------------------------------
+
+
+@pytest.fixture(scope="module")
+def own_export():
+    """The Train page's export, as a learner downloads it: max_len = task length + 2."""
+    return load_checkpoint(copy_export(), None, None)
+
+
+@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("text", [LONG_DIGITS, LONG_CHINESE])
+def test_every_page_runs_the_export_on_a_long_sentence(own_export, page, text):
+    at = app(page, imported_checkpoint=own_export, source=text, token_mode="char")
+    assert not at.exception, at.exception
+    assert not [e for e in errors(at) if "could not" in e.lower()]
+
+
+def test_a_table_that_is_not_the_formula_gets_a_friendly_message():
+    cfg = TransformerConfig(8, 8, N=1, d_model=8, d_ff=16, h=2, max_len=6)
+    model = build_model(cfg, seed=0)
+    sd = model.state_dict()
+    learned = torch.randn(1, 6, 8, generator=torch.Generator().manual_seed(0))
+    sd = {**sd, "src_embed.1.pe": learned, "tgt_embed.1.pe": learned}
+    buf = io.BytesIO()
+    torch.save(sd, buf)
+    loaded = load_checkpoint(buf.getvalue(), 2, None)
+    assert loaded.config.max_len == 6  # not a sinusoid table: kept as it is
+    at = app("attention", imported_checkpoint=loaded, source="a b c d e f g h")
+    assert not at.exception
+    assert any("covers 6" in e for e in errors(at))
+
+
+def test_the_h_field_starts_empty_and_the_export_loads_with_it_empty(own_export):
+    at = app("attention")
+    field = at.number_input(key="ckpt_h")
+    assert field.value is None
+    assert "leave empty" in field.label
+    data = checkpoint_bytes(own_export.model, list(own_export.src_vocab), {})
+    assert load_checkpoint(data, field.value, None).config.h == 2
+
+
+# ---- Every page describes the model it runs -------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def wide_import():
+    """A d_model = 64 checkpoint with 15 source and 25 target tokens."""
+    model = make_model(15, 25, N=1, d_model=64, d_ff=128, h=4, seed=1)
+    buf = io.BytesIO()
+    torch.save(model.state_dict(), buf)
+    return load_checkpoint(buf.getvalue(), 4, None)
+
+
+def _main_text(at: AppTest) -> str:
+    return " ".join(m.value for m in at.main.get("markdown"))
+
+
+def test_the_embeddings_page_describes_the_imported_model(wide_import):
+    at = app("embeddings", imported_checkpoint=wide_import, scale_embedding=False)
+    assert not at.exception
+    text = _main_text(at)
+    assert "√64 = 8.00" in text and "√32" not in text
+    assert "d_model = 64" in text and "not scaled" not in text
+
+
+def test_the_model_page_names_the_checkpoints_vocabularies(wide_import):
+    at = app("model", imported_checkpoint=wide_import)
+    assert not at.exception
+    text = _main_text(at)
+    assert "15 source and 25 target tokens" in text
+    assert "tokens of your sentences" not in text
+
+
+def test_the_sidebar_shows_the_checkpoints_size_read_only(wide_import):
+    at = app("attention", imported_checkpoint=wide_import, N=2, h=4, d_model=32)
+    shown = {n.label: n.value for n in at.sidebar.number_input if n.disabled}
+    assert shown["N (layers)"] == 1 and shown["d_model"] == 64 and shown["d_ff"] == 128
+    at.button(key="ckpt_forget").click().run()
+    assert not at.exception
+    assert (at.number_input(key="N").value, at.number_input(key="d_model").value) == (2, 32)
+
+
+def test_the_attention_page_says_the_weights_are_random_or_the_checkpoints(wide_import):
+    at = app("attention", seed=7)
+    assert any("random" in i.value and "seed 7" in i.value for i in at.info)
+    at = app("attention", imported_checkpoint=wide_import)
+    assert not any("random" in i.value for i in at.info)
+    assert any("checkpoint" in i.value for i in at.info)

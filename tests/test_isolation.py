@@ -26,21 +26,19 @@ import threading
 import torch
 from apptest_helpers import app, figure_list
 from browser_support import need_browser
+from serve import CHROMIUM, CHROMIUM_ARGS, free_port, quiet_streamlit, serve, set_text, wait_idle
 from streamlit.runtime import Runtime
 
-from bench.common import quiet_streamlit
 from explorer.app.context import build_context
 from explorer.core.settings import parse_settings
 from explorer.sections import train as train_view
 from explorer.training import run as training
-from tools.screenshots import CHROMIUM_ARGS, free_port, serve, set_text, wait_idle
 
 SENTENCE = "the cat sat on the mat"
 SIDEBAR_KEYS = ("source", "target", "token_mode", "seed", "norm_placement", "layer_norm",
                 "scale_embedding", "tie_weights", "train_mode", "N", "d_model", "h", "d_ff",
                 "dropout")
 ACCURACY = "Exact-sequence accuracy"
-CHROMIUM = "/usr/bin/chromium"
 
 
 # ---- (1) Two AppTest sessions in one process --------------------------------------------------

@@ -295,14 +295,6 @@ def test_hostile_texts_give_no_exception():
         assert not at.exception, text
 
 
-def test_the_benchmark_runs(capsys):
-    from bench import knockout
-
-    assert knockout.main(["--smoke"]) == 0
-    out = capsys.readouterr().out
-    assert "| shipped date translator | N=2, h=4" in out and "| 25 | 30 |" in out
-
-
 def test_the_shipped_models_results_are_measured_once_for_every_session():
     from explorer.sections import knockout as knockout_view
 

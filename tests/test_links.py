@@ -1,13 +1,11 @@
 """Shareable links through the whole app (AppTest): state -> URL -> state, tampered links,
-presenter mode, and the language chosen by `?lang=`."""
+the language chosen by `?lang=`, a choice the model lost leaving the link, and every page's
+choices (presenter mode included) travelling in it."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from apptest_helpers import ROOT
-from shared_inputs import bad_input_texts
+from apptest_helpers import ROOT, app, reopen
 from streamlit.testing.v1 import AppTest
 
 
@@ -48,12 +46,10 @@ def test_default_view_is_the_bare_address():
     assert dict(at.query_params) == {}
 
 
-def _hostile() -> list[str]:
-    texts = ["<script>alert(1)</script>", "1e999", "nan", "-1", "9" * 40]
-    return texts + bad_input_texts(12)
-
-
-@pytest.mark.parametrize("value", _hostile())
+# A few values through the whole app: that every hostile text (the shared ones included) is
+# refused for every parameter, once and without echo, is tests/test_urlstate.py's
+# test_hostile_text_as_any_other_parameter_is_refused_without_echo, on params_to_state.
+@pytest.mark.parametrize("value", ["<script>alert(1)</script>", "1e999", "nan", "-1", "9" * 40])
 def test_tampered_links_fall_back_with_a_notice_never_an_error(value):
     at = _open({"N": value, "d": value, "head": value, "lang": value, "tok": value,
                 "drop": value}, "attention")
@@ -73,12 +69,68 @@ def test_lang_in_the_link_switches_the_interface_to_chinese():
     assert any("掩码" in header.value for header in at.header)
 
 
-def test_presenter_mode_enlarges_the_charts():
-    at = _open({}, "attention")
-    normal = json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]
-    at.toggle(key="presenter").set_value(True).run()
+# ---- The link equals the view: a choice the model lost leaves the link ----------------------
+
+
+def test_a_layer_and_head_the_model_lost_leave_the_link():
+    at = app("attention", attn_layer=1, attn_head=3)
+    assert dict(at.query_params)["layer"] == "1" and dict(at.query_params)["head"] == "3"
+    at.number_input(key="N").set_value(1).run()
+    at.number_input(key="h").set_value(2).run()
     assert not at.exception
-    big = json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]
-    assert big["font"]["size"] >= 18 > normal.get("font", {}).get("size", 12)
-    config = json.loads(at.get("plotly_chart")[0].proto.config)
-    assert config["toImageButtonOptions"]["filename"].startswith("attention_enc_grid")
+    assert "layer" not in at.query_params and "head" not in at.query_params
+    assert (at.selectbox(key="attn_layer").value, at.selectbox(key="attn_head").value) == (0, 0)
+
+
+def test_a_layer_filter_the_model_lost_leaves_the_link():
+    at = app("shapes", shape_layer="layer 1")
+    assert dict(at.query_params)["sl"] == "layer 1"
+    at.number_input(key="N").set_value(1).run()
+    assert not at.exception
+    assert at.selectbox(key="shape_layer").value == "all"
+    assert "sl" not in at.query_params
+    other = reopen(at, "shapes")
+    assert not other.sidebar.warning  # nothing in the link was refused
+    assert other.selectbox(key="shape_layer").value == "all"
+
+
+# (PE dimensions the d_model lost: tests/test_page_embeddings.py)
+
+
+def test_an_odd_pe_d_model_is_rounded_in_the_widget_and_the_link():
+    at = app("embeddings")
+    at.number_input(key="pe_d_model").set_value(7).run()
+    assert not at.exception
+    assert at.number_input(key="pe_d_model").value == 8
+    assert dict(at.query_params)["ped"] == "8"
+    assert any("rounded up to 8" in i.value for i in at.info)
+
+
+# ---- Every page's choices travel in the link ------------------------------------------------
+
+
+@pytest.mark.parametrize(("page", "state", "link"), [
+    ("attention", {"presenter": True, "attn_average": True}, {"pres": "1", "avg": "1"}),
+    ("masks", {"mask_len_a": 2, "mask_len_b": 6, "mask_size": 20},
+     {"la": "2", "lb": "6", "ms": "20"}),
+    ("shapes", {"shape_stack": "Decoder", "shape_layer": "layer 1", "shape_attn": True},
+     {"part": "Decoder", "sl": "layer 1", "sattn": "1"}),
+])
+def test_presenter_averaging_lengths_and_filters_travel_in_the_link(page, state, link):
+    at = app(page, **state)
+    assert not at.exception
+    assert link.items() <= dict(at.query_params).items()
+    other = AppTest.from_file(str(at._script_path), default_timeout=120)
+    other.query_params.update(dict(at.query_params))
+    other.switch_page(f"pages/{page}.py")
+    other.run()
+    assert not other.exception
+    for key, value in state.items():
+        assert other.session_state[key] == value, key
+    assert not other.sidebar.warning
+
+
+def test_the_share_box_shows_the_link_of_the_view():
+    at = app("attention", attn_layer=1)
+    code = [c.value for c in at.sidebar.get("code")]
+    assert code == ["?layer=1"]  # AppTest has no address; the browser puts it in front

@@ -13,9 +13,9 @@ from __future__ import annotations
 import os
 
 import pytest
+from serve import CHROMIUM, have_chromium
 
 from bench import faults, load
-from bench.common import CHROMIUM, have_chromium
 
 
 def _need_browser() -> None:

@@ -7,8 +7,8 @@ from apptest_helpers import PAPER_BASE, all_text, app, array, errors, figure_lis
 from shared_inputs import bad_input_texts
 
 HERE = Path(__file__).resolve().parent
-OWN_BAD = [
-    "", "     ", "\t\n\r\n", "\u200b\u200b\ufeff", "<b>bold</b> and <i>it</i>",
+OWN_BAD = [  # the first is the case `make test-fast` runs (tests/conftest.py)
+    "<b>bold</b> and <i>it</i>", "", "     ", "\t\n\r\n", "\u200b\u200b\ufeff",
     '<a href="https://example.com">click me</a>', '<span style="font-size:999px">huge</span>',
     "<script>alert(1)</script>", "[click](javascript:alert(1))", "&lt;b&gt; &amp;",
     "$\\alpha$ and $$x^2$$", "the cat the cat the", "我爱自然语言处理",
@@ -147,6 +147,14 @@ def test_chinese_sentence_is_split_per_character():
     assert ticks[:3] == ["0:我", "1:爱", "2:自"] and len(ticks) == 8
 
 
+def test_chinese_text_explains_why_words_and_characters_agree():
+    at = app("attention", source="我爱自然语言处理")
+    captions = " ".join(c.value for c in at.sidebar.caption)
+    assert "without spaces" in captions
+    at = app("attention", source="the cat sat")
+    assert "without spaces" not in " ".join(c.value for c in at.sidebar.caption)
+
+
 @pytest.mark.parametrize("text", bad_inputs())
 def test_hostile_text_never_breaks_a_page_or_becomes_markup(text):
     for field in ("source", "target"):
@@ -183,3 +191,14 @@ def test_hostile_text_on_every_other_page(page):
             dumped = all_text(fig)
             if "<" in text:
                 assert text not in dumped, (page, text)  # the user's markup only ever escaped
+
+
+def test_no_page_uses_emoji_icons_debian_chromium_cannot_draw():
+    from apptest_helpers import ROOT
+
+    for path in [*ROOT.joinpath("pages").glob("*.py"), *ROOT.joinpath("explorer").rglob("*.py")]:
+        source = path.read_text(encoding="utf-8")
+        for line in source.splitlines():
+            if "icon=" in line:
+                value = line.split("icon=", 1)[1].strip()
+                assert value.startswith(('":material/', "icon", "None")), (path.name, line)

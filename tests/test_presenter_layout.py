@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 
 import numpy as np
+import plotly.io as pio
 import pytest
-from apptest_helpers import app, figure_list
+from apptest_helpers import app, chart_names, figure_list
+from streamlit.delta_generator import DeltaGenerator
 
-from explorer.app.charts import PRESENTER_FONT, THEME_SIZES, presenter_figure
+from explorer.app.charts import PRESENTER_FONT, THEME_SIZES, presenter_figure, sized_figure
+from explorer.figures.train import loss_figure
+from transformer.recipes import FAST
 
 AXIS = re.compile(r"^(x|y)axis\d*$")
 SPAN = re.compile(r"font-size:(\d+(?:\.\d+)?)px")
@@ -96,12 +101,14 @@ def test_every_text_of_every_chart_grows_in_presenter_mode(page):
 
 def test_presenter_charts_get_their_own_element_key():
     """The browser then draws a new chart instead of patching the old one, whose texts kept
-    their size (tests/test_e2e_presenter.py shows it in the browser)."""
+    their size (tests/test_e2e_presenter.py shows it in the browser). The PNG file names stay
+    the same."""
     at = app("attention")
     keys = [el.proto.id.rsplit("-", 1)[-1] for el in at.get("plotly_chart")]
     at.toggle(key="presenter").set_value(True).run()
     big_keys = [el.proto.id.rsplit("-", 1)[-1] for el in at.get("plotly_chart")]
     assert keys[0] == "attn_grid" and big_keys == [f"{k}_presenter" for k in keys]
+    assert chart_names(at)["attn_grid_presenter"].startswith("attention_enc_grid")
 
 
 def _all_figures() -> dict[str, object]:
@@ -292,3 +299,48 @@ def test_shape_table_columns_are_as_wide_as_their_values():
         assert widths[column] >= text_px(longest, 14, 0.5) + 16, (column, longest)
     assert "masked self-attention" in set(df["sublayer"])
     assert "masked_scores" in set(df["tensor"])
+
+
+# ---- The loss charts of a training in presenter mode ----------------------------------------
+
+
+def test_training_in_presenter_mode_draws_every_loss_chart_large(monkeypatch):
+    from explorer.training import run as training
+
+    live: list[tuple[str, dict, dict]] = []  # (key, figure, config) of each redrawn chart
+    drawn = threading.Event()
+    plotly_chart = DeltaGenerator.plotly_chart
+
+    def spy(self, fig, *args, **kwargs):
+        if "tr_live" in str(kwargs.get("key")):
+            live.append((kwargs["key"], json.loads(pio.to_json(fig.to_dict(), validate=False)),
+                         kwargs.get("config") or {}))
+            drawn.set()
+        return plotly_chart(self, fig, *args, **kwargs)
+
+    real_record = training.record_step
+
+    def record_step(state, info):  # the training (in the hub's thread) waits at step 10
+        stop = real_record(state, info)  # until the page has drawn its progress once
+        if info.step == 10:
+            drawn.wait(60)
+        return stop
+
+    monkeypatch.setattr(DeltaGenerator, "plotly_chart", spy)  # the placeholder's method
+    monkeypatch.setattr(training, "record_step", record_step)
+    at = app("train", presenter=True, tr_steps=50, tr_batch=16, seed=31)
+    at.button(key="tr_train").click().run()
+    assert not at.exception, at.exception
+    state = at.session_state["train_state"]
+    normal = json.loads(sized_figure(loss_figure(state.history, 50)).to_json())
+    # the fast recipe's model was trained, not the sidebar's (tiny) one
+    tag = f"N{FAST.N}-d{FAST.d_model}-h{FAST.h}-ff{FAST.d_ff}"
+    assert live and all(key.endswith("_presenter") for key, _, _ in live)
+    for key, fig, config in live:
+        assert_all_larger(normal, fig, key)
+        assert config["toImageButtonOptions"]["filename"] == f"loss_copy_{tag}"
+    final = {el.proto.id.rsplit("-", 1)[-1]: el for el in at.get("plotly_chart")}
+    assert chart_names(at)["tr_loss_presenter"] == f"loss_copy_{tag}"
+    big = json.loads(final["tr_loss_presenter"].proto.spec)
+    assert_all_larger(normal, big, "tr_loss")
+    assert big["layout"]["font"]["size"] >= PRESENTER_FONT
