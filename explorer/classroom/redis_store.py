@@ -1,0 +1,383 @@
+"""The class store in Redis, for an app that runs as several replicas (CLASS_STORE=redis://…).
+
+One hash per class holds everything `state` returns, so a student's poll is one HMGET
+(`version` one HGET). A teacher's change runs in a WATCH/MULTI transaction on that hash:
+what it checked (the key, the class live) still holds when it writes, or it retries.
+An answer is an HSETNX (one per student) in a transaction that watches the question's
+hash, so an answer never lands after the question closed or was revealed: ending, asking
+anew and revealing all write that hash.
+
+The rules run on the `now` handed in, as in SQLite: two sorted sets (live classes by last
+activity, ended ones by end time) let `expire` find what to end and what to forget.
+Every key also has a TTL refreshed while the teacher is active, so a store that nobody
+calls `expire` on empties itself.
+
+    {prefix}{code}            hash: digest, view, version, question, question_id, ended, active
+    {prefix}{code}:students   hash: student id -> "seen|following"
+    {prefix}{code}:q:{id}     hash: choices, truth, status, results
+    {prefix}{code}:a:{id}     hash: student id -> JSON [choice, nickname]
+    {prefix}live, {prefix}ended   sorted sets of codes
+    {prefix}join:{client}     sorted set: the client's wrong codes, by time
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from .store import (
+    CLOSED,
+    CONNECTED,
+    ENDED_KEEP,
+    FORGET_STUDENT,
+    IDLE_LIMIT,
+    JOIN_WINDOW,
+    MAX_STUDENTS,
+    OPEN,
+    REVEALED,
+    TOUCH_EVERY,
+    AlreadyAnsweredError,
+    ClassFullError,
+    ClassNotFoundError,
+    ClassStore,
+    InvalidAnswerError,
+    NotTeacherError,
+    Question,
+    QuestionClosedError,
+    Record,
+    Results,
+    Roster,
+    Tally,
+    check_live,
+    count,
+    is_teacher,
+    make_state,
+    public_json,
+    results_from_json,
+    tally_of,
+    with_status,
+)
+
+PREFIX = "transformer-explorer:class:"
+MARGIN = 600  # seconds a key outlives the rules' deadline, for clocks a little apart
+LIVE_TTL = int(IDLE_LIMIT + ENDED_KEEP) + MARGIN
+ENDED_TTL = int(ENDED_KEEP) + MARGIN
+_FIELDS = ("digest", "view", "version", "question", "question_id", "ended", "active")
+
+
+@dataclass(frozen=True)
+class _Class:
+    digest: bytes
+    view: str
+    version: int
+    question: str | None
+    question_id: int
+    ended: bool
+    active: float
+
+
+class RedisStore(ClassStore):
+    def __init__(self, url: str, prefix: str = PREFIX):
+        self._r = redis.Redis.from_url(url, decode_responses=True, socket_timeout=10,
+                                       socket_connect_timeout=10)
+        self._p = prefix
+        self._r.ping()  # a wrong address fails here, when the app starts, not in a class
+
+    def close(self) -> None:
+        self._r.close()
+
+    # -- key names --
+
+    def _class(self, code: str) -> str:
+        return f"{self._p}{code}"
+
+    def _students(self, code: str) -> str:
+        return f"{self._p}{code}:students"
+
+    def _question(self, code: str, question_id: int) -> str:
+        return f"{self._p}{code}:q:{question_id}"
+
+    def _answers(self, code: str, question_id: int) -> str:
+        return f"{self._p}{code}:a:{question_id}"
+
+    def _keys(self, code: str, question_ids: int) -> list[str]:
+        return [self._class(code), self._students(code),
+                *(key for i in range(1, question_ids + 1)
+                  for key in (self._question(code, i), self._answers(code, i)))]
+
+    # -- reading a class --
+
+    def _fetch(self, client: Any, code: str) -> _Class | None:
+        values = client.hmget(self._class(code), _FIELDS)
+        if values[2] is None:
+            return None
+        digest, view, version, question, question_id, ended, active = values
+        return _Class(digest=bytes.fromhex(digest or ""), view=view, version=int(version),
+                      question=question or None, question_id=int(question_id),
+                      ended=ended == "1", active=float(active))
+
+    def _teacher(self, client: Any, code: str, teacher_key: str,
+                 now: float | None) -> _Class:
+        """The class for its teacher; live (unless `now` is None) or an error."""
+        found = self._fetch(client, code)
+        if found is None:
+            raise ClassNotFoundError("no class has this code")
+        if not is_teacher(found.digest, teacher_key):
+            raise NotTeacherError("wrong teacher key")
+        if now is not None:
+            check_live(found.ended, found.active, now)
+        return found
+
+    def _change(self, code: str, teacher_key: str, now: float,
+                change: Callable[[Any, _Class], Any], *watched: str) -> Any:
+        """Run `change(pipe, class)` for the live class's teacher in one transaction that
+        watches the class and `watched`; `change` queues its writes after `pipe.multi()`."""
+        def run(pipe: Any) -> Any:
+            return change(pipe, self._teacher(pipe, code, teacher_key, now))
+        return self._r.transaction(run, self._class(code), *watched, value_from_callable=True)
+
+    def _touch(self, pipe: Any, code: str, found: _Class, now: float) -> None:
+        """Queue "the teacher is here": the activity time and, at most every TOUCH_EVERY
+        seconds, the TTL of every key of the class (two per question) renewed."""
+        active = max(found.active, now)
+        pipe.hset(self._class(code), "active", repr(active))
+        pipe.zadd(f"{self._p}live", {code: active})
+        if now - found.active >= TOUCH_EVERY:
+            for key in self._keys(code, found.question_id):
+                pipe.expire(key, LIVE_TTL)
+
+    # -- the back end --
+
+    def _create(self, code: str, digest: bytes, now: float) -> bool:
+        def create(pipe: Any) -> bool:
+            if pipe.exists(self._class(code)):
+                return False
+            pipe.multi()
+            pipe.hset(self._class(code), mapping={
+                "digest": digest.hex(), "view": "{}", "version": 1, "question": "",
+                "question_id": 0, "ended": "0", "active": repr(now)})
+            pipe.expire(self._class(code), LIVE_TTL)
+            pipe.zadd(f"{self._p}live", {code: now})
+            return True
+        return self._r.transaction(create, self._class(code), value_from_callable=True)
+
+    def _read(self, code: str) -> Record | None:
+        found = self._fetch(self._r, code)
+        if found is None:
+            return None
+        state = make_state(code, found.version, found.view, found.question, found.ended)
+        return Record(state, found.active)
+
+    def _version(self, code: str) -> int | None:
+        version = self._r.hget(self._class(code), "version")
+        return int(version) if version is not None else None
+
+    def _failures(self, client: str, now: float) -> list[float]:
+        key = f"{self._p}join:{client}"
+        with self._r.pipeline(transaction=False) as pipe:
+            pipe.zremrangebyscore(key, "-inf", now - JOIN_WINDOW)
+            pipe.zrange(key, 0, -1, withscores=True)
+            return [at for _, at in pipe.execute()[1]]
+
+    def _fail(self, client: str, now: float) -> None:
+        key = f"{self._p}join:{client}"
+        with self._r.pipeline(transaction=False) as pipe:
+            pipe.zadd(key, {f"{now!r}:{secrets.token_hex(4)}": now})
+            pipe.expire(key, int(2 * JOIN_WINDOW))
+            pipe.execute()
+
+    def _steer(self, code: str, teacher_key: str, view: str, now: float) -> int:
+        def steer(pipe: Any, found: _Class) -> int:
+            pipe.multi()
+            self._touch(pipe, code, found, now)
+            if view == found.view:
+                return found.version
+            pipe.hset(self._class(code), mapping={"view": view, "version": found.version + 1})
+            return found.version + 1
+        return self._change(code, teacher_key, now, steer)
+
+    def _heartbeat(self, code: str, student_id: str, following: bool, now: float) -> None:
+        key = self._students(code)
+        with self._r.pipeline(transaction=False) as pipe:
+            pipe.hmget(self._class(code), ("ended", "active"))
+            pipe.hlen(key)
+            pipe.hexists(key, student_id)
+            (ended, active), students, known = pipe.execute()
+        if active is None:
+            raise ClassNotFoundError("no class has this code")
+        check_live(ended == "1", float(active), now)
+        if not known and students >= MAX_STUDENTS:
+            raise ClassFullError("the class is full")
+        with self._r.pipeline(transaction=False) as pipe:
+            pipe.hset(key, student_id, f"{now!r}|{int(following)}")
+            pipe.expire(key, LIVE_TTL)
+            pipe.execute()
+
+    def _roster(self, code: str, teacher_key: str, now: float) -> Roster:
+        found = self._teacher(self._r, code, teacher_key, None)
+        students = self._r.hgetall(self._students(code))
+        connected = following = 0
+        forgotten = []
+        for student, seen_following in students.items():
+            seen, follows = seen_following.split("|")
+            if float(seen) >= now - CONNECTED:
+                connected += 1
+                following += follows == "1"
+            elif float(seen) < now - FORGET_STUDENT:
+                forgotten.append(student)
+        if forgotten:
+            self._r.hdel(self._students(code), *forgotten)
+        if not found.ended and TOUCH_EVERY <= now - found.active <= IDLE_LIMIT:
+            try:
+                self._change(code, teacher_key, now,
+                             lambda pipe, live: (pipe.multi(), self._touch(pipe, code, live, now)))
+            except ClassNotFoundError:
+                pass  # it ended in the meantime: nothing to keep alive
+        return Roster(connected=connected, following=following,
+                      exploring=connected - following)
+
+    def _ask(self, code: str, teacher_key: str, question: Question, now: float) -> int:
+        def ask(pipe: Any, found: _Class) -> int:
+            question_id = found.question_id + 1
+            pipe.multi()
+            self._touch(pipe, code, found, now)
+            if found.question and json.loads(found.question)["status"] == OPEN:
+                pipe.hset(self._question(code, found.question_id), "status", CLOSED)
+            key = self._question(code, question_id)
+            pipe.hset(key, mapping={
+                "choices": len(question.choices), "status": OPEN,
+                "truth": "" if question.truth is None else question.truth, "results": ""})
+            pipe.expire(key, LIVE_TTL)
+            pipe.hset(self._class(code), mapping={
+                "question_id": question_id, "version": found.version + 1,
+                "question": public_json(question_id, question, OPEN)})
+            return question_id
+        # the open question's hash is watched by answers in flight: closing it stops them
+        found = self._fetch(self._r, code)
+        watched = [self._question(code, found.question_id)] if found else []
+        return self._change(code, teacher_key, now, ask, *watched)
+
+    def _answer(self, code: str, question_id: int, student_id: str, choice: int,
+                nickname: str | None, now: float) -> None:
+        question_key = self._question(code, question_id)
+        answers_key = self._answers(code, question_id)
+
+        def answer(pipe: Any) -> None:
+            ended, active = pipe.hmget(self._class(code), ("ended", "active"))
+            if active is None:
+                raise ClassNotFoundError("no class has this code")
+            check_live(ended == "1", float(active), now)
+            choices, status = pipe.hmget(question_key, ("choices", "status"))
+            if status != OPEN:
+                raise QuestionClosedError("the question is not open")
+            if not 0 <= choice < int(choices):
+                raise InvalidAnswerError("no such choice")
+            pipe.multi()
+            pipe.hsetnx(answers_key, student_id, json.dumps([choice, nickname]))
+            pipe.expire(answers_key, LIVE_TTL)
+        added, _ = self._r.transaction(answer, question_key)
+        if not added:
+            raise AlreadyAnsweredError("one answer per student")
+
+    def _answer_list(self, client: Any, code: str, question_id: int) -> list:
+        return [tuple(json.loads(value))
+                for value in client.hvals(self._answers(code, question_id))]
+
+    def _tally(self, code: str, teacher_key: str, question_id: int) -> Tally:
+        self._teacher(self._r, code, teacher_key, None)
+        question = self._r.hgetall(self._question(code, question_id))
+        if not question:
+            raise QuestionClosedError("no such question")
+        answers = self._answer_list(self._r, code, question_id)
+        return tally_of(question_id, question["status"], int(question["choices"]),
+                        _truth(question["truth"]), answers)
+
+    def _reveal(self, code: str, teacher_key: str, question_id: int, now: float) -> Results:
+        question_key = self._question(code, question_id)
+
+        def reveal(pipe: Any, found: _Class) -> Results:
+            question = pipe.hgetall(question_key)
+            if not question:
+                raise QuestionClosedError("no such question")
+            truth = _truth(question["truth"])
+            if question["status"] == REVEALED:
+                return results_from_json(question_id, truth, question["results"])
+            counts, answered = count(self._answer_list(pipe, code, question_id),
+                                     int(question["choices"]))
+            results = json.dumps({"counts": counts, "answered": answered})
+            pipe.multi()
+            self._touch(pipe, code, found, now)
+            pipe.hset(question_key, mapping={"status": REVEALED, "results": results})
+            shown = (with_status(found.question, REVEALED)
+                     if question_id == found.question_id else found.question or "")
+            pipe.hset(self._class(code), mapping={"question": shown,
+                                                  "version": found.version + 1})
+            return results_from_json(question_id, truth, results)
+        return self._change(code, teacher_key, now, reveal, question_key,
+                            self._answers(code, question_id))
+
+    def _results(self, code: str, question_id: int) -> Results | None:
+        truth, status, results = self._r.hmget(self._question(code, question_id),
+                                               ("truth", "status", "results"))
+        if status != REVEALED:
+            return None
+        return results_from_json(question_id, _truth(truth), results)
+
+    def _end(self, code: str, teacher_key: str, now: float) -> None:
+        found = self._fetch(self._r, code)
+        watched = [self._question(code, found.question_id)] if found else []
+
+        def end(pipe: Any) -> None:
+            current = self._teacher(pipe, code, teacher_key, None)
+            if not current.ended:
+                self._end_class(pipe, code, current, now)
+        self._r.transaction(end, self._class(code), *watched)
+
+    def _end_class(self, pipe: Any, code: str, found: _Class, now: float) -> None:
+        """In a transaction watching the class and its last question: end it."""
+        question = found.question or ""
+        pipe.multi()
+        if question and json.loads(question)["status"] == OPEN:
+            question = with_status(question, CLOSED)
+            pipe.hset(self._question(code, found.question_id), "status", CLOSED)
+        pipe.hset(self._class(code), mapping={"ended": "1", "question": question,
+                                              "version": found.version + 1})
+        pipe.zrem(f"{self._p}live", code)
+        pipe.zadd(f"{self._p}ended", {code: now})
+        for key in self._keys(code, found.question_id):
+            pipe.expire(key, ENDED_TTL)
+
+    def expire(self, now: float) -> int:
+        ended = 0
+        for code in self._r.zrangebyscore(f"{self._p}live", "-inf", f"({now - IDLE_LIMIT!r}"):
+            found = self._fetch(self._r, code)
+            watched = [self._question(code, found.question_id)] if found else []
+
+            def end_idle(pipe: Any, code: str = code) -> bool:
+                current = self._fetch(pipe, code)
+                if current is None or current.ended:
+                    pipe.multi()
+                    pipe.zrem(f"{self._p}live", code)
+                    return False
+                if now - current.active <= IDLE_LIMIT:
+                    return False  # the teacher came back since the set was read
+                self._end_class(pipe, code, current, now)
+                return True
+            ended += self._r.transaction(end_idle, self._class(code), *watched,
+                                         value_from_callable=True)
+        for code in self._r.zrangebyscore(f"{self._p}ended", "-inf", f"({now - ENDED_KEEP!r}"):
+            found = self._fetch(self._r, code)
+            with self._r.pipeline() as pipe:
+                pipe.delete(*self._keys(code, found.question_id if found else 0))
+                pipe.zrem(f"{self._p}ended", code)
+                pipe.execute()
+        return ended
+
+
+def _truth(stored: str | None) -> int | None:
+    return int(stored) if stored else None

@@ -1,0 +1,332 @@
+"""The class store in one SQLite file: no set-up, survives a restart, and is safe for the
+app's threads and for several processes on one machine.
+
+WAL mode lets students' reads go on while a write commits; every change is one
+`BEGIN IMMEDIATE` transaction (a writer takes the write lock before it reads, so what it
+checked still holds when it writes), and writers that meet wait up to BUSY_SECONDS
+instead of failing. One answer per student is the answers table's primary key.
+
+Connections come from a small pool rather than one per thread: Streamlit runs each script
+run in a new thread, so per-thread connections would be opened run after run. A connection
+opened before a fork is never used (nor closed) in the child: SQLite forbids it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from .store import (
+    CLOSED,
+    CONNECTED,
+    ENDED_KEEP,
+    FORGET_STUDENT,
+    IDLE_LIMIT,
+    JOIN_WINDOW,
+    MAX_STUDENTS,
+    OPEN,
+    REVEALED,
+    TOUCH_EVERY,
+    AlreadyAnsweredError,
+    ClassFullError,
+    ClassNotFoundError,
+    ClassStore,
+    InvalidAnswerError,
+    NotTeacherError,
+    Question,
+    QuestionClosedError,
+    Record,
+    Results,
+    Roster,
+    Tally,
+    check_live,
+    count,
+    is_teacher,
+    make_state,
+    public_json,
+    results_from_json,
+    tally_of,
+    with_status,
+)
+
+BUSY_SECONDS = 10.0
+POOL = 8  # idle connections kept; more threads at once open more and close them after
+SCHEMA = (
+    # `question` is the last question as students see it (JSON), so `state` is one row
+    """CREATE TABLE IF NOT EXISTS classes (
+        code TEXT PRIMARY KEY, digest BLOB NOT NULL, view TEXT NOT NULL,
+        version INTEGER NOT NULL, question TEXT, question_id INTEGER NOT NULL,
+        ended INTEGER NOT NULL, ended_at REAL, active REAL NOT NULL) WITHOUT ROWID""",
+    "CREATE INDEX IF NOT EXISTS classes_by_activity ON classes (ended, active)",
+    """CREATE TABLE IF NOT EXISTS questions (
+        code TEXT NOT NULL, id INTEGER NOT NULL, choices INTEGER NOT NULL, truth INTEGER,
+        status TEXT NOT NULL, results TEXT, PRIMARY KEY (code, id)) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS answers (
+        code TEXT NOT NULL, question INTEGER NOT NULL, student TEXT NOT NULL,
+        choice INTEGER NOT NULL, nickname TEXT, at REAL NOT NULL,
+        UNIQUE (code, question, student))""",
+    """CREATE TABLE IF NOT EXISTS students (
+        code TEXT NOT NULL, student TEXT NOT NULL, seen REAL NOT NULL,
+        following INTEGER NOT NULL, PRIMARY KEY (code, student)) WITHOUT ROWID""",
+    "CREATE TABLE IF NOT EXISTS join_failures (client TEXT NOT NULL, at REAL NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS join_failures_by_client ON join_failures (client, at)",
+)
+# Connections a forked child inherited: kept referenced so that they are never closed there.
+_INHERITED: list[sqlite3.Connection] = []
+
+
+class SQLiteStore(ClassStore):
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._idle: list[sqlite3.Connection] = []
+        self._pid = os.getpid()
+        with self._write() as db:
+            for statement in SCHEMA:
+                db.execute(statement)
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        if os.getpid() == self._pid:
+            for db in idle:
+                db.close()
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None,
+                             check_same_thread=False)
+        db.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+        db.execute("PRAGMA journal_mode = WAL")
+        # In WAL mode NORMAL loses no commit when the process dies, only on power loss.
+        db.execute("PRAGMA synchronous = NORMAL")
+        return db
+
+    @contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            if os.getpid() != self._pid:
+                _INHERITED.extend(self._idle)
+                self._idle, self._pid = [], os.getpid()
+            db = self._idle.pop() if self._idle else None
+        if db is None:
+            db = self._open()
+        try:
+            yield db
+        finally:
+            with self._lock:
+                if len(self._idle) < POOL and os.getpid() == self._pid:
+                    self._idle.append(db)
+                    db = None
+            if db is not None:
+                db.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        with self._connection() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    @staticmethod
+    def _teacher(db: sqlite3.Connection, code: str, teacher_key: str,
+                 now: float | None) -> tuple:
+        """The class's row for its teacher; live (unless `now` is None) or an error."""
+        row = db.execute("SELECT digest, ended, active, version, question_id, question, view"
+                         " FROM classes WHERE code = ?", (code,)).fetchone()
+        if row is None:
+            raise ClassNotFoundError("no class has this code")
+        if not is_teacher(row[0], teacher_key):
+            raise NotTeacherError("wrong teacher key")
+        if now is not None:
+            check_live(bool(row[1]), row[2], now)
+        return row
+
+    def _create(self, code: str, digest: bytes, now: float) -> bool:
+        with self._connection() as db:
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO classes (code, digest, view, version, question,"
+                " question_id, ended, active) VALUES (?, ?, '{}', 1, NULL, 0, 0, ?)",
+                (code, digest, now))
+            return cursor.rowcount == 1
+
+    def _read(self, code: str) -> Record | None:
+        with self._connection() as db:
+            row = db.execute("SELECT version, view, question, ended, active FROM classes"
+                             " WHERE code = ?", (code,)).fetchone()
+        if row is None:
+            return None
+        return Record(make_state(code, row[0], row[1], row[2], bool(row[3])), row[4])
+
+    def _version(self, code: str) -> int | None:
+        with self._connection() as db:
+            row = db.execute("SELECT version FROM classes WHERE code = ?", (code,)).fetchone()
+        return row[0] if row else None
+
+    def _failures(self, client: str, now: float) -> list[float]:
+        with self._connection() as db:
+            return [at for (at,) in db.execute(
+                "SELECT at FROM join_failures WHERE client = ? AND at > ?",
+                (client, now - JOIN_WINDOW))]
+
+    def _fail(self, client: str, now: float) -> None:
+        with self._connection() as db:
+            db.execute("INSERT INTO join_failures (client, at) VALUES (?, ?)", (client, now))
+
+    def _steer(self, code: str, teacher_key: str, view: str, now: float) -> int:
+        with self._write() as db:
+            row = self._teacher(db, code, teacher_key, now)
+            if row[6] == view:
+                db.execute("UPDATE classes SET active = max(active, ?) WHERE code = ?",
+                           (now, code))
+                return row[3]
+            db.execute("UPDATE classes SET view = ?, version = version + 1,"
+                       " active = max(active, ?) WHERE code = ?", (view, now, code))
+            return row[3] + 1
+
+    def _heartbeat(self, code: str, student_id: str, following: bool, now: float) -> None:
+        with self._write() as db:
+            row = db.execute("SELECT ended, active FROM classes WHERE code = ?",
+                             (code,)).fetchone()
+            if row is None:
+                raise ClassNotFoundError("no class has this code")
+            check_live(bool(row[0]), row[1], now)
+            updated = db.execute("UPDATE students SET seen = max(seen, ?), following = ?"
+                                 " WHERE code = ? AND student = ?",
+                                 (now, int(following), code, student_id)).rowcount
+            if updated:
+                return
+            (students,) = db.execute("SELECT count(*) FROM students WHERE code = ?",
+                                     (code,)).fetchone()
+            if students >= MAX_STUDENTS:
+                raise ClassFullError("the class is full")
+            db.execute("INSERT INTO students (code, student, seen, following)"
+                       " VALUES (?, ?, ?, ?)", (code, student_id, now, int(following)))
+
+    def _roster(self, code: str, teacher_key: str, now: float) -> Roster:
+        with self._connection() as db:
+            row = self._teacher(db, code, teacher_key, None)
+            connected, following = db.execute(
+                "SELECT count(*), coalesce(sum(following), 0) FROM students"
+                " WHERE code = ? AND seen >= ?", (code, now - CONNECTED)).fetchone()
+            if not row[1] and TOUCH_EVERY <= now - row[2] <= IDLE_LIMIT:
+                db.execute("UPDATE classes SET active = max(active, ?) WHERE code = ?"
+                           " AND ended = 0", (now, code))
+        return Roster(connected=connected, following=following,
+                      exploring=connected - following)
+
+    def _ask(self, code: str, teacher_key: str, question: Question, now: float) -> int:
+        with self._write() as db:
+            row = self._teacher(db, code, teacher_key, now)
+            question_id = row[4] + 1
+            db.execute("UPDATE questions SET status = ? WHERE code = ? AND status = ?",
+                       (CLOSED, code, OPEN))
+            db.execute("INSERT INTO questions (code, id, choices, truth, status)"
+                       " VALUES (?, ?, ?, ?, ?)",
+                       (code, question_id, len(question.choices), question.truth, OPEN))
+            db.execute("UPDATE classes SET question_id = ?, question = ?,"
+                       " version = version + 1, active = max(active, ?) WHERE code = ?",
+                       (question_id, public_json(question_id, question, OPEN), now, code))
+            return question_id
+
+    def _answer(self, code: str, question_id: int, student_id: str, choice: int,
+                nickname: str | None, now: float) -> None:
+        with self._write() as db:
+            row = db.execute("SELECT ended, active FROM classes WHERE code = ?",
+                             (code,)).fetchone()
+            if row is None:
+                raise ClassNotFoundError("no class has this code")
+            check_live(bool(row[0]), row[1], now)
+            question = db.execute("SELECT choices, status FROM questions"
+                                  " WHERE code = ? AND id = ?", (code, question_id)).fetchone()
+            if question is None or question[1] != OPEN:
+                raise QuestionClosedError("the question is not open")
+            if not 0 <= choice < question[0]:
+                raise InvalidAnswerError("no such choice")
+            try:
+                db.execute("INSERT INTO answers (code, question, student, choice, nickname,"
+                           " at) VALUES (?, ?, ?, ?, ?, ?)",
+                           (code, question_id, student_id, choice, nickname, now))
+            except sqlite3.IntegrityError:
+                raise AlreadyAnsweredError("one answer per student") from None
+
+    @staticmethod
+    def _answers(db: sqlite3.Connection, code: str, question_id: int) -> list:
+        return db.execute("SELECT choice, nickname FROM answers WHERE code = ? AND question = ?",
+                          (code, question_id)).fetchall()
+
+    def _tally(self, code: str, teacher_key: str, question_id: int) -> Tally:
+        with self._connection() as db:
+            self._teacher(db, code, teacher_key, None)
+            question = db.execute("SELECT choices, truth, status FROM questions"
+                                  " WHERE code = ? AND id = ?", (code, question_id)).fetchone()
+            if question is None:
+                raise QuestionClosedError("no such question")
+            answers = self._answers(db, code, question_id)
+        return tally_of(question_id, question[2], question[0], question[1], answers)
+
+    def _reveal(self, code: str, teacher_key: str, question_id: int, now: float) -> Results:
+        with self._write() as db:
+            row = self._teacher(db, code, teacher_key, now)
+            question = db.execute("SELECT choices, truth, status, results FROM questions"
+                                  " WHERE code = ? AND id = ?", (code, question_id)).fetchone()
+            if question is None:
+                raise QuestionClosedError("no such question")
+            if question[2] == REVEALED:
+                return results_from_json(question_id, question[1], question[3])
+            counts, answered = count(self._answers(db, code, question_id), question[0])
+            results = json.dumps({"counts": counts, "answered": answered})
+            db.execute("UPDATE questions SET status = ?, results = ? WHERE code = ? AND id = ?",
+                       (REVEALED, results, code, question_id))
+            shown = with_status(row[5], REVEALED) if question_id == row[4] else row[5]
+            db.execute("UPDATE classes SET question = ?, version = version + 1,"
+                       " active = max(active, ?) WHERE code = ?", (shown, now, code))
+            return results_from_json(question_id, question[1], results)
+
+    def _results(self, code: str, question_id: int) -> Results | None:
+        with self._connection() as db:
+            row = db.execute("SELECT truth, status, results FROM questions"
+                             " WHERE code = ? AND id = ?", (code, question_id)).fetchone()
+        if row is None or row[1] != REVEALED:
+            return None
+        return results_from_json(question_id, row[0], row[2])
+
+    def _end(self, code: str, teacher_key: str, now: float) -> None:
+        with self._write() as db:
+            row = self._teacher(db, code, teacher_key, None)
+            if not row[1]:
+                _end_class(db, code, row[5], now)
+
+    def expire(self, now: float) -> int:
+        with self._write() as db:
+            idle = db.execute("SELECT code, question FROM classes WHERE ended = 0"
+                              " AND active < ?", (now - IDLE_LIMIT,)).fetchall()
+            for code, question in idle:
+                _end_class(db, code, question, now)
+            gone = [(code,) for (code,) in db.execute(
+                "SELECT code FROM classes WHERE ended = 1 AND ended_at < ?",
+                (now - ENDED_KEEP,))]
+            for table in ("classes", "questions", "answers", "students"):
+                db.executemany(f"DELETE FROM {table} WHERE code = ?", gone)
+            db.execute("DELETE FROM students WHERE seen < ?", (now - FORGET_STUDENT,))
+            db.execute("DELETE FROM join_failures WHERE at <= ?", (now - JOIN_WINDOW,))
+            return len(idle)
+
+
+def _end_class(db: sqlite3.Connection, code: str, question: str | None, now: float) -> None:
+    """End the class in the transaction under way: its open question closes with it."""
+    db.execute("UPDATE questions SET status = ? WHERE code = ? AND status = ?",
+               (CLOSED, code, OPEN))
+    if question and json.loads(question)["status"] == OPEN:
+        question = with_status(question, CLOSED)
+    db.execute("UPDATE classes SET ended = 1, ended_at = ?, question = ?,"
+               " version = version + 1 WHERE code = ?", (now, question, code))

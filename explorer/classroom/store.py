@@ -1,0 +1,466 @@
+"""What a class is and the rules every back end keeps; the back ends store, this checks.
+
+A teacher starts a class and gets its code (public: it is in the join link) and a teacher
+key (secret: it stays in the teacher's session and is stored only as a SHA-256 digest, so
+whoever reads the store cannot steer). Students follow the class's view, a link's query
+parameters, and poll `version` (one number) about once a second, reading the whole
+`state` only when it changed; `version` goes up with every change a student sees: the
+view, a question asked or revealed, the end.
+
+Time is always handed in (`now`, seconds as `time.time()` gives them), so the rules can be
+tested without waiting. A class is live until the teacher ends it or until nothing the
+teacher does has touched it for IDLE_LIMIT; a class that is no longer live keeps its last
+state for ENDED_KEEP (students see that it ended), then `expire` forgets it. Students'
+polling does not keep a class alive: a class left open by a teacher who has gone ends
+though tabs keep asking.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import secrets
+import unicodedata
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from .codes import new_code, normalise_code
+
+IDLE_LIMIT = 4 * 3600.0
+ENDED_KEEP = 3600.0
+CONNECTED = 10.0  # a student seen this recently counts as connected
+FORGET_STUDENT = 3600.0  # a student not seen for this long leaves the roster's table
+TOUCH_EVERY = 60.0  # the teacher's polling writes "still here" at most this often
+JOIN_FAILURES = 10  # wrong codes a client may try in JOIN_WINDOW before waiting
+JOIN_WINDOW = 60.0
+MAX_STUDENTS = 1000  # per class: ids are the client's, so their number needs a bound
+NICKNAME_CHARS = 24
+MAX_CHOICES = 256  # a token question offers every source token; the model reads 256 at most
+MAX_PROMPT_CHARS = 500
+MAX_LABEL_CHARS = 100
+MAX_FIELDS = 16
+MAX_VIEW_KEYS = 128
+MAX_VIEW_KEY_CHARS = 64
+MAX_VIEW_VALUE_CHARS = 4000  # a source sentence is at most 1000 characters
+MAX_VIEW_JSON = 64_000
+KINDS = ("token", "option")
+OPEN, CLOSED, REVEALED = "open", "closed", "revealed"
+_STUDENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_MAX_KEY_CHARS = 200  # a teacher key is 32 characters; anything much longer is not one
+# Zero-width joiners hold emoji sequences and some scripts' letters together; every other
+# format character (bidi overrides, zero-width spaces, the BOM) only disguises text.
+_JOINERS = frozenset("\u200c\u200d")
+# Unassigned code points stay: they may be emoji newer than Python's Unicode tables.
+_DROPPED = frozenset(("Cc", "Cf", "Cs", "Co"))
+
+
+class ClassroomError(Exception):
+    """Something a user did that the class refuses; the message is for a log, not a page."""
+
+
+class ClassNotFoundError(ClassroomError):
+    """No live class has this code (never started, ended, idle too long, or mistyped)."""
+
+
+class NotTeacherError(ClassroomError):
+    """The teacher key is missing or wrong: only the session that started a class steers it."""
+
+
+class RateLimitedError(ClassroomError):
+    """Too many wrong codes from one client; `retry_after` seconds until it may try again."""
+
+    def __init__(self, retry_after: float):
+        super().__init__(f"too many wrong class codes: try again in {retry_after:.0f} s")
+        self.retry_after = retry_after
+
+
+class AlreadyAnsweredError(ClassroomError):
+    """A student answers a question once; a second answer is refused, not counted."""
+
+
+class QuestionClosedError(ClassroomError):
+    """The question is not open: a newer one was asked, it was revealed, or it never was."""
+
+
+class InvalidAnswerError(ClassroomError, ValueError):
+    """The choice is not one of the question's."""
+
+
+class ClassFullError(ClassroomError):
+    """The class has MAX_STUDENTS students already."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the teacher asks. `kind` "token": `choices` are the source tokens (the answer is
+    a token index); "option": the teacher's options. `prompt` is the question's text and
+    `fields` its parts (e.g. token, layer, head) for a page that draws them; `truth`, the
+    index of the right choice (None for a poll), is hidden from students until the reveal."""
+
+    kind: str
+    prompt: str
+    choices: tuple[str, ...]
+    truth: int | None = None
+    fields: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PublicQuestion:
+    """A question as students see it: no truth. `status` is OPEN, CLOSED or REVEALED."""
+
+    id: int
+    kind: str
+    prompt: str
+    choices: tuple[str, ...]
+    fields: Mapping[str, str]
+    status: str
+
+
+@dataclass(frozen=True)
+class ClassState:
+    """What a student's page follows: the view (a link's query parameters), the question
+    asked last, whether the class ended, and the version they are at."""
+
+    code: str
+    version: int
+    view: dict[str, str]
+    question: PublicQuestion | None
+    ended: bool
+
+
+@dataclass(frozen=True)
+class Roster:
+    connected: int  # seen within CONNECTED seconds
+    following: int  # of those, following the teacher's view
+    exploring: int  # of those, looking around on their own
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The teacher's live count: per choice, how many answered it and who (nicknames given)."""
+
+    question_id: int
+    status: str
+    counts: tuple[int, ...]
+    answered: int
+    truth: int | None
+    nicknames: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Results:
+    """What every student sees once the teacher reveals: the truth and the class's guesses."""
+
+    question_id: int
+    counts: tuple[int, ...]
+    answered: int
+    truth: int | None
+
+
+@dataclass(frozen=True)
+class Record:
+    """A back end's read of a class: its state and when the teacher last touched it."""
+
+    state: ClassState
+    active: float
+
+
+def key_digest(teacher_key: str) -> bytes:
+    return hashlib.sha256(teacher_key.encode("utf-8", "surrogatepass")).digest()
+
+
+def client_digest(client_id: object) -> str:
+    """A fixed-size name for a client id (an address, a session id: whatever the app has),
+    so any text can key the rate limit without ending up in the store."""
+    return hashlib.sha256(str(client_id).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def clean_text(text: str, limit: int) -> str:
+    """`text` as one line of plain characters: NFC, no control or format characters (the
+    joiners kept), runs of white space made one space, at most `limit` characters."""
+    text = unicodedata.normalize("NFC", text)
+    kept = "".join(" " if char.isspace() else char for char in text
+                   if char in _JOINERS or char.isspace()
+                   or unicodedata.category(char) not in _DROPPED)
+    return " ".join(kept.split())[:limit].rstrip().rstrip("".join(_JOINERS)).rstrip()
+
+
+def clean_nickname(text: object) -> str | None:
+    """The nickname to keep, or None when nothing of it is left. It is plain text, never
+    markup: a page shows it as text."""
+    if not isinstance(text, str):
+        return None
+    return clean_text(text[:10 * NICKNAME_CHARS], NICKNAME_CHARS) or None
+
+
+def check_question(question: Question) -> Question:
+    """The question with its texts cleaned; ValueError when it cannot be asked."""
+    if not isinstance(question, Question) or question.kind not in KINDS:
+        raise ValueError(f"a question's kind is one of {KINDS}")
+    if not (isinstance(question.choices, tuple | list) and isinstance(question.fields, Mapping)):
+        raise ValueError("a question's choices are a tuple and its fields a mapping")
+    choices = tuple(question.choices)
+    if not 1 <= len(choices) <= MAX_CHOICES or not all(isinstance(c, str) for c in choices):
+        raise ValueError(f"a question has 1 to {MAX_CHOICES} choices, each a str")
+    truth = question.truth
+    if truth is not None and (type(truth) is not int or not 0 <= truth < len(choices)):
+        raise ValueError("the truth is the index of one of the choices, or None")
+    fields = dict(question.fields)
+    if len(fields) > MAX_FIELDS or not all(isinstance(k, str) and isinstance(v, str)
+                                           for k, v in fields.items()):
+        raise ValueError(f"a question has at most {MAX_FIELDS} fields, str to str")
+    if not isinstance(question.prompt, str) or len(question.prompt) > MAX_PROMPT_CHARS:
+        raise ValueError(f"a prompt is a str of at most {MAX_PROMPT_CHARS} characters")
+    return Question(kind=question.kind, prompt=clean_text(question.prompt, MAX_PROMPT_CHARS),
+                    choices=tuple(clean_text(c, MAX_LABEL_CHARS) for c in choices),
+                    truth=truth,
+                    fields={clean_text(k, MAX_LABEL_CHARS): clean_text(v, MAX_LABEL_CHARS)
+                            for k, v in fields.items()})
+
+
+def view_json(view: Mapping[str, str]) -> str:
+    """The view as the store keeps it; ValueError when it is not a link's parameters."""
+    if not isinstance(view, Mapping) or len(view) > MAX_VIEW_KEYS:
+        raise ValueError(f"a view maps at most {MAX_VIEW_KEYS} keys to values")
+    for key, value in view.items():
+        if not (isinstance(key, str) and isinstance(value, str)
+                and 0 < len(key) <= MAX_VIEW_KEY_CHARS and len(value) <= MAX_VIEW_VALUE_CHARS):
+            raise ValueError("a view's keys and values are short strings")
+    text = json.dumps(dict(sorted(view.items())), separators=(",", ":"))
+    if len(text) > MAX_VIEW_JSON:
+        raise ValueError("the view is too large to share")
+    return text
+
+
+def public_json(question_id: int, question: Question, status: str) -> str:
+    return json.dumps({"id": question_id, "kind": question.kind, "prompt": question.prompt,
+                       "choices": list(question.choices), "fields": dict(question.fields),
+                       "status": status}, separators=(",", ":"))
+
+
+def with_status(public: str, status: str) -> str:
+    return json.dumps({**json.loads(public), "status": status}, separators=(",", ":"))
+
+
+def make_state(code: str, version: int, view: str, question: str | None,
+               ended: bool) -> ClassState:
+    public = None
+    if question:
+        q = json.loads(question)
+        public = PublicQuestion(id=q["id"], kind=q["kind"], prompt=q["prompt"],
+                                choices=tuple(q["choices"]), fields=q["fields"],
+                                status=q["status"])
+    return ClassState(code=code, version=version, view=json.loads(view), question=public,
+                      ended=ended)
+
+
+def count(answers: Iterable[tuple[int, str | None]], choices: int) -> tuple[list[int], int]:
+    counts = [0] * choices
+    for choice, _ in answers:
+        counts[choice] += 1
+    return counts, sum(counts)
+
+
+def tally_of(question_id: int, status: str, choices: int, truth: int | None,
+             answers: list[tuple[int, str | None]]) -> Tally:
+    """The teacher's tally of `answers` ((choice, nickname) pairs in any order): the
+    nicknames of each choice sorted, so every back end gives the same one."""
+    counts, answered = count(answers, choices)
+    names: list[list[str]] = [[] for _ in counts]
+    for choice, nickname in answers:
+        if nickname:
+            names[choice].append(nickname)
+    return Tally(question_id=question_id, status=status, counts=tuple(counts),
+                 answered=answered, truth=truth,
+                 nicknames=tuple(tuple(sorted(n, key=str.casefold)) for n in names))
+
+
+def results_from_json(question_id: int, truth: int | None, results: str) -> Results:
+    stored = json.loads(results)
+    return Results(question_id=question_id, counts=tuple(stored["counts"]),
+                   answered=stored["answered"], truth=truth)
+
+
+def is_teacher(stored: bytes, teacher_key: str) -> bool:
+    return hmac.compare_digest(bytes(stored), key_digest(teacher_key))
+
+
+def check_live(ended: bool, active: float, now: float) -> None:
+    if ended or now - active > IDLE_LIMIT:
+        raise ClassNotFoundError("the class has ended")
+
+
+class ClassStore(ABC):
+    """The class mode's store. Public methods check what they are given (codes as typed,
+    ids, keys, views, questions, nicknames) and hand the back end only clean values; the
+    back end keeps the rules that need its own atomicity (one answer per student, a code
+    given to one class, the teacher key checked in the change it allows)."""
+
+    def start(self, now: float) -> tuple[str, str]:
+        """A new class: (code, teacher key). Also forgets classes long ended (`expire`),
+        so the store stays small with nothing else calling it."""
+        self.expire(now)
+        teacher_key = secrets.token_urlsafe(24)
+        for _ in range(32):  # with a million live classes, all 32 draws taken: p ≈ 1e-96
+            code = new_code()
+            if self._create(code, key_digest(teacher_key), now):
+                return code, teacher_key
+        raise RuntimeError("no free class code")
+
+    def join(self, code: str, client_id: str, now: float) -> ClassState:
+        """The class's state for a student who typed `code`. A client that tried
+        JOIN_FAILURES wrong codes in the last JOIN_WINDOW seconds waits (RateLimitedError),
+        whatever it tries next, so codes cannot be guessed."""
+        client = client_digest(client_id)
+        tried = sorted(t for t in self._failures(client, now) if t > now - JOIN_WINDOW)
+        if len(tried) >= JOIN_FAILURES:
+            # the wait ends when so many have left the window that one more try is allowed
+            leaves = tried[len(tried) - JOIN_FAILURES]
+            raise RateLimitedError(max(leaves + JOIN_WINDOW - now, 0.001))
+        canonical = normalise_code(code)
+        record = self._read(canonical) if canonical else None
+        if record is None or record.state.ended or now - record.active > IDLE_LIMIT:
+            self._fail(client, now)
+            raise ClassNotFoundError("no live class has this code")
+        return record.state
+
+    def state(self, code: str) -> ClassState | None:
+        """What students follow (None when no class has this code): one read."""
+        canonical = normalise_code(code)
+        record = self._read(canonical) if canonical else None
+        return record.state if record else None
+
+    def version(self, code: str) -> int | None:
+        """The state's version, which changes with every change students see."""
+        canonical = normalise_code(code)
+        return self._version(canonical) if canonical else None
+
+    def steer(self, code: str, teacher_key: str, view: Mapping[str, str], now: float) -> int:
+        """Show the class `view`; returns the version (the same one if the view is)."""
+        return self._steer(self._code(code), self._key(teacher_key), view_json(view), now)
+
+    def heartbeat(self, code: str, student_id: str, following: bool, now: float) -> None:
+        """A student's page is open, following the teacher's view or not."""
+        self._heartbeat(self._code(code), _student(student_id), bool(following), now)
+
+    def roster(self, code: str, teacher_key: str, now: float) -> Roster:
+        """Students connected now, following or exploring. The teacher's page polls this,
+        so it also tells the store the teacher is still there."""
+        return self._roster(self._code(code), self._key(teacher_key), now)
+
+    def ask(self, code: str, teacher_key: str, question: Question, now: float) -> int:
+        """Ask `question` (closing the one open); returns its id."""
+        return self._ask(self._code(code), self._key(teacher_key), check_question(question), now)
+
+    def answer(self, code: str, question_id: int, student_id: str, choice: int,
+               nickname: str | None, now: float) -> None:
+        """A student's one answer: AlreadyAnsweredError for a second, QuestionClosedError once the
+        question is not open, InvalidAnswerError for a choice it does not have."""
+        if type(choice) is not int or type(question_id) is not int:
+            raise InvalidAnswerError("a question id and a choice are ints")
+        self._answer(self._code(code), question_id, _student(student_id), choice,
+                     clean_nickname(nickname), now)
+
+    def tally(self, code: str, teacher_key: str, question_id: int) -> Tally:
+        """The answers so far, for the teacher (also after the class ended)."""
+        return self._tally(self._code(code), self._key(teacher_key), _question_id(question_id))
+
+    def reveal(self, code: str, teacher_key: str, question_id: int, now: float) -> Results:
+        """Close the question and show every student the truth and the counts."""
+        return self._reveal(self._code(code), self._key(teacher_key), _question_id(question_id),
+                            now)
+
+    def results(self, code: str, question_id: int) -> Results | None:
+        """The truth and the counts, once revealed; None before (and for no such question)."""
+        canonical = normalise_code(code)
+        if canonical is None or type(question_id) is not int:
+            return None
+        return self._results(canonical, question_id)
+
+    def end(self, code: str, teacher_key: str, now: float) -> None:
+        """End the class (ending it again is no error)."""
+        self._end(self._code(code), self._key(teacher_key), now)
+
+    @abstractmethod
+    def expire(self, now: float) -> int:
+        """End classes idle longer than IDLE_LIMIT and forget those ended more than
+        ENDED_KEEP ago (and old join failures and students); returns how many it ended."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Let go of connections."""
+
+    # -- what a back end implements: arguments are checked, codes canonical --
+
+    @abstractmethod
+    def _create(self, code: str, digest: bytes, now: float) -> bool:
+        """Store a new class under `code`; False if the code is taken."""
+
+    @abstractmethod
+    def _read(self, code: str) -> Record | None: ...
+
+    @abstractmethod
+    def _version(self, code: str) -> int | None: ...
+
+    @abstractmethod
+    def _failures(self, client: str, now: float) -> list[float]:
+        """When `client` tried a wrong code in the last JOIN_WINDOW seconds."""
+
+    @abstractmethod
+    def _fail(self, client: str, now: float) -> None: ...
+
+    @abstractmethod
+    def _steer(self, code: str, teacher_key: str, view: str, now: float) -> int: ...
+
+    @abstractmethod
+    def _heartbeat(self, code: str, student_id: str, following: bool, now: float) -> None: ...
+
+    @abstractmethod
+    def _roster(self, code: str, teacher_key: str, now: float) -> Roster: ...
+
+    @abstractmethod
+    def _ask(self, code: str, teacher_key: str, question: Question, now: float) -> int: ...
+
+    @abstractmethod
+    def _answer(self, code: str, question_id: int, student_id: str, choice: int,
+                nickname: str | None, now: float) -> None: ...
+
+    @abstractmethod
+    def _tally(self, code: str, teacher_key: str, question_id: int) -> Tally: ...
+
+    @abstractmethod
+    def _reveal(self, code: str, teacher_key: str, question_id: int, now: float) -> Results: ...
+
+    @abstractmethod
+    def _results(self, code: str, question_id: int) -> Results | None: ...
+
+    @abstractmethod
+    def _end(self, code: str, teacher_key: str, now: float) -> None: ...
+
+    @staticmethod
+    def _code(code: str) -> str:
+        canonical = normalise_code(code)
+        if canonical is None:
+            raise ClassNotFoundError("not a class code")
+        return canonical
+
+    @staticmethod
+    def _key(teacher_key: str) -> str:
+        if not isinstance(teacher_key, str) or not 0 < len(teacher_key) <= _MAX_KEY_CHARS:
+            raise NotTeacherError("no teacher key")
+        return teacher_key
+
+
+def _student(student_id: str) -> str:
+    if not isinstance(student_id, str) or not _STUDENT_ID.fullmatch(student_id):
+        raise ValueError("a student id is 1 to 64 letters, digits, '-' or '_'")
+    return student_id
+
+
+def _question_id(question_id: int) -> int:
+    if type(question_id) is not int:
+        raise QuestionClosedError("no such question")
+    return question_id

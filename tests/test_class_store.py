@@ -1,0 +1,610 @@
+"""The class mode's store (explorer/classroom): codes, following the teacher's view, the
+teacher key, rate-limited joins, the roster, questions and answers, the end of a class.
+
+Every store test runs against both back ends, SQLite in a temporary folder and a real
+redis-server started for this module on a free port, so both keep the same rules. Time is
+handed to the store, so nothing here waits for a class to go idle.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import types
+import unicodedata
+from pathlib import Path
+
+import pytest
+import redis
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shared_inputs import bad_input_params, bad_input_texts
+
+from explorer.classroom import store as store_module
+from explorer.classroom.backend import SQLITE_FILE, open_store
+from explorer.classroom.codes import ALPHABET, LENGTH, new_code, normalise_code
+from explorer.classroom.redis_store import RedisStore
+from explorer.classroom.sqlite_store import SQLiteStore
+from explorer.classroom.store import (
+    CLOSED,
+    ENDED_KEEP,
+    IDLE_LIMIT,
+    JOIN_FAILURES,
+    JOIN_WINDOW,
+    MAX_CHOICES,
+    MAX_VIEW_VALUE_CHARS,
+    NICKNAME_CHARS,
+    OPEN,
+    REVEALED,
+    AlreadyAnsweredError,
+    ClassNotFoundError,
+    ClassState,
+    InvalidAnswerError,
+    NotTeacherError,
+    PublicQuestion,
+    Question,
+    QuestionClosedError,
+    RateLimitedError,
+    Results,
+    Roster,
+    clean_nickname,
+)
+
+T0 = 1_700_000_000.0  # the store's clock: every call is handed its time
+FAST = settings(max_examples=200, deadline=None, derandomize=True, database=None)
+SAT = Question(kind="token", prompt="Which source token will 'sat' attend to most?",
+               choices=("the", "cat", "sat", "on", "the", "mat"), truth=1,
+               fields={"token": "sat", "layer": "1", "head": "2"})
+POLL = Question(kind="option", prompt="Did you expect that?", choices=("yes", "no"))
+NO_REDIS = ("redis-server is not installed: `make test` installs Debian's package "
+            "(apt-get install redis-server)")
+
+
+# -- the two back ends --
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _answers_ping(client: redis.Redis, server: subprocess.Popen, timeout: float) -> bool:
+    """Poll until the server answers PING (True) or exits or `timeout` passes (False)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            return bool(client.ping())
+        except redis.ConnectionError:
+            time.sleep(0.01)
+    return False
+
+
+@pytest.fixture(scope="module")
+def redis_url():
+    """A redis-server of this module's own on a free port, with nothing written to disk."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        if os.environ.get("CI"):
+            pytest.fail(NO_REDIS, pytrace=False)
+        pytest.skip(NO_REDIS)
+    for _ in range(3):  # another program may take the free port before the server does
+        port = _free_port()
+        server = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1",
+                                   "--save", "", "--appendonly", "no"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        client = redis.Redis(host="127.0.0.1", port=port, socket_connect_timeout=1)
+        if _answers_ping(client, server, timeout=15):
+            break
+        client.close()
+        server.kill()
+        server.wait()
+    else:
+        pytest.fail("redis-server did not start", pytrace=False)
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        client.close()
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def spec(request) -> str | None:
+    """The CLASS_STORE setting of each back end, its store empty."""
+    if request.param == "sqlite":
+        return None
+    url = request.getfixturevalue("redis_url")
+    with redis.Redis.from_url(url) as client:
+        client.flushdb()
+    return url
+
+
+@pytest.fixture
+def store(spec, tmp_path):
+    opened = open_store(spec, tmp_path)
+    yield opened
+    opened.close()
+
+
+def _stored_bytes(spec: str | None, data_dir: Path) -> bytes:
+    """Everything the store wrote: the SQLite files, or every Redis value."""
+    if spec is None:
+        return b"".join(path.read_bytes() for path in sorted(data_dir.glob(SQLITE_FILE + "*")))
+    found = []
+    with redis.Redis.from_url(spec) as client:
+        for key in client.scan_iter():
+            kind = client.type(key)
+            if kind == b"hash":
+                found.extend(part for item in client.hgetall(key).items() for part in item)
+            elif kind == b"zset":
+                found.extend(client.zrange(key, 0, -1))
+            found.append(key)
+    return b"\n".join(found)
+
+
+def _other_code(code: str) -> str:
+    return next(c for c in ("000000", "111111") if c != code)
+
+
+# -- class codes --
+
+def test_class_codes_are_six_symbols_of_crockfords_base32_drawn_at_random():
+    assert len(set(ALPHABET)) == 32 and not set("ILOU") & set(ALPHABET)
+    assert 32 ** LENGTH >= 1e9
+    codes = {new_code() for _ in range(500)}
+    assert all(len(code) == LENGTH and set(code) <= set(ALPHABET) for code in codes)
+    assert len(codes) > 490  # two alike in 500 draws of 1.07e9: p ≈ 1e-4
+    assert set("".join(codes)) == set(ALPHABET)
+
+
+@pytest.mark.parametrize("typed, meant", [
+    ("K7Q2XM", "K7Q2XM"), ("k7q2xm", "K7Q2XM"), ("  K7Q-2XM ", "K7Q2XM"),
+    ("k7q 2xm", "K7Q2XM"), ("K7Q\u20132XM", "K7Q2XM"), ("K7Q\u00a02XM", "K7Q2XM"),
+    ("IL0Oio", "110010"),  # Crockford: I and L read as 1, O as 0
+])
+def test_a_typed_code_reads_as_the_code_meant(typed, meant):
+    assert normalise_code(typed) == meant
+
+
+@pytest.mark.parametrize("typed", [
+    "", "K7Q2X", "K7Q2XMM", "K7Q2XU", "K7Q2X!", "K7Q2X\u200b", "\uff2b7Q2XM", "\u0131L0O10",
+    "K7Q2XM" + " " * 40, "?class=K7Q2XM", "\u0665\u0665\u0665\u0665\u0665\u0665", None, 123456,
+    b"K7Q2XM", ["K7Q2XM"],
+])
+def test_text_that_is_no_code_reads_as_none(typed):
+    assert normalise_code(typed) is None
+
+
+@pytest.mark.parametrize("text", bad_input_params())
+def test_hostile_texts_are_no_codes(text):
+    assert normalise_code(text) is None
+
+
+@FAST
+@given(st.text(max_size=60))
+def test_any_text_reads_as_a_code_or_none_without_raising(text):
+    code = normalise_code(text)
+    assert code is None or (len(code) == LENGTH and set(code) <= set(ALPHABET))
+
+
+def test_a_code_a_class_has_is_never_given_to_another(store, monkeypatch):
+    drawn = iter(["AAAAAA", "AAAAAA", "AAAAAA", "BBBBBB"])
+    monkeypatch.setattr(store_module, "new_code", lambda: next(drawn))
+    first, first_key = store.start(T0)
+    second, second_key = store.start(T0)
+    assert (first, second) == ("AAAAAA", "BBBBBB") and first_key != second_key
+    with pytest.raises(NotTeacherError):
+        store.steer(first, second_key, {"h": "2"}, T0 + 1)
+
+
+# -- following the teacher --
+
+def test_a_student_joins_and_follows_the_teachers_view(store):
+    code, key = store.start(T0)
+    assert normalise_code(code) == code and len(key) >= 32
+    typed = f" {code[:3].lower()}-{code[3:].lower()} "
+    assert store.join(typed, "client-a", T0 + 1) == ClassState(
+        code=code, version=1, view={}, question=None, ended=False)
+    view = {"src": "the cat sat on the mat", "layer": "1", "head": "2"}
+    assert store.steer(code, key, view, T0 + 2) == 2
+    assert store.state(code).view == view and store.version(code) == 2
+    assert store.steer(code, key, dict(view), T0 + 3) == 2  # nothing new for students
+    assert store.steer(code, key, {**view, "head": "3"}, T0 + 4) == 3
+    assert store.join(code, "client-b", T0 + 5).view == {**view, "head": "3"}
+    assert store.version(code.lower()) == 3
+
+
+def test_a_view_comes_back_exactly_whatever_its_text(store):
+    code, key = store.start(T0)
+    texts = [*bad_input_texts(), "<b>x</b>", "a\x00b", "\u202e", "", "\ud800", "x" * 4000]
+    view = {f"k{i}": text[:MAX_VIEW_VALUE_CHARS] for i, text in enumerate(texts)}
+    store.steer(code, key, view, T0 + 1)
+    assert store.state(code).view == view
+
+
+@pytest.mark.parametrize("view", [
+    None, "src=the", [("src", "the")], {"src": 1}, {1: "the"}, {"": "x"}, {"k" * 65: "x"},
+    {"src": "x" * 4001}, {f"k{i}": "" for i in range(129)},
+    {f"k{i}": "x" * 3000 for i in range(30)},
+])
+def test_a_view_that_is_no_links_parameters_is_refused(store, view):
+    code, key = store.start(T0)
+    with pytest.raises(ValueError):
+        store.steer(code, key, view, T0 + 1)
+    assert store.version(code) == 1
+
+
+def test_only_the_teacher_key_steers_the_class(store):
+    code, key = store.start(T0)
+    _, other_key = store.start(T0)
+    question = store.ask(code, key, SAT, T0 + 1)
+    last = "A" if key[-1] != "A" else "B"
+    for forged in ("", "x", key[:-1], key[:-1] + last, key + "x", other_key, " " + key, None,
+                   42, "x" * 10_000):
+        with pytest.raises(NotTeacherError):
+            store.steer(code, forged, {"h": "8"}, T0 + 2)
+        with pytest.raises(NotTeacherError):
+            store.ask(code, forged, POLL, T0 + 2)
+        with pytest.raises(NotTeacherError):
+            store.roster(code, forged, T0 + 2)
+        with pytest.raises(NotTeacherError):
+            store.tally(code, forged, question)
+        with pytest.raises(NotTeacherError):
+            store.reveal(code, forged, question, T0 + 2)
+        with pytest.raises(NotTeacherError):
+            store.end(code, forged, T0 + 2)
+    state = store.state(code)
+    assert state.view == {} and state.version == 2 and not state.ended
+    assert state.question.status == OPEN and store.results(code, question) is None
+
+
+def test_the_teacher_key_is_stored_only_as_a_digest(store, spec, tmp_path):
+    code, key = store.start(T0)
+    store.steer(code, key, {"h": "2"}, T0 + 1)
+    stored = _stored_bytes(spec, tmp_path)
+    assert code.encode() in stored
+    assert key.encode() not in stored
+    assert key not in repr(store.state(code))
+
+
+def test_a_code_no_class_has_is_not_found(store):
+    code, key = store.start(T0)
+    for unknown in (_other_code(code), "<script>", "", None):
+        assert store.state(unknown) is None and store.version(unknown) is None
+        assert store.results(unknown, 1) is None
+        with pytest.raises(ClassNotFoundError):
+            store.join(unknown, "client", T0 + 1)
+        with pytest.raises(ClassNotFoundError):
+            store.steer(unknown, key, {}, T0 + 1)
+        with pytest.raises(ClassNotFoundError):
+            store.heartbeat(unknown, "s1", True, T0 + 1)
+        with pytest.raises(ClassNotFoundError):
+            store.answer(unknown, 1, "s1", 0, None, T0 + 1)
+
+
+def test_wrong_codes_make_that_client_wait(store):
+    code, _ = store.start(T0)
+    for attempt in range(20):  # joining the right code is no failure
+        store.join(code, "guesser", T0 + attempt * 0.1)
+    wrong = [_other_code(code), "<script>alert(1)</script>", "", "K7Q2XU"]
+    for attempt in range(JOIN_FAILURES):
+        with pytest.raises(ClassNotFoundError):
+            store.join(wrong[attempt % len(wrong)], "guesser", T0 + attempt)
+    with pytest.raises(RateLimitedError) as limited:
+        store.join(code, "guesser", T0 + 20)  # even the right code, once limited
+    assert limited.value.retry_after == pytest.approx(JOIN_WINDOW - 20)
+    assert store.join(code, "someone else", T0 + 20).code == code
+    # the first failure has left the window: nine are in it, so one more try is allowed
+    assert store.join(code, "guesser", T0 + JOIN_WINDOW + 0.5).code == code
+
+
+# -- the roster --
+
+def test_the_roster_counts_students_connected_following_and_exploring(store):
+    code, key = store.start(T0)
+    store.heartbeat(code, "s1", True, T0 + 1)
+    store.heartbeat(code, "s2", True, T0 + 2)
+    store.heartbeat(code, "s3", False, T0 + 3)
+    store.heartbeat(code, "gone", True, T0 - 6)  # not seen for 11 s at T0 + 5
+    assert store.roster(code, key, T0 + 5) == Roster(connected=3, following=2, exploring=1)
+    store.heartbeat(code, "s3", True, T0 + 6)
+    assert store.roster(code, key, T0 + 7) == Roster(connected=3, following=3, exploring=0)
+    assert store.roster(code, key, T0 + 30) == Roster(connected=0, following=0, exploring=0)
+
+
+@pytest.mark.parametrize("student", ["", "a b", "x" * 65, "<b>", "\u202e1", None, 7])
+def test_a_student_id_is_a_short_token(store, student):
+    code, key = store.start(T0)
+    question = store.ask(code, key, SAT, T0 + 1)
+    with pytest.raises(ValueError):
+        store.heartbeat(code, student, True, T0 + 2)
+    with pytest.raises(ValueError):
+        store.answer(code, question, student, 0, None, T0 + 2)
+
+
+# -- questions and answers --
+
+def test_a_student_answers_a_question_once(store):
+    code, key = store.start(T0)
+    question = store.ask(code, key, SAT, T0 + 1)
+    assert store.state(code).question == PublicQuestion(
+        id=question, kind="token", prompt=SAT.prompt, choices=SAT.choices,
+        fields={"token": "sat", "layer": "1", "head": "2"}, status=OPEN)
+    assert not hasattr(store.state(code).question, "truth")
+    store.answer(code, question, "s1", 1, "Ada", T0 + 2)
+    with pytest.raises(AlreadyAnsweredError):
+        store.answer(code, question, "s1", 2, "Ada again", T0 + 3)
+    for choice in (6, -1, True, 1.0, "1", None):
+        with pytest.raises(InvalidAnswerError):
+            store.answer(code, question, "s2", choice, None, T0 + 3)
+    tally = store.tally(code, key, question)
+    assert (tally.counts, tally.answered, tally.truth) == ((0, 1, 0, 0, 0, 0), 1, 1)
+    assert tally.nicknames == ((), ("Ada",), (), (), (), ())
+
+
+def test_asking_a_new_question_closes_the_open_one(store):
+    code, key = store.start(T0)
+    first = store.ask(code, key, SAT, T0 + 1)
+    store.answer(code, first, "s1", 2, None, T0 + 2)
+    second = store.ask(code, key, POLL, T0 + 3)
+    assert second == first + 1 and store.version(code) == 3
+    with pytest.raises(QuestionClosedError):
+        store.answer(code, first, "s2", 2, None, T0 + 4)
+    store.answer(code, second, "s1", 0, None, T0 + 4)  # one answer per question
+    assert store.state(code).question.id == second
+    assert store.tally(code, key, first).status == CLOSED
+    assert store.tally(code, key, first).counts == (0, 0, 1, 0, 0, 0)
+    for unknown in (99, 0):
+        with pytest.raises(QuestionClosedError):
+            store.answer(code, unknown, "s3", 0, None, T0 + 5)
+        with pytest.raises(QuestionClosedError):
+            store.tally(code, key, unknown)
+        assert store.results(code, unknown) is None
+    with pytest.raises(InvalidAnswerError):
+        store.answer(code, str(second), "s3", 0, None, T0 + 5)
+
+
+def test_answers_racing_from_threads_count_once_per_student(store):
+    code, key = store.start(T0)
+    question = store.ask(code, key, SAT, T0 + 1)
+    barrier = threading.Barrier(8)
+    outcomes: list[str] = []
+
+    def answer(student: str, choice: int) -> None:
+        barrier.wait(timeout=30)
+        try:
+            store.answer(code, question, student, choice, None, T0 + 2)
+            outcomes.append("counted")
+        except AlreadyAnsweredError:
+            outcomes.append("refused")
+
+    for students in (["same"] * 8, [f"s{i}" for i in range(8)]):
+        outcomes.clear()
+        threads = [threading.Thread(target=answer, args=(s, i % 6))
+                   for i, s in enumerate(students)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert sorted(outcomes) == (["counted"] + ["refused"] * 7 if students[0] == "same"
+                                    else ["counted"] * 8)
+    assert store.tally(code, key, question).answered == 9
+
+
+def _answer_in_process(spec: str | None, data_dir: str, code: str, question: int,
+                       student: str, barrier, outcomes) -> None:
+    """A second process's answers: its own student's, then the student both processes
+    answer for at the same moment."""
+    store = open_store(spec, Path(data_dir))
+    mine = []
+    for who in (student, "both"):
+        barrier.wait(timeout=60)
+        try:
+            store.answer(code, question, who, 0, who, T0 + 2)
+            mine.append("counted")
+        except AlreadyAnsweredError:
+            mine.append("refused")
+    store.close()
+    outcomes.put(mine)
+
+
+def test_answers_from_two_processes_count_once_each(store, spec, tmp_path, monkeypatch):
+    code, key = store.start(T0)
+    question = store.ask(code, key, SAT, T0 + 1)
+    # A spawned process first runs the parent's __main__ again; a test that ran a script
+    # (AppTest) may have left that script as __main__. The children need none of it.
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
+    context = multiprocessing.get_context("spawn")
+    barrier, outcomes = context.Barrier(2), context.Queue()
+    processes = [context.Process(target=_answer_in_process,
+                                 args=(spec, str(tmp_path), code, question, f"p{i}", barrier,
+                                       outcomes)) for i in range(2)]
+    for process in processes:
+        process.start()
+    for process in processes:  # their few bytes of outcome fit the queue's pipe
+        process.join(timeout=120)
+    assert [process.exitcode for process in processes] == [0, 0]
+    results = sorted(outcomes.get(timeout=10) for _ in processes)
+    assert results == [["counted", "counted"], ["counted", "refused"]]
+    tally = store.tally(code, key, question)
+    assert tally.answered == 3 and tally.nicknames[0] == ("both", "p0", "p1")
+
+
+@pytest.mark.parametrize("typed, kept", [
+    ("Ada", "Ada"), ("  Ada   Lovelace ", "Ada Lovelace"), ("Ada\nLovelace", "Ada Lovelace"),
+    ("A\u202eB", "AB"), ("\x00\x07", None), ("x" * 30, "x" * NICKNAME_CHARS), ("", None),
+    ("e\u0301cole", "\u00e9cole"), ("\U0001f468\u200d\U0001f469", "\U0001f468\u200d\U0001f469"),
+    (None, None), (42, None), ("\u200b\ufeff", None), ("x" * 23 + "\u200d\U0001f469", "x" * 23),
+])
+def test_a_nickname_is_kept_as_one_short_line_of_text(typed, kept):
+    assert clean_nickname(typed) == kept
+
+
+@pytest.mark.parametrize("text", bad_input_params())
+def test_a_hostile_nickname_is_kept_as_one_short_line_of_text(text):
+    kept = clean_nickname(text)
+    assert kept is None or (0 < len(kept) <= NICKNAME_CHARS and kept == kept.strip())
+    assert kept is None or all(
+        char in "\u200c\u200d" or unicodedata.category(char) not in ("Cc", "Cf", "Cs", "Co")
+        for char in kept)
+
+
+def test_the_store_keeps_nicknames_cleaned(store):
+    code, key = store.start(T0)
+    question = store.ask(code, key, POLL, T0 + 1)
+    texts = [*bad_input_texts(), "A\u202eB", "\x1b[31mred", "x" * 100]
+    for i, text in enumerate(texts):
+        store.answer(code, question, f"s{i}", i % 2, text, T0 + 2)
+    tally = store.tally(code, key, question)
+    assert tally.answered == len(texts)
+    kept = [clean_nickname(text) for text in texts]
+    assert sorted(n for names in tally.nicknames for n in names) == sorted(k for k in kept if k)
+
+
+def test_students_see_the_truth_and_the_counts_only_after_the_reveal(store):
+    code, key = store.start(T0)
+    question = store.ask(code, key, SAT, T0 + 1)
+    for student, choice in (("s1", 1), ("s2", 1), ("s3", 2)):
+        store.answer(code, question, student, choice, None, T0 + 2)
+    assert store.results(code, question) is None
+    assert store.tally(code, key, question).counts == (0, 2, 1, 0, 0, 0)
+    before = store.version(code)
+    shown = Results(question_id=question, counts=(0, 2, 1, 0, 0, 0), answered=3, truth=1)
+    assert store.reveal(code, key, question, T0 + 3) == shown
+    assert store.results(code, question) == shown
+    assert store.state(code).question.status == REVEALED
+    assert store.version(code) == before + 1
+    with pytest.raises(QuestionClosedError):
+        store.answer(code, question, "s4", 1, None, T0 + 4)
+    assert store.reveal(code, key, question, T0 + 5) == shown  # again: nothing changes
+    assert store.version(code) == before + 1
+    assert store.results(code, str(question)) is None
+
+
+def test_a_poll_is_revealed_without_a_truth(store):
+    code, key = store.start(T0)
+    question = store.ask(code, key, POLL, T0 + 1)
+    store.answer(code, question, "s1", 1, None, T0 + 2)
+    assert store.reveal(code, key, question, T0 + 3) == Results(
+        question_id=question, counts=(0, 1), answered=1, truth=None)
+
+
+@pytest.mark.parametrize("question", [
+    Question(kind="essay", prompt="?", choices=("a",)),
+    Question(kind="option", prompt="?", choices=()),
+    Question(kind="option", prompt="?", choices=("a",) * (MAX_CHOICES + 1)),
+    Question(kind="option", prompt="?", choices=("a", 2)),
+    Question(kind="option", prompt="?", choices="ab"),
+    Question(kind="option", prompt="?", choices=("a", "b"), fields=[("k", "v")]),
+    Question(kind="option", prompt="?", choices=("a", "b"), truth=2),
+    Question(kind="option", prompt="?", choices=("a", "b"), truth=-1),
+    Question(kind="option", prompt="?", choices=("a", "b"), truth=True),
+    Question(kind="option", prompt="x" * 501, choices=("a", "b")),
+    Question(kind="option", prompt="?", choices=("a", "b"), fields={"k": 1}),
+    "Which token?",
+])
+def test_a_question_that_cannot_be_answered_is_refused(store, question):
+    code, key = store.start(T0)
+    with pytest.raises(ValueError):
+        store.ask(code, key, question, T0 + 1)
+    assert store.state(code).question is None
+
+
+# -- the end of a class --
+
+def test_an_ended_class_is_over_for_everyone(store):
+    code, key = store.start(T0)
+    question = store.ask(code, key, SAT, T0 + 1)
+    store.answer(code, question, "s1", 1, None, T0 + 2)
+    store.end(code, key, T0 + 3)
+    state = store.state(code)
+    assert state.ended and state.version == 3 and state.question.status == CLOSED
+    with pytest.raises(ClassNotFoundError):
+        store.join(code, "client", T0 + 4)
+    with pytest.raises(ClassNotFoundError):
+        store.steer(code, key, {"h": "2"}, T0 + 4)
+    with pytest.raises(ClassNotFoundError):
+        store.ask(code, key, POLL, T0 + 4)
+    with pytest.raises(ClassNotFoundError):
+        store.answer(code, question, "s2", 1, None, T0 + 4)
+    with pytest.raises(ClassNotFoundError):
+        store.heartbeat(code, "s2", True, T0 + 4)
+    with pytest.raises(NotTeacherError):
+        store.end(code, "forged", T0 + 4)
+    store.end(code, key, T0 + 5)
+    assert store.version(code) == 3
+    assert store.tally(code, key, question).answered == 1  # the teacher can still look
+
+
+def test_a_class_idle_for_hours_ends_and_is_then_forgotten(store):
+    idle, idle_key = store.start(T0)
+    busy, busy_key = store.start(T0)
+    store.steer(busy, busy_key, {"h": "2"}, T0 + IDLE_LIMIT - 60)
+    store.heartbeat(idle, "s1", True, T0 + IDLE_LIMIT - 1)  # students keep no class alive
+    later = T0 + IDLE_LIMIT + 1
+    with pytest.raises(ClassNotFoundError):  # over already, before anything sweeps
+        store.join(idle, "client", later)
+    with pytest.raises(ClassNotFoundError):
+        store.steer(idle, idle_key, {"h": "4"}, later)
+    assert store.expire(later) == 1 and store.expire(later) == 0
+    assert store.state(idle).ended and not store.state(busy).ended
+    # the teacher's page polling the roster keeps the class alive
+    store.roster(busy, busy_key, T0 + 2 * IDLE_LIMIT - 120)
+    assert store.expire(T0 + 2 * IDLE_LIMIT) == 0
+    assert store.join(busy, "client", T0 + 2 * IDLE_LIMIT).view == {"h": "2"}
+    store.expire(later + ENDED_KEEP + 1)
+    assert store.state(idle) is None and store.version(idle) is None
+    with pytest.raises(ClassNotFoundError):
+        store.end(idle, idle_key, later + ENDED_KEEP + 2)
+    assert store.state(busy) is not None
+
+
+# -- opening the store --
+
+def test_a_new_store_on_the_same_data_sees_the_class(store, spec, tmp_path):
+    code, key = store.start(T0)
+    store.steer(code, key, {"src": "the cat"}, T0 + 1)
+    question = store.ask(code, key, SAT, T0 + 2)
+    store.answer(code, question, "s1", 1, None, T0 + 3)
+    store.close()
+    reopened = open_store(spec, tmp_path)
+    try:
+        assert reopened.state(code).view == {"src": "the cat"}
+        assert reopened.steer(code, key, {"src": "a dog"}, T0 + 4) == 4
+        with pytest.raises(AlreadyAnsweredError):
+            reopened.answer(code, question, "s1", 2, None, T0 + 5)
+        assert reopened.tally(code, key, question).answered == 1
+    finally:
+        reopened.close()
+
+
+@pytest.mark.parametrize("setting", [None, "", "  "])
+def test_no_setting_keeps_classes_in_sqlite_in_the_data_folder(tmp_path, setting):
+    data_dir = tmp_path / "data" / "classes"  # made when missing
+    opened = open_store(setting, data_dir)
+    try:
+        assert isinstance(opened, SQLiteStore) and (data_dir / SQLITE_FILE).is_file()
+    finally:
+        opened.close()
+
+
+def test_a_redis_url_opens_redis_and_a_dead_one_fails_at_once(redis_url, tmp_path):
+    opened = open_store(redis_url, tmp_path)
+    assert isinstance(opened, RedisStore)
+    opened.close()
+    with pytest.raises(redis.ConnectionError):
+        open_store(f"redis://127.0.0.1:{_free_port()}/0", tmp_path)
+
+
+@pytest.mark.parametrize("setting", ["postgres://user:secret@db/classes", "classes.sqlite3",
+                                     "sqlite:///tmp/x", "http://secret@host"])
+def test_any_other_setting_is_a_clear_error(tmp_path, setting):
+    with pytest.raises(ValueError, match="CLASS_STORE") as refused:
+        open_store(setting, tmp_path)
+    assert "secret" not in str(refused.value)
