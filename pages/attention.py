@@ -17,12 +17,13 @@ from explorer.figures.attention import (
 from explorer.sections.frame import context
 from explorer.sections.knockout import knockout_section
 from explorer.state.view import Model, keep, refit
-from explorer.text.i18n import t
+from explorer.text.i18n import get_lang, t
 
 st.title(t("attn.title"))
 st.markdown(t("attn.intro"))
 
 ctx = context()
+lang = get_lang()  # the figures' language, handed to them
 if not show_problems(ctx):
     st.stop()
 run = ctx.run()
@@ -51,8 +52,8 @@ q_tok, k_tok = tokens[kind.queries], tokens[kind.keys]
 if not average and weights.size > GRID_CELL_BUDGET:
     average = True
     st.info(t("attn.too_many", N=cfg.N, h=cfg.h, q=len(q_tok), k=len(k_tok)))
-ctx.chart(attention_grid(weights, q_tok, k_tok, average_heads=average, title=kind.label),
-           f"attention_{kind.key}_grid", key="attn_grid")
+ctx.chart(attention_grid(weights, q_tok, k_tok, lang=lang, average_heads=average,
+                         title=kind.label), f"attention_{kind.key}_grid", key="attn_grid")
 if kind.key == "dec":
     st.caption(t("attn.upper_triangle"))
 
@@ -65,7 +66,7 @@ head = f2.selectbox(t("attn.head"), range(cfg.h), **keep("attn_head"),
 layer = layer if isinstance(layer, int) and 0 <= layer < cfg.N else 0
 head = head if isinstance(head, int) and 0 <= head < cfg.h else 0
 
-figs = head_steps(run.cache, kind, layer, head, q_tok, k_tok)
+figs = head_steps(run.cache, kind, layer, head, q_tok, k_tok, lang=lang)
 name = f"attention_{kind.key}_L{layer}_H{head}"
 st.markdown(t("attn.step1", h=cfg.h, d_k=cfg.d_k))
 for step, column in zip(("Q", "K", "V"), st.columns(3), strict=True):

@@ -21,10 +21,11 @@ from explorer.figures.embeddings import (
 from explorer.sections.frame import context
 from explorer.state.urlstate import EXTRAS
 from explorer.state.view import BY_KEY, MODEL_FREE, keep
-from explorer.text.i18n import t
+from explorer.text.i18n import get_lang, t
 
 st.title(t("emb.title"))
 ctx = context()
+lang = get_lang()  # the figures' language, handed to them
 st.markdown(t("emb.intro"))
 st.latex(  # two lines: one would run off a phone's screen
     r"\begin{aligned}"
@@ -80,18 +81,18 @@ if kept != st.session_state["pe_dims"]:  # d_model shrank below a chosen dimensi
 dims = st.multiselect(t("emb.dims_label"), list(range(d_model)), **keep("pe_dims"),
                       max_selections=12)
 dims = _clean_dims(dims, d_model) or default_dims
-ctx.chart(pe_curves(table, dims, t("emb.curves_title", d_model=d_model)),
-           "positional_encoding_curves", key="pe_curves")
+ctx.chart(pe_curves(table, dims, t("emb.curves_title", d_model=d_model), lang=lang),
+          "positional_encoding_curves", key="pe_curves")
 st.caption(t("emb.curves_caption"))
 
 t1, t2 = st.columns(2)
 with t1:
     st.subheader(t("emb.table_header"))
-    ctx.chart(pe_table_heatmap(table), "positional_encoding_table", key="pe_table")
+    ctx.chart(pe_table_heatmap(table, lang=lang), "positional_encoding_table", key="pe_table")
     st.caption(t("emb.table_caption"))
 with t2:
     st.subheader(t("emb.sim_header"))
-    ctx.chart(pe_similarity(table), "positional_encoding_similarity", key="pe_sim")
+    ctx.chart(pe_similarity(table, lang=lang), "positional_encoding_similarity", key="pe_sim")
     st.caption(t("emb.sim_caption"))
 
 st.header(t("emb.shift_header"))
@@ -104,8 +105,8 @@ k = int(st.slider(t("emb.k_label"), low, high, **keep(shift.key)))
 m = shift_matrix(d_model, k)
 err = shift_error(pe_table(positions + 50, d_model), m, k, positions)  # one table for every k
 l1, l2 = st.columns([3, 2])
-ctx.chart(shift_matrix_figure(m, k), f"positional_encoding_shift_k{k}", key="pe_shift",
-           where=l1)
+ctx.chart(shift_matrix_figure(m, k, lang=lang), f"positional_encoding_shift_k{k}",
+          key="pe_shift", where=l1)
 l2.metric(t("emb.shift_metric"), f"{err:.1e}")
 l2.caption(t("emb.shift_caption"))
 
@@ -122,15 +123,15 @@ if show_problems(ctx):
                   dropout=t("emb.dropout_train") if run.train_mode else t("emb.dropout_eval")))
     embedding_title = t("emb.embedding_scaled", scale=scale)
     e1, e2, e3 = st.columns(3)
-    ctx.chart(token_vectors(inp.embedding, tokens, embedding_title, inp.limit),
-               "embedding_tokens", key="pe_emb", where=e1)
-    ctx.chart(token_vectors(inp.pe, tokens, t("emb.positional_encoding"), inp.limit),
-               "embedding_positions", key="pe_pe", where=e2)
-    ctx.chart(token_vectors(inp.total, tokens, t("emb.sum_title"), inp.limit), "embedding_sum",
-               key="pe_sum", where=e3)
+    ctx.chart(token_vectors(inp.embedding, tokens, embedding_title, inp.limit, lang=lang),
+              "embedding_tokens", key="pe_emb", where=e1)
+    ctx.chart(token_vectors(inp.pe, tokens, t("emb.positional_encoding"), inp.limit, lang=lang),
+              "embedding_positions", key="pe_pe", where=e2)
+    ctx.chart(token_vectors(inp.total, tokens, t("emb.sum_title"), inp.limit, lang=lang),
+              "embedding_sum", key="pe_sum", where=e3)
     ctx.chart(
         magnitude_bars([t("emb.embedding_raw"), embedding_title, t("emb.positional_encoding")],
-                       inp.magnitudes()),
+                       inp.magnitudes(), lang=lang),
         "embedding_magnitudes", key="pe_mag",
     )
     bound = embedding_range(ctx.model())  # the live (vocab, d_model) table

@@ -27,7 +27,7 @@ from explorer.figures.masks import (
 from explorer.sections.frame import context
 from explorer.state.urlstate import EXTRAS, MASK_LEN_RANGE, MASK_SIZE_RANGE
 from explorer.state.view import keep
-from explorer.text.i18n import t
+from explorer.text.i18n import get_lang, t
 from transformer.model import subsequent_mask
 
 # Short lines (32 characters at most): the code sits in a half-width column, which cuts a
@@ -58,6 +58,7 @@ st.title(t("mask.title"))
 st.markdown(t("mask.intro"))
 
 ctx = context()
+lang = get_lang()  # the figures' and tables' language, handed to them
 text_ok = show_problems(ctx, need_model=False)
 tokens = list(ctx.tokens.tgt_in_tokens) if text_ok else ["<s>", "a", "b", "c"]
 
@@ -80,8 +81,8 @@ sub = subsequent_mask(size)[0].numpy()
 shown = chosen or size
 labels = tokens if chosen is None else [str(i) for i in range(shown)]
 shown_mask = sub if chosen is None else subsequent_mask(shown)[0].numpy()
-ctx.chart(mask_figure(shown_mask, labels, labels, f"subsequent_mask({shown})[0]"),
-           "mask_subsequent", key="mask_sub", where=m1)
+ctx.chart(mask_figure(shown_mask, labels, labels, f"subsequent_mask({shown})[0]", lang=lang),
+          "mask_subsequent", key="mask_sub", where=m1)
 m2.caption(t("mask.sub_caption", size=shown, allowed=int(shown_mask.sum()),
              total=shown * shown))
 
@@ -102,7 +103,7 @@ b1, b2 = st.columns([3, 2])
 ctx.chart(
     mask_figure(src_mask[:, 0, :], ["A", "B"], pair.longer_src_tokens,
                 t("mask.src_mask_title", shape=tuple(src_mask.shape)),
-                row_noun=t("mask.row_sentence"), col_noun=t("mask.col_position")),
+                lang=lang, row_noun=t("mask.row_sentence"), col_noun=t("mask.col_position")),
     "mask_padding", key="mask_pad", where=b1,
 )
 b2.caption(t("mask.pad_caption"))
@@ -111,7 +112,7 @@ b2.caption(t("mask.pad_caption"))
 ctx.chart(
     batch_masks_figure(pair.batch.tgt_mask.numpy(), pair.tgt_tokens,
                        [t("mask.tgt_title", i=0, name="A", n=len_a),
-                        t("mask.tgt_title", i=1, name="B", n=len_b)]),
+                        t("mask.tgt_title", i=1, name="B", n=len_b)], lang=lang),
     "mask_target", key="mask_tgt",
 )
 st.caption(t("mask.tgt_caption", shape=tuple(pair.batch.tgt_mask.shape)))
@@ -120,16 +121,19 @@ st.markdown(t("mask.heads_text"))
 heads = ctx.cfg.h if ctx.cfg is not None else 8
 axes = head_axis_rows(pair.batch, heads)
 st.markdown(t("mask.unsqueeze_text"))
-st.dataframe(head_axis_table(axes), hide_index=True, width="stretch")
+st.dataframe(head_axis_table(axes, lang=lang), hide_index=True, width="stretch")
 seed_mask, seed_batch = walkthrough_head_axis()
 st.caption(t("mask.unsqueeze_caption", batch=pair.batch.src.size(0), h=heads,
              verdict=t("mask.unsqueeze_fails" if axes[0].wrong_result is None
                        else "mask.unsqueeze_mixes"),
-             seed_mask=shape_text(seed_mask.mask), seed_wrong=shape_text(seed_mask.wrong),
-             seed_result=shape_text(seed_mask.wrong_result),
-             batch_mask=shape_text(seed_batch.mask), batch_wrong=shape_text(seed_batch.wrong),
-             scores=shape_text(seed_batch.scores), batch_right=shape_text(seed_batch.right),
-             batch_result=shape_text(seed_batch.right_result)))
+             seed_mask=shape_text(seed_mask.mask, lang=lang),
+             seed_wrong=shape_text(seed_mask.wrong, lang=lang),
+             seed_result=shape_text(seed_mask.wrong_result, lang=lang),
+             batch_mask=shape_text(seed_batch.mask, lang=lang),
+             batch_wrong=shape_text(seed_batch.wrong, lang=lang),
+             scores=shape_text(seed_batch.scores, lang=lang),
+             batch_right=shape_text(seed_batch.right, lang=lang),
+             batch_result=shape_text(seed_batch.right_result, lang=lang)))
 # A common mistake: the decoder's self-attention mask called the src-attention mask.
 st.caption(t("mask.mistake_src", T=size, future=int(size * size - sub.sum())))
 
@@ -137,7 +141,8 @@ st.header(t("mask.effect_header"))
 yours = text_ok and ctx.cfg is not None
 scores = effect_scores(ctx.run().cache if yours else None, size)  # (T, T)
 st.caption(t("mask.effect_yours") if yours else t("mask.effect_random"))
-ctx.chart(masking_effect_figure(scores, sub, tokens), "mask_softmax_effect", key="mask_fx")
+ctx.chart(masking_effect_figure(scores, sub, tokens, lang=lang), "mask_softmax_effect",
+          key="mask_fx")
 st.markdown(t("mask.effect_text"))
 # A walk-through's example: q = k = v = embedding + PE of 4 tokens, without and with every key
 # blocked, side by side.
@@ -163,21 +168,21 @@ if checks[0].blocked:
     st.markdown(t("mask.leak_text", zeros=checks[0].exact_zeros, blocked=checks[0].blocked,
                   cut32=f"{underflow_below(torch.float32):.1f}".replace("-", "−"),
                   tiny=f"{float(torch.finfo(torch.float32).smallest_normal) * 2.0 ** -23:.1e}",
-                  small=fill_text(checks[1].fill), small_leak=fill_table(checks[1:2])[
+                  small=fill_text(checks[1].fill), small_leak=fill_table(checks[1:2], lang=lang)[
                       t("mask.col_largest")][0], f16max=f"{float(f16.max):,.0f}",
                   f16min=fill_text(float(f16.min)),
                   cut16=f"{underflow_below(torch.float16):.1f}".replace("-", "−"),
-                  small16_leak=fill_table(checks[4:])[t("mask.col_largest")][0]))
-    st.dataframe(fill_table(checks), hide_index=True, width="stretch")
+                  small16_leak=fill_table(checks[4:], lang=lang)[t("mask.col_largest")][0]))
+    st.dataframe(fill_table(checks, lang=lang), hide_index=True, width="stretch")
 
 st.header(t("mask.conv_header"))
 st.markdown(t("mask.conv_text"))
 c1, c2 = st.columns(2)
 small = subsequent_mask(4)[0].numpy()
-ctx.chart(mask_figure(small, list("abcd"), list("abcd"), t("mask.conv_this_app")),
-           "mask_convention_may_attend", key="mask_c1", where=c1)
-ctx.chart(mask_figure(small, list("abcd"), list("abcd"), t("mask.conv_other"),
-                       blocked_is_one=True), "mask_convention_masked", key="mask_c2", where=c2)
+ctx.chart(mask_figure(small, list("abcd"), list("abcd"), t("mask.conv_this_app"), lang=lang),
+          "mask_convention_may_attend", key="mask_c1", where=c1)
+ctx.chart(mask_figure(small, list("abcd"), list("abcd"), t("mask.conv_other"), lang=lang,
+                      blocked_is_one=True), "mask_convention_masked", key="mask_c2", where=c2)
 st.caption(t("mask.conv_caption"))
 
 # A common mistake of walk-throughs (this app's mask with the other convention's fill), on
@@ -185,8 +190,9 @@ st.caption(t("mask.conv_caption"))
 st.subheader(t("mask.mistake_header"))
 st.markdown(t("mask.mistake_text", section=t("mask.effect_header")))
 wrong = inverted_fill_weights(scores, sub)  # (T, T)
-ctx.chart(heatmap(wrong, tokens, tokens, t("mask.mistake_title"), x_title=t("fig.masks.key_axis"),
-                  y_title=t("fig.masks.query_axis"), zmin=0.0, zmax=1.0),
+ctx.chart(heatmap(wrong, tokens, tokens, t("mask.mistake_title"), lang=lang,
+                  x_title=t("fig.masks.key_axis"), y_title=t("fig.masks.query_axis"), zmin=0.0,
+                  zmax=1.0),
           "mask_mistake_inverted", key="mask_mistake")
 if size > 1:
     st.caption(t("mask.mistake_caption", first=f"{wrong[0, 1:].sum():.2f}", n=size,

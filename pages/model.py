@@ -8,11 +8,12 @@ from explorer.core import introspect
 from explorer.figures.model import architecture_figure, parameter_chart, share
 from explorer.sections.frame import context
 from explorer.sections.preview import show_date_preview
-from explorer.text.i18n import t
+from explorer.text.i18n import get_lang, t
 from transformer.hook_paths import sublayer_hook
 
 st.title(t("model.title"))
 ctx = context()
+lang = get_lang()  # the figures' language, handed to them
 st.markdown(t("model.intro", model=source_name(ctx.source)))
 show_date_preview(ctx)  # trained attention first, while the sidebar's model is untrained
 if ctx.cfg is None:  # invalid architecture: nothing to draw
@@ -26,8 +27,8 @@ tgt_len = len(ctx.tokens.tgt_in_tokens) if ctx.tokens is not None else 0
 
 # ---- 1. The architecture ----------------------------------------------------------------
 st.header(t("model.arch_header") if ctx.loaded is None else t("model.arch_header_loaded"))
-ctx.chart(architecture_figure(cfg, src_len, tgt_len, show_vocab=text_ok), "model_architecture",
-           key="model_architecture", theme=None)
+ctx.chart(architecture_figure(cfg, src_len, tgt_len, lang=lang, show_vocab=text_ok),
+          "model_architecture", key="model_architecture", theme=None)
 lengths = (t("model.lengths_known", src_len=src_len, tgt_len=tgt_len) if text_ok
            else t("model.lengths_unknown"))
 st.caption(t("model.arch_caption", lengths=lengths,
@@ -85,7 +86,7 @@ c1.dataframe(
     hide_index=True, width="stretch",
     column_config={col_parameters: st.column_config.NumberColumn(format="localized")},
 )
-ctx.chart(parameter_chart(groups), "model_parameters", key="model_params", where=c2,
+ctx.chart(parameter_chart(groups, lang=lang), "model_parameters", key="model_params", where=c2,
            theme=None)
 
 ties = introspect.tied_names(model)

@@ -29,7 +29,7 @@ from explorer.figures.shapes import (
 )
 from explorer.sections.frame import context
 from explorer.state.view import keep
-from explorer.text.i18n import t
+from explorer.text.i18n import get_lang, t
 from transformer.hook_paths import layer_hook
 
 TABLE_FONT = 14  # px, the table's text (drawn on a canvas: presenter mode's CSS leaves it)
@@ -44,6 +44,7 @@ st.title(t("shapes.title"))
 st.markdown(t("shapes.intro"))
 
 ctx = context()
+lang = get_lang()  # the figures' and tables' language, handed to them
 if not show_problems(ctx):
     st.stop()
 run = ctx.run()
@@ -74,7 +75,7 @@ shown = filter_rows(rows, stack, layer, only_attn)
 st.caption(t("shapes.caption", shown=len(shown), total=len(rows),
              src_len=len(ctx.tokens.src_tokens), tgt_len=len(ctx.tokens.tgt_in_tokens),
              d_model=cfg.d_model, h=cfg.h, d_k=cfg.d_k, d_ff=cfg.d_ff))
-columns = shape_table(shown)
+columns = shape_table(shown, lang=lang)
 # Every column as wide as its longest value (the table does not wrap text, and it cut
 # "masked self-attention" or "masked_scores" short); the table scrolls sideways if needed.
 widths = {name: column_width([name, *map(str, values)]) for name, values in columns.items()}
@@ -82,7 +83,7 @@ event = st.dataframe(columns, hide_index=True, width="stretch", height=420,
                      on_select="rerun", selection_mode="single-row", key="shape_table",
                      column_config={name: st.column_config.Column(width=w)
                                     for name, w in widths.items()})
-st.download_button(t("shapes.download_csv"), shape_csv(rows), file_name="shapes.csv",
+st.download_button(t("shapes.download_csv"), shape_csv(rows, lang=lang), file_name="shapes.csv",
                    mime="text/csv", key="shape_csv")
 
 selected = event.selection.rows if event is not None else []
@@ -93,10 +94,10 @@ if selected and 0 <= selected[0] < len(shown):
     if value.ndim == 4:
         # tensor_slice keeps the head within the tensor's, whatever the request says
         head = int(st.number_input(t("shapes.head"), 0, value.shape[1] - 1, 0, key="shape_head"))
-    z, where = tensor_slice(value, head)
+    z, where = tensor_slice(value, head, lang=lang)
     ctx.chart(values_figure(z, tokens.get(row.row_seq), tokens.get(row.col_seq),
-                             f"{row.name}{where}  {z.shape[0]} × {z.shape[1]}"),
-               f"shapes_{row.name}", key="shape_values")
+                            f"{row.name}{where}  {z.shape[0]} × {z.shape[1]}", lang=lang),
+              f"shapes_{row.name}", key="shape_values")
     if row.name.endswith("hook_masked_scores"):
         st.caption(t("shapes.masked_caption"))
 
@@ -109,9 +110,10 @@ if cfg.h <= 16:
         concat = run.cache[kind.hook(split_layer, "hook_concat")][0]  # (q_len, d_model)
         module = layer_hook(kind.stack, split_layer, kind.module)
         which = t("shapes.split_which", kind=kind.label, layer=split_layer, module=module)
-        ctx.chart(head_split_figure(z_heads, concat, list(tokens[kind.queries]), title=which),
-                   f"shapes_head_split_{kind.key}_L{split_layer}",
-                   key="shape_split_cross" if kind.key == "cross" else "shape_split")
+        ctx.chart(head_split_figure(z_heads, concat, list(tokens[kind.queries]), title=which,
+                                    lang=lang),
+                  f"shapes_head_split_{kind.key}_L{split_layer}",
+                  key="shape_split_cross" if kind.key == "cross" else "shape_split")
     st.caption(t("shapes.split_caption"))
 else:
     st.info(t("shapes.too_many_heads", h=cfg.h))
@@ -120,15 +122,15 @@ else:
 with st.expander(t("shapes.examples_expander")):
     ex = MHA_EXAMPLE
     st.markdown(t("shapes.mha_example", **ex, d_k=ex["d_model"] // ex["h"]))
-    st.dataframe(example_table(mha_example_shapes()), hide_index=True, width="stretch")
+    st.dataframe(example_table(mha_example_shapes(), lang=lang), hide_index=True, width="stretch")
     ex = BATCH_EXAMPLE
     rows, ntokens = batch_example_shapes()
     st.markdown(t("shapes.batch_example", **ex, t_len=ex["tgt_len"] - 1))
-    st.dataframe(example_table(rows), hide_index=True, width="stretch")
+    st.dataframe(example_table(rows, lang=lang), hide_index=True, width="stretch")
     st.caption(t("shapes.batch_example_caption", ntokens=ntokens, labels=ex["batch"] * (
         ex["tgt_len"] - 1)))
     ex = WALK_EXAMPLE  # a walk-through's (30, 8, 33, 64) through attention()
     rows, more = attention_walk_shapes()
     st.markdown(t("shapes.walk_example", **ex))
-    st.dataframe(example_table(rows), hide_index=True, width="stretch")
+    st.dataframe(example_table(rows, lang=lang), hide_index=True, width="stretch")
     st.caption(t("shapes.walk_caption", **{k: str(v) for k, v in more}, **ex))

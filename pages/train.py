@@ -14,7 +14,13 @@ from explorer.sections.decode import decoding_section, schedule_section
 from explorer.sections.experiment import experiment_section
 from explorer.sections.film import film_section
 from explorer.sections.frame import context
-from explorer.sections.train import how_training_works, start_early, task_section, training_section
+from explorer.sections.train import (
+    how_training_works,
+    read_task,
+    start_early,
+    task_section,
+    training_section,
+)
 from explorer.text.i18n import t
 from transformer import dates as D
 
@@ -23,10 +29,11 @@ st.markdown(t("train.intro", languages=len(D.LANGUAGES)))
 how = st.expander(t("train.how_title"), expanded=False)  # filled once the task is known
 
 ctx = context()
-start_early(ctx)  # a click on Train: the training starts before the page is drawn
-train_settings, task = task_section(ctx.settings.source)  # 1. the task
+train_settings, task = read_task(ctx.settings.source)  # read once, for every section
+request = start_early(ctx, train_settings, task)  # a Train click trains before the page draws
+task_section(train_settings, task, ctx.settings.source)  # 1. the task
 how_training_works(how, task)  # its numbers are the chosen task's
-result = training_section(ctx, train_settings, task)  # 2. training
+result = training_section(ctx, train_settings, task, request)  # 2. training
 decoding_section(ctx, result, task)  # 3. decoding step by step, beam search; 4. before/after
 film_section(ctx, result.trained)  # 5. the attention film: how attention formed
 schedule_section(ctx, ctx.settings)  # 6. the schedule and label smoothing

@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from explorer.core.settings import Settings
 from explorer.figures.train import beam_figure
-from explorer.text.i18n import TABLES, set_lang
+from explorer.text.i18n import TABLES
 from explorer.training.decoding import (
     DEFAULT_ALPHA,
     DEFAULT_BEAM,
@@ -178,7 +178,7 @@ def _traces(fig) -> dict[str, dict]:
 
 def test_the_tree_has_one_node_per_hypothesis_and_greys_the_pruned():
     beam = _two_step_beam()
-    traces = _traces(beam_figure(beam))
+    traces = _traces(beam_figure(beam, lang="en"))
     nodes = [traces[name] for name in ("kept", "finished", "pruned")]
     assert sum(len(n["x"]) for n in nodes) == sum(len(step) for step in beam.steps) == 6
     assert len(traces["pruned"]["x"]) == 2 and traces["pruned"]["x"] == [2, 2]
@@ -196,17 +196,13 @@ def test_the_tree_has_one_node_per_hypothesis_and_greys_the_pruned():
 
 def test_the_tree_escapes_every_token():
     beam = _two_step_beam("<b>x</b>", '<a href="y">')
-    dumped = all_text(json.loads(beam_figure(beam).to_json()))
+    dumped = all_text(json.loads(beam_figure(beam, lang="en").to_json()))
     assert not any(tag in dumped for tag in TAGS)
     assert "&lt;b&gt;x&lt;/b&gt;" in dumped
 
 
 def test_the_tree_speaks_chinese():
-    set_lang("zh")
-    try:
-        fig = beam_figure(_two_step_beam())
-    finally:
-        set_lang("en")
+    fig = beam_figure(_two_step_beam(), lang="zh")
     names = {t["meta"]: t.get("name") for t in json.loads(fig.to_json())["data"]}
     assert names["pruned"] == TABLES["zh"]["beam.fig_pruned"]
     assert "束" in fig.layout.title.text
@@ -220,7 +216,7 @@ def test_hostile_sentences_search_and_draw_safely(text):
         return
     model = build_model_for(ModelKey.of(Settings(), task))
     beam = beam_input(model, task, tokens, 3, 0.6)
-    dumped = all_text(json.loads(beam_figure(beam).to_json()))
+    dumped = all_text(json.loads(beam_figure(beam, lang="en").to_json()))
     assert not any(tag in dumped for tag in TAGS)
     assert len(beam_ranking_rows(beam)["rank"]) == len(beam.final) >= 1
 
@@ -357,7 +353,7 @@ def test_the_imported_checkpoint_is_searched_too(loaded):
 
 def test_a_search_with_no_step_draws_the_root_alone():
     root = BeamNode(("<s>",), 0.0, 0.0, None, True, False)
-    traces = _traces(beam_figure(BeamDecoding((), (root,), 2, 0.6)))
+    traces = _traces(beam_figure(BeamDecoding((), (root,), 2, 0.6), lang="en"))
     assert traces["root"]["x"] == [0] and traces["kept"]["x"] == []
     assert not traces["edges_best"]["x"]
 

@@ -22,6 +22,7 @@ from explorer.core.checkpoint import (
     MIN_POSITIONS,
     CheckpointError,
     LoadedCheckpoint,
+    from_model,
     load_checkpoint,
     parse_token_list,
     valid_heads,
@@ -208,6 +209,31 @@ def test_the_apps_own_export_loads_with_its_config_and_vocab(options):
     assert "exported with h = 4" in _refused(data, h=2)
     renamed = load_checkpoint(data, None, "a b c d e f g")
     assert renamed.src_vocab == tuple("abcdefg")
+
+
+@pytest.mark.parametrize("options", [
+    {},
+    {"norm_placement": "post", "layer_norm": "standard", "scale_embedding": False},
+    {"tie_weights": "all", "dropout": 0.3},
+    {"positional_encoding": False},
+])
+def test_a_model_of_the_app_is_taken_as_its_export_would_load_without_the_bytes(options):
+    model = _tiny(7, max_len=9, **options)
+    vocab = ["<pad>", "<s>", "</s>", "<unk>", "我", "爱", "cat"]
+    meta = {"task": "copy", "steps": 12, "accuracy": 0.5, "version": 3}
+    loaded = load_checkpoint(checkpoint_bytes(model, vocab, meta), None, None)
+    taken = from_model(model, vocab, meta)
+    assert (taken.config, taken.kind, taken.meta, taken.note_keys) == \
+        (loaded.config, loaded.kind, loaded.meta, loaded.note_keys)
+    assert taken.src_vocab == taken.tgt_vocab == loaded.tgt_vocab
+    assert not taken.model.training
+    mine, theirs = taken.model.state_dict(), loaded.model.state_dict()
+    assert mine.keys() == theirs.keys()
+    assert all(torch.equal(mine[k], theirs[k]) for k in mine)
+    assert torch.equal(_outputs(taken.model, 7, 7), _outputs(model, 7, 7))
+    with torch.no_grad():  # a copy: the original may go on training
+        next(model.parameters()).add_(1.0)
+    assert not torch.equal(_outputs(taken.model, 7, 7), _outputs(model, 7, 7))
 
 
 @pytest.mark.parametrize("tie", ["decoder", "all"])

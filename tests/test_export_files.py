@@ -179,15 +179,15 @@ def _read_csv(data: bytes) -> list[list[str]]:
 
 
 def test_the_shape_csv_starts_with_a_byte_order_mark(rows, lang):
-    data = shape_csv(rows)
+    data = shape_csv(rows, lang=lang)
     assert isinstance(data, bytes) and data.startswith(BOM)
     assert not data[len(BOM):].startswith(BOM)
     data[len(BOM):].decode("utf-8")  # the rest is plain UTF-8
 
 
 def test_the_shape_csv_has_the_tables_columns_in_the_learners_language(rows, lang):
-    header, *body = _read_csv(shape_csv(rows))
-    table = shape_table(rows)
+    header, *body = _read_csv(shape_csv(rows, lang=lang))
+    table = shape_table(rows, lang=lang)
     named = header.index(t("shapes.col_shape"))
     assert header == [*list(table)[:named + 1], t("shapes.col_size"), *list(table)[named + 1:]]
     assert len(set(header)) == len(header)

@@ -76,7 +76,7 @@ def _grid(q: list[str], k: list[str], heads: int = 4, layers: int = 2, **kw) -> 
 
     rng = np.random.default_rng(0)
     w = rng.random((layers, heads, len(q), len(k)))
-    return spec(attention_grid(w / w.sum(-1, keepdims=True), q, k, title="t", **kw))
+    return spec(attention_grid(w / w.sum(-1, keepdims=True), q, k, title="t", lang="en", **kw))
 
 
 def _steps(q: list[str], k: list[str]) -> dict[str, dict]:
@@ -98,7 +98,7 @@ def _steps(q: list[str], k: list[str]) -> dict[str, dict]:
              kind.hook(0, "hook_scores"): scores, kind.hook(0, "hook_masked_scores"): masked,
              kind.hook(0, "hook_pattern"): pattern,
              kind.hook(0, "hook_z"): rng.normal(size=(1, 2, len(q), 4))}
-    return {name: spec(fig) for name, fig in head_steps(cache, kind, 0, 1, q, k).items()}
+    return {name: spec(fig) for name, fig in head_steps(cache, kind, 0, 1, q, k, lang="en").items()}
 
 
 def token_figures(q: list[str], k: list[str]) -> list[tuple[str, dict, list | None,
@@ -118,7 +118,8 @@ def token_figures(q: list[str], k: list[str]) -> list[tuple[str, dict, list | No
     steps = _steps(q, k)
     film = rng.random((3, 1, 2, len(q), len(k)))
     return [
-        ("heatmap", spec(heatmap(w, k, q, "weights", x_title="key", y_title="query")), q, k),
+        ("heatmap", spec(heatmap(w, k, q, "weights", x_title="key", y_title="query",
+                                 lang="en")), q, k),
         ("grid", _grid(q, k), q, k),
         ("grid, 8 heads", _grid(q, k, heads=8, layers=3), q, k),
         ("grid, averaged", _grid(q, k, average_heads=True), q, k),
@@ -128,22 +129,23 @@ def token_figures(q: list[str], k: list[str]) -> list[tuple[str, dict, list | No
         ("Q", steps["Q"], q, None),
         ("K", steps["K"], k, None),
         ("z", steps["z"], q, None),
-        ("mask", spec(mask_figure(sub, k, k, "subsequent_mask")), k, k),
+        ("mask", spec(mask_figure(sub, k, k, "subsequent_mask", lang="en")), k, k),
         ("padding mask", spec(mask_figure(np.ones((2, len(k)), dtype=bool), ["A", "B"], k,
-                                          "src_mask")), ["A", "B"], k),
-        ("target masks", spec(batch_masks_figure(np.stack([sub, sub]), [k, k], ["A", "B"])),
-         k, k),
-        ("masking effect", spec(masking_effect_figure(rng.normal(size=sub.shape), sub, k)),
-         k, k),
+                                          "src_mask", lang="en")), ["A", "B"], k),
+        ("target masks", spec(batch_masks_figure(np.stack([sub, sub]), [k, k], ["A", "B"],
+                                                 lang="en")), k, k),
+        ("masking effect", spec(masking_effect_figure(rng.normal(size=sub.shape), sub, k,
+                                                      lang="en")), k, k),
         ("head split", spec(head_split_figure(rng.normal(size=(8, len(q), 4)),
-                                              rng.normal(size=(len(q), 32)), q)), q, None),
-        ("values", spec(values_figure(w, q, k, "v")), q, k),
-        ("token vectors", spec(token_vectors(rng.normal(size=(len(q), 8)), q, "e", 1.0)),
+                                              rng.normal(size=(len(q), 32)), q, lang="en")),
          q, None),
-        ("date preview", spec(date_preview_figure(w, q, k, "preview")), q, k),
+        ("values", spec(values_figure(w, q, k, "v", lang="en")), q, k),
+        ("token vectors", spec(token_vectors(rng.normal(size=(len(q), 8)), q, "e", 1.0,
+                                             lang="en")), q, None),
+        ("date preview", spec(date_preview_figure(w, q, k, "preview", lang="en")), q, k),
         ("decoding attention", spec(attention_figure(w, q, k, "a", q_title="query",
-                                                     k_title="key")), q, k),
-        ("film", spec(film_figure(film, [0, 1, 2], q, k, "film")), q, k),
+                                                     k_title="key", lang="en")), q, k),
+        ("film", spec(film_figure(film, [0, 1, 2], q, k, "film", lang="en")), q, k),
     ]
 
 
@@ -183,16 +185,16 @@ def test_many_labels_get_a_smaller_font_and_may_stand_upright():
     from explorer.figures.common import heatmap
 
     q, k = tokens(26), tokens(30)
-    fig = spec(heatmap(np.ones((26, 30)), k, q))
+    fig = spec(heatmap(np.ones((26, 30)), k, q, lang="en"))
     x, y = fig["layout"]["xaxis"], fig["layout"]["yaxis"]
     assert x["tickfont"]["size"] < y["tickfont"]["size"] < 12
     assert -90 in x["autotickangles"]  # plotly turns them upright when 45 degrees overlap
     assert "tickangle" not in x
     # up to 24 labels keep the theme's 12 px (a phone's chart fits 24 upright)
-    assert "tickfont" not in spec(heatmap(np.ones((24, 24)), tokens(24), tokens(24)))[
+    assert "tickfont" not in spec(heatmap(np.ones((24, 24)), tokens(24), tokens(24), lang="en"))[
         "layout"]["xaxis"]
     # a projector's charts are wide: presenter mode never writes them below 18 px
-    big = presenter_spec(heatmap(np.ones((26, 30)), k, q))["layout"]
+    big = presenter_spec(heatmap(np.ones((26, 30)), k, q, lang="en"))["layout"]
     assert big["xaxis"]["tickfont"]["size"] == big["yaxis"]["tickfont"]["size"] \
         == PRESENTER_MIN_TICK
 
@@ -298,7 +300,8 @@ def test_the_knockout_grid_fits_its_numbers_and_names_eight_heads_briefly():
     fig = spec(knockout_grid({"enc": rng.normal(size=(2, 8)) * 0.1,
                               "cross": rng.normal(size=(2, 8)) * 0.1},
                              {"enc": "Encoder self-attention",
-                              "cross": "权重：交叉注意力（解码器 → 编码器），第 0 层"}, 0.9))
+                              "cross": "权重：交叉注意力（解码器 → 编码器），第 0 层"}, 0.9,
+                             lang="en"))
     for trace in fig["data"]:
         assert "size" not in (trace.get("textfont") or {})
     x = fig["layout"]["xaxis"]
@@ -349,7 +352,7 @@ def test_heatmap_titles_are_wrapped_escaped_and_have_room_under_the_colour_bar()
     from explorer.figures.common import COLORBAR_PX, heatmap
 
     title = "<b>权重：交叉注意力（解码器 → 编码器），第 0 层</b>"
-    fig = spec(heatmap(np.ones((3, 3)), list("abc"), list("abc"), title))
+    fig = spec(heatmap(np.ones((3, 3)), list("abc"), list("abc"), title, lang="en"))
     layout = fig["layout"]
     text = layout["title"]["text"]
     assert text.count("<br>") >= 1 and "&lt;b&gt;" in text and "<b>" not in text
@@ -365,13 +368,14 @@ def test_a_vertical_axis_title_longer_than_its_matrix_keeps_its_head_word():
     from explorer.figures.masks import mask_figure
 
     fig = heatmap(np.ones((4, 4)), list("abcd"), list("abcd"), "t",
-                  y_title="查询（发出关注的位置）", x_title="键（被关注的位置）")
+                  y_title="查询（发出关注的位置）", x_title="键（被关注的位置）", lang="en")
     assert fig.layout.yaxis.title.text == "查询"
     assert fig.layout.xaxis.title.text == "键（被关注的位置）"
-    tall = heatmap(np.ones((30, 4)), list("abcd"), tokens(30), y_title="query (attending)")
+    tall = heatmap(np.ones((30, 4)), list("abcd"), tokens(30), y_title="query (attending)",
+                   lang="en")
     assert tall.layout.yaxis.title.text == "query (attending)"
     small = mask_figure(np.tril(np.ones((4, 4), bool)), list("abcd"), list("abcd"),
-                        row_noun="查询（发出关注的位置）")
+                        row_noun="查询（发出关注的位置）", lang="en")
     assert small.layout.yaxis.title.text == "查询"
     assert small.data[0].hovertemplate.startswith("查询 %{y}")
 
@@ -380,7 +384,7 @@ def test_subplot_titles_of_the_masking_effect_fit_half_a_phone():
     from explorer.figures.masks import masking_effect_figure
 
     sub = np.tril(np.ones((7, 7), dtype=bool))
-    fig = masking_effect_figure(np.zeros((7, 7)), sub, tokens(7))
+    fig = masking_effect_figure(np.zeros((7, 7)), sub, tokens(7), lang="en")
     for note in fig.layout.annotations:
         for line in note.text.split("<br>"):
             assert text_px(line, TITLE_SIZE) <= 160 or " " not in line, note.text
@@ -403,8 +407,10 @@ def test_no_colour_bar_lies_under_the_toolbar(sentence):
     q, k = SENTENCES[sentence]
     figs = [(name, fig) for name, fig, _, _ in token_figures(q, k)]
     table = np.random.default_rng(0).normal(size=(10, 8))
-    figs += [("pe table", spec(pe_table_heatmap(table))), ("pe sim", spec(pe_similarity(table))),
-             ("knockout", spec(knockout_grid({"enc": np.zeros((2, 4))}, {"enc": "e"}, 1.0)))]
+    figs += [("pe table", spec(pe_table_heatmap(table, lang="en"))),
+             ("pe sim", spec(pe_similarity(table, lang="en"))),
+             ("knockout", spec(knockout_grid({"enc": np.zeros((2, 4))}, {"enc": "e"}, 1.0,
+                                             lang="en")))]
     for name, fig in figs:
         for _, bar in _colour_bars(fig):
             below = bar.get("orientation") == "h" and bar.get("y", 1) <= 0
@@ -421,9 +427,9 @@ def test_heatmap_top_margin_only_holds_its_labels():
     from explorer.figures.common import heatmap
     from explorer.figures.embeddings import shift_matrix, shift_matrix_figure
 
-    numbers = spec(shift_matrix_figure(shift_matrix(8, 3), 3))
+    numbers = spec(shift_matrix_figure(shift_matrix(8, 3), 3, lang="en"))
     assert numbers["layout"]["margin"]["t"] <= 40
-    short = spec(heatmap(np.ones((3, 3)), list("abc"), list("abc")))
+    short = spec(heatmap(np.ones((3, 3)), list("abc"), list("abc"), lang="en"))
     assert short["layout"]["margin"]["t"] <= 40
     assert short["layout"]["margin"]["t"] >= MODEBAR_PX
 
@@ -432,7 +438,7 @@ def test_pe_curves_put_the_legend_under_the_title():
     """On a phone the legend's two rows ran into the title beside it."""
     from explorer.figures.embeddings import pe_curves
 
-    fig = pe_curves(np.zeros((10, 8)), [4, 5, 6, 7], "PE for d_model = 20").layout
+    fig = pe_curves(np.zeros((10, 8)), [4, 5, 6, 7], "PE for d_model = 20", lang="en").layout
     assert fig.legend.x == 0 and fig.legend.xanchor == "left" and fig.legend.yanchor == "bottom"
     assert fig.title.yref == "container" and fig.title.yanchor == "top"
     assert fig.margin.t <= 80
@@ -454,7 +460,8 @@ def test_the_architecture_scrolls_sideways_on_a_phone_instead_of_overlapping():
     from explorer.figures.model import MIN_WIDTH_PX, architecture_figure
     from transformer.model import TransformerConfig
 
-    fig = architecture_figure(TransformerConfig(11, 11, N=2, d_model=32, d_ff=64, h=4), 6, 7)
+    fig = architecture_figure(TransformerConfig(11, 11, N=2, d_model=32, d_ff=64, h=4), 6, 7,
+                              lang="en")
     for written in (sized_spec(fig), presenter_spec(fig)):
         css = min_width_css(written, "model_architecture")
         assert css is not None
@@ -463,7 +470,7 @@ def test_the_architecture_scrolls_sideways_on_a_phone_instead_of_overlapping():
     assert min_width_css(sized_spec(fig), "bad key;}") is None
     from explorer.figures.common import heatmap
 
-    assert min_width_css(sized_spec(heatmap(np.ones((2, 2)), None, None)), "k") is None
+    assert min_width_css(sized_spec(heatmap(np.ones((2, 2)), None, None, lang="en")), "k") is None
 
 
 def test_escaping_survives_the_new_labels():

@@ -37,7 +37,7 @@ SRC, TGT = list("abcde"), ["<s>", "a", "b", "c"]
 
 def test_head_steps_are_the_heads_captured_tensors_in_computing_order():
     _, cache = _run()
-    figs = head_steps(cache, KINDS["dec"], 1, 2, TGT, TGT)
+    figs = head_steps(cache, KINDS["dec"], 1, 2, TGT, TGT, lang="en")
     assert list(figs) == ["Q", "K", "V", "scores", "masked", "weights", "z"]
     q = cache["decoder.layers.1.self_attn.hook_q"][0, 2]
     np.testing.assert_array_equal(figs["Q"].data[0].z, q)
@@ -53,7 +53,7 @@ def test_head_steps_are_the_heads_captured_tensors_in_computing_order():
 
 def test_cross_attention_steps_take_keys_from_the_source():
     _, cache = _run()
-    figs = head_steps(cache, KINDS["cross"], 0, 0, TGT, SRC)
+    figs = head_steps(cache, KINDS["cross"], 0, 0, TGT, SRC, lang="en")
     assert np.shape(figs["K"].data[0].z) == (5, 4)  # (src_len, d_k)
     assert np.shape(figs["scores"].data[0].z) == (4, 5)  # (tgt_len, src_len)
     assert not np.isnan(np.asarray(figs["masked"].data[0].z, dtype=float)).any()

@@ -167,13 +167,14 @@ def test_film_figures_animate_every_frame_and_escape_labels():
     weights = film_weights(film, "cross", FAST.N)  # (frames, N, h, q, k)
     assert weights.shape == (3, FAST.N, FAST.h, len(film.probe.tgt), len(film.probe.src))
     bad = (bad_input_texts(1) or ['<b>x</b>'])[0]
-    fig = film_figure(weights, film.steps, [bad] * weights.shape[3], ["<b>x</b>"] * 9, "t")
+    fig = film_figure(weights, film.steps, [bad] * weights.shape[3], ["<b>x</b>"] * 9, "t",
+                      lang="en")
     assert len(fig.frames) == 3 and [f.name for f in fig.frames] == ["0", "10", "20"]
     spec = json.loads(fig.to_json())
     assert spec["layout"]["sliders"][0]["active"] == 2
     assert len(spec["layout"]["sliders"][0]["steps"]) == 3
     assert "<b>x</b>" not in json.dumps(spec["data"])
-    close = closeness_figure(film.steps, film_closeness(film, FAST.N), 0.1, "<b>t</b>")
+    close = closeness_figure(film.steps, film_closeness(film, FAST.N), 0.1, "<b>t</b>", lang="en")
     assert len(close.data) == FAST.N * FAST.h
 
 

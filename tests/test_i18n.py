@@ -53,6 +53,22 @@ def test_t_uses_the_language_of_the_run():
         set_lang("en")
 
 
+def test_text_is_the_text_of_one_language_and_t_reads_the_runs():
+    from explorer.text.i18n import Text, sentences
+
+    zh = Text("zh")
+    assert zh("app.title") == TABLES["zh"]["app.title"] and zh == Text("zh")
+    assert Text("<b>fr</b>") == Text("en") and Text(None).lang == "en"  # unknown: English
+    assert zh.sentences("一。", "", "二。") == "一。二。"
+    assert Text("en").sentences("One.", "", "Two.") == "One. Two."
+    try:
+        set_lang("zh")
+        assert t("app.title") == zh("app.title") and sentences("a。", "b。") == "a。b。"
+        assert Text("en")("app.title") == TABLES["en"]["app.title"]  # whatever the run's
+    finally:
+        set_lang("en")
+
+
 # ---- Every key the code asks for exists -------------------------------------------------
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -226,51 +242,79 @@ def test_figures_speak_chinese(zh):
     from transformer.model import TransformerConfig
 
     arch = _labels(architecture_figure(TransformerConfig(10, 10, N=2, d_model=32, d_ff=64, h=4,
-                                                         tie_weights="all"), 5, 6))
+                                                         tie_weights="all"), 5, 6, lang="zh"))
     for text in ("编码器层 × 2", "解码器层 × 2", "掩码自注意力", "交叉注意力", "绑定的权重",
                  "+ 位置编码", "&lt;s&gt; y₁ y₂ …（右移一位）", "(1, 1, tgt_len=6, tgt_len=6)"):
         assert text in arch, text
-    bars = parameter_chart({"Encoder self-attention": 10, "Source embedding": 5, "<b>x</b>": 1})
+    bars = parameter_chart({"Encoder self-attention": 10, "Source embedding": 5, "<b>x</b>": 1},
+                           lang="zh")
     assert list(bars.data[0].y) == ["&lt;b&gt;x&lt;/b&gt;", "源语言词嵌入", "编码器自注意力"]
     assert len(set(bars.data[0].marker.color)) == 3  # coloured by kind, whatever the language
     assert "个参数" in bars.data[0].hovertemplate
 
     assert KINDS["cross"].label == "交叉注意力（解码器 → 编码器）"
     w = np.full((2, 2, 3, 3), 1 / 3)
-    grid = _labels(attention_grid(w, list("abc"), list("abc"), title=KINDS["enc"].label))
+    grid = _labels(attention_grid(w, list("abc"), list("abc"), title=KINDS["enc"].label,
+                                  lang="zh"))
     assert "头 1" in grid and "第 1 层" in grid and "编码器自注意力" in grid
-    assert "各头的平均" in _labels(attention_grid(w, list("abc"), list("abc"), average_heads=True))
-    assert "特征 (d_k)" in _labels(head_matrix(np.ones((3, 2)), list("abc"), "Q"))
+    assert "各头的平均" in _labels(attention_grid(w, list("abc"), list("abc"), average_heads=True,
+                                                 lang="zh"))
+    assert "特征 (d_k)" in _labels(head_matrix(np.ones((3, 2)), list("abc"), "Q", lang="zh"))
 
     sub = np.tril(np.ones((3, 3), dtype=bool))
-    mask = mask_figure(sub, ["<s>", "a", "b"], ["<s>", "a", "b"], "t")
+    mask = mask_figure(sub, ["<s>", "a", "b"], ["<s>", "a", "b"], "t", lang="zh")
     assert mask.layout.yaxis.title.text == "查询"  # the whole title is longer than 3 rows
     assert mask.data[0].hovertemplate.startswith("查询 %{y} → 键 %{x}")
     assert "被屏蔽" in mask.data[0].customdata[0]
     assert "句子 %{y} → 位置 %{x}" in mask_figure(sub, list("abc"), list("abc"), row_noun="句子",
-                                                  col_noun="位置（token）").data[0].hovertemplate
-    assert "查询 %{y} → 键 %{x}" in batch_masks_figure(sub[None], [list("abc")], ["A"]).data[0] \
-        .hovertemplate
-    effect = masking_effect_figure(np.zeros((3, 3)), sub, list("abc"))
+                                                  col_noun="位置（token）",
+                                                  lang="zh").data[0].hovertemplate
+    assert "查询 %{y} → 键 %{x}" in batch_masks_figure(sub[None], [list("abc")], ["A"],
+                                                       lang="zh").data[0].hovertemplate
+    effect = masking_effect_figure(np.zeros((3, 3)), sub, list("abc"), lang="zh")
     assert {"分数", "不加掩码的 softmax", "加掩码的 softmax"} <= {a.text for a in
                                                              effect.layout.annotations}
 
     table = np.random.default_rng(0).normal(size=(10, 8))
-    curves = pe_curves(table, [4, 5], "PE")
+    curves = pe_curves(table, [4, 5], "PE", lang="zh")
     assert [d.name for d in curves.data] == ["第 4 维 (sin)", "第 5 维 (cos)"]
     assert "%{x}" in curves.data[0].hovertemplate and "位置" in curves.data[0].hovertemplate
-    assert "点积" in pe_similarity(table).data[0].hovertemplate
-    assert shift_matrix_figure(np.eye(4), 2).layout.title.text.startswith("k = 2 时的 M_k")
+    assert "点积" in pe_similarity(table, lang="zh").data[0].hovertemplate
+    assert shift_matrix_figure(np.eye(4), 2, lang="zh").layout.title.text.startswith(
+        "k = 2 时的 M_k")
 
-    z, where = tensor_slice(np.zeros((1, 2, 3, 3)), 1)
+    z, where = tensor_slice(np.zeros((1, 2, 3, 3)), 1, lang="zh")
     assert where == "[0, 头 1]"
-    assert "行 %{y}" in values_figure(z, None, None, "v").data[0].hovertemplate
-    split = head_split_figure(np.zeros((2, 3, 4)), np.zeros((3, 8)), list("abc"))
+    assert "行 %{y}" in values_figure(z, None, None, "v", lang="zh").data[0].hovertemplate
+    split = head_split_figure(np.zeros((2, 3, 4)), np.zeros((3, 8)), list("abc"), lang="zh")
     titles = {a.text.replace("<br>", " ") for a in split.layout.annotations}  # may wrap
     assert "拼接：(seq, h·d_k = d_model)" in titles
 
-    assert noam_figure(16, 1.0, 100, steps=200).data[0].name.endswith("（你的设置）")
-    assert loss_figure([]).layout.xaxis2.title.text == "训练步数"
+    assert noam_figure(16, 1.0, 100, steps=200, lang="zh").data[0].name.endswith("（你的设置）")
+    assert loss_figure([], lang="zh").layout.xaxis2.title.text == "训练步数"
+
+
+def test_a_figure_writes_in_the_language_it_is_given_not_the_runs(zh):
+    from explorer.core.introspect import ShapeRow
+    from explorer.figures.model import parameter_chart
+    from explorer.figures.shapes import shape_table
+    from explorer.figures.train import loss_figure
+
+    assert get_lang() == "zh"
+    assert loss_figure([], lang="en").layout.xaxis2.title.text == TABLES["en"][
+        "fig.training.step_axis"]
+    assert list(parameter_chart({"Source embedding": 5}, lang="en").data[0].y) == [
+        "Source embedding"]
+    row = ShapeRow(step=0, name="encoder.layers.1.self_attn.hook_q", stack="Encoder",
+                   layer="layer 1", sublayer="self-attention", shape=(1, 2, 3, 4),
+                   dims="(batch, h, src_len, d_k)", op="q", row_seq="src", col_seq="")
+    en = TABLES["en"]
+    assert shape_table([row], lang="en") == {
+        "#": [0], en["shapes.col_part"]: [en["intro.stack.encoder"]],
+        en["shapes.col_layer"]: [en["intro.layer_n"].format(n=1)],
+        en["shapes.col_sublayer"]: [en["intro.sub.self_attn"]], en["shapes.col_tensor"]: ["q"],
+        en["shapes.col_shape"]: ["(batch, h, src_len, d_k)"], en["shapes.col_operation"]: ["q"],
+        en["shapes.col_full_name"]: ["encoder.layers.1.self_attn.hook_q"]}
 
 
 # ---- Every page in Chinese (AppTest) ---------------------------------------------------------
@@ -387,7 +431,7 @@ def test_training_messages_speak_chinese(zh):
                             "批大小必须是以下之一：16, 32, 64, 128；改用 128。"]
     assert list(teacher_forcing_rows(task, ["1", "2"])) == [
         "位置", "解码器输入 (tgt)", "要预测的标签 (tgt_y)"]
-    assert smoothing_example(0.1)[1][0].startswith("标签 ")
+    assert smoothing_example(0.1, lang="zh")[1][0].startswith("标签 ")
     assert ModelKey.of(Settings(), task).describe().startswith(
         "任务：复制；符号：数字；N=2，d_model=32")
     assert stop_reason_text("time_limit") == "达到了 120 秒的时间上限"

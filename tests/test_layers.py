@@ -10,8 +10,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # explorer's packages from the top down; transformer/ is below all of them.
-LAYERS = ("sections", "app", "state", "training", "figures", "core", "text")
-STREAMLIT_FREE = ("state", "training", "figures", "core", "text")
+LAYERS = ("sections", "app", "state", "classroom", "training", "figures", "core", "text")
+STREAMLIT_FREE = ("state", "classroom", "training", "figures", "core", "text")
 
 
 def _module(path: Path) -> str:
@@ -164,3 +164,41 @@ def test_a_session_key_is_read_and_written_by_the_module_that_declares_it():
                               ROOT / "app.py"])
              if (keys := _session_keys_from_elsewhere(p))}
     assert not found, found
+
+
+
+CONTEXT_TEXT = {"t", "sentences", "get_lang", "set_lang"}  # read or set the run's language
+
+
+def _context_text_imports(source: str, package: str) -> list[str]:
+    """What the module `source` of `package` imports of explorer.text.i18n that reads or
+    sets the run's language: those names, or the module itself (which reaches them)."""
+    here = package.split(".")
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.startswith("explorer.text.i18n")]
+        elif isinstance(node, ast.ImportFrom):
+            base = here[: len(here) - node.level + 1] if node.level else []
+            module = ".".join([*base, node.module] if node.module else base)
+            if module == "explorer.text.i18n":
+                found += [a.name for a in node.names if a.name in CONTEXT_TEXT or a.name == "*"]
+            elif module == "explorer.text":
+                found += [a.name for a in node.names if a.name == "i18n"]
+    return found
+
+
+def test_figures_take_their_language_as_an_argument():
+    """A figure writes in the `lang` it is given (`Text(lang)`), never in the run's language
+    read from context: a cache of a figure is then keyed by what the figure depends on."""
+    found = {p.relative_to(ROOT).as_posix(): names
+             for p in sorted((ROOT / "explorer" / "figures").rglob("*.py"))
+             if (names := _context_text_imports(p.read_text(encoding="utf-8"),
+                                                _module(p.parent)))}
+    assert not found, found
+    # the check sees each way of importing them
+    assert _context_text_imports("from ..text.i18n import Text, fixed, t\n"
+                                 "from explorer.text.i18n import get_lang\n"
+                                 "from ..text import i18n\nimport explorer.text.i18n\n",
+                                 "explorer.figures") == ["t", "get_lang", "i18n",
+                                                         "explorer.text.i18n"]

@@ -127,7 +127,7 @@ def cfg(**options) -> TransformerConfig:
 
 
 def test_architecture_figure_follows_the_config():
-    fig = architecture_figure(cfg(), 6, 7)
+    fig = architecture_figure(cfg(), 6, 7, lang="en")
     assert isinstance(fig, go.Figure)
     labels = " ".join(texts(fig))
     assert "Encoder layer × 2" in labels and "Decoder layer × 2" in labels
@@ -139,18 +139,18 @@ def test_architecture_figure_follows_the_config():
     assert "√d_model" in labels
 
     post = architecture_figure(cfg(norm_placement="post", tie_weights="all",
-                                   scale_embedding=False), 6, 7)
+                                   scale_embedding=False), 6, 7, lang="en")
     names = shape_names(post)
     assert "box:encoder.norm" not in names and "box:decoder.norm" not in names
     assert {"tie:decoder", "tie:all"} <= names
     assert "shared weights" in " ".join(texts(post))
     assert "not scaled" in " ".join(texts(post))
-    big = architecture_figure(TransformerConfig(10, 10, N=6), 3, 4)
+    big = architecture_figure(TransformerConfig(10, 10, N=6), 3, 4, lang="en")
     assert "Encoder layer × 6" in " ".join(texts(big))
 
 
 def test_architecture_labels_are_escaped():
-    fig = architecture_figure(cfg(), 0, 0)  # unknown lengths: symbols only
+    fig = architecture_figure(cfg(), 0, 0, lang="en")  # unknown lengths: symbols only
     labels = texts(fig)
     joined = " ".join(labels)
     assert "&lt;s&gt;" in joined  # "<s> y1 y2 ..." is shown as text, not as a tag
@@ -161,14 +161,14 @@ def test_architecture_labels_are_escaped():
 
 def test_parameter_chart():
     groups = {"Encoder self-attention": 4224, "<b>odd</b> group": 10, "Generator": 330}
-    fig = parameter_chart(groups)
+    fig = parameter_chart(groups, lang="en")
     assert isinstance(fig, go.Figure)
     bar = fig.data[0]
     assert bar.orientation == "h"
     assert list(bar.x) == [330, 10, 4224]  # first group at the top
     assert "&lt;b&gt;odd&lt;/b&gt; group" in bar.y
     assert any("4,224" in t for t in bar.text)
-    assert parameter_chart({}).data[0].x == ()
+    assert parameter_chart({}, lang="en").data[0].x == ()
 
 
 def test_the_first_run_sends_a_blank_chart_first_and_removes_it(monkeypatch):

@@ -129,19 +129,22 @@ def _all_figures() -> dict[str, object]:
                         elapsed=0.1 * i) for i in range(1, 6)]
     mask = np.tril(np.ones((4, 4), dtype=bool))
     return {
-        "grid": attention_grid(w / w.sum(-1, keepdims=True), tokens, tokens, title="t"),
-        "head": head_matrix(rng.normal(size=(4, 4)), tokens, "Q"),
-        "mask": mask_figure(mask, tokens, tokens, "m"),
-        "batch": batch_masks_figure(np.stack([mask, mask]), [tokens, tokens], ["a", "b"]),
-        "effect": masking_effect_figure(rng.normal(size=(4, 4)), mask, tokens),
-        "split": head_split_figure(rng.normal(size=(2, 4, 3)), rng.normal(size=(4, 6)), tokens),
-        "values": values_figure(rng.normal(size=(4, 4)), tokens, tokens, "v"),
-        "loss": loss_figure(history, 10),
-        "next": next_token_figure([("a", 0.6), ("b", 0.4)], "a"),
-        "noam": noam_figure(32, 1.0, 400, steps=1000),
+        "grid": attention_grid(w / w.sum(-1, keepdims=True), tokens, tokens, title="t", lang="en"),
+        "head": head_matrix(rng.normal(size=(4, 4)), tokens, "Q", lang="en"),
+        "mask": mask_figure(mask, tokens, tokens, "m", lang="en"),
+        "batch": batch_masks_figure(np.stack([mask, mask]), [tokens, tokens], ["a", "b"],
+                                    lang="en"),
+        "effect": masking_effect_figure(rng.normal(size=(4, 4)), mask, tokens, lang="en"),
+        "split": head_split_figure(rng.normal(size=(2, 4, 3)), rng.normal(size=(4, 6)), tokens,
+                                   lang="en"),
+        "values": values_figure(rng.normal(size=(4, 4)), tokens, tokens, "v", lang="en"),
+        "loss": loss_figure(history, 10, lang="en"),
+        "next": next_token_figure([("a", 0.6), ("b", 0.4)], "a", lang="en"),
+        "noam": noam_figure(32, 1.0, 400, steps=1000, lang="en"),
         "architecture": architecture_figure(TransformerConfig(11, 11, N=2, d_model=32, d_ff=64,
-                                                              h=2), 6, 5),
-        "parameters": parameter_chart({"encoder": 1000, "decoder": 2000, "generator": 300}),
+                                                              h=2), 6, 5, lang="en"),
+        "parameters": parameter_chart({"encoder": 1000, "decoder": 2000, "generator": 300},
+                                      lang="en"),
     }
 
 
@@ -332,7 +335,7 @@ def test_training_in_presenter_mode_draws_every_loss_chart_large(monkeypatch):
     at.button(key="tr_train").click().run()
     assert not at.exception, at.exception
     state = at.session_state["train_state"]
-    normal = json.loads(sized_figure(loss_figure(state.history, 50)).to_json())
+    normal = json.loads(sized_figure(loss_figure(state.history, 50, lang="en")).to_json())
     # the fast recipe's model was trained, not the sidebar's (tiny) one
     tag = f"N{FAST.N}-d{FAST.d_model}-h{FAST.h}-ff{FAST.d_ff}"
     assert live and all(key.endswith("_presenter") for key, _, _ in live)

@@ -77,7 +77,7 @@ def test_the_model_page_compares_the_two_layernorms_on_the_sentence(lang, d_mode
 def test_the_annotated_transformers_smoothing_examples_are_reproduced(lang):
     from explorer.figures.train import annotated_smoothing_example, confidence_losses
 
-    dist, _, _ = annotated_smoothing_example()
+    dist, _, _ = annotated_smoothing_example(lang=lang)
     # AT's printed true_dist: 0.6 on the label, 0.4/3 elsewhere, padding column and row 0
     third = 0.4 / 3
     assert np.allclose(dist, [[0, third, 0.6, third, third], [0, 0.6, third, third, third],

@@ -20,7 +20,6 @@ from explorer.training.run import (
     TrainedState,
     run_training,
     start_training,
-    weights_digest,
 )
 from explorer.training.settings import TrainSettings
 from explorer.training.task import task_for
@@ -166,9 +165,6 @@ def test_equal_requests_train_once_and_each_gets_its_own_copy():
         next(a.model.parameters()).add_(1.0)  # one learner changes its copy
     assert _weights(a) != _weights(b)
     assert _weights(b) == _weights(own_copy(tickets[1].job.state))
-    # the digest that lets copies share their decodings and figures tells them apart now
-    assert weights_digest(b.model) == weights_digest(own_copy(tickets[1].job.state).model)
-    assert weights_digest(a.model) != weights_digest(b.model)
     # a learner asking later gets the finished training, without training again
     c = _finish(hub, hub.join(r))
     assert hub.trainings == 1 and _weights(c) == _weights(b)

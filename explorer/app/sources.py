@@ -21,8 +21,7 @@ from transformer import dates as D
 from transformer.model import EncoderDecoder
 from transformer.train import Batch, greedy_decode
 
-from ..core.checkpoint import CheckpointError, LoadedCheckpoint, load_checkpoint
-from ..core.exports import checkpoint_bytes
+from ..core.checkpoint import CheckpointError, LoadedCheckpoint, from_model, load_checkpoint
 from ..core.runs import freeze
 from ..core.settings import SOURCES
 from ..training.run import TrainedState, task_meta
@@ -114,16 +113,17 @@ def date_examples(date: dt.date = EXAMPLE_DATE) -> tuple[str, ...]:
 
 
 def trained_checkpoint(state: TrainedState) -> LoadedCheckpoint:
-    """This session's trained model as the Train page exports it and the import reads it: a
-    copy (the training thread never touches what the pages show), its sinusoid table
-    extended to every length the app reads. Kept in the session until the model changes."""
+    """This session's trained model as the Train page exports it and the import reads it
+    (`from_model`): a copy (what the pages show never changes under them), its sinusoid
+    table extended to every length the app reads. Kept in the session until the model
+    changes."""
     cache = st.session_state.get(_YOURS)
     stamp = (id(state.model), state.version)
     if cache is None or cache[0] != stamp:
         meta = {**task_meta(state.task), "steps": state.step, "accuracy": state.accuracy,
                 "version": state.version}
-        data = checkpoint_bytes(state.model, list(state.task.vocab.itos), meta)
-        st.session_state[_YOURS] = cache = (stamp, load_checkpoint(data, None, None))
+        loaded = from_model(state.model, state.task.vocab.itos, meta)
+        st.session_state[_YOURS] = cache = (stamp, loaded)
     return cache[1]
 
 

@@ -2,8 +2,7 @@
 shared untrained model.
 
 - `STATE_KEY`: this learner's `TrainedState`, in `st.session_state` only (a trained model
-  belongs to the session that trained it); `current_state` reads it once no interrupted
-  run trains it any more.
+  belongs to the session that trained it); `current_state` reads it after a click.
 - `TICKETS_KEY`: this learner's place in the server's training hub (train_hub.py) while a
   training is queued or under way. It goes on while the learner clicks, reads another
   page or switches language; Stop, a new training or the end of the session leaves it
@@ -26,14 +25,7 @@ from transformer.model import EncoderDecoder
 from ..core.runs import freeze
 from ..text.i18n import t
 from ..training.hub import SNAPSHOT_WAIT, Hub, Ticket, hub
-from ..training.run import (
-    STOP_WAIT,
-    ModelKey,
-    TrainedState,
-    build_model_for,
-    stop_and_wait,
-    weights_digest,
-)
+from ..training.run import ModelKey, TrainedState, build_model_for
 from .cache import is_large, tiered
 
 
@@ -55,7 +47,7 @@ TICKETS_KEY = "train_tickets"
 EARLY, WAIT = "early", "wait"
 FAILED_KEY = "train_failed"  # why this learner's last training failed, shown once
 MEMO_KEY = "train_memo"  # this learner's recent decodings, by (model version, input)
-# A trained page run asks for about ten results (decodings, figures, the weights' digest);
+# A trained page run asks for about ten results (decodings, figures);
 # mostly references to shared ones, so the memo costs little memory.
 MEMO_ENTRIES = 16
 
@@ -105,11 +97,10 @@ def shared_memo(name: tuple, compute: Callable[[], Any]) -> Any:
 
 
 def content_id(state: TrainedState) -> tuple:
-    """What fixes the trained model of `state`: its key (task, architecture, seed) and a
-    digest of its weights, so that copies of one training share their results."""
-    # the memo entry holds `state`, so its id names no other state while the entry lives
-    return memo(("content", id(state), state.version),
-                lambda: (state, (state.key, weights_digest(state.model))))[1]
+    """What fixes the trained model of `state`: its key (task, architecture, seed), its
+    recipe and the steps it took. Training is deterministic (tests/test_train_hub.py), so
+    copies of one training, and two trainings of one request, share their results."""
+    return state.key, state.config, state.step
 
 
 def set_default(key: str, value: Any) -> None:
@@ -119,8 +110,7 @@ def set_default(key: str, value: Any) -> None:
 
 
 def trained_state() -> TrainedState | None:
-    """This learner's trained model as it is kept (it may still be training: see
-    `current_state`)."""
+    """This learner's trained model as it is kept (a finished copy, read-only)."""
     state = st.session_state.get(STATE_KEY)
     return state if isinstance(state, TrainedState) else None
 
@@ -131,7 +121,9 @@ def take_failure() -> str | None:
 
 
 def keep_state(state: TrainedState) -> None:
-    """Keep `state` as this learner's trained model (replacing any earlier one)."""
+    """Keep `state` as this learner's trained model (replacing any earlier one), read-only
+    from now on: results are shared by what fixes it (`content_id`), not by its weights."""
+    freeze(state.model)
     st.session_state[STATE_KEY] = state
 
 
@@ -218,31 +210,18 @@ def _settle_ticket(replacing: bool, stop_requested: bool) -> Ticket | None:
 
 
 def current_state(replacing: bool, stop_requested: bool
-                  ) -> tuple[TrainedState | None, bool, Ticket | None]:
-    """This learner's state, once no older script run trains it; whether that is so; and
-    the wait in the hub a new training replaces (`replacing`), for the caller to leave.
+                  ) -> tuple[TrainedState | None, Ticket | None]:
+    """This learner's trained model after this run's click, and the wait in the hub that a
+    new training replaces (`replacing`), for the caller to leave once the new one is in.
 
-    This learner's training in the hub goes on through any click but Stop (and a new Train
-    click, which replaces it). A click also starts a new run while a run that trained in
-    its own thread (before the hub) may still be inside run_training: Streamlit starts the
-    new run at once and the old thread only ends at its next st.* call. Stop it and wait
-    until it has let go of the model, so every number shown belongs to the model as it is
-    (its history was saved at every step, so it keeps what it learned). `replacing`: a new
-    training replaces it (no evaluation).
+    Every training runs in the server's hub, and a kept model is a finished copy that
+    nothing trains any more: so the one way to stop a training is to leave the hub (Stop:
+    `stop_training`; a new training: the caller; a closed tab: the hub's reaper). Any
+    other click leaves it training in the background.
     """
     old = _settle_ticket(replacing, stop_requested)
     state = trained_state()
-    settled = True
-    if state is not None and state.running:
-        with st.spinner(t("train.evaluating")):
-            settled = stop_and_wait(state, "stop_button" if stop_requested else "click",
-                                    finish_state=not replacing)
-        if replacing:
-            state, settled = None, True  # replaced by a fresh model, not evaluated
-        elif not settled:
-            st.warning(t("train.still_stopping", seconds=f"{STOP_WAIT:.0f}"),
-                       icon=":material/hourglass_top:")
-    if state is not None and state.step == 0 and not state.running:
+    if state is not None and state.step == 0:
         st.session_state.pop(STATE_KEY, None)  # stopped before its first step: nothing learned
         state = None
-    return state, settled, old
+    return state, old

@@ -564,31 +564,60 @@ def _load(
         bad = [k for k, v in sd.items() if not bool(torch.isfinite(v).all())]
         if bad:
             raise CheckpointError(t("ckpt.err.not_finite", listing=_listing(bad)))
-        if cfg.max_len < MIN_POSITIONS and _is_sinusoid(sd, cfg):
-            notes.append(("ckpt.note.pe_extended", (("saved", str(cfg.max_len)),
-                                                     ("n", str(MIN_POSITIONS)))))
-            cfg = replace(cfg, max_len=MIN_POSITIONS)
-            pe = sinusoid_table(cfg.max_len, cfg.d_model).unsqueeze(0)
-            sd = {**sd, **dict.fromkeys(_PE_KEYS, pe)}
+        cfg, sd = _extended(cfg, sd, notes)
         src_vocab, tgt_vocab = _vocabs(arch, vocab_text, tgt_vocab_text, payload, notes)
         model = build_model(cfg)
         try:
             model.load_state_dict(sd, strict=True)
         except RuntimeError:
             raise CheckpointError(t("ckpt.err.load_state_dict")) from None
-    model.eval()
     if payload is None:
         notes.append(("ckpt.note.assumed_options", ()))
-    if cfg.norm_placement == "post":
-        notes.append(("ckpt.note.post_norm", ()))
-    if cfg.tie_weights != "none":
-        notes.append(("ckpt.note.tied", (("tie", repr(cfg.tie_weights)),)))
     raw = payload.get("meta") if payload is not None else None
     meta = dict(raw) if isinstance(raw, Mapping) else {}
     version = meta.get("version")
     if isinstance(version, bool) or not isinstance(version, int):
         meta.pop("version", None)  # the pages key their caches by it: a number, or nothing
+    return _loaded(model, src_vocab, tgt_vocab, kind, meta, notes)
+
+
+def _extended(cfg: TransformerConfig, sd: Mapping[str, torch.Tensor], notes: Notes
+              ) -> tuple[TransformerConfig, Mapping[str, torch.Tensor]]:
+    """A sinusoid table shorter than the app reads (MIN_POSITIONS), extended: the formula
+    gives every row (a learned or broken table is kept as it is)."""
+    if cfg.max_len >= MIN_POSITIONS or not _is_sinusoid(sd, cfg):
+        return cfg, sd
+    notes.append(("ckpt.note.pe_extended", (("saved", str(cfg.max_len)),
+                                             ("n", str(MIN_POSITIONS)))))
+    cfg = replace(cfg, max_len=MIN_POSITIONS)
+    pe = sinusoid_table(cfg.max_len, cfg.d_model).unsqueeze(0)
+    return cfg, {**sd, **dict.fromkeys(_PE_KEYS, pe)}
+
+
+def _loaded(model: EncoderDecoder, src_vocab: tuple[str, ...], tgt_vocab: tuple[str, ...],
+            kind: str, meta: dict[str, Any], notes: Notes) -> LoadedCheckpoint:
+    """The model in eval mode, with the notes its options call for."""
+    model.eval()
+    cfg = model.config
+    if cfg.norm_placement == "post":
+        notes.append(("ckpt.note.post_norm", ()))
+    if cfg.tie_weights != "none":
+        notes.append(("ckpt.note.tied", (("tie", repr(cfg.tie_weights)),)))
     return LoadedCheckpoint(
         model=model, config=cfg, src_vocab=src_vocab, tgt_vocab=tgt_vocab, kind=kind,
         meta=meta, note_keys=tuple(notes),
     )
+
+
+@torch.no_grad()
+def from_model(model: EncoderDecoder, vocab: Sequence[str], meta: Mapping[str, Any]
+               ) -> LoadedCheckpoint:
+    """A model of this app (trained here) as its export would load (`load_checkpoint` of
+    `checkpoint_bytes`), without the bytes: a copy of its weights (the original may go on
+    changing), its sinusoid table extended like an import's, the shared vocabulary."""
+    notes: Notes = []
+    cfg, sd = _extended(model.config, model.state_dict(), notes)
+    copy = build_model(cfg)
+    copy.load_state_dict(sd, strict=True)  # copies every tensor
+    tokens = tuple(vocab)
+    return _loaded(copy, tokens, tokens, FORMAT, dict(meta), notes)

@@ -3,8 +3,8 @@
 Pure python/torch, no streamlit: the Model and Shapes pages turn these into widgets.
 Names that code compares (parameter groups, `ShapeRow.stack`/`layer`/`sublayer`) stay
 English identifiers; `group_label`, `stack_label`, `layer_label` and `sublayer_label` give
-the learner's wording in the run's language. Operation descriptions and component summaries
-are written in the run's language directly.
+the learner's wording in the run's language, or in `lang` when a figure hands its own down.
+Operation descriptions and component summaries are written in the run's language directly.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import dataclasses
 import inspect
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import get_args
 
@@ -41,7 +41,7 @@ from transformer.hook_paths import (
 )
 from transformer.model import LayerNorm
 
-from ..text.i18n import t
+from ..text.i18n import Text, t
 
 _HOOK_LINE = re.compile(r"^\s*\(hook_\w+\): HookPoint\(\)\s*$")
 
@@ -86,10 +86,16 @@ GROUP_KEYS: dict[str, str] = {  # parameter group (an identifier) -> its label's
 }
 
 
-def group_label(group: str) -> str:
-    """A parameter group's name in the run's language (unknown names are returned as given)."""
+def _text(lang: str | None) -> Callable[..., str]:
+    """The text of `lang`, or of the run's language when None."""
+    return Text(lang) if lang is not None else t
+
+
+def group_label(group: str, lang: str | None = None) -> str:
+    """A parameter group's name in `lang` (the run's language when None; unknown names are
+    returned as given)."""
     key = GROUP_KEYS.get(group)
-    return t(key) if key is not None else group
+    return _text(lang)(key) if key is not None else group
 
 
 @dataclass(frozen=True)
@@ -265,14 +271,16 @@ _SUBLAYER_KEYS = {"self-attention": "intro.sub.self_attn",
 _LAYER_RE = re.compile(r"layer ([0-9]+)", re.ASCII)
 
 
-def stack_label(stack: str) -> str:
-    """`ShapeRow.stack` ("Encoder", ...) in the run's language."""
+def stack_label(stack: str, lang: str | None = None) -> str:
+    """`ShapeRow.stack` ("Encoder", ...) in `lang` (the run's language when None)."""
     key = _STACK_KEYS.get(stack)
-    return t(key) if key is not None else stack
+    return _text(lang)(key) if key is not None else stack
 
 
-def layer_label(layer: str) -> str:
-    """`ShapeRow.layer` ("layer 0", "source", "target" or "") in the run's language."""
+def layer_label(layer: str, lang: str | None = None) -> str:
+    """`ShapeRow.layer` ("layer 0", "source", "target" or "") in `lang` (the run's language
+    when None)."""
+    t = _text(lang)
     match = _LAYER_RE.fullmatch(layer)
     if match:
         return t("intro.layer_n", n=match.group(1))
@@ -281,10 +289,10 @@ def layer_label(layer: str) -> str:
     return layer
 
 
-def sublayer_label(sublayer: str) -> str:
-    """`ShapeRow.sublayer` ("self-attention", ...) in the run's language."""
+def sublayer_label(sublayer: str, lang: str | None = None) -> str:
+    """`ShapeRow.sublayer` ("self-attention", ...) in `lang` (the run's language when None)."""
     key = _SUBLAYER_KEYS.get(sublayer)
-    return t(key) if key is not None else sublayer
+    return _text(lang)(key) if key is not None else sublayer
 
 
 def _ops(cfg: TransformerConfig) -> dict[str, str]:

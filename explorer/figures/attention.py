@@ -14,7 +14,7 @@ from transformer.hook_paths import AttentionPoint, sublayer_hook
 from transformer.model import MASK_FILL
 
 from ..core.introspect import AttentionKind
-from ..text.i18n import t
+from ..text.i18n import Text
 from .common import (
     FONT,
     MAX_LABELLED,
@@ -81,6 +81,7 @@ def attention_grid(
     q_tokens: Sequence[str],
     k_tokens: Sequence[str],
     *,
+    lang: str,
     average_heads: bool = False,
     title: str = "",
 ) -> go.Figure:
@@ -94,6 +95,7 @@ def attention_grid(
     The layer names are on the right, the colour bar below (the plotly toolbar, top right,
     would cover it).
     """
+    t = Text(lang)
     if average_heads:
         weights = weights.mean(axis=1, keepdims=True)
     n_layers, n_heads, q_len, k_len = weights.shape
@@ -201,14 +203,15 @@ def attention_grid(
 
 
 def head_matrix(
-    z: np.ndarray, row_tokens: Sequence[str], title: str, *, value_format: str = ".2f"
+    z: np.ndarray, row_tokens: Sequence[str], title: str, *, lang: str,
+    value_format: str = ".2f",
 ) -> go.Figure:
     """A (tokens x features) matrix such as one head's Q, K or V, or its output."""
+    t = Text(lang)
     limit = float(np.abs(z).max()) or 1.0
     return heatmap(
-        z, None, row_tokens, title, x_title=t("fig.attention.feature_axis"), zmin=-limit,
-        zmax=limit,
-        colorscale="RdBu", value_format=value_format,
+        z, None, row_tokens, title, lang=lang, x_title=t("fig.attention.feature_axis"),
+        zmin=-limit, zmax=limit, colorscale="RdBu", value_format=value_format,
         show_values=z.shape[1] <= 6 and z.size <= 60,
     )
 
@@ -218,13 +221,16 @@ def _shape(a: np.ndarray) -> str:
 
 
 def head_steps(cache: Mapping[str, np.ndarray], kind: AttentionKind, layer: int, head: int,
-               q_tok: Sequence[str], k_tok: Sequence[str]) -> dict[str, go.Figure]:
+               q_tok: Sequence[str], k_tok: Sequence[str], *,
+               lang: str) -> dict[str, go.Figure]:
     """One head of one attention, step by step: Q, K, V, scores, masked scores, weights, z.
 
     Keys are the steps in computing order. The scores and the masked scores share one
     colour scale; a blocked score (exactly MASK_FILL, the model's fill value) is left blank
     and counted in the title.
     """
+    t = Text(lang)
+
     def take(point: AttentionPoint) -> np.ndarray:
         return cache[kind.hook(layer, point)][0, head]  # (q_len or k_len, ...) of this head
 
@@ -234,17 +240,18 @@ def head_steps(cache: Mapping[str, np.ndarray], kind: AttentionKind, layer: int,
     lim = float(np.abs(scores).max()) or 1.0
     blocked = masked == MASK_FILL
     return {
-        "Q": head_matrix(Q, q_tok, f"Q  ({_shape(Q)})"),
-        "K": head_matrix(K, k_tok, f"K  ({_shape(K)})"),
-        "V": head_matrix(V, k_tok, f"V  ({_shape(V)})"),
+        "Q": head_matrix(Q, q_tok, f"Q  ({_shape(Q)})", lang=lang),
+        "K": head_matrix(K, k_tok, f"K  ({_shape(K)})", lang=lang),
+        "V": head_matrix(V, k_tok, f"V  ({_shape(V)})", lang=lang),
         "scores": heatmap(scores, k_tok, q_tok, t("attn.scores_title", shape=_shape(scores)),
-                          zmin=-lim, zmax=lim, colorscale="RdBu", value_format=".2f"),
+                          lang=lang, zmin=-lim, zmax=lim, colorscale="RdBu",
+                          value_format=".2f"),
         "masked": heatmap(np.where(blocked, np.nan, masked), k_tok, q_tok,
-                          t("attn.masked_title", n=int(blocked.sum())),
+                          t("attn.masked_title", n=int(blocked.sum())), lang=lang,
                           zmin=-lim, zmax=lim, colorscale="RdBu", value_format=".2f"),
         "weights": heatmap(pattern, k_tok, q_tok, t("attn.weights_title", shape=_shape(pattern)),
-                           zmin=0, zmax=1),
-        "z": head_matrix(z, q_tok, t("attn.z_title", shape=_shape(z))),
+                           lang=lang, zmin=0, zmax=1),
+        "z": head_matrix(z, q_tok, t("attn.z_title", shape=_shape(z)), lang=lang),
     }
 
 
@@ -267,7 +274,7 @@ def scaling_effect(scores: np.ndarray, masked: np.ndarray, d_k: int) -> dict[str
 
 
 def knockout_grid(lost: Mapping[str, np.ndarray], titles: Mapping[str, str], intact: float,
-                  chosen: tuple[str, int, int] | None = None) -> go.Figure:
+                  chosen: tuple[str, int, int] | None = None, *, lang: str) -> go.Figure:
     """Accuracy lost without each head: one layers x heads panel per attention, one above
     the other (their names are long; the heads are read across).
 
@@ -275,6 +282,7 @@ def knockout_grid(lost: Mapping[str, np.ndarray], titles: Mapping[str, str], int
     gained, on one colour scale centred at 0 for all panels. `chosen` = (key, layer, head)
     is outlined.
     """
+    t = Text(lang)
     keys = list(lost)
     limit = max([float(np.abs(a).max()) for a in lost.values()] + [0.01])
     n_layers, n_heads = next(iter(lost.values())).shape

@@ -1,7 +1,8 @@
 """Helpers shared by all figures: safe labels and a token-axis heatmap.
 
-Figure functions are pure (no streamlit); their own words come from `t()`, in the language
-of the current run, so a page that caches a figure must make the language part of the key.
+Figure functions are pure (no streamlit) and take the language they write in as an argument
+(`lang`, required): their own words come from `Text(lang)`, never from the run's context, so
+a figure is a function of its arguments and a cache of it is keyed by what it depends on.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import numpy as np
 import plotly.colors as pc
 import plotly.graph_objects as go
 
-from ..text.i18n import t
+from ..text.i18n import Text
 
 FONT = dict(family="Inter, 'Noto Sans CJK SC', 'Microsoft YaHei', sans-serif", size=13)
 
@@ -197,6 +198,7 @@ def heatmap(
     y_tokens: Sequence[str] | None,
     title: str = "",
     *,
+    lang: str,
     x_title: str | None = None,
     y_title: str | None = None,
     zmin: float | None = None,
@@ -214,6 +216,7 @@ def heatmap(
     fits to the drawn cells. The colour bar lies under the matrix, the title (wrapped when
     long) under it.
     """
+    t = Text(lang)
     z = np.asarray(z, dtype=float)
     rows, cols = z.shape
     # The axes are categories named by the labels, so the hover reads them as %{y} and %{x}

@@ -11,12 +11,14 @@ import plotly.graph_objects as go
 
 from transformer.hook_paths import embedding_hook, positional_hook
 
-from ..text.i18n import t
+from ..text.i18n import Text
 from .common import FONT, esc, heatmap, title_html
 
 
-def pe_curves(table: np.ndarray, dims: Sequence[int], title: str = "") -> go.Figure:
+def pe_curves(table: np.ndarray, dims: Sequence[int], title: str = "", *,
+              lang: str) -> go.Figure:
     """PE value over positions, one line per chosen dimension."""
+    t = Text(lang)
     fig = go.Figure()
     positions = np.arange(table.shape[0])
     dim, position, value = t("fig.pos.dim"), t("fig.pos.position"), t("fig.common.value")
@@ -48,7 +50,7 @@ def pe_curves(table: np.ndarray, dims: Sequence[int], title: str = "") -> go.Fig
     return fig
 
 
-def _position_matrix(z: np.ndarray, x_title: str, colorscale: str, hover: str,
+def _position_matrix(t: Text, z: np.ndarray, x_title: str, colorscale: str, hover: str,
                      zmin: float | None = None, zmax: float | None = None) -> go.Figure:
     fig = go.Figure(go.Heatmap(z=z, colorscale=colorscale, zmin=zmin, zmax=zmax,
                                colorbar=dict(thickness=12), hovertemplate=hover))
@@ -62,20 +64,22 @@ def _position_matrix(z: np.ndarray, x_title: str, colorscale: str, hover: str,
     return fig
 
 
-def pe_table_heatmap(table: np.ndarray) -> go.Figure:
+def pe_table_heatmap(table: np.ndarray, *, lang: str) -> go.Figure:
     """The whole table: positions (rows) by dimensions (columns)."""
+    t = Text(lang)
     return _position_matrix(
-        table, t("fig.pos.dimension_axis"), "RdBu",
+        t, table, t("fig.pos.dimension_axis"), "RdBu",
         f"{t('fig.pos.position')} %{{y}}<br>{t('fig.pos.dim')} %{{x}}<br>"
         f"{t('fig.common.value')} %{{z:.3f}}<extra></extra>", zmin=-1, zmax=1,
     )
 
 
-def pe_similarity(table: np.ndarray) -> go.Figure:
+def pe_similarity(table: np.ndarray, *, lang: str) -> go.Figure:
     """Dot products PE(p) · PE(q): large near the diagonal, depends only on |p - q|."""
+    t = Text(lang)
     position = t("fig.pos.position")
     return _position_matrix(
-        table @ table.T, position, "Viridis",
+        t, table @ table.T, position, "Viridis",
         f"{position} %{{y}} · {position} %{{x}}<br>{t('fig.pos.dot_product')} %{{z:.2f}}"
         "<extra></extra>",
     )
@@ -102,10 +106,11 @@ def shift_error(table: np.ndarray, m: np.ndarray, k: int, positions: int) -> flo
     return float(np.abs(full[:positions] @ m.T - full[k: k + positions]).max())
 
 
-def shift_matrix_figure(m: np.ndarray, k: int) -> go.Figure:
+def shift_matrix_figure(m: np.ndarray, k: int, *, lang: str) -> go.Figure:
     """M_k as a heatmap: 2x2 rotation blocks along the diagonal, zeros elsewhere."""
+    t = Text(lang)
     return heatmap(
-        m, None, None, t("fig.pos.shift_title", k=k),
+        m, None, None, t("fig.pos.shift_title", k=k), lang=lang,
         zmin=-1, zmax=1, colorscale="RdBu", value_format=".2f",
         show_values=m.shape[0] <= 12, height=420,
     )
@@ -145,16 +150,19 @@ def encoder_input(cache: Mapping[str, np.ndarray], d_model: int,
     )
 
 
-def token_vectors(z: np.ndarray, tokens: Sequence[str], title: str, limit: float) -> go.Figure:
+def token_vectors(z: np.ndarray, tokens: Sequence[str], title: str, limit: float, *,
+                  lang: str) -> go.Figure:
     """Rows are the learner's tokens, columns the d_model features."""
+    t = Text(lang)
     return heatmap(
-        z, None, tokens, title, x_title=t("fig.pos.feature_axis"), zmin=-limit, zmax=limit,
-        colorscale="RdBu", value_format=".2f", show_values=z.size <= 120,
+        z, None, tokens, title, lang=lang, x_title=t("fig.pos.feature_axis"),
+        zmin=-limit, zmax=limit, colorscale="RdBu", value_format=".2f", show_values=z.size <= 120,
     )
 
 
-def magnitude_bars(names: Sequence[str], values: Sequence[float]) -> go.Figure:
+def magnitude_bars(names: Sequence[str], values: Sequence[float], *, lang: str) -> go.Figure:
     """Average absolute value of each ingredient of the encoder's input."""
+    t = Text(lang)
     fig = go.Figure(go.Bar(x=[esc(n) for n in names], y=list(values),
                            text=[f"{v:.3f}" for v in values], textposition="outside"))
     fig.update_layout(

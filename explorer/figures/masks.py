@@ -15,7 +15,7 @@ from transformer.model import MASK_FILL, Embeddings, PositionalEncoding, attenti
 from transformer.tokenize import BOS, PAD, Vocab
 from transformer.train import Batch
 
-from ..text.i18n import t
+from ..text.i18n import Text
 from .common import (
     FONT,
     MODEBAR_PX,
@@ -41,6 +41,7 @@ def mask_figure(
     col_tokens: Sequence[str],
     title: str = "",
     *,
+    lang: str,
     blocked_is_one: bool = False,
     row_noun: str | None = None,
     col_noun: str | None = None,
@@ -51,6 +52,7 @@ def mask_figure(
     colours still show where attention is allowed. The axis titles default to query (rows)
     and key (columns); the hover text uses their first word ("query 2 → key 1").
     """
+    t = Text(lang)
     row_noun = row_noun if row_noun is not None else t("fig.masks.query_axis")
     col_noun = col_noun if col_noun is not None else t("fig.masks.key_axis")
     mask = np.asarray(mask, dtype=bool)
@@ -108,14 +110,14 @@ def mask_figure(
     return fast_figure([trace], layout)
 
 
-def _qk_hover(suffix: str = "") -> str:
-    """"query %{y} → key %{x}" in the run's language, then `suffix`."""
+def _qk_hover(t: Text, suffix: str = "") -> str:
+    """"query %{y} → key %{x}" in `t`'s language, then `suffix`."""
     return (f"{t('fig.masks.query')} %{{y}} → {t('fig.masks.key')} %{{x}}{suffix}"
             "<extra></extra>")
 
 
 def batch_masks_figure(
-    masks: np.ndarray, tokens: Sequence[Sequence[str]], titles: Sequence[str]
+    masks: np.ndarray, tokens: Sequence[Sequence[str]], titles: Sequence[str], *, lang: str
 ) -> go.Figure:
     """Several (T, T) masks side by side, one per sentence of a batch.
 
@@ -139,7 +141,7 @@ def batch_masks_figure(
                 z=m.astype(int), zmin=0, zmax=1, colorscale=[[0, BLOCKED], [1, ALLOWED]],
                 showscale=False, text=m.astype(int), texttemplate="%{text}", xgap=2, ygap=2,
                 x=list(range(m.shape[1])), y=list(range(m.shape[0])),
-                hovertemplate=_qk_hover(),
+                hovertemplate=_qk_hover(Text(lang)),
             ),
             row=1, col=i + 1,
         )
@@ -167,7 +169,7 @@ def softmax_rows(scores: np.ndarray) -> np.ndarray:
 
 
 def masking_effect_figure(
-    scores: np.ndarray, mask: np.ndarray, tokens: Sequence[str]
+    scores: np.ndarray, mask: np.ndarray, tokens: Sequence[str], *, lang: str
 ) -> go.Figure:
     """Four panels, two by two: scores and masked scores (-1e9) above, the softmax without
     and with the mask below, so each column compares without and with the mask.
@@ -175,6 +177,7 @@ def masking_effect_figure(
     Two by two rather than four in a row: each panel gets half the width, so its numbers
     and the panels' titles stay apart, also in presenter mode.
     """
+    t = Text(lang)
     masked = np.where(mask, scores, MASK_FILL)
     panels = [
         (t("fig.masks.scores"), scores),
@@ -210,7 +213,7 @@ def masking_effect_figure(
                 text=text,
                 texttemplate="%{text}" if n <= 8 else None,  # sized by plotly to the cells
                 x=list(range(n)), y=list(range(n)),
-                hovertemplate=_qk_hover(": %{text}"),
+                hovertemplate=_qk_hover(t, ": %{text}"),
             ),
             row=row, col=col,
         )
@@ -437,27 +440,32 @@ def walkthrough_head_axis() -> tuple[HeadAxis, HeadAxis]:
                       scores))
 
 
-def shape_text(shape: Sequence[int] | None) -> str:
+def shape_text(shape: Sequence[int] | None, *, lang: str) -> str:
     """(2, 1, 4) as text; None (shapes that do not broadcast) as the localized error."""
+    t = Text(lang)
     if shape is None:
         return t("mask.unsqueeze_error")
     return "(" + ", ".join(map(str, shape)) + ")"
 
 
-def head_axis_table(rows: Sequence[HeadAxis]) -> dict[str, list[str]]:
+def head_axis_table(rows: Sequence[HeadAxis], *, lang: str) -> dict[str, list[str]]:
     """The unsqueeze(1) / unsqueeze(0) rows as table columns: each unsqueeze's shape, and
     after the arrow what broadcasting it with the scores gives."""
+    t = Text(lang)
+
+    def shape(value: Sequence[int] | None) -> str:
+        return shape_text(value, lang=lang)
+
     def outcome(result: tuple[int, ...] | None, same: bool) -> str:
         if result is None or same:
-            return shape_text(result)
-        return t("mask.unsqueeze_mixed", shape=shape_text(result))
+            return shape(result)
+        return t("mask.unsqueeze_mixed", shape=shape(result))
 
     return {t("mask.col_mask"): [t(f"mask.unsqueeze_{r.name}") for r in rows],
-            t("mask.col_shape"): [shape_text(r.mask) for r in rows],
-            t("mask.col_scores"): [shape_text(r.scores) for r in rows],
-            "unsqueeze(1)": [f"{shape_text(r.right)} → {shape_text(r.right_result)}"
-                             for r in rows],
-            "unsqueeze(0)": [f"{shape_text(r.wrong)} → {outcome(r.wrong_result, r.wrong_same)}"
+            t("mask.col_shape"): [shape(r.mask) for r in rows],
+            t("mask.col_scores"): [shape(r.scores) for r in rows],
+            "unsqueeze(1)": [f"{shape(r.right)} → {shape(r.right_result)}" for r in rows],
+            "unsqueeze(0)": [f"{shape(r.wrong)} → {outcome(r.wrong_result, r.wrong_same)}"
                              for r in rows]}
 
 
@@ -467,8 +475,9 @@ def fill_text(fill: float) -> str:
     return text.replace("-", "−")
 
 
-def fill_table(checks: Sequence[FillCheck]) -> dict[str, list[str]]:
+def fill_table(checks: Sequence[FillCheck], *, lang: str) -> dict[str, list[str]]:
     """The fill checks as table columns: dtype, fill, exact zeros, the largest blocked weight."""
+    t = Text(lang)
     return {t("mask.col_dtype"): [c.dtype for c in checks],
             t("mask.col_fill"): [fill_text(c.fill) for c in checks],
             t("mask.col_zeros"): ["—" if c.error else f"{c.exact_zeros} / {c.blocked}"

@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 from transformer.config import TransformerConfig
 
 from ..core.introspect import group_label
-from ..text.i18n import t
+from ..text.i18n import Text
 from .common import FONT, esc, heatmap
 
 # Colours close to the paper's Figure 1.
@@ -193,6 +193,7 @@ class _Canvas:
 
 def _sublayer(
     c: _Canvas,
+    t: Text,
     cx: float,
     lane: float,
     y_in: float,
@@ -236,8 +237,8 @@ def _mask_tag(c: _Canvas, y: float, lines: list[str], side: str, box_edge: float
         c.arrow(RIGHT_TAGS - 4, y, box_edge, y, color=MASK, width=1.2)
 
 
-def _inputs(c: _Canvas, cx: float, cfg: TransformerConfig, side: str, seq: str, vocab: str,
-            tokens: tuple[str, str], prefix: str) -> None:
+def _inputs(c: _Canvas, t: Text, cx: float, cfg: TransformerConfig, side: str, seq: str,
+            vocab: str, tokens: tuple[str, str], prefix: str) -> None:
     """Token ids -> Embeddings -> + positional encoding, below one stack."""
     c.box(f"{prefix}.tokens", cx, *TOKENS, "tokens", *tokens)
     c.arrow(cx, TOKENS[1], cx, EMBED[0])
@@ -262,7 +263,7 @@ def _inputs(c: _Canvas, cx: float, cfg: TransformerConfig, side: str, seq: str, 
             anchor="left", size=SUB_SIZE)
 
 
-def _stack_top(c: _Canvas, x: float, lane: float, top: float, stack: str, N: int,
+def _stack_top(c: _Canvas, t: Text, x: float, lane: float, top: float, stack: str, N: int,
                pre: bool) -> float:
     """The outline of an encoder or decoder stack, and (pre-norm) its final LayerNorm.
 
@@ -292,13 +293,14 @@ def _stack_outline(c: _Canvas, cx: float, lane: float, top: float, title: str,
 
 
 def architecture_figure(
-    cfg: TransformerConfig, src_len: int, tgt_len: int, *, show_vocab: bool = True
+    cfg: TransformerConfig, src_len: int, tgt_len: int, *, lang: str, show_vocab: bool = True
 ) -> go.Figure:
     """Figure 1 of the paper for this config.
 
     Lengths <= 0 are shown as symbols only (src_len, tgt_len), and so are the vocabulary
     sizes with `show_vocab=False` (when the config's vocabulary is only a placeholder).
     """
+    t = Text(lang)
     c = _Canvas()
     src_v = str(cfg.src_vocab) if show_vocab else "vocab"
     tgt_v = str(cfg.tgt_vocab) if show_vocab else "vocab"
@@ -310,39 +312,39 @@ def architecture_figure(
     mask_tag = t("fig.arch.mask_tag", mask="src_mask")
 
     # ---- Encoder (left) ------------------------------------------------------------
-    _inputs(c, ENC_X, cfg, "left", src, src_v,
+    _inputs(c, t, ENC_X, cfg, "left", src, src_v,
             (t("fig.arch.src_tokens"), t("fig.arch.src_ids")), "src_embed")
     y = STACK_BOTTOM
-    y, attn_y = _sublayer(c, ENC_X, ENC_LANE, y, pre, "attn", t("fig.arch.self_attn"),
+    y, attn_y = _sublayer(c, t, ENC_X, ENC_LANE, y, pre, "attn", t("fig.arch.self_attn"),
                           f"self_attn: {heads}", "encoder.self_attn", "sublayer[0].norm")
     _mask_tag(c, attn_y, [mask_tag, f"(1, 1, 1, {src})", t("fig.arch.hides_padding")], "left",
               ENC_X - BOX_W / 2)
-    y, _ = _sublayer(c, ENC_X, ENC_LANE, y, pre, "ff", t("fig.arch.feed_forward"),
+    y, _ = _sublayer(c, t, ENC_X, ENC_LANE, y, pre, "ff", t("fig.arch.feed_forward"),
                      f"feed_forward: {d} → {cfg.d_ff} → {d}", "encoder.feed_forward",
                      "sublayer[1].norm")
     enc_top = y + 40
-    out = _stack_top(c, ENC_X, ENC_LANE, enc_top, "encoder", cfg.N, pre)
+    out = _stack_top(c, t, ENC_X, ENC_LANE, enc_top, "encoder", cfg.N, pre)
     # memory: up, right between the stacks, down to the decoder's cross-attention
     mem_y = enc_top + 70
 
     # ---- Decoder (right) ----------------------------------------------------------
-    _inputs(c, DEC_X, cfg, "right", tgt, tgt_v,
+    _inputs(c, t, DEC_X, cfg, "right", tgt, tgt_v,
             (t("fig.arch.tgt_tokens"), t("fig.arch.tgt_ids")), "tgt_embed")
     y = STACK_BOTTOM
-    y, self_y = _sublayer(c, DEC_X, DEC_LANE, y, pre, "attn", t("fig.arch.masked_self_attn"),
+    y, self_y = _sublayer(c, t, DEC_X, DEC_LANE, y, pre, "attn", t("fig.arch.masked_self_attn"),
                           f"self_attn: {heads}", "decoder.self_attn", "sublayer[0].norm")
     _mask_tag(c, self_y, [t("fig.arch.mask_tag", mask="tgt_mask"), f"(1, 1, {tgt}, {tgt})",
                           t("fig.arch.hides_later"), "(subsequent_mask)"], "right",
               DEC_X + BOX_W / 2)
-    y, cross_y = _sublayer(c, DEC_X, DEC_LANE, y, pre, "attn", t("fig.arch.cross_attn"),
+    y, cross_y = _sublayer(c, t, DEC_X, DEC_LANE, y, pre, "attn", t("fig.arch.cross_attn"),
                            t("fig.arch.cross_sub"), "decoder.src_attn", "sublayer[1].norm")
     _mask_tag(c, cross_y, [mask_tag, f"(1, 1, 1, {src})", t("fig.arch.hides_src_padding")],
               "right", DEC_X + BOX_W / 2)
-    y, _ = _sublayer(c, DEC_X, DEC_LANE, y, pre, "ff", t("fig.arch.feed_forward"),
+    y, _ = _sublayer(c, t, DEC_X, DEC_LANE, y, pre, "ff", t("fig.arch.feed_forward"),
                      f"feed_forward: {d} → {cfg.d_ff} → {d}", "decoder.feed_forward",
                      "sublayer[2].norm")
     dec_top = y + 40
-    y = _stack_top(c, DEC_X, DEC_LANE, dec_top, "decoder", cfg.N, pre)
+    y = _stack_top(c, t, DEC_X, DEC_LANE, dec_top, "decoder", cfg.N, pre)
     if not pre:
         c.label(RIGHT_TAGS, dec_top - 40, esc(t("fig.arch.post_norm_1")) + "<br>"
                 + esc(t("fig.arch.post_norm_2")), markup=True, anchor="left", size=SUB_SIZE,
@@ -431,14 +433,15 @@ def _text_width(text: str) -> int:
     return sum(2 if ord(ch) >= 0x2E80 else 1 for ch in text)
 
 
-def parameter_chart(groups: dict[str, int]) -> go.Figure:
+def parameter_chart(groups: dict[str, int], *, lang: str) -> go.Figure:
     """Horizontal bars: parameters per component group, in model order from the top.
 
     `groups` is keyed by the group names of `explorer.core.introspect.parameter_groups`; they are
-    shown in the run's language (`group_label`) and coloured by the kind of component.
+    shown in `lang` (`group_label`) and coloured by the kind of component.
     """
+    t = Text(lang)
     names = list(groups)
-    labels = [group_label(n) for n in names]
+    labels = [group_label(n, lang=lang) for n in names]
     counts = [int(groups[n]) for n in names]
     total = sum(counts) or 1
     text = [f"{n:,} ({share(n, total)})" for n in counts]
@@ -469,8 +472,8 @@ def parameter_chart(groups: dict[str, int]) -> go.Figure:
 
 
 def date_preview_figure(weights: np.ndarray, out_tokens: Sequence[str],
-                        src_tokens: Sequence[str], title: str) -> go.Figure:
+                        src_tokens: Sequence[str], title: str, *, lang: str) -> go.Figure:
     """The shipped date translator's cross-attention (rows: the decoder's input, <s> and its
     answer; columns: the date's characters and </s>), one decoder layer, heads averaged."""
-    return heatmap(weights, src_tokens, out_tokens, title, zmin=0.0, zmax=1.0,
+    return heatmap(weights, src_tokens, out_tokens, title, lang=lang, zmin=0.0, zmax=1.0,
                    show_values=False, height=170 + 22 * len(out_tokens))

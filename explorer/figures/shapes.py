@@ -18,12 +18,13 @@ from transformer.tokenize import PAD
 from transformer.train import Batch
 
 from ..core.introspect import ShapeRow, layer_label, stack_label, sublayer_label
-from ..text.i18n import t
+from ..text.i18n import Text
 from .common import FONT, axis_labels, heatmap, title_html
 
 
-def tensor_slice(value: np.ndarray, head: int = 0) -> tuple[np.ndarray, str]:
+def tensor_slice(value: np.ndarray, head: int = 0, *, lang: str) -> tuple[np.ndarray, str]:
     """A 2-D view of a captured tensor (batch item 0, one head) and what was sliced."""
+    t = Text(lang)
     a = np.asarray(value)
     if a.ndim == 4:  # (batch, h, rows, cols)
         head = max(0, min(head, a.shape[1] - 1))
@@ -36,20 +37,20 @@ def tensor_slice(value: np.ndarray, head: int = 0) -> tuple[np.ndarray, str]:
 
 
 def values_figure(z: np.ndarray, row_tokens: Sequence[str] | None,
-                  col_tokens: Sequence[str] | None, title: str) -> go.Figure:
+                  col_tokens: Sequence[str] | None, title: str, *, lang: str) -> go.Figure:
     """A small heatmap of one tensor's values (diverging colours, symmetric range)."""
     finite = z[np.isfinite(z) & (z != MASK_FILL)]
     lim = float(np.abs(finite).max()) if finite.size else 1.0
     shown = np.where(z == MASK_FILL, np.nan, z)  # -1e9 fills would flatten the colour scale
     rows = row_tokens if row_tokens is not None and len(row_tokens) == z.shape[0] else None
     cols = col_tokens if col_tokens is not None and len(col_tokens) == z.shape[1] else None
-    return heatmap(shown, cols, rows, title, zmin=-lim or -1, zmax=lim or 1, colorscale="RdBu",
-                   value_format=".2f", show_values=z.size <= 80,
+    return heatmap(shown, cols, rows, title, lang=lang, zmin=-lim or -1, zmax=lim or 1,
+                   colorscale="RdBu", value_format=".2f", show_values=z.size <= 80,
                    height=min(520, 90 + 26 * z.shape[0]))
 
 
 def head_split_figure(q_heads: np.ndarray, concat: np.ndarray,
-                      tokens: Sequence[str], title: str = "") -> go.Figure:
+                      tokens: Sequence[str], title: str = "", *, lang: str) -> go.Figure:
     """Left: each head's (seq x d_k) matrix side by side; right: the concatenated (seq x d_model).
 
     `title` (above the heads) says which attention module the matrices come from.
@@ -57,6 +58,7 @@ def head_split_figure(q_heads: np.ndarray, concat: np.ndarray,
     Columns h*d_k .. (h+1)*d_k of the concatenation come from head h: the split is a
     view + transpose, the concatenation the inverse transpose + view.
     """
+    t = Text(lang)
     h, seq, d_k = q_heads.shape
     concat_title = title_html(t("fig.shapes.concat_title"), 170, 11)
     fig = make_subplots(
@@ -110,15 +112,16 @@ def head_split_views(stack: str, layer: str) -> tuple[int, tuple[str, ...]]:
     return index, ("dec", "cross") if stack == "Decoder" else ("enc",)
 
 
-def shape_table(rows: Sequence[ShapeRow]) -> dict[str, list[object]]:
-    """The shape table's columns, headers and labels in the run's language: part, layer and
-    sublayer translated, the tensor by its short name, then its named shape, the operation
-    and the hook point's full name."""
+def shape_table(rows: Sequence[ShapeRow], *, lang: str) -> dict[str, list[object]]:
+    """The shape table's columns, headers and labels in `lang`: part, layer and sublayer
+    translated, the tensor by its short name, then its named shape, the operation and the
+    hook point's full name."""
+    t = Text(lang)
     return {
         "#": [r.step for r in rows],
-        t("shapes.col_part"): [stack_label(r.stack) for r in rows],
-        t("shapes.col_layer"): [layer_label(r.layer) for r in rows],
-        t("shapes.col_sublayer"): [sublayer_label(r.sublayer) for r in rows],
+        t("shapes.col_part"): [stack_label(r.stack, lang) for r in rows],
+        t("shapes.col_layer"): [layer_label(r.layer, lang) for r in rows],
+        t("shapes.col_sublayer"): [sublayer_label(r.sublayer, lang) for r in rows],
         t("shapes.col_tensor"): [r.name.rsplit(".", 1)[-1].removeprefix("hook_") for r in rows],
         t("shapes.col_shape"): [r.dims for r in rows],
         t("shapes.col_operation"): [r.op for r in rows],
@@ -126,11 +129,12 @@ def shape_table(rows: Sequence[ShapeRow]) -> dict[str, list[object]]:
     }
 
 
-def shape_csv(rows: Sequence[ShapeRow]) -> bytes:
+def shape_csv(rows: Sequence[ShapeRow], *, lang: str) -> bytes:
     """The shape table as CSV bytes for a spreadsheet: UTF-8 with a byte order mark (without
     it, Excel reads the file in the system's code page and garbles Chinese), the table's
-    columns in the run's language plus the plain shape (e.g. 1x4x6x8) after the named one."""
-    columns = list(shape_table(rows).items())
+    columns in `lang` plus the plain shape (e.g. 1x4x6x8) after the named one."""
+    t = Text(lang)
+    columns = list(shape_table(rows, lang=lang).items())
     at = [name for name, _ in columns].index(t("shapes.col_shape")) + 1
     columns.insert(at, (t("shapes.col_size"), ["x".join(map(str, r.shape)) for r in rows]))
     out = io.StringIO()
@@ -175,8 +179,10 @@ def batch_example_shapes(seed: int = 0) -> tuple[list[tuple[str, tuple[int, ...]
     return rows, b.ntokens
 
 
-def example_table(rows: Sequence[tuple[str, tuple[int, ...]]]) -> dict[str, list[str]]:
+def example_table(rows: Sequence[tuple[str, tuple[int, ...]]], *,
+                  lang: str) -> dict[str, list[str]]:
     """A worked example's (name, shape) rows as table columns, with what each tensor is."""
+    t = Text(lang)
     return {t("shapes.col_tensor"): [WALK_NAMES.get(name, name) for name, _ in rows],
             t("shapes.col_size"): [" × ".join(map(str, shape)) for _, shape in rows],
             t("shapes.col_what"): [t(f"shapes.ex.{name}") for name, _ in rows]}

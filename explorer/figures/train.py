@@ -19,7 +19,7 @@ from plotly.subplots import make_subplots
 from transformer.tokenize import BOS, EOS, PAD, SPECIALS, Vocab
 from transformer.train import Batch, LabelSmoothing, StepInfo, rate
 
-from ..text.i18n import t
+from ..text.i18n import Text
 from .attention import attention_grid
 from .common import FONT, esc, fast_figure, heatmap
 
@@ -30,8 +30,10 @@ NOAM_REFERENCES: tuple[tuple[int, float, int], ...] = ((512, 1.0, 4000), (512, 1
                                                        (256, 1.0, 4000))
 
 
-def loss_figure(history: Sequence[StepInfo], total_steps: int | None = None) -> go.Figure:
+def loss_figure(history: Sequence[StepInfo], total_steps: int | None = None, *,
+                lang: str) -> go.Figure:
     """Loss per target token (top, log scale) and token accuracy (bottom) over the steps."""
+    t = Text(lang)
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.62, 0.38],
                         vertical_spacing=0.06)
     steps = [h.step for h in history]
@@ -65,8 +67,10 @@ def loss_figure(history: Sequence[StepInfo], total_steps: int | None = None) -> 
     return fig
 
 
-def next_token_figure(top: Sequence[tuple[str, float]], chosen: str | None = None) -> go.Figure:
+def next_token_figure(top: Sequence[tuple[str, float]], chosen: str | None = None, *,
+                      lang: str) -> go.Figure:
     """Bar chart of the most likely next tokens; the greedy choice is highlighted."""
+    t = Text(lang)
     labels = [esc(tok) for tok, _ in top]
     probs = [p for _, p in top]
     colors = ["#d62728" if tok == chosen else "#1f77b4" for tok, _ in top]
@@ -112,10 +116,11 @@ def _beam_best_path(beam: BeamDecoding) -> list[tuple[int, int]]:
     return path
 
 
-def beam_figure(beam: BeamDecoding) -> go.Figure:
+def beam_figure(beam: BeamDecoding, *, lang: str) -> go.Figure:
     """The beam as a tree: x = step, one node per hypothesis (its last token), edges to the
     prefix it extends; kept ones coloured, pruned ones grey, finished ones (</s>) squares,
     the best final answer's path in red. Every trace has `meta` naming what it draws."""
+    t = Text(lang)
     best = set(_beam_best_path(beam))
     # step 0 is the root <s>; a node of step s at row i hangs from row `parent` of step s - 1
     groups: dict[str, dict[str, list]] = {
@@ -181,8 +186,10 @@ def beam_figure(beam: BeamDecoding) -> go.Figure:
     return fast_figure(data, layout)
 
 
-def noam_figure(d_model: int, factor: float, warmup: int, steps: int = 20000) -> go.Figure:
+def noam_figure(d_model: int, factor: float, warmup: int, steps: int = 20000, *,
+                lang: str) -> go.Figure:
     """The Noam learning rate over `steps`: the learner's curve and three references."""
+    t = Text(lang)
     curves = [(d_model, factor, warmup, True)] + [(*r, False) for r in NOAM_REFERENCES]
     peaks = [w for _, _, w, _ in curves if w <= steps]  # sample each peak exactly
     x = np.unique(np.concatenate([np.linspace(1, steps, 400).astype(int), peaks]))
@@ -207,25 +214,29 @@ def noam_figure(d_model: int, factor: float, warmup: int, steps: int = 20000) ->
 
 
 def smoothing_figure(dist: np.ndarray, rows: Sequence[str], columns: Sequence[str],
-                     epsilon: float) -> go.Figure:
+                     epsilon: float, *, lang: str) -> go.Figure:
     """The smoothed target distributions (rows: labels, columns: vocabulary)."""
+    t = Text(lang)
     return heatmap(
         dist, columns, rows, t("fig.training.smoothing_title", epsilon=f"{epsilon:g}"),
-        x_title=t("fig.training.vocab_axis"), zmin=0, zmax=1, value_format=".3f", show_values=True,
+        lang=lang, x_title=t("fig.training.vocab_axis"), zmin=0, zmax=1, value_format=".3f",
+        show_values=True,
     )
 
 
 def attention_figure(weights: np.ndarray, q_tokens: Sequence[str], k_tokens: Sequence[str],
-                     title: str, *, q_title: str, k_title: str) -> go.Figure:
+                     title: str, *, q_title: str, k_title: str, lang: str) -> go.Figure:
     """One attention matrix (queries x keys) on a 0-1 scale, token labels on both axes."""
-    return heatmap(weights, k_tokens, q_tokens, title, x_title=k_title, y_title=q_title,
-                   zmin=0, zmax=1, value_format=".2f", height=max(280, 110 + 30 * len(q_tokens)))
+    return heatmap(weights, k_tokens, q_tokens, title, lang=lang, x_title=k_title,
+                   y_title=q_title, zmin=0, zmax=1, value_format=".2f",
+                   height=max(280, 110 + 30 * len(q_tokens)))
 
 
 # ---- The teaching plots' data ----------------------------------------------------------
 
 
-def smoothing_example(epsilon: float, size: int = 6) -> tuple[np.ndarray, list[str], list[str]]:
+def smoothing_example(epsilon: float, size: int = 6, *,
+                      lang: str) -> tuple[np.ndarray, list[str], list[str]]:
     """LabelSmoothing.true_dist for a few labels over a small vocabulary (<pad> row last).
 
     Returns (dist (rows, size), row names, column tokens). The <pad> column is 0, and a
@@ -238,6 +249,7 @@ def smoothing_example(epsilon: float, size: int = 6) -> tuple[np.ndarray, list[s
     columns = columns[:size]
     labels = [size - 1, len(SPECIALS), EOS, PAD]
     dist = crit.true_dist(torch.tensor(labels)).numpy()
+    t = Text(lang)
     rows = [t("train.smooth_row", token=columns[i]) for i in labels]
     return dist, rows, columns
 
@@ -247,12 +259,13 @@ AT_SMOOTHING = dict(size=5, padding_idx=0, smoothing=0.4, targets=(2, 1, 0, 3, 3
 AT_CONFIDENCE = dict(size=5, padding_idx=0, smoothing=0.1, xs=tuple(range(1, 100)))
 
 
-def annotated_smoothing_example() -> tuple[np.ndarray, list[str], list[str]]:
+def annotated_smoothing_example(*, lang: str) -> tuple[np.ndarray, list[str], list[str]]:
     """AT's example through this app's LabelSmoothing: LabelSmoothing(5, 0, 0.4) on the
     targets [2, 1, 0, 3, 3]. Returns (true_dist (5, 5), row names, column names)."""
     ex = AT_SMOOTHING
     crit = LabelSmoothing(ex["size"], ex["padding_idx"], ex["smoothing"])
     dist = crit.true_dist(torch.tensor(ex["targets"])).numpy()
+    t = Text(lang)
     rows = [t("train.smooth_row", token=str(i)) for i in ex["targets"]]
     columns = [str(i) for i in range(ex["size"])]
     return dist, rows, columns
@@ -272,8 +285,9 @@ def confidence_losses() -> tuple[list[int], list[float]]:
     return list(ex["xs"]), losses
 
 
-def confidence_figure(xs: Sequence[int], losses: Sequence[float]) -> go.Figure:
+def confidence_figure(xs: Sequence[int], losses: Sequence[float], *, lang: str) -> go.Figure:
     """The loss of ever more confident predictions of the label, under label smoothing."""
+    t = Text(lang)
     best = int(np.argmin(losses))
     data = [
         dict(type="scatter", x=list(xs), y=list(losses), mode="lines",
@@ -298,15 +312,16 @@ FILM_FRAME_MS = 350  # how long the play button shows each frame
 
 
 def film_figure(weights: np.ndarray, steps: Sequence[int], q_tokens: Sequence[str],
-                k_tokens: Sequence[str], title: str) -> go.Figure:
+                k_tokens: Sequence[str], title: str, *, lang: str) -> go.Figure:
     """One attention of every layer and head as it trained: weights (frames, N, h, q, k).
 
     The grid of the Attention page (`attention_grid`) at the last frame, with one animation
     frame per recorded step: the slider scrubs through them and the play button runs them
     from the first (untrained) frame, all in the browser.
     """
+    t = Text(lang)
     n_frames, n_layers, n_heads = weights.shape[:3]
-    fig = attention_grid(weights[-1], q_tokens, k_tokens, title=title)
+    fig = attention_grid(weights[-1], q_tokens, k_tokens, lang=lang, title=title)
     names = [str(s) for s in steps]
     traces = list(range(n_layers * n_heads))  # attention_grid: one heatmap per layer, head
     frames = [dict(name=names[f], traces=traces,
@@ -344,13 +359,14 @@ def film_figure(weights: np.ndarray, steps: Sequence[int], q_tokens: Sequence[st
 
 
 def closeness_figure(steps: Sequence[int], closeness: np.ndarray, baseline: float,
-                     title: str) -> go.Figure:
+                     title: str, *, lang: str) -> go.Figure:
     """How close each cross-attention head is to the task's ideal pattern, over training.
 
     closeness (frames, N, h): the weight on the ideal source positions, averaged over the
     rows that have any (transformer.film.ideal_mass); `baseline`: that of attention spread
     evenly over the source.
     """
+    t = Text(lang)
     fig = go.Figure()
     _, n_layers, n_heads = closeness.shape
     step = t("fig.training.step")
@@ -379,9 +395,10 @@ def closeness_figure(steps: Sequence[int], closeness: np.ndarray, baseline: floa
 
 
 def comparison_figure(histories: Sequence[Sequence[StepInfo]], names: Sequence[str],
-                      total_steps: int) -> go.Figure:
+                      total_steps: int, *, lang: str) -> go.Figure:
     """Two (or more) models' training curves on shared axes: loss per target token (top,
     log scale) and teacher-forced token accuracy (bottom), one colour per model."""
+    t = Text(lang)
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.6, 0.4],
                         vertical_spacing=0.06)
     step = t("fig.training.step")
@@ -457,9 +474,10 @@ def cross_entropy_example() -> dict[str, float]:
 TF_EXAMPLE = ("it", "is", "a", "good", "day")  # a walk-through's teacher-forcing sentence
 
 
-def walkthrough_teacher_forcing() -> tuple[dict[str, list[str]], tuple[int, ...]]:
+def walkthrough_teacher_forcing(*, lang: str) -> tuple[dict[str, list[str]], tuple[int, ...]]:
     """"<s> it is a good day </s>" cut by this app's `Batch` into the decoder input (tgt) and
     the labels (tgt_y): (table columns, tgt_mask's shape)."""
+    t = Text(lang)
     vocab = Vocab(list(TF_EXAMPLE))
     ids = [BOS, *vocab.encode(list(TF_EXAMPLE)), EOS]
     b = Batch(torch.tensor([ids]), torch.tensor([ids]))

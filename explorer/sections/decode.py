@@ -139,13 +139,14 @@ def _step_view(ctx: Context, decoding: Decoding, name: tuple | None = None) -> N
         k = st.slider(t("train.step"), 1, n_steps, key="tr_step", help=t("train.step_help"))
     k = min(max(int(k), 1), n_steps)
     view = decoding.steps[k - 1]
+    lang = get_lang()  # one variable: the charts are drawn in it and their names hold it
 
     def chart(build: Callable[[], Any], part: tuple, file: str, key: str) -> None:
         """Draw the figure `build()` makes of step k (`part` names which one)."""
         if name is None:
             ctx.chart(build(), file, key=key)
             return
-        shared = (*name, "step", k, *part, get_lang())
+        shared = (*name, "step", k, *part, lang)
         ctx.chart(shared_memo(shared, build), file, key=key, share=shared)
 
     d1, d2 = st.columns([2, 3])
@@ -155,7 +156,7 @@ def _step_view(ctx: Context, decoding: Decoding, name: tuple | None = None) -> N
         st.markdown(t("train.picks"))
         st.code(view.next_token, language=None)
         chart(lambda: next_token_figure(top_tokens(view.probs, decoding.itos, 10),
-                                        view.next_token),
+                                        view.next_token, lang=lang),
               ("next",), f"decode_step{k}_next_token", "tr_next")
     with d2:
         n_layers, n_heads = view.self_attn.shape[:2]
@@ -175,13 +176,13 @@ def _step_view(ctx: Context, decoding: Decoding, name: tuple | None = None) -> N
                                        t("train.self_title", layer=layer, which=which, q=k,
                                          k=k),
                                        q_title=t("train.q_decoder"),
-                                       k_title=t("train.k_decoder")),
+                                       k_title=t("train.k_decoder"), lang=lang),
               ("self", layer, head), f"decode_step{k}_self_L{layer}", "tr_self")
         chart(lambda: attention_figure(cross_w, prefix, list(decoding.src),
                                        t("train.cross_title", layer=layer, which=which, q=k,
                                          k=len(decoding.src)),
                                        q_title=t("train.q_decoder"),
-                                       k_title=t("train.k_source")),
+                                       k_title=t("train.k_source"), lang=lang),
               ("cross", layer, head), f"decode_step{k}_cross_L{layer}", "tr_cross")
         st.caption(t("train.no_cache_caption"))
 
@@ -263,7 +264,7 @@ def _beam_section(ctx: Context, greedy: Decoding, name: tuple,
             beam = shared_memo((*name, "beam", size, alpha), lambda: run(size, alpha))
         else:
             _, beam = memo((*name, "beam", size, alpha), lambda: (keep, run(size, alpha)))
-    ctx.chart(beam_figure(beam), f"beam_k{size}", key="tr_beam_tree")
+    ctx.chart(beam_figure(beam, lang=get_lang()), f"beam_k{size}", key="tr_beam_tree")
     st.caption(t("beam.tree_caption", shown=size))
     st.markdown(t("beam.ranking"))
     st.dataframe(beam_ranking_rows(beam, joiner), hide_index=True)
@@ -286,9 +287,10 @@ def _before_after(ctx: Context, key: ModelKey, task: TrainTask, tokens: list[str
     before = shared_memo(("before", key, kind, tuple(tokens), target),
                          lambda: attention_pattern(base, task, tokens, kind, target))
     q_title = t("train.q_decoder") if kind == "cross" else t("train.q_source")
+    lang = get_lang()
     p1, p2 = st.columns(2)
     ctx.chart(attention_figure(*before, t("train.untrained_title", seed=key.seed),
-                               q_title=q_title, k_title=t("train.k_source")),
+                               q_title=q_title, k_title=t("train.k_source"), lang=lang),
               f"{kind}_attention_untrained", key="tr_before", where=p1)
     if trained is None:
         p2.info(t("train.train_first"), icon=":material/fitness_center:")
@@ -297,7 +299,7 @@ def _before_after(ctx: Context, key: ModelKey, task: TrainTask, tokens: list[str
                         lambda: attention_pattern(trained.model, task, tokens, kind, target))
     ctx.chart(attention_figure(*after, t_count("train.trained_title", trained.step,
                                                steps=trained.step),
-                               q_title=q_title, k_title=t("train.k_source")),
+                               q_title=q_title, k_title=t("train.k_source"), lang=lang),
               f"{kind}_attention_trained", key="tr_after", where=p2)
     p2.caption(t("train.pattern_caption", task=t(f"train.task_{task.name}"),
                  pattern=t(f"train.pattern_{task.name}")))
@@ -489,7 +491,7 @@ def _noam(ctx: Context, s: Settings) -> None:
     except (TypeError, ValueError, OverflowError):
         valid = False
     if valid:
-        ctx.chart(noam_figure(nd, nf, nw), "noam_schedule", key="tr_noam")
+        ctx.chart(noam_figure(nd, nf, nw, lang=get_lang()), "noam_schedule", key="tr_noam")
     else:
         st.error(t("train.noam_invalid"))
 
@@ -524,8 +526,10 @@ def _smoothing(ctx: Context) -> None:
         eps = min(max(float(eps), 0.0), 0.9)
     except (TypeError, ValueError):
         eps = 0.1
-    dist, rows, cols = smoothing_example(eps, size=7)
-    ctx.chart(smoothing_figure(dist, rows, cols, eps), "label_smoothing", key="tr_smooth")
+    lang = get_lang()
+    dist, rows, cols = smoothing_example(eps, size=7, lang=lang)
+    ctx.chart(smoothing_figure(dist, rows, cols, eps, lang=lang), "label_smoothing",
+              key="tr_smooth")
     st.caption(t("train.smoothing_caption", n=len(cols),
                  share=f"{eps / (len(cols) - 2):.3f}"))
     _annotated_smoothing(ctx)
@@ -534,15 +538,17 @@ def _smoothing(ctx: Context) -> None:
 def _annotated_smoothing(ctx: Context) -> None:
     """The Annotated Transformer's two label-smoothing examples, computed by this app."""
     st.markdown(t("train.at_smoothing_text"))
-    dist, rows, cols = annotated_smoothing_example()
+    lang = get_lang()
+    dist, rows, cols = annotated_smoothing_example(lang=lang)
     ex = AT_SMOOTHING
-    ctx.chart(smoothing_figure(dist, rows, cols, ex["smoothing"]), "label_smoothing_annotated",
-              key="tr_smooth_at")
+    ctx.chart(smoothing_figure(dist, rows, cols, ex["smoothing"], lang=lang),
+              "label_smoothing_annotated", key="tr_smooth_at")
     label, other = dist[0, ex["targets"][0]], dist[0, 1]
     st.caption(t("train.at_smoothing_caption", label=f"{label:.1f}", other=f"{other:.3f}",
                  eps=ex["smoothing"], k=ex["size"] - 2))
     xs, losses = confidence_losses()
-    ctx.chart(confidence_figure(xs, losses), "label_smoothing_confidence", key="tr_confidence")
+    ctx.chart(confidence_figure(xs, losses, lang=lang), "label_smoothing_confidence",
+              key="tr_confidence")
     best = min(range(len(xs)), key=losses.__getitem__)
     st.caption(t("train.confidence_caption", x=xs[best], p=f"{xs[best] / (xs[best] + 3):.3f}",
                  eps=AT_CONFIDENCE["smoothing"], last=fixed(losses[-1]), top=xs[-1],

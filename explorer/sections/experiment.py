@@ -21,7 +21,7 @@ from ..app.sidebar import use_session_lang
 from ..app.train_state import set_default, training_hub
 from ..figures.train import attention_figure, comparison_figure
 from ..state.view import keep
-from ..text.i18n import percent, sentences, t
+from ..text.i18n import get_lang, percent, sentences, t
 from ..training.experiments import (
     ARM_TIME_LIMIT,
     BREAK_CHOICES,
@@ -246,7 +246,7 @@ def _show(ctx: Context, exp: Experiment) -> None:
         names[0]: _column(ok), names[1]: _column(bad)}, hide_index=True, width="stretch")
     st.markdown(_explanation(exp.plan, ok, bad, correct.model.config.d_k))
     show_chart(comparison_figure([correct.history, broken.history], names,
-                                 correct.config.steps), "experiment_curves",
+                                 correct.config.steps, lang=get_lang()), "experiment_curves",
                correct.model.config, ctx.presenter, key="exp_curves")
     _attention(ctx, exp, names)
 
@@ -291,15 +291,16 @@ def _attention(ctx: Context, exp: Experiment, names: tuple[str, str]) -> None:
     st.subheader(t("exp.attn_header"))
     st.caption(t("exp.attn_caption", layer=exp.correct.model.config.N - 1))
     cols = st.columns(2)
+    lang = get_lang()
     for where, name, r, arm in zip(cols, names, exp.results, ("ok", "bad"), strict=True):
         answer = " ".join(vocab.itos[i] for i in r.probe_answer)
         where.markdown(t("exp.answer", name=name))
         where.code(answer or "∅", language=None)
         q, k = t("fig.attention.query"), t("fig.attention.key")
         show_chart(attention_figure(r.self_attn, tgt, tgt, t("exp.self_title"), q_title=q,
-                                    k_title=k), f"experiment_self_{arm}", None, ctx.presenter,
-                   key=f"exp_self_{arm}", where=where)
+                                    k_title=k, lang=lang), f"experiment_self_{arm}", None,
+                   ctx.presenter, key=f"exp_self_{arm}", where=where)
         show_chart(attention_figure(r.cross_attn, tgt, src, t("exp.cross_title"), q_title=q,
-                                    k_title=k), f"experiment_cross_{arm}", None, ctx.presenter,
-                   key=f"exp_cross_{arm}", where=where)
+                                    k_title=k, lang=lang), f"experiment_cross_{arm}", None,
+                   ctx.presenter, key=f"exp_cross_{arm}", where=where)
 

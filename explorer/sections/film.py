@@ -66,11 +66,13 @@ def film_section(ctx: Context, state: TrainedState | None) -> None:
     # built once per training, attention and language: building its animation frames costs
     # ~50 ms (dates), the page reruns on every click of its other sections, and the copies
     # of one training (a class with the same settings) share it
-    name = ("film", content_id(state), film.probe, kind, get_lang())
+    lang = get_lang()  # one variable: the figures are drawn in it and their names hold it
+    name = ("film", content_id(state), film.probe, kind, lang)
     fig = shared_memo(name, lambda: film_figure(film_weights(film, kind, cfg.N), film.steps,
                                                 tokens[KINDS[kind].queries],
                                                 tokens[KINDS[kind].keys],
-                                                t("train.film_title", kind=KINDS[kind].label)))
+                                                t("train.film_title", kind=KINDS[kind].label),
+                                                lang=lang))
     show_chart(fig, f"film_{state.key.task}_{kind}", cfg, ctx.presenter, key=f"tr_film_{kind}",
                share=name)
     st.caption(t("train.film_caption", frames=len(film.steps), last=film.steps[-1],
@@ -82,9 +84,10 @@ def film_section(ctx: Context, state: TrainedState | None) -> None:
         return
     pattern = t(f"train.film_ideal_{state.key.task}")
     baseline = even_baseline(film)
-    name = ("closeness", content_id(state), film.probe, get_lang())
+    name = ("closeness", content_id(state), film.probe, lang)
     fig = shared_memo(name, lambda: closeness_figure(film.steps, closeness, baseline,
-                                                     t("train.film_closeness_title")))
+                                                     t("train.film_closeness_title"),
+                                                     lang=lang))
     show_chart(fig, f"film_closeness_{state.key.task}", cfg, ctx.presenter,
                key="tr_film_close", share=name)
     layer, head = divmod(int(np.nanargmax(final)), cfg.h)

@@ -29,7 +29,7 @@ from ..core.runs import Run
 from ..figures.attention import knockout_grid
 from ..figures.common import heatmap
 from ..state.view import WHOLE, Model, keep, refit
-from ..text.i18n import percent, sentences, t
+from ..text.i18n import get_lang, percent, sentences, t
 from ..training.knockout import (
     ATTENTION_PARTS,
     FRESH,
@@ -285,7 +285,8 @@ def _pattern(run: Run, ctx: Context, unit: Unit, where: Any) -> None:
     weights = run.cache[kind.hook(unit.layer, "hook_pattern")][0]  # (h, q_len, k_len)
     pattern = weights.mean(axis=0) if unit.head is None else weights[unit.head]
     fig = heatmap(pattern, tokens[kind.keys], tokens[kind.queries],
-                  t("ko.pattern_title", unit=_unit_label(unit)), zmin=0, zmax=1)
+                  t("ko.pattern_title", unit=_unit_label(unit)), lang=get_lang(), zmin=0,
+                  zmax=1)
     ctx.chart(fig, f"knockout_pattern_{unit.part}_L{unit.layer}", key="ko_pattern",
               where=where)
 
@@ -309,8 +310,8 @@ def knockout_section(ctx: Context, run: Run) -> None:
     if grid is not None:
         titles = {part: KINDS[part].label for part in grid.order}
         chosen = (unit.part, unit.layer, unit.head) if unit.head is not None else None
-        ctx.chart(knockout_grid(grid.lost, titles, grid.intact, chosen), "knockout_grid",
-                  key="ko_grid", where=g1)
+        ctx.chart(knockout_grid(grid.lost, titles, grid.intact, chosen, lang=get_lang()),
+                  "knockout_grid", key="ko_grid", where=g1)
         best, lost = grid.most_important()
         g1.caption(t("ko.grid_caption", n=grid.n, count=sum(a.size for a in grid.lost.values()),
                      seconds=f"{grid.seconds:.1f}", best=_unit_label(best),

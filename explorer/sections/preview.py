@@ -18,7 +18,7 @@ from ..app.sources import date_example, outside_dates, shipped_answer, shipped_d
 from ..core.runs import forward
 from ..core.settings import Settings
 from ..figures.model import date_preview_figure
-from ..text.i18n import t
+from ..text.i18n import get_lang, t
 
 PREVIEW_KEY = "preview_date"  # the preview's own text box (not the sidebar's sentence)
 MAX_PREVIEW_CHARS = 60  # dates are short; the box's limit, checked again here
@@ -80,7 +80,8 @@ def show_date_preview(ctx: Context) -> None:
                 st.warning(t("source.dates_outside"), icon=":material/help:")
             ctx.chart(date_preview_figure(preview.weights, preview.out_tokens,
                                           preview.src_tokens,
-                                          t("preview.figure_title", layer=preview.layer)),
+                                          t("preview.figure_title", layer=preview.layer),
+                                          lang=get_lang()),
                       "dates_preview", key="preview_chart")
         if st.button(t("preview.everywhere"), on_click=_show_everywhere, type="primary",
                      icon=":material/visibility:", key="preview_open"):

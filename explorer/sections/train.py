@@ -138,14 +138,22 @@ def how_training_works(where: Any, task: TrainTask) -> None:
     where.markdown(t("train.how_text", vocab=vocab, ln_vocab=f"{math.log(vocab):.2f}"))
 
 
-def task_section(source: str) -> tuple[TrainSettings, TrainTask]:
-    """The task and symbols widgets, the training settings (validated), the task's text."""
-    st.header(t("train.task_header"))
+def read_task(source: str) -> tuple[TrainSettings, TrainTask]:
+    """The training settings of this run (validated, from the widgets' values: a widget
+    writes a change before the run starts) and their task: read once, before the page is
+    drawn, for the early start and for every section."""
     if RECIPE_KEY not in st.session_state:  # first visit: a link may open the date task
         _recipe_widgets(keep=True)
     defaults = TrainSettings()
     for key, name in WIDGETS.items():
         set_default(key, getattr(defaults, name))
+    ts = parse_train_settings({name: st.session_state.get(key) for key, name in WIDGETS.items()})
+    return ts, task_for(ts.task, ts.symbols, source)[0]
+
+
+def task_section(ts: TrainSettings, task: TrainTask, source: str) -> None:
+    """Section 1: the task and symbols widgets, what the settings say, the task's text."""
+    st.header(t("train.task_header"))
     c1, c2 = st.columns(2)
     c1.radio(t("train.task"), TRAIN_TASKS, **keep("tr_task"), horizontal=True,
              format_func=lambda name: t(f"train.task_{name}"), on_change=_use_recipe_values)
@@ -153,16 +161,14 @@ def task_section(source: str) -> tuple[TrainSettings, TrainTask]:
     c2.radio(t("train.symbols"), SYMBOL_MODES, **keep("tr_symbols"), horizontal=True,
              format_func=lambda mode: t(f"train.symbols_{mode}"), disabled=dates,
              help=t("train.symbols_dates") if dates else None)
-    ts = parse_train_settings({name: st.session_state.get(key) for key, name in WIDGETS.items()})
     for message in ts.errors:
         st.warning(message, icon=":material/build:")
-
-    task, task_note = task_for(ts.task, ts.symbols, source)
+    task_note = task_for(ts.task, ts.symbols, source)[1]
     if task_note:
         st.info(task_note, icon=":material/info:")
     if is_dates(task):
         _date_task_text(task)
-        return ts, task
+        return
     on_words = task.symbols != DIGITS
     rule = t("train.rule_sort_words" if task.name == "sort" and on_words
              else f"train.rule_{task.name}")
@@ -177,12 +183,11 @@ def task_section(source: str) -> tuple[TrainSettings, TrainTask]:
         st.dataframe(teacher_forcing_rows(task, example), hide_index=True)
         st.caption(t("train.tf_caption"))
         _walkthrough_teacher_forcing()
-    return ts, task
 
 
 def _walkthrough_teacher_forcing() -> None:
     """A walk-through's "<sos> it is a good day" example, split by this app's `Batch`."""
-    rows, mask_shape = walkthrough_teacher_forcing()
+    rows, mask_shape = walkthrough_teacher_forcing(lang=get_lang())
     st.markdown(t("train.tf_seed_text"))
     st.dataframe(rows, hide_index=True)
     st.caption(t("train.tf_seed_caption", n=len(next(iter(rows.values()))), shape=mask_shape))
@@ -280,11 +285,12 @@ def loss_chart(state: TrainedState, steps: int, presenter: bool, *, key: str,
     after the trained model's size, which need not be the sidebar's (the fast recipe).
     `done`: training is over, so the copies of this training share one figure.
     """
+    lang = get_lang()  # one variable: the figure is drawn in it and its name holds it
     if done:
-        name = ("loss", content_id(state), len(state.history), steps, get_lang())
-        fig = shared_memo(name, lambda: loss_figure(state.history, steps))
+        name = ("loss", content_id(state), len(state.history), steps, lang)
+        fig = shared_memo(name, lambda: loss_figure(state.history, steps, lang=lang))
     else:
-        fig, name = loss_figure(state.history, steps), None
+        fig, name = loss_figure(state.history, steps, lang=lang), None
     show_chart(fig, f"loss_{state.key.task}", state.model.config, presenter, key=key,
                where=where, share=name)
 
@@ -301,22 +307,22 @@ def _train_asked() -> bool:
     return st.session_state.get("tr_train") is True or st.session_state.get(RESEED_KEY) is True
 
 
-def start_early(ctx: Context) -> None:
-    """On a click on Train, ask the hub for the training before the page is drawn: it then
-    trains while the page draws (when a class presses Train, thirty pages take the server
-    a few seconds to draw, bench/class_train.py). `_train_live` takes the ticket over. A
-    ticket left by a click's run that was interrupted before it took it over is this
-    learner's training now: it goes on (a click ends no training, only Stop does)."""
+def start_early(ctx: Context, ts: TrainSettings, task: TrainTask) -> Request | None:
+    """On a click on Train (or "train anew with the next seed", whose callback set the
+    sidebar's seed before this run), this click's request, asked of the hub before the page
+    is drawn: it then trains while the page draws (when a class presses Train, thirty pages
+    take the server a few seconds to draw, bench/class_train.py). `_train_live` takes the
+    ticket over. A ticket left by a click's run that was interrupted before it took it over
+    is this learner's training now: it goes on (a click ends no training, only Stop does).
+    None: this run trains nothing."""
     hub = training_hub()
     store = tickets()  # a plain dict: from here on, nothing a click interrupts
     request = None
     if _train_asked():
-        ts = parse_train_settings({name: st.session_state.get(key)
-                                   for key, name in WIDGETS.items() if key in st.session_state})
-        task, _ = task_for(ts.task, ts.symbols, ctx.settings.source)
+        st.session_state.pop(RESEED_KEY, None)
         ms = ts.model_settings(ctx.settings)
         V = len(task.vocab)
-        if not ts.errors and not architecture_problem(ms, V) and not training_problem(ms, V):
+        if not architecture_problem(ms, V) and not training_problem(ms, V):
             request = training_request(ModelKey.of(ms, task), ts, ctx.settings.seed,
                                        ctx.settings.source)
     old = store.pop(EARLY, None)
@@ -328,6 +334,7 @@ def start_early(ctx: Context) -> None:
         old = None
     if request is not None:
         store[EARLY] = old or hub.join(request, alive=session_alive())
+    return request
 
 
 def _replace_training(ticket: Ticket) -> None:
@@ -339,14 +346,12 @@ def _replace_training(ticket: Ticket) -> None:
         training_hub().leave(before, "new_training", want_copy=False)
 
 
-def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool,
-                source: str, old: Ticket | None) -> None:
-    """Ask the server's hub for the training of `key` and wait for it, drawing the queue's
-    place, then progress and the loss as it goes (explorer/training/hub.py: learners asking for the
-    same training share it, and at most one training per core runs). The film records the
-    probe input (`film_probe`: `source` for the words task). `old`: this learner's
-    training before this click, left once the new one is in (a second click on Train with
-    the same settings keeps the training under way).
+def _train_live(request: Request, presenter: bool, old: Ticket | None) -> None:
+    """Wait for the server's hub to train `request` (`start_early` asked for it), drawing
+    the queue's place, then progress and the loss as it goes (explorer/training/hub.py:
+    learners asking for the same training share it, and at most one training per core
+    runs). `old`: this learner's training before this click, left once the new one is in
+    (a second click on Train with the same settings keeps the training under way).
 
     The wait lasts until the training has trained INLINE_WAIT seconds (time in the queue
     not counted, as for a class that presses Train at once), or while it is still queued
@@ -357,7 +362,6 @@ def _train_live(key: ModelKey, ts: TrainSettings, seed: int, presenter: bool,
     live in a plain dict (`tickets()`), so a run stopped anywhere loses nothing: the
     training goes on, and the next run shows it."""
     hub = training_hub()
-    request = training_request(key, ts, seed, source)
     store = tickets()
     early = store.pop(EARLY, None)
     if isinstance(early, Ticket) and early.job.request == request and not early.left:
@@ -461,8 +465,9 @@ def _show_wait(hub: Hub, ticket: Ticket, note: Any, progress: Any, live_chart: A
         return
     shown.update(step=info.step, time=now)
     progress.progress(info.step / info.steps, text=_progress_text(hub, ticket, info))
-    name = ("live_loss", ticket.job.number, count, get_lang())
-    show_chart(shared_memo(name, lambda: loss_figure(history[:count], info.steps)),
+    lang = get_lang()  # one variable: the figure is drawn in it and its name holds it
+    name = ("live_loss", ticket.job.number, count, lang)
+    show_chart(shared_memo(name, lambda: loss_figure(history[:count], info.steps, lang=lang)),
                f"loss_{state.key.task}", state.model.config, presenter,
                key=f"{chart_key}_{info.step}", where=live_chart, share=name)
 
@@ -573,6 +578,7 @@ def _replay(state: TrainedState, presenter: bool) -> None:
         vocab = state.task.vocab
         src, tgt = vocab.decode(film.probe.src), vocab.decode(film.probe.tgt)
     times = [info.elapsed for info in history]
+    lang = get_lang()
     start = time.perf_counter()
     shown = -1
     while True:
@@ -583,14 +589,14 @@ def _replay(state: TrainedState, presenter: bool) -> None:
             progress.progress(info.step / info.steps, text=t(
                 "train.replaying", step=info.step, steps=info.steps, loss=f"{info.loss:.3f}",
                 seconds=f"{info.elapsed:.1f}"))
-            show_chart(loss_figure(history[:i], info.steps), f"loss_{state.key.task}",
+            show_chart(loss_figure(history[:i], info.steps, lang=lang), f"loss_{state.key.task}",
                        state.model.config, presenter, key=f"tr_replay_loss_{i}", where=curve)
             if frames is not None:
                 f = max(bisect.bisect_right(film.steps, info.step) - 1, 0)
                 fig = attention_figure(frames[f], tgt, src,
                                        t("train.replay_frame", step=film.steps[f]),
                                        q_title=t("train.q_decoder"),
-                                       k_title=t("train.k_source"))
+                                       k_title=t("train.k_source"), lang=lang)
                 show_chart(fig, f"film_{state.key.task}", state.model.config, presenter,
                            key=f"tr_replay_film_{i}", where=frame)
         if i >= len(history):
@@ -681,8 +687,10 @@ def _missed(held: HeldOut, dates: bool) -> str:
                    **values)
 
 
-def training_section(ctx: Context, ts: TrainSettings, task: TrainTask) -> Trained:
+def training_section(ctx: Context, ts: TrainSettings, task: TrainTask,
+                     request: Request | None) -> Trained:
     """Section 2: the model to train, the training widgets, Train/Stop, and the results.
+    `request`: what this run's click trains (`start_early`), or None.
 
     A training goes on in the background while the learner clicks, reads another page or
     switches language: only Stop, a new training or the end of the session ends it."""
@@ -704,17 +712,15 @@ def training_section(ctx: Context, ts: TrainSettings, task: TrainTask) -> Traine
     problem = arch_problem or train_problem
 
     stop_requested = st.session_state.get("tr_stop") is True  # read before it is drawn disabled
-    asked = st.session_state.pop(RESEED_KEY, None) is True  # "train anew with the next seed"
     under_way = training_under_way() is not None
     b1, b2, _ = st.columns([1, 1, 4])
-    clicked = b1.button(t("train.train"), type="primary", disabled=bool(problem),
-                        key="tr_train", help=t("train.train_help")) or asked
-    b2.button(t("train.stop"), key="tr_stop", disabled=not (clicked or under_way),
+    b1.button(t("train.train"), type="primary", disabled=bool(problem), key="tr_train",
+              help=t("train.train_help"))
+    b2.button(t("train.stop"), key="tr_stop", disabled=not (request or under_way),
               help=t("train.stop_help"))
-    replacing = clicked and not problem and key is not None
-    state, settled, old = current_state(replacing, stop_requested)
-    if replacing:
-        _train_live(key, ts, s.seed, ctx.presenter, s.source, old)
+    state, old = current_state(request is not None, stop_requested)
+    if request is not None:
+        _train_live(request, ctx.presenter, old)
         state = trained_state()
     failed = take_failure()
     if failed is not None:
@@ -723,8 +729,7 @@ def training_section(ctx: Context, ts: TrainSettings, task: TrainTask) -> Traine
     if training:
         _progress(ctx.presenter)
 
-    trained = (state if settled and state is not None and state.key == key and state.step > 0
-               else None)
+    trained = state if state is not None and state.key == key and state.step > 0 else None
     if trained is not None:
         if training:
             st.caption(t("train.previous_below"))
@@ -735,9 +740,9 @@ def training_section(ctx: Context, ts: TrainSettings, task: TrainTask) -> Traine
         _results(ctx, trained)
     elif training:  # its progress is drawn above; its model comes when it ends
         pass
-    elif settled and state is not None and state.step > 0:
+    elif state is not None and state.step > 0:
         st.info(t("train.other_settings", describe=state.key.describe()),
                 icon=":material/refresh:")
-    elif not problem and settled:
+    elif not problem:
         st.caption(t("train.not_trained", seconds=f"{TIME_LIMIT:.0f}"))
     return Trained(key, ms, trained, problem)

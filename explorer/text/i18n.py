@@ -1,15 +1,19 @@
-"""Interface text in English and Simplified Chinese: `t("key", **values)`.
+"""Interface text in English and Simplified Chinese: `t("key", **values)`, `Text(lang)`.
 
 Every string a learner reads lives in one table per language (`explorer/text/locales/en.py`,
 `explorer/text/locales/zh.py`), under the same keys; tests/test_i18n.py fails when a key or a
-`{placeholder}` exists in one table but not the other. The language of the current script
-run is held in a ContextVar (each Streamlit session runs its script in its own thread), set
-once per run by app.py; pure code (figures) reads it through `t()` like the pages do.
+`{placeholder}` exists in one table but not the other. `Text(lang)` is the text of one
+language, a plain value: the figures (explorer/figures/) take their language as an argument
+and read their words through it, so a cached figure's key names the language it was drawn
+in. The language of the current script run is held in a ContextVar (each Streamlit session
+runs its script in its own thread), set once per run by app.py; `t()` and `sentences()` read
+it, for the pages and the app layer.
 """
 
 from __future__ import annotations
 
 from contextvars import ContextVar
+from dataclasses import dataclass
 
 from explorer.text.locales import en, zh
 
@@ -18,12 +22,45 @@ LANG_NAMES: dict[str, str] = {"en": "English", "zh": "中文"}
 DEFAULT_LANG = "en"
 TABLES: dict[str, dict[str, str]] = {"en": en.TEXT, "zh": zh.TEXT}
 
+# What separates two sentences written one after the other: Chinese ends each with "。".
+SENTENCE_GAP = {"en": " ", "zh": ""}
+
+
+def _known(lang: object) -> str:
+    """`lang` if the tables have it, else English."""
+    return lang if isinstance(lang, str) and lang in TABLES else DEFAULT_LANG
+
+
+@dataclass(frozen=True)
+class Text:
+    """The text of one language: `Text("zh")("key", **values)`; an unknown language is English."""
+
+    lang: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lang", _known(self.lang))
+
+    def __call__(self, key: str, /, **values: object) -> str:
+        """The text for `key`, with `{name}` fields filled from `values` (English when this
+        language's table lacks the key)."""
+        text = TABLES[self.lang].get(key)
+        if text is None:
+            text = en.TEXT[key]  # a KeyError here is a programming error, caught by the tests
+        return text.format(**values) if values else text
+
+    def sentences(self, *parts: str) -> str:
+        """Sentences run together as the language writes them: a space between English ones,
+        none after a Chinese full stop. Empty parts are left out."""
+        return SENTENCE_GAP.get(self.lang, " ").join(part for part in parts if part)
+
+
+_TEXTS: dict[str, Text] = {lang: Text(lang) for lang in TABLES}  # t() makes none per call
 _lang: ContextVar[str] = ContextVar("lang", default=DEFAULT_LANG)
 
 
 def set_lang(lang: object) -> str:
     """Use `lang` for this run (an unknown value falls back to English); returns the one used."""
-    chosen = lang if isinstance(lang, str) and lang in TABLES else DEFAULT_LANG
+    chosen = _known(lang)
     _lang.set(chosen)
     return chosen
 
@@ -35,10 +72,7 @@ def get_lang() -> str:
 
 def t(key: str, /, **values: object) -> str:
     """The text for `key` in the current language, with `{name}` fields filled from `values`."""
-    text = TABLES[_lang.get()].get(key)
-    if text is None:
-        text = en.TEXT[key]  # a KeyError here is a programming error, caught by the tests
-    return text.format(**values) if values else text
+    return _TEXTS[_lang.get()](key, **values)
 
 
 def percent(share: float) -> str:
@@ -51,14 +85,9 @@ def percent(share: float) -> str:
     return f"{min(max(p, 0.1), 99.9):.1f}%"
 
 
-# What separates two sentences written one after the other: Chinese ends each with "。".
-SENTENCE_GAP = {"en": " ", "zh": ""}
-
-
 def sentences(*parts: str) -> str:
-    """Sentences run together as the language writes them: a space between English ones,
-    none after a Chinese full stop. Empty parts are left out."""
-    return SENTENCE_GAP.get(get_lang(), " ").join(part for part in parts if part)
+    """Sentences run together as the current language writes them (`Text.sentences`)."""
+    return _TEXTS[_lang.get()].sentences(*parts)
 
 
 def fixed(value: float, digits: int = 3) -> str:

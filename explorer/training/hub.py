@@ -306,33 +306,30 @@ class Hub:
         `alive()`: whether the learner is still there; once it has said no for long enough
         (RECONNECT_GRACE, or GONE_GRACE while another training is queued), the ticket
         leaves and its training stops, unless others wait for it too."""
-        fresh: TrainedState | None = None
-        while True:
-            with self._lock:
-                job = self._jobs.get(request)
-                reused = False
-                if job is None and request in self._done:
-                    job = self._done[request]
-                    self._done.move_to_end(request)
-                    reused = True
-                if job is None and fresh is not None:
-                    job = Job(request, fresh, next(self._numbers))
-                    self._jobs[request] = job
-                    self._queue.append(job)
-                    self._dispatch()
-                if job is not None:
-                    job.waiting += 1
-                    ticket = Ticket(job, alive=alive, reused=reused)
-                    if alive is not None and not reused:
-                        self._watch(ticket)
-                    self._lock.notify_all()
-                    return ticket
-            # a new training: its model is built outside the lock (a large one takes a
-            # while), then the lookup runs again (another learner may have asked meanwhile)
-            fresh = start_training(request.key, request.config, early_stop=request.early_stop,
-                                   probe=request.probe)
-            fresh.time_limit = request.time_limit
-            fresh.running = False  # queued: not training yet
+        with self._lock:
+            job = self._jobs.get(request)
+            reused = False
+            if job is None and request in self._done:
+                job = self._done[request]
+                self._done.move_to_end(request)
+                reused = True
+            if job is None:
+                # its model is built where it trains, when it starts (run.with_model)
+                fresh = start_training(request.key, request.config,
+                                       early_stop=request.early_stop, probe=request.probe,
+                                       build=False)
+                fresh.time_limit = request.time_limit
+                fresh.running = False  # queued: not training yet
+                job = Job(request, fresh, next(self._numbers))
+                self._jobs[request] = job
+                self._queue.append(job)
+                self._dispatch()
+            job.waiting += 1
+            ticket = Ticket(job, alive=alive, reused=reused)
+            if alive is not None and not reused:
+                self._watch(ticket)
+            self._lock.notify_all()
+            return ticket
 
     def result(self, ticket: Ticket) -> TrainedState | None:
         """The learner's own copy of a finished training (call once `ticket.done`); None if

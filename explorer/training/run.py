@@ -7,15 +7,13 @@ trained it.
 - `ModelKey` is everything that fixes a model's architecture, task and initial weights;
   `build_model_for(key)` makes the fresh, untrained model (the same weights every time).
 - `start_training` and `run_training` train it; progress is written into the state step by
-  step, so an interrupted run keeps what it learned. `stop_and_wait` stops a run that may
-  still be training in another thread (a click starts the next script run while the old one
-  still trains) and waits until it has.
+  step. `request_stop`, from any thread, stops it after its current step (the training's
+  own thread then evaluates it: `finish`).
 - `held_out` is the evaluation shown after training (other sequences than the stop checks').
 """
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -50,7 +48,6 @@ DATE_CHECK_EVERY = 100
 DATE_STOP_SHARE = 0.985
 EVAL_SEQUENCES = 200  # held-out sequences for the exact-sequence accuracy shown
 EVAL_SEED = 4321  # their seed; the stop checks use 10_000 + step, training cfg.seed
-STOP_WAIT = 5.0  # seconds the page waits for an interrupted run's thread to stop training
 
 
 @dataclass(frozen=True)
@@ -96,23 +93,14 @@ def build_model_for(key: ModelKey) -> EncoderDecoder:
     return build_model(key.config, seed=key.seed).eval()
 
 
-def weights_digest(model: EncoderDecoder) -> str:
-    """A digest of the model's parameter and buffer values: two models with the same
-    architecture and the same digest compute the same function (e.g. two learners' copies
-    of one training)."""
-    h = hashlib.blake2b(digest_size=16)
-    for name, tensor in model.state_dict().items():
-        h.update(name.encode())
-        h.update(tensor.detach().contiguous().numpy().tobytes())
-    return h.hexdigest()
-
-
 @dataclass
 class TrainedState:
     """One learner's trained model and what happened while training it."""
 
     key: ModelKey
-    model: EncoderDecoder
+    # None until it is built where it trains (`with_model`): a worker process builds its
+    # own, and the hub's copy of that training gets the worker's (worker.py)
+    model: EncoderDecoder | None
     task: Task | D.DateTask
     config: TrainConfig
     history: list[StepInfo] = field(default_factory=list)
@@ -157,21 +145,34 @@ def stop_reason_text(reason: str, time_limit: float = TIME_LIMIT) -> str:
 
 
 def start_training(key: ModelKey, config: TrainConfig, early_stop: bool = False,
-                   probe: Probe | None = None) -> TrainedState:
+                   probe: Probe | None = None, build: bool = True) -> TrainedState:
     """A fresh model for `key`, ready to train with `config` (nothing trained yet).
 
     With a `probe`, training records the attention film of that input (transformer/film.py).
+    `build=False`: the model is built where it trains, when it starts (`with_model`).
     """
     cfg = key.config
     film = Film(probe, cap=film_cap(probe, cfg.N, cfg.h)) if probe is not None else None
-    return TrainedState(key, build_model_for(key), key.task_obj, config, early_stop=early_stop,
-                        film=film)
+    return TrainedState(key, build_model_for(key) if build else None, key.task_obj, config,
+                        early_stop=early_stop, film=film)
+
+
+def with_model(state: TrainedState) -> EncoderDecoder:
+    """The state's model, built now (from the key's seed) if it has none yet."""
+    if state.model is None:
+        state.model = build_model_for(state.key)
+    return state.model
+
+
+def add_step(state: TrainedState, info: StepInfo) -> None:
+    """Keep one step's `info` in the state's history (the one place a step is recorded)."""
+    state.history.append(info)
+    state.version += 1
 
 
 def record_step(state: TrainedState, info: StepInfo) -> bool:
     """Keep `info` in the state; True if training must stop for the time limit."""
-    state.history.append(info)
-    state.version += 1
+    add_step(state, info)
     if info.elapsed > state.time_limit and info.step < info.steps:
         state.stopped = True
         state.stop_reason = "time_limit"
@@ -232,11 +233,12 @@ def run_training(
         return stop
 
     with state.lock:
+        model = with_model(state)
         if not state.stop_request.is_set():  # stopped before it started: nothing to train
             state.running = True
             if state.film is not None:
                 state.film.record(state.model, 0)  # the untrained model: the film's first frame
-            train(state.model, state.task, state.config, callback)
+            train(model, state.task, state.config, callback)
         finish(state, state.requested_reason)
     return state
 
@@ -246,28 +248,6 @@ def request_stop(state: TrainedState, reason: str = "stop_request") -> None:
     if not state.stop_request.is_set():
         state.requested_reason = reason
     state.stop_request.set()
-
-
-def stop_and_wait(state: TrainedState, reason: str = "stop_request",
-                  timeout: float = STOP_WAIT, finish_state: bool = True) -> bool:
-    """Stop any training of `state` and wait for it; then finish (evaluate) the model.
-
-    A Streamlit click starts the next script run at once, while the thread of the run that
-    was training may still be inside `run_training` (it only ends at its next st.* call).
-    Returns True when no thread trains the model any more and it has been evaluated (every
-    number in `state` then belongs to the model as it is), False if the training thread
-    did not let go within `timeout` seconds (the state is left as it was, still running).
-    With finish_state=False it only waits (for a state about to be replaced).
-    """
-    request_stop(state, reason)
-    if not state.lock.acquire(timeout=timeout):
-        return False
-    try:
-        if finish_state:
-            finish(state, reason)
-    finally:
-        state.lock.release()
-    return True
 
 
 def task_meta(task: Task | D.DateTask) -> dict[str, object]:
@@ -327,8 +307,8 @@ def learned(model: EncoderDecoder, task: Task | D.DateTask, step: int) -> bool:
 def finish(state: TrainedState, reason: str = "") -> TrainedState:
     """Mark training over (after a normal end or an interruption) and evaluate the model.
 
-    Call it only where no other thread trains the model: in `run_training`, or through
-    `stop_and_wait`.
+    Call it only where no other thread trains the model: at the end of `run_training`, or
+    on a copy (`hub.Hub.leave`).
     """
     state.model.eval()
     if (state.running and state.step < state.config.steps and not state.stopped

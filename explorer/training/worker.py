@@ -8,7 +8,7 @@ time took 8.6-10.4 s in two threads, 6.1-7.3 s in two worker processes). The hub
 
 - `Worker` is one spawned process and the pipe to it. The process builds the model from the
   request (the same initial weights, from the key's seed), trains it with `run_training`,
-  and sends every step's `StepInfo` back; at the end, the trained weights and records.
+  and sends every step's `StepInfo` back; at the end, the trained model and its records.
 - `ProcessRunner` is the hub's runner: it relays the steps into the hub's own
   `TrainedState` (so waiting learners see progress), passes a stop request on, asks for
   the weights so far when a learner leaves a training others still wait for, and tells the
@@ -42,14 +42,14 @@ import torch
 from transformer.film import Film
 from transformer.train import StepInfo
 
-from .run import request_stop, run_training, start_training, warm_up
+from .run import add_step, request_stop, run_training, start_training, warm_up
 
 
 @dataclass
 class Snapshot:
     """A training's model and records as they are, sent from a worker."""
 
-    weights: dict[str, Any]  # the model's state_dict
+    model: Any  # the EncoderDecoder as it is (pickled when sent: the receiver's own)
     film: Film | None
     finished: dict[str, Any]  # TrainedState fields set when it ended (empty before)
 
@@ -59,8 +59,7 @@ FINISHED_FIELDS = ("running", "stopped", "stop_reason", "accuracy", "held_out", 
 
 
 def _snapshot(state: Any, finished: bool) -> Snapshot:
-    return Snapshot({k: v.detach().clone() for k, v in state.model.state_dict().items()},
-                    state.film,
+    return Snapshot(state.model, state.film,
                     {f: getattr(state, f) for f in FINISHED_FIELDS} if finished else {})
 
 
@@ -352,8 +351,7 @@ class ProcessRunner:
                     continue
                 kind, payload = worker.conn.recv()
                 if kind == "step":
-                    state.history.append(payload)
-                    state.version += 1
+                    add_step(state, payload)
                     now = threads()
                     if now != share:  # another training started or ended
                         share = now
@@ -391,8 +389,9 @@ class ProcessRunner:
 
 
 def _apply(state: Any, snap: Snapshot) -> None:
-    """Bring the hub's copy of a training up to the worker's."""
-    state.model.load_state_dict(snap.weights)
+    """Bring the hub's copy of a training up to the worker's: the worker's model (the one
+    built for this training, sent whole: nothing is built again here) and records."""
+    state.model = snap.model
     state.film = snap.film
     for name, value in snap.finished.items():
         setattr(state, name, value)
