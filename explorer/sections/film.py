@@ -55,7 +55,7 @@ def film_section(ctx: Context, state: TrainedState | None) -> None:
     if state is None or state.film is None or len(state.film.steps) < 2:
         st.caption(t("train.film_none"))
         return
-    film, cfg, vocab = state.film, state.model.config, state.task.vocab
+    film, cfg, vocab = state.film, state.key.config, state.task.vocab
     st.markdown(t("train.film_intro"))
     st.code(" ".join(vocab.decode(film.probe.src)), language=None)  # the learner's words: data
     set_default("tr_film_kind", "cross")

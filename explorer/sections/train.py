@@ -291,7 +291,7 @@ def loss_chart(state: TrainedState, steps: int, presenter: bool, *, key: str,
         fig = shared_memo(name, lambda: loss_figure(state.history, steps, lang=lang))
     else:
         fig, name = loss_figure(state.history, steps, lang=lang), None
-    show_chart(fig, f"loss_{state.key.task}", state.model.config, presenter, key=key,
+    show_chart(fig, f"loss_{state.key.task}", state.key.config, presenter, key=key,
                where=where, share=name)
 
 
@@ -468,7 +468,7 @@ def _show_wait(hub: Hub, ticket: Ticket, note: Any, progress: Any, live_chart: A
     lang = get_lang()  # one variable: the figure is drawn in it and its name holds it
     name = ("live_loss", ticket.job.number, count, lang)
     show_chart(shared_memo(name, lambda: loss_figure(history[:count], info.steps, lang=lang)),
-               f"loss_{state.key.task}", state.model.config, presenter,
+               f"loss_{state.key.task}", state.key.config, presenter,
                key=f"{chart_key}_{info.step}", where=live_chart, share=name)
 
 
@@ -573,7 +573,7 @@ def _replay(state: TrainedState, presenter: bool) -> None:
     curve, frame = c1.empty(), c2.empty()
     frames = None
     if film is not None and len(film.steps) > 1:
-        cfg = state.model.config
+        cfg = state.key.config
         frames = film.weights(KINDS["cross"].hook(cfg.N - 1, "hook_pattern")).mean(axis=1)
         vocab = state.task.vocab
         src, tgt = vocab.decode(film.probe.src), vocab.decode(film.probe.tgt)
@@ -590,14 +590,14 @@ def _replay(state: TrainedState, presenter: bool) -> None:
                 "train.replaying", step=info.step, steps=info.steps, loss=f"{info.loss:.3f}",
                 seconds=f"{info.elapsed:.1f}"))
             show_chart(loss_figure(history[:i], info.steps, lang=lang), f"loss_{state.key.task}",
-                       state.model.config, presenter, key=f"tr_replay_loss_{i}", where=curve)
+                       state.key.config, presenter, key=f"tr_replay_loss_{i}", where=curve)
             if frames is not None:
                 f = max(bisect.bisect_right(film.steps, info.step) - 1, 0)
                 fig = attention_figure(frames[f], tgt, src,
                                        t("train.replay_frame", step=film.steps[f]),
                                        q_title=t("train.q_decoder"),
                                        k_title=t("train.k_source"), lang=lang)
-                show_chart(fig, f"film_{state.key.task}", state.model.config, presenter,
+                show_chart(fig, f"film_{state.key.task}", state.key.config, presenter,
                            key=f"tr_replay_film_{i}", where=frame)
         if i >= len(history):
             break
