@@ -22,9 +22,11 @@ if PLOTLY_REQUESTED not in st.session_state:
 
 import torch  # noqa: E402 (after the warm-up: this import alone takes ~0.7 s)
 
+from explorer.app import classroom  # noqa: E402
 from explorer.app.links import load_url_state  # noqa: E402
 from explorer.app.page import page_context  # noqa: E402
 from explorer.app.sidebar import use_session_lang  # noqa: E402
+from explorer.sections.classroom import class_panel  # noqa: E402
 from explorer.sections.frame import draw_sidebar  # noqa: E402
 from explorer.text.i18n import t  # noqa: E402
 
@@ -34,6 +36,8 @@ torch.set_num_threads(1)
 
 load_url_state()  # a shared link's settings, on the session's first run
 use_session_lang()  # the interface language of this run
+store = classroom.store_or_none()  # the class store (explorer/app/classroom.py)
+classroom.enter_from_link(store, st.query_params.to_dict())  # a class's join link
 # The browser tab's title, in the learner's language (set here, it names the tab on every page)
 st.set_page_config(page_title=t("app.title"), page_icon=":material/neurology:", layout="wide")
 
@@ -53,10 +57,28 @@ pages = [st.Page(path, title=t(title), icon=icon, url_path=url) for path, title,
 home = st.Page(PAGES[0][0], title=t(PAGES[0][1]), icon=PAGES[0][2], url_path="home",
                default=True)
 page = st.navigation([home, *pages], position="hidden")
+by_path = {url: entry for (*_, url), entry in zip(PAGES, pages, strict=True)}
+here = page.url_path if page.url_path in by_path else PAGES[0][3]  # "/" shows the Model page
+seat = classroom.seat()
+if seat is not None and store is not None and not seat.teaching:
+    # a following student: the class's view, before any of its widgets is drawn
+    target = classroom.follow(store, seat, here)
+    if target in by_path:
+        st.switch_page(by_path[target])
 menu = st.sidebar.container(key="nav")  # filled once the sidebar has written the link
+class_slot = st.sidebar.container(key="class")
 st.sidebar.divider()
 plotly_warm_up.empty()  # the page draws from here on
 ctx = draw_sidebar()  # the sidebar also writes the view into the link
+if seat is not None and store is not None:
+    st.query_params[classroom.CLASS_PARAM] = seat.code  # a reload rejoins the class
+    followed = classroom.class_view(st.query_params.to_dict(), here)
+    if seat.teaching:
+        classroom.steer(store, seat, followed)  # the class sees what the teacher sees
+    else:
+        classroom.notice_exploring(seat, followed)
+with class_slot:
+    class_panel(store, {url: t(title) for _, title, _, url in PAGES})
 with menu:
     view = st.query_params.to_dict()
     for entry in pages:

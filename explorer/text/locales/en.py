@@ -2024,4 +2024,33 @@ TEXT: dict[str, str] = {
     "shapes.ex.walk_masked_scores": "the scores with −1e9 written where the mask is False",
     "shapes.ex.walk_pattern": "softmax over the keys: the attention weights",
     "shapes.ex.walk_out": "the weights times V: one d_k vector per query, per head",
+    "class.title": "Teach or join a class",
+    "class.start_help": "Start a class and share its code or link: every student who opens it "
+                        "sees what you show, page, settings and sentence, and follows your "
+                        "changes within seconds. Students keep their own interface language.",
+    "class.start": "Start a class",
+    "class.code_label": "Class code",
+    "class.join": "Join the class",
+    "class.not_a_code": "That is not a class code: a class code has six letters and digits, like "
+                        "K7Q2XM.",
+    "class.wait": "Too many class codes were tried from here: wait {seconds} s, then try again.",
+    "class.not_found": "No class is running with the code {code}: it may have ended. The app "
+                       "works as usual without it.",
+    "class.unavailable": "Classes are not available on this server: its class store could not be "
+                         "opened (the CLASS_STORE setting).",
+    "class.teaching": "You teach this class. Students open the link, scan the code or type the "
+                      "class code:",
+    "class.qr_caption": "The join link as a QR code",
+    "class.roster": "Students connected: {connected} ({following} following, {exploring} "
+                    "exploring)",
+    "class.end": "End the class",
+    "class.ended": "This class has ended.",
+    "class.in_class": "In class {code}",
+    "class.follow": "Follow the teacher",
+    "class.follow_help": "On: your page shows what the teacher shows. Change anything yourself "
+                         "and you explore on your own; the teacher's changes then wait until you "
+                         "follow again.",
+    "class.elsewhere": "You are exploring. The class is on the {page} page.",
+    "class.back": "Back to the class",
+    "class.leave": "Leave the class",
 }

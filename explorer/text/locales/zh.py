@@ -1744,4 +1744,27 @@ TEXT: dict[str, str] = {
     "shapes.ex.walk_masked_scores": "在掩码为 False 处写入 −1e9 后的分数",
     "shapes.ex.walk_pattern": "对键做 softmax：注意力权重",
     "shapes.ex.walk_out": "权重乘以 V：每个头上每个查询一个 d_k 维向量",
+    "class.title": "开课或加入课堂",
+    "class.start_help": "开一堂课并分享课堂码或链接：打开它的每个学生都看到你展示的页面、设置和句"
+                        "子，并在几秒内跟上你的改动。学生的界面语言保持各自的选择。",
+    "class.start": "开课",
+    "class.code_label": "课堂码",
+    "class.join": "加入课堂",
+    "class.not_a_code": "这不是课堂码：课堂码由六个字母和数字组成，例如 K7Q2XM。",
+    "class.wait": "这里试过的课堂码太多了：请等 {seconds} 秒后再试。",
+    "class.not_found": "没有正在进行的课堂使用课堂码 {code}：它可能已经结束。不加入课堂，本应用照"
+                       "常可用。",
+    "class.unavailable": "此服务器无法开课：课堂存储无法打开（CLASS_STORE 设置）。",
+    "class.teaching": "你正在上这堂课。学生打开链接、扫描二维码或输入课堂码即可加入：",
+    "class.qr_caption": "加入链接的二维码",
+    "class.roster": "已连接的学生：{connected} 名（{following} 名跟随，{exploring} 名自行探索）",
+    "class.end": "结束课堂",
+    "class.ended": "这堂课已经结束。",
+    "class.in_class": "课堂 {code}",
+    "class.follow": "跟随老师",
+    "class.follow_help": "开启时，你的页面显示老师展示的内容。你自己改动任何设置就进入自行探索；老"
+                         "师的改动会等你重新跟随时再显示。",
+    "class.elsewhere": "你正在自行探索。课堂在「{page}」页面。",
+    "class.back": "回到课堂",
+    "class.leave": "离开课堂",
 }

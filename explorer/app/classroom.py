@@ -1,0 +1,242 @@
+"""A class that follows its teacher, on the Streamlit side: this session's seat in it.
+
+The class itself lives in the class store (explorer/classroom/): SQLite in the data folder
+by default, Redis when the CLASS_STORE setting names one (replicas behind a load balancer
+then share it). This module keeps this session's `Seat` in st.session_state, sends the
+teacher's view to the store on every run that changed it, and brings a following student's
+view to the class's: the page and the query parameters a shared link carries (settings,
+sentence, each page's choices), never the student's interface language.
+
+A student follows until they change the view themselves (or switch "Follow the teacher"
+off): they then explore, and the class's changes wait until they choose to follow again.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import streamlit as st
+
+from ..classroom.backend import open_store
+from ..classroom.codes import normalise_code
+from ..classroom.store import (
+    ClassNotFoundError,
+    ClassState,
+    ClassStore,
+    NotTeacherError,
+    RateLimitedError,
+)
+from ..state.urlstate import params_to_state
+
+CLASS_PARAM = "class"  # the join link's query parameter: ?class=K7Q2XM
+PAGE_PARAM = "page"  # the page, in the view a class follows (a link's page is its path)
+LANG_PARAM = "lang"  # never followed: each student keeps their own language
+STORE_ENV, DATA_ENV = "CLASS_STORE", "CLASS_DATA"
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+SEAT_KEY = "_class_seat"  # this session's Seat
+FOLLOW_KEY = "class_follow"  # the student's "Follow the teacher" toggle
+NOTICE_KEY = "_class_notice"  # why a join link did not join (a text key and values), once
+TEACHER_COOKIE = "txclass_"  # + code: the teacher key, kept by the teacher's browser
+POLL_EVERY = 1.0  # seconds between a student's looks at the class (changes show within 2 s)
+ROSTER_EVERY = 2.0  # seconds between the teacher's looks at who follows
+HEARTBEAT_EVERY = 4.0  # seconds between a student's "still here" (CONNECTED is 10 s)
+
+
+@dataclass
+class Seat:
+    """This session in a class: the teacher (with the key) or a student."""
+
+    code: str
+    teacher_key: str | None  # only in the teacher's session (and the teacher's cookie)
+    student_id: str = field(default_factory=lambda: secrets.token_urlsafe(12))
+    version: int = -1  # the class version this session last sent (teacher) or applied
+    sent: dict[str, str] | None = None  # the teacher's view last sent
+    applied: dict[str, str] | None = None  # the student's own view just after following
+    beat: float = 0.0  # time.time() of the student's last heartbeat
+
+    @property
+    def teaching(self) -> bool:
+        return self.teacher_key is not None
+
+
+@st.cache_resource(show_spinner=False)
+def class_store() -> ClassStore:
+    """The server's class store (shared by every session; it keeps no session's state)."""
+    return open_store(os.environ.get(STORE_ENV), Path(os.environ.get(DATA_ENV) or DATA_DIR))
+
+
+def store_or_none() -> ClassStore | None:
+    """The class store, or None when the server has none (a CLASS_STORE that is wrong or
+    does not answer): the rest of the app works on, and the panel says so."""
+    try:
+        return class_store()
+    except Exception:  # a wrong setting or a Redis that is down: no class mode, no traceback
+        return None
+
+
+def seat() -> Seat | None:
+    """This session's seat in a class, if it has one."""
+    value = st.session_state.get(SEAT_KEY)
+    return value if isinstance(value, Seat) else None
+
+
+def following() -> bool:
+    """Whether this session is a student who follows the teacher now."""
+    s = seat()
+    return s is not None and not s.teaching and st.session_state.get(FOLLOW_KEY) is True
+
+
+def take_notice() -> tuple[str, dict[str, str]] | None:
+    """Why a class link or code did not join (text key, values), once."""
+    return st.session_state.pop(NOTICE_KEY, None)
+
+
+def _client_id() -> str:
+    """Who tries class codes, for the store's limit on wrong ones: the address the request
+    came from (a new tab does not reset it), else this session."""
+    address = getattr(st.context, "ip_address", None)
+    return str(address) if address else f"session:{id(st.session_state)}"
+
+
+def _teacher_cookie(code: str) -> str | None:
+    try:
+        value = st.context.cookies.get(TEACHER_COOKIE + code)
+    except Exception:  # no request context (a test's bare run)
+        return None
+    return value if isinstance(value, str) else None
+
+
+def start_class(store: ClassStore) -> Seat:
+    """Start a class taught from this session."""
+    code, key = store.start(time.time())
+    st.session_state[SEAT_KEY] = new = Seat(code, key)
+    return new
+
+
+def join_class(store: ClassStore, text: object) -> Seat | None:
+    """Join the class of a typed or linked code, as its teacher if this browser holds its
+    key (a teacher who closed the tab and opened the link again), else as a student who
+    follows. None, with a notice (`take_notice`), when the code joins no class."""
+    code = normalise_code(text)
+    if code is None:
+        st.session_state[NOTICE_KEY] = ("class.not_a_code", {})
+        return None
+    now = time.time()
+    try:
+        store.join(code, _client_id(), now)
+    except RateLimitedError as exc:
+        st.session_state[NOTICE_KEY] = ("class.wait", {"seconds": f"{exc.retry_after:.0f}"})
+        return None
+    except ClassNotFoundError:
+        st.session_state[NOTICE_KEY] = ("class.not_found", {"code": code})
+        return None
+    key = _teacher_cookie(code)
+    if key is not None:
+        try:
+            store.roster(code, key, now)  # refused unless it is this class's key
+        except NotTeacherError:
+            key = None
+    st.session_state[SEAT_KEY] = new = Seat(code, key)
+    st.session_state[FOLLOW_KEY] = True
+    return new
+
+
+def leave_class(store: ClassStore | None, end: bool) -> None:
+    """Leave this session's class; the teacher may end it for everyone (`end`)."""
+    s = seat()
+    if s is not None and s.teaching and end and store is not None:
+        try:
+            store.end(s.code, s.teacher_key or "", time.time())
+        except (ClassNotFoundError, NotTeacherError):
+            pass  # ended already
+    st.session_state.pop(SEAT_KEY, None)
+    st.session_state.pop(FOLLOW_KEY, None)
+
+
+def enter_from_link(store: ClassStore | None, params: Mapping[str, object]) -> None:
+    """A join link (`?class=CODE`) opened by a session not yet in that class joins it."""
+    code = params.get(CLASS_PARAM)
+    if code is None or store is None:
+        return
+    current = seat()
+    if current is not None and current.code == normalise_code(code):
+        return
+    join_class(store, code)
+
+
+def class_view(view: Mapping[str, str], page: str) -> dict[str, str]:
+    """What a class follows of a view: its link parameters but the language, and its page."""
+    return {**{k: v for k, v in view.items() if k not in (LANG_PARAM, CLASS_PARAM)},
+            PAGE_PARAM: page}
+
+
+def steer(store: ClassStore, s: Seat, view: dict[str, str]) -> None:
+    """Show the class the teacher's view, when it changed since the last run."""
+    if view == s.sent:
+        return
+    try:
+        s.version = store.steer(s.code, s.teacher_key or "", view, time.time())
+        s.sent = view
+    except ClassNotFoundError:  # ended (idle for hours): the panel offers a new one
+        pass
+
+
+def class_state(store: ClassStore, s: Seat) -> ClassState | None:
+    """The class as students see it now, or None once it is gone."""
+    return store.state(s.code)
+
+
+def follow(store: ClassStore, s: Seat, page: str) -> str | None:
+    """A following student's view brought to the class's, when the class changed: the
+    widgets' values set (the language kept), and the class's page returned when it is not
+    `page` (the caller switches to it). Call it before any widget of the view is drawn."""
+    version = store.version(s.code)
+    if version is None or version == s.version or st.session_state.get(FOLLOW_KEY) is not True:
+        return None
+    state = store.state(s.code)
+    if state is None or state.ended:
+        return None
+    s.version, s.applied = state.version, None
+    widgets, _ = params_to_state({k: v for k, v in state.view.items()
+                                  if k not in (PAGE_PARAM, LANG_PARAM)})
+    widgets.pop(LANG_PARAM, None)
+    for key, value in widgets.items():
+        st.session_state[key] = value
+    target = state.view.get(PAGE_PARAM)
+    return target if target and target != page else None
+
+
+def notice_exploring(s: Seat, own: dict[str, str]) -> None:
+    """After a following student's run: the view the class gave them is remembered; a view
+    of their own making after it means they explore (the class's changes then wait)."""
+    if st.session_state.get(FOLLOW_KEY) is not True or s.teaching:
+        return
+    if s.applied is None:
+        s.applied = own
+    elif own != s.applied:
+        st.session_state[FOLLOW_KEY] = False
+
+
+def heartbeat(store: ClassStore, s: Seat) -> None:
+    """A student's "still here" (and whether they follow), at most every HEARTBEAT_EVERY."""
+    now = time.time()
+    if s.teaching or now - s.beat < HEARTBEAT_EVERY:
+        return
+    s.beat = now
+    try:
+        store.heartbeat(s.code, s.student_id, st.session_state.get(FOLLOW_KEY) is True, now)
+    except ClassNotFoundError:
+        pass  # ended: the panel says so
+
+
+def follow_again() -> None:
+    """"Back to the class": follow again; the next run brings the class's view."""
+    st.session_state[FOLLOW_KEY] = True
+    s = seat()
+    if s is not None:
+        s.version = -1

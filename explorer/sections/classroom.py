@@ -1,0 +1,149 @@
+"""The class panel at the top of the sidebar: start or join a class; the teacher's code, join
+link, QR code and who follows; a student's "Follow the teacher" and the way back to the
+class's view. The seat and the store are explorer/app/classroom.py's."""
+
+from __future__ import annotations
+
+import io
+import time
+from urllib.parse import urlsplit, urlunsplit
+
+import segno
+import streamlit as st
+from streamlit.components.v2 import component
+
+from ..app import classroom as C
+from ..classroom.store import ClassNotFoundError, ClassStore, NotTeacherError
+from ..text.i18n import t
+
+# Keeps the teacher key in the teacher's browser for this browser session (a cookie with no
+# expiry, sent only to this server's pages): a teacher who closes the tab and opens the
+# class's link again gets the class back. The key and the name travel as the component's
+# data and are only ever assigned to document.cookie, never written into the page.
+_COOKIE_JS = """
+export default function ({ data }) {
+  const name = String(data && data.name || "");
+  const value = String(data && data.value || "");
+  if (/^[A-Za-z0-9_]+$/.test(name) && /^[A-Za-z0-9_-]+$/.test(value)) {
+    document.cookie = name + "=" + value + "; path=/; SameSite=Strict";
+  }
+}
+"""
+_keep_key = component("transformer_explorer_class_key", html="<span></span>", js=_COOKIE_JS)
+
+
+def join_link(page_url: str, code: str) -> str:
+    """The address students open: this page's, with only the class code."""
+    parts = urlsplit(page_url or "")
+    return urlunsplit((parts.scheme, parts.netloc, parts.path or "/", f"{C.CLASS_PARAM}={code}",
+                       ""))
+
+
+def qr_png(text: str) -> bytes:
+    """`text` as a QR code (PNG), for a classroom's projector and students' phones."""
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="png", scale=6, border=2)
+    return out.getvalue()
+
+
+def class_panel(store: ClassStore | None, page_names: dict[str, str]) -> None:
+    """The sidebar's class panel for this session: no class, teaching one, or in one.
+    `page_names`: each page's path and its name in the learner's language."""
+    notice = C.take_notice()
+    if notice is not None:
+        st.warning(t(notice[0], **notice[1]), icon=":material/school:")
+    s = C.seat()
+    if s is None:
+        _start_or_join(store)
+    elif store is None:
+        st.warning(t("class.unavailable"), icon=":material/cloud_off:")
+    elif s.teaching:
+        _teacher(store, s)
+    else:
+        _student(store, s, page_names)
+
+
+def _start_or_join(store: ClassStore | None) -> None:
+    with st.expander(t("class.title"), icon=":material/school:"):
+        if store is None:
+            st.caption(t("class.unavailable"))
+            return
+        st.caption(t("class.start_help"))
+        if st.button(t("class.start"), key="class_start", icon=":material/co_present:",
+                     width="stretch"):
+            C.start_class(store)
+            st.rerun()
+        code = st.text_input(t("class.code_label"), key="class_code", max_chars=20,
+                             placeholder="K7Q2XM")
+        if st.button(t("class.join"), key="class_join", icon=":material/login:",
+                     width="stretch", disabled=not code):
+            if C.join_class(store, code) is not None:
+                st.rerun()
+
+
+def _teacher(store: ClassStore, s: C.Seat) -> None:
+    link = join_link(st.context.url or "", s.code)
+    with st.container(border=True, key="class_teacher"):
+        st.caption(t("class.teaching"))
+        st.markdown(f"## {s.code}")  # [0-9A-Z] only (codes.py): nothing to escape
+        st.code(link, language=None, wrap_lines=True)
+        st.image(qr_png(link), caption=t("class.qr_caption"), width="stretch")
+        _roster(store, s.code, s.teacher_key or "")
+        if st.button(t("class.end"), key="class_end", icon=":material/stop_circle:",
+                     width="stretch"):
+            C.leave_class(store, end=True)
+            st.rerun()
+    _keep_key(key="class_key", data={"name": C.TEACHER_COOKIE + s.code,
+                                     "value": s.teacher_key or ""}, height=0)
+
+
+@st.fragment(run_every=C.ROSTER_EVERY)
+def _roster(store: ClassStore, code: str, key: str) -> None:
+    """Who is in the class, redrawn on its own every ROSTER_EVERY seconds."""
+    try:
+        roster = store.roster(code, key, time.time())
+    except (ClassNotFoundError, NotTeacherError):
+        st.warning(t("class.ended"), icon=":material/event_busy:")
+        return
+    st.caption(t("class.roster", connected=roster.connected, following=roster.following,
+                 exploring=roster.exploring))
+
+
+def _student(store: ClassStore, s: C.Seat, page_names: dict[str, str]) -> None:
+    with st.container(border=True, key="class_student"):
+        st.caption(t("class.in_class", code=s.code))
+        st.toggle(t("class.follow"), key=C.FOLLOW_KEY, help=t("class.follow_help"),
+                  on_change=_maybe_follow_again)
+        _watch(store, page_names)
+        if st.button(t("class.leave"), key="class_leave", icon=":material/logout:"):
+            C.leave_class(store, end=False)
+            st.rerun()
+
+
+def _maybe_follow_again() -> None:
+    if st.session_state.get(C.FOLLOW_KEY) is True:
+        C.follow_again()
+
+
+@st.fragment(run_every=C.POLL_EVERY)
+def _watch(store: ClassStore, page_names: dict[str, str]) -> None:
+    """A student's look at the class every POLL_EVERY seconds: one number read (the class's
+    version); the whole page runs again only when a followed class changed."""
+    s = C.seat()
+    if s is None:
+        return
+    C.heartbeat(store, s)
+    version = store.version(s.code)
+    state = C.class_state(store, s) if version is not None and (
+        version != s.version or st.session_state.get(C.FOLLOW_KEY) is not True) else None
+    if version is None or (state is not None and state.ended):
+        st.warning(t("class.ended"), icon=":material/event_busy:")
+        return
+    if st.session_state.get(C.FOLLOW_KEY) is True:
+        if version != s.version:
+            st.rerun(scope="app")  # the class moved on: the page follows
+        return
+    where = (state.view.get(C.PAGE_PARAM, "") if state is not None else "")
+    st.info(t("class.elsewhere", page=page_names.get(where, where)), icon=":material/groups:")
+    st.button(t("class.back"), key="class_back", icon=":material/u_turn_left:",
+              on_click=C.follow_again, width="stretch")

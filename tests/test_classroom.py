@@ -1,0 +1,152 @@
+"""A class follows its teacher (explorer/app/classroom.py, explorer/sections/classroom.py):
+the teacher starts a class in one session, students join it in others, follow the
+teacher's view in their own language, explore on their own and come back.
+
+Each test gets a class store of its own (SQLite in a temporary folder). AppTest runs the
+default page through app.py, where the class is wired in; a student's page switch is the
+browser's (tests/test_e2e_classroom.py)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from apptest_helpers import ROOT
+from shared_inputs import bad_input_texts
+from streamlit.testing.v1 import AppTest
+
+from explorer.app import classroom as C
+from explorer.classroom.store import NotTeacherError
+from explorer.sections.classroom import join_link, qr_png
+from explorer.text.i18n import set_lang
+from explorer.text.locales import en, zh
+
+
+@pytest.fixture(autouse=True)
+def _own_store(tmp_path, monkeypatch):
+    """A fresh class store for each test (the app's cache_resource is per process)."""
+    monkeypatch.setenv(C.DATA_ENV, str(tmp_path))
+    monkeypatch.delenv(C.STORE_ENV, raising=False)
+    C.class_store.clear()
+    yield
+    C.class_store.clear()
+
+
+def _session(**query: str) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update(query)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _teacher() -> tuple[AppTest, str]:
+    at = _session()
+    at.button(key="class_start").click().run()
+    assert not at.exception, at.exception
+    seat = at.session_state[C.SEAT_KEY]
+    assert seat.teaching and len(seat.code) == 6
+    return at, seat.code
+
+
+def _texts(at: AppTest) -> str:
+    parts = [m.value for m in at.sidebar.markdown] + [c.value for c in at.sidebar.caption]
+    return "\n".join(str(p) for p in parts)
+
+
+def test_a_teacher_starts_a_class_with_a_code_a_join_link_and_a_qr_code():
+    at, code = _teacher()
+    assert f"## {code}" in _texts(at)
+    assert any(f"?class={code}" in c.value for c in at.sidebar.code)
+    assert at.sidebar.get("image")  # the QR code
+    assert at.query_params["class"] in (code, [code])  # a reload finds the class again
+    assert join_link("http://host:8501/attention?N=3", code) == \
+        f"http://host:8501/attention?class={code}"
+    assert qr_png("x").startswith(b"\x89PNG")
+
+
+def test_a_student_follows_the_teachers_sentence_and_settings_in_their_own_language():
+    teacher, code = _teacher()
+    set_lang("zh")  # AppTest formats a widget's value again in the test's thread
+    try:
+        _student_in_chinese_follows(teacher, code)
+    finally:
+        set_lang("en")
+
+
+def _student_in_chinese_follows(teacher: AppTest, code: str) -> None:
+    set_lang("en")
+    teacher.text_input(key="source").set_value("the teacher types this").run()
+    teacher.number_input(key="N").set_value(3).run()
+    set_lang("zh")
+    student = _session(**{"class": code, "lang": "zh"})
+    seat = student.session_state[C.SEAT_KEY]
+    assert not seat.teaching and student.session_state[C.FOLLOW_KEY] is True
+    assert not teacher.exception
+    assert not student.exception, student.exception
+    assert student.text_input(key="source").value == "the teacher types this"
+    assert student.number_input(key="N").value == 3
+    assert student.session_state["lang"] == "zh"  # the student's language is their own
+    assert zh.TEXT["class.follow"] in [w.label for w in student.sidebar.toggle]
+    set_lang("en")
+    teacher.text_input(key="source").set_value("then this").run()  # a change while in class
+    set_lang("zh")
+    student.run()
+    assert student.text_input(key="source").value == "then this"
+
+
+def test_a_student_who_changes_the_view_explores_and_comes_back_in_one_click():
+    teacher, code = _teacher()
+    student = _session(**{"class": code})
+    student.run()
+    student.text_input(key="source").set_value("my own sentence").run()
+    assert student.session_state[C.FOLLOW_KEY] is False  # exploring now
+    teacher.text_input(key="source").set_value("the class moves on").run()
+    student.run()
+    assert student.text_input(key="source").value == "my own sentence"  # never overwritten
+    assert any(en.TEXT["class.elsewhere"].split("{")[0] in i.value for i in student.sidebar.info)
+    student.button(key="class_back").click().run()
+    student.run()
+    assert student.session_state[C.FOLLOW_KEY] is True
+    assert student.text_input(key="source").value == "the class moves on"
+
+
+def test_a_reopened_teacher_link_with_the_key_in_the_browser_steers_again(monkeypatch):
+    teacher, code = _teacher()
+    key = teacher.session_state[C.SEAT_KEY].teacher_key
+    # the teacher closed the tab; the browser still sends the key's cookie with the link
+    with monkeypatch.context() as browser:  # the students' browsers hold no key
+        browser.setattr(C, "_teacher_cookie", lambda c: key if c == code else None)
+        again = _session(**{"class": code})
+    assert again.session_state[C.SEAT_KEY].teaching
+    again.text_input(key="source").set_value("back in charge").run()
+    assert not again.exception, again.exception
+    student = _session(**{"class": code})
+    student.run()
+    assert student.text_input(key="source").value == "back in charge"
+    # a forged key (a student's cookie) makes a student, and steers nothing
+    with monkeypatch.context() as browser:
+        browser.setattr(C, "_teacher_cookie", lambda c: "forged-key")
+        forger = _session(**{"class": code})
+    assert forger.session_state[C.SEAT_KEY].teacher_key is None
+    with pytest.raises(NotTeacherError):
+        C.class_store().steer(code, "forged-key", {"src": "hijack"}, time.time())
+
+
+def test_the_teacher_ends_the_class_and_students_are_told():
+    teacher, code = _teacher()
+    student = _session(**{"class": code})
+    teacher.button(key="class_end").click().run()
+    assert C.SEAT_KEY not in teacher.session_state
+    student.run()
+    assert not student.exception
+    assert any(en.TEXT["class.ended"] in w.value for w in student.sidebar.warning)
+
+
+@pytest.mark.parametrize("text", ["", "K7Q2X", "nonsense!", *bad_input_texts()[:12]])
+def test_a_bad_or_unknown_code_gives_a_message_and_the_normal_app(text):
+    at = _session(**{"class": text})
+    assert C.SEAT_KEY not in at.session_state
+    assert not at.exception
+    if text:
+        assert at.sidebar.warning  # not a code, or no class with it
