@@ -26,7 +26,7 @@ from explorer.app import classroom  # noqa: E402
 from explorer.app.links import load_url_state  # noqa: E402
 from explorer.app.page import page_context  # noqa: E402
 from explorer.app.sidebar import use_session_lang  # noqa: E402
-from explorer.sections.classroom import class_panel  # noqa: E402
+from explorer.sections.classroom import class_banner, class_panel  # noqa: E402
 from explorer.sections.frame import draw_sidebar  # noqa: E402
 from explorer.text.i18n import t  # noqa: E402
 
@@ -86,5 +86,6 @@ with menu:
         # (one history entry per page change, and Back returns to the view as it was). The
         # Model entry points at the page being shown, so it is highlighted on "/" too.
         st.page_link(home if entry is pages[0] and page is home else entry, query_params=view)
+class_banner(ctx.presenter)  # a teacher in presenter mode: the class code, large
 with page_context(ctx):
     page.run()

@@ -90,9 +90,12 @@ def _student_in_chinese_follows(teacher: AppTest, code: str) -> None:
     assert zh.TEXT["class.follow"] in [w.label for w in student.sidebar.toggle]
     set_lang("en")
     teacher.text_input(key="source").set_value("then this").run()  # a change while in class
+    teacher.toggle(key="presenter").set_value(True).run()  # the projector's, not theirs
     set_lang("zh")
     student.run()
     assert student.text_input(key="source").value == "then this"
+    assert student.session_state["presenter"] is not True
+    assert student.session_state[C.FOLLOW_KEY] is True
 
 
 def test_a_student_who_changes_the_view_explores_and_comes_back_in_one_click():

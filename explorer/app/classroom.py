@@ -36,6 +36,8 @@ from ..state.urlstate import params_to_state
 CLASS_PARAM = "class"  # the join link's query parameter: ?class=K7Q2XM
 PAGE_PARAM = "page"  # the page, in the view a class follows (a link's page is its path)
 LANG_PARAM = "lang"  # never followed: each student keeps their own language
+PRESENTER_PARAM = "pres"  # nor presenter mode: the projector's, not the students' laptops'
+OWN_PARAMS = (LANG_PARAM, PRESENTER_PARAM, CLASS_PARAM)  # what each session keeps its own
 STORE_ENV, DATA_ENV = "CLASS_STORE", "CLASS_DATA"
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 SEAT_KEY = "_class_seat"  # this session's Seat
@@ -170,9 +172,9 @@ def enter_from_link(store: ClassStore | None, params: Mapping[str, object]) -> N
 
 
 def class_view(view: Mapping[str, str], page: str) -> dict[str, str]:
-    """What a class follows of a view: its link parameters but the language, and its page."""
-    return {**{k: v for k, v in view.items() if k not in (LANG_PARAM, CLASS_PARAM)},
-            PAGE_PARAM: page}
+    """What a class follows of a view: its link parameters but each session's own (the
+    language, presenter mode), and its page."""
+    return {**{k: v for k, v in view.items() if k not in OWN_PARAMS}, PAGE_PARAM: page}
 
 
 def steer(store: ClassStore, s: Seat, view: dict[str, str]) -> None:
@@ -203,8 +205,7 @@ def follow(store: ClassStore, s: Seat, page: str) -> str | None:
         return None
     s.version, s.applied = state.version, None
     widgets, _ = params_to_state({k: v for k, v in state.view.items()
-                                  if k not in (PAGE_PARAM, LANG_PARAM)})
-    widgets.pop(LANG_PARAM, None)
+                                  if k not in (PAGE_PARAM, *OWN_PARAMS)})
     for key, value in widgets.items():
         st.session_state[key] = value
     target = state.view.get(PAGE_PARAM)

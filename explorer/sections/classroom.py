@@ -63,6 +63,21 @@ def class_panel(store: ClassStore | None, page_names: dict[str, str]) -> None:
         _student(store, s, page_names)
 
 
+def class_banner(presenter: bool) -> None:
+    """In presenter mode, the teacher's class code and join link across the top of the
+    page, large enough for the back of a classroom, with the QR code one click away."""
+    s = C.seat()
+    if not presenter or s is None or not s.teaching:
+        return
+    link = join_link(st.context.url or "", s.code)
+    with st.container(border=True, key="class_banner"):
+        left, right = st.columns([3, 1], vertical_alignment="center")
+        left.markdown(f"# {t('class.banner', code=s.code)}")  # [0-9A-Z] only (codes.py)
+        left.code(link, language=None)
+        with right.popover(t("class.qr_button"), icon=":material/qr_code_2:"):
+            st.image(qr_png(link), width=360)
+
+
 def _start_or_join(store: ClassStore | None) -> None:
     with st.expander(t("class.title"), icon=":material/school:"):
         if store is None:

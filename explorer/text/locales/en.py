@@ -2053,4 +2053,6 @@ TEXT: dict[str, str] = {
     "class.elsewhere": "You are exploring. The class is on the {page} page.",
     "class.back": "Back to the class",
     "class.leave": "Leave the class",
+    "class.banner": "Join the class: {code}",
+    "class.qr_button": "QR code",
 }

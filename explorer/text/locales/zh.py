@@ -1767,4 +1767,6 @@ TEXT: dict[str, str] = {
     "class.elsewhere": "你正在自行探索。课堂在「{page}」页面。",
     "class.back": "回到课堂",
     "class.leave": "离开课堂",
+    "class.banner": "加入课堂：{code}",
+    "class.qr_button": "二维码",
 }
