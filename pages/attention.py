@@ -14,6 +14,7 @@ from explorer.figures.attention import (
     patterns,
     scaling_effect,
 )
+from explorer.sections.classroom import student_question, teacher_question
 from explorer.sections.frame import context
 from explorer.sections.knockout import knockout_section
 from explorer.state.view import Model, keep, refit
@@ -49,6 +50,8 @@ st.caption(
 
 weights = patterns(run.cache, kind, cfg.N)  # (N, h, q_len, k_len)
 q_tok, k_tok = tokens[kind.queries], tokens[kind.keys]
+if student_question({k: v.label for k, v in KINDS.items()}, lang):
+    st.stop()  # a class question is open: the heatmaps would give the answer away
 if not average and weights.size > GRID_CELL_BUDGET:
     average = True
     st.info(t("attn.too_many", N=cfg.N, h=cfg.h, q=len(q_tok), k=len(k_tok)))
@@ -66,6 +69,7 @@ head = f2.selectbox(t("attn.head"), range(cfg.h), **keep("attn_head"),
 layer = layer if isinstance(layer, int) and 0 <= layer < cfg.N else 0
 head = head if isinstance(head, int) and 0 <= head < cfg.h else 0
 
+teacher_question(weights[layer, head], q_tok, k_tok, kind.key, layer, head, lang)
 figs = head_steps(run.cache, kind, layer, head, q_tok, k_tok, lang=lang)
 name = f"attention_{kind.key}_L{layer}_H{head}"
 st.markdown(t("attn.step1", h=cfg.h, d_k=cfg.d_k))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from apptest_helpers import ROOT
+from apptest_helpers import ROOT, app
 from shared_inputs import bad_input_texts
 from streamlit.testing.v1 import AppTest
 
@@ -153,3 +153,38 @@ def test_a_bad_or_unknown_code_gives_a_message_and_the_normal_app(text):
     assert not at.exception
     if text:
         assert at.sidebar.warning  # not a code, or no class with it
+
+
+def _grid_shown(at: AppTest) -> bool:
+    return any(el.proto.id and "attn_grid" in el.proto.id for el in at.get("plotly_chart"))
+
+
+def test_the_teacher_asks_where_a_token_will_look_students_answer_once_and_see_the_truth():
+    code, key = C.class_store().start(time.time())
+    seats = {"teacher": C.Seat(code, key), "student": C.Seat(code, None)}
+    teacher = app("attention", **{C.SEAT_KEY: seats["teacher"]})
+    student = app("attention", **{C.SEAT_KEY: seats["student"], C.FOLLOW_KEY: True})
+    assert not teacher.exception and not student.exception
+    assert _grid_shown(student)
+    teacher.selectbox(key="class_query").set_value(1).run()
+    teacher.button(key="class_ask").click().run()
+    assert not teacher.exception, teacher.exception
+    student.run()
+    assert not _grid_shown(student)  # the answer would be in the heatmaps
+    assert student.selectbox(key="class_answer")
+    student.selectbox(key="class_answer").set_value(2).run()
+    student.button(key="class_send").click().run()
+    assert not student.exception, student.exception
+    assert any(en.TEXT["class.q_sent"].split(".")[0] in i.value for i in student.info)
+    store = C.class_store()
+    question = store.state(code).question
+    tally = store.tally(code, key, question.id)
+    assert tally.answered == 1 and tally.counts[2] == 1
+    teacher.run()
+    teacher.button(key="class_reveal").click().run()
+    assert not teacher.exception, teacher.exception
+    student.run()
+    assert _grid_shown(student)  # back once revealed
+    truth = store.results(code, question.id).truth
+    assert any("of 1 answers were right" in s.value for s in student.success)
+    assert truth == tally.truth

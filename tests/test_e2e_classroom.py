@@ -93,3 +93,48 @@ def test_a_class_follows_its_teacher_and_a_student_may_explore_and_come_back(cla
                 assert page.locator("[data-testid='stException']").count() == 0
         finally:
             browser.close()
+
+
+def test_a_question_hides_the_heatmaps_until_the_teacher_reveals_the_answers(class_url):
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            size = {"width": 1300, "height": 1100}
+            teacher = browser.new_context(viewport=size).new_page()
+            teacher.goto(f"{class_url}/attention")
+            settled(teacher, timeout=120_000)
+            teacher.get_by_text(en.TEXT["class.title"]).click()
+            after_rerun(teacher, teacher.locator(".st-key-class_start button").click)
+            teacher.wait_for_function("() => /[?&]class=[0-9A-Z]{6}/.test(location.search)")
+            code = re.search(r"class=([0-9A-Z]{6})", teacher.url).group(1)
+            student = browser.new_context(viewport=size).new_page()
+            student.goto(f"{class_url}/?class={code}&lang=zh")
+            student.wait_for_function("() => location.pathname.endsWith('/attention')",
+                                      timeout=120_000)
+            student.wait_for_selector(".st-key-attn_grid", timeout=120_000)
+
+            teacher.get_by_text(en.TEXT["class.ask_title"]).click()
+            after_rerun(teacher, teacher.locator(".st-key-class_ask button").click)
+            student.wait_for_selector(".st-key-class_question", timeout=FOLLOW_MS)
+            settled(student)
+            assert student.locator(".st-key-attn_grid").count() == 0  # hidden: no spoiler
+            student.screenshot(path=str(ARTIFACTS / "class_question_zh.png"))
+            after_rerun(student, student.locator(".st-key-class_send button").click)
+            assert zh.TEXT["class.q_sent"][:6] in student.inner_text(".st-key-class_question")
+
+            teacher.wait_for_function(
+                f"() => document.body.innerText.includes({'Answers so far: 1'!r})",
+                timeout=FOLLOW_MS)
+            teacher.screenshot(path=str(ARTIFACTS / "class_question_tally.png"))
+            teacher.locator(".st-key-class_reveal button").click()
+            student.wait_for_selector(".st-key-attn_grid", timeout=FOLLOW_MS)  # back
+            settled(student)
+            assert "/ 1" not in student.inner_text(".st-key-class_question")
+            student.screenshot(path=str(ARTIFACTS / "class_revealed_zh.png"))
+            for page in (teacher, student):
+                assert page.locator("[data-testid='stException']").count() == 0
+        finally:
+            browser.close()

@@ -385,3 +385,22 @@ def key_value_source(model: torch.nn.Module, cache: Mapping[str, np.ndarray],
         "memory" if kind.key == "cross" else "x", x.shape[0], x.shape[1], error,
         float(np.abs(kf).mean()), float(np.abs(vf).mean()), float(np.abs(kf - vf).mean()),
         corr, float(torch.linalg.norm(w_k - w_v) / torch.linalg.norm(w_k)))
+
+
+def guesses_chart(counts: Sequence[int], labels: Sequence[str], truth: int | None, *,
+                  lang: str) -> go.Figure:
+    """A class's answers to "where will it look?": how many chose each key token, the
+    model's own choice (`truth`, once revealed) drawn in the accent colour."""
+    t = Text(lang)
+    colours = ["#2e7bcf" if i == truth else "#a9c6ea" for i in range(len(counts))]
+    fig = go.Figure(go.Bar(x=[esc(label) for label in labels], y=list(counts),
+                           marker_color=colours, hovertemplate="%{x}: %{y}<extra></extra>"))
+    top = max([*counts, 0]) + 1  # room above the tallest bar for the model's mark
+    fig.update_layout(height=260, margin={"l": 40, "r": 10, "t": 30, "b": 40},
+                      yaxis={"title": t("class.q_students"), "range": [0, top],
+                             "dtick": max(1, top // 6)},
+                      title=t("class.q_chart"))
+    if truth is not None and 0 <= truth < len(counts):
+        fig.add_annotation(x=esc(labels[truth]), y=counts[truth], text=t("class.q_model_pick"),
+                           showarrow=True, arrowhead=2, ax=0, ay=-28)
+    return fig

@@ -8,13 +8,23 @@ import io
 import time
 from urllib.parse import urlsplit, urlunsplit
 
+import numpy as np
 import segno
 import streamlit as st
 from streamlit.components.v2 import component
 
 from ..app import classroom as C
-from ..classroom.store import ClassNotFoundError, ClassStore, NotTeacherError
-from ..text.i18n import t
+from ..classroom.store import (
+    REVEALED,
+    AlreadyAnsweredError,
+    ClassNotFoundError,
+    ClassroomError,
+    ClassStore,
+    NotTeacherError,
+    Question,
+)
+from ..figures.attention import guesses_chart
+from ..text.i18n import percent, t
 
 # Keeps the teacher key in the teacher's browser for this browser session (a cookie with no
 # expiry, sent only to this server's pages): a teacher who closes the tab and opens the
@@ -29,6 +39,8 @@ export default function ({ data }) {
   }
 }
 """
+ANSWERED_KEY = "_class_answered"  # (code, question id) this student answered
+MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|<>~$")
 _keep_key = component("transformer_explorer_class_key", html="<span></span>", js=_COOKIE_JS)
 
 
@@ -162,3 +174,115 @@ def _watch(store: ClassStore, page_names: dict[str, str]) -> None:
     st.info(t("class.elsewhere", page=page_names.get(where, where)), icon=":material/groups:")
     st.button(t("class.back"), key="class_back", icon=":material/u_turn_left:",
               on_click=C.follow_again, width="stretch")
+
+
+def student_question(kind_labels: dict[str, str], lang: str) -> bool:
+    """A following student's side of the class's "where will it look?" on the Attention
+    page: answer once, then see the truth beside the class's guesses. True when the page
+    must hide its heatmaps (before the reveal: they would give the answer away)."""
+    store, s = C.store_or_none(), C.seat()
+    if store is None or s is None or s.teaching or st.session_state.get(C.FOLLOW_KEY) is not True:
+        return False
+    state = store.state(s.code)
+    question = state.question if state is not None else None
+    if question is None or question.kind != "token":
+        return False
+    fields = question.fields
+    with st.container(border=True, key="class_question"):
+        st.subheader(t("class.q_token", token=_quoted(fields.get("token", "")),
+                       layer=fields.get("layer", "?"), head=fields.get("head", "?"),
+                       kind=kind_labels.get(fields.get("kind", ""), "")))
+        if question.status == REVEALED:
+            results = store.results(s.code, question.id)
+            if results is not None:
+                _results(results.counts, question.choices, results.truth, results.answered,
+                         lang)
+            return False
+        if st.session_state.get(ANSWERED_KEY) == (s.code, question.id):
+            st.info(t("class.q_sent"), icon=":material/hourglass_top:")
+            return True
+        choice = st.selectbox(t("class.q_your_answer"), range(len(question.choices)),
+                              format_func=lambda i: question.choices[i], key="class_answer")
+        if st.button(t("class.q_send"), key="class_send", type="primary",
+                     icon=":material/send:"):
+            try:
+                store.answer(s.code, question.id, s.student_id, int(choice or 0), None,
+                             time.time())
+            except AlreadyAnsweredError:
+                pass
+            except ClassroomError:
+                st.warning(t("class.q_closed"), icon=":material/timer_off:")
+                return True
+            st.session_state[ANSWERED_KEY] = (s.code, question.id)
+            st.rerun()
+        st.caption(t("class.q_hidden"))
+    return True
+
+
+def teacher_question(weights: np.ndarray, q_tok: list[str], k_tok: list[str], kind: str,
+                     layer: int, head: int, lang: str) -> None:
+    """The teacher's side on the Attention page: ask which key token a query token will
+    attend to most in the head shown (`weights`: its (q_len, k_len) pattern, whose row
+    maximum is the truth); then the answers as they arrive, and Reveal."""
+    store, s = C.store_or_none(), C.seat()
+    if store is not None and s is not None and s.teaching:
+        _ask(store, s, weights, q_tok, k_tok, kind, layer, head, lang)
+
+
+def _quoted(text: str) -> str:
+    """A token, as text inside a heading: markdown's special characters escaped."""
+    return "".join("\\" + ch if ch in MARKDOWN_SPECIALS else ch for ch in text)
+
+
+def _ask(store: ClassStore, s: C.Seat, weights: np.ndarray, q_tok: list[str],
+         k_tok: list[str], kind: str, layer: int, head: int, lang: str) -> None:
+    """The teacher's side: ask about a query token of the head shown; then the tally."""
+    state = store.state(s.code)
+    question = state.question if state is not None else None
+    with st.expander(t("class.ask_title"), icon=":material/quiz:",
+                     expanded=question is not None):
+        st.caption(t("class.ask_help"))
+        query = st.selectbox(t("class.q_query"), range(len(q_tok)), key="class_query",
+                             format_func=lambda i: f"{i}:{q_tok[i]}")
+        query = query if isinstance(query, int) and 0 <= query < len(q_tok) else 0
+        if st.button(t("class.ask"), key="class_ask", icon=":material/help:"):
+            truth = int(np.argmax(weights[query]))
+            labels = tuple(f"{i}:{tok}" for i, tok in enumerate(k_tok))
+            store.ask(s.code, s.teacher_key or "", Question(
+                "token", f"{q_tok[query]} (layer {layer}, head {head}, {kind})", labels,
+                truth, {"token": q_tok[query], "layer": str(layer), "head": str(head),
+                        "kind": kind}), time.time())
+            st.rerun()
+        if question is not None:
+            _tally(store, s.code, s.teacher_key or "", question.id, question.choices, lang)
+
+
+@st.fragment(run_every=C.ROSTER_EVERY)
+def _tally(store: ClassStore, code: str, key: str, question_id: int,
+           labels: tuple[str, ...], lang: str) -> None:
+    """The answers as they arrive, redrawn on their own; Reveal shows every student."""
+    try:
+        tally = store.tally(code, key, question_id)
+    except ClassroomError:
+        return
+    shown = tally.truth if tally.status == REVEALED else None
+    _results(tally.counts, labels, shown, tally.answered, lang)
+    if tally.status != REVEALED and st.button(t("class.reveal"), key="class_reveal",
+                                              type="primary", icon=":material/visibility:"):
+        store.reveal(code, key, question_id, time.time())
+        st.rerun(scope="app")
+
+
+def _results(counts: tuple[int, ...], labels: tuple[str, ...], truth: int | None,
+             answered: int, lang: str) -> None:
+    st.plotly_chart(guesses_chart(counts, labels, truth, lang=lang), key="class_guesses",
+                    config={"displayModeBar": False})
+    if truth is None:
+        st.caption(t("class.q_answered", n=answered))
+    else:
+        right = counts[truth] if 0 <= truth < len(counts) else 0
+        st.success(t("class.q_truth", token=_quoted(labels[truth]) if 0 <= truth < len(labels)
+                     else "",
+                     right=right, n=answered,
+                     share=percent(right / answered) if answered else "0%"),
+                   icon=":material/check_circle:")

@@ -2055,4 +2055,26 @@ TEXT: dict[str, str] = {
     "class.leave": "Leave the class",
     "class.banner": "Join the class: {code}",
     "class.qr_button": "QR code",
+    "class.q_students": "students",
+    "class.q_chart": "The class's answers",
+    "class.q_token": "Where will \"{token}\" look? Which token does it attend to most in layer "
+                     "{layer}, head {head} ({kind})?",
+    "class.q_sent": "Your answer is in. The heatmaps come back when the teacher reveals the "
+                    "answer.",
+    "class.q_your_answer": "Your answer",
+    "class.q_send": "Send my answer",
+    "class.q_closed": "This question is closed: the teacher has moved on.",
+    "class.q_hidden": "The heatmaps are hidden until the teacher reveals the answer: they would "
+                      "give it away. One answer each.",
+    "class.ask_title": "Ask the class: where will it look?",
+    "class.ask_help": "Pick a query token: students guess which token it attends to most in the "
+                      "layer, head and attention shown below. Their heatmaps stay hidden until "
+                      "you reveal.",
+    "class.q_query": "Query token",
+    "class.ask": "Ask the class",
+    "class.reveal": "Reveal the answer",
+    "class.q_answered": "Answers so far: {n}",
+    "class.q_truth": "The model attends most to {token}: {right} of {n} answers were right "
+                     "({share}).",
+    "class.q_model_pick": "the model's pick",
 }

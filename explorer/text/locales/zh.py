@@ -1769,4 +1769,22 @@ TEXT: dict[str, str] = {
     "class.leave": "离开课堂",
     "class.banner": "加入课堂：{code}",
     "class.qr_button": "二维码",
+    "class.q_students": "学生人数",
+    "class.q_chart": "全班的回答",
+    "class.q_token": "“{token}”会看向哪里？在第 {layer} 层第 {head} 个头（{kind}）中，它对哪个 "
+                     "token 的注意力最大？",
+    "class.q_sent": "你的回答已提交。老师公布答案后，热力图会重新显示。",
+    "class.q_your_answer": "你的回答",
+    "class.q_send": "提交回答",
+    "class.q_closed": "这个问题已关闭：老师已经继续讲下去了。",
+    "class.q_hidden": "老师公布答案之前，热力图会被隐藏，以免泄露答案。每人只能回答一次。",
+    "class.ask_title": "向全班提问：它会看向哪里？",
+    "class.ask_help": "选一个查询 token：学生猜测在下面所示的层、头和注意力中，它对哪个 token "
+                      "的注意力最大。公布答案前，学生的热力图保持隐藏。",
+    "class.q_query": "查询 token",
+    "class.ask": "向全班提问",
+    "class.reveal": "公布答案",
+    "class.q_answered": "目前的回答：{n} 份",
+    "class.q_truth": "模型对 {token} 的注意力最大：{n} 份回答中有 {right} 份正确（{share}）。",
+    "class.q_model_pick": "模型的选择",
 }
