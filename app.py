@@ -71,7 +71,6 @@ st.sidebar.divider()
 plotly_warm_up.empty()  # the page draws from here on
 ctx = draw_sidebar()  # the sidebar also writes the view into the link
 if seat is not None and store is not None:
-    st.query_params[classroom.CLASS_PARAM] = seat.code  # a reload rejoins the class
     followed = classroom.class_view(st.query_params.to_dict(), here)
     if seat.teaching:
         classroom.steer(store, seat, followed)  # the class sees what the teacher sees

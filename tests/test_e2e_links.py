@@ -107,8 +107,8 @@ def test_the_share_box_holds_the_address_of_the_view(page, app_url):
     # the widget is drawn before its value arrives: wait for the value, not a fixed time
     expect(page.locator(".st-key-mask_len_a input")).to_have_value("2", timeout=30_000)
     expect(page.locator(".st-key-mask_len_b input")).to_have_value("5", timeout=30_000)
-    page.locator("[data-testid='stSidebar'] [data-testid='stExpander'] summary").first.click()
-    code = page.locator("[data-testid='stSidebar'] [data-testid='stExpander'] code").first
+    page.locator(".st-key-share_box summary").first.click()
+    code = page.locator(".st-key-share_box code").first
     code.wait_for(timeout=30_000)
     link = code.inner_text().strip()
     assert urlparse(link).path == "/masks"

@@ -21,6 +21,7 @@ from ..state.urlstate import (
 )
 from ..state.view import PAGE_CHOICES, Model, page_defaults
 from ..text.i18n import get_lang, set_lang, t
+from . import classroom
 from .context import Context
 from .copy_link import copy_link_button
 
@@ -119,14 +120,17 @@ def share_link(base: str, params: dict[str, str]) -> str:
 
 
 def publish_view(ctx: Context, share_slot: DeltaGenerator) -> None:
-    """Write the view into the address bar and into the sidebar's share box."""
+    """Write the view into the address bar and into the sidebar's share box. The address
+    also keeps this session's class (a reload rejoins it); the shared link does not."""
     params = view_params(ctx)
+    seat = classroom.seat()
+    address = {**params, classroom.CLASS_PARAM: seat.code} if seat is not None else params
     current = {k: st.query_params.get_all(k) for k in st.query_params}
-    if current != {k: [v] for k, v in params.items()}:  # repeated keys (?N=3&N=4) too
-        st.query_params.from_dict(params)
+    if current != {k: [v] for k, v in address.items()}:  # repeated keys (?N=3&N=4) too
+        st.query_params.from_dict(address)
     with share_slot.container():
         copy_link_button(t("sidebar.copy_link"), t("sidebar.copied"))
-        with st.expander(t("sidebar.share"), icon=":material/link:"):
+        with st.expander(t("sidebar.share"), icon=":material/link:", key="share_box"):
             st.caption(t("sidebar.share_help"))
             st.code(share_link(st.context.url or "", params), language=None, wrap_lines=True)
 
