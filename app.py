@@ -28,6 +28,7 @@ from explorer.app.page import page_context  # noqa: E402
 from explorer.app.sidebar import use_session_lang  # noqa: E402
 from explorer.sections.classroom import class_banner, class_panel  # noqa: E402
 from explorer.sections.frame import draw_sidebar  # noqa: E402
+from explorer.sections.train import train_asked  # noqa: E402
 from explorer.text.i18n import t  # noqa: E402
 
 # One intra-op thread per forward pass: on a 2-core server shared by a class, sessions run
@@ -71,7 +72,8 @@ st.sidebar.divider()
 plotly_warm_up.empty()  # the page draws from here on
 ctx = draw_sidebar()  # the sidebar also writes the view into the link
 if seat is not None and store is not None:
-    followed = classroom.class_view(st.query_params.to_dict(), here)
+    classroom.count_training(seat, train_asked())
+    followed = classroom.class_view(st.query_params.to_dict(), here, seat.trainings)
     if seat.teaching:
         classroom.steer(store, seat, followed)  # the class sees what the teacher sees
     else:

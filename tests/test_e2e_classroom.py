@@ -46,7 +46,8 @@ def test_a_class_follows_its_teacher_and_a_student_may_explore_and_come_back(cla
             teacher.get_by_text(en.TEXT["class.title"]).click()  # opens in the browser alone
             teacher.locator(".st-key-class_start button").wait_for()
             after_rerun(teacher, teacher.locator(".st-key-class_start button").click)
-            teacher.wait_for_function("() => /[?&]class=[0-9A-Z]{6}/.test(location.search)")
+            teacher.wait_for_function("() => /[?&]class=[0-9A-Z]{6}/.test(location.search)",
+                                     timeout=120_000)
             code = re.search(r"class=([0-9A-Z]{6})", teacher.url).group(1)
             assert code in teacher.inner_text(".st-key-class_teacher")
             teacher.screenshot(path=str(ARTIFACTS / "class_teacher_presenter.png"))
@@ -108,7 +109,8 @@ def test_a_question_hides_the_heatmaps_until_the_teacher_reveals_the_answers(cla
             settled(teacher, timeout=120_000)
             teacher.get_by_text(en.TEXT["class.title"]).click()
             after_rerun(teacher, teacher.locator(".st-key-class_start button").click)
-            teacher.wait_for_function("() => /[?&]class=[0-9A-Z]{6}/.test(location.search)")
+            teacher.wait_for_function("() => /[?&]class=[0-9A-Z]{6}/.test(location.search)",
+                                     timeout=120_000)
             code = re.search(r"class=([0-9A-Z]{6})", teacher.url).group(1)
             student = browser.new_context(viewport=size).new_page()
             student.goto(f"{class_url}/?class={code}&lang=zh")
@@ -134,6 +136,43 @@ def test_a_question_hides_the_heatmaps_until_the_teacher_reveals_the_answers(cla
             settled(student)
             assert "/ 1" not in student.inner_text(".st-key-class_question")
             student.screenshot(path=str(ARTIFACTS / "class_revealed_zh.png"))
+            for page in (teacher, student):
+                assert page.locator("[data-testid='stException']").count() == 0
+        finally:
+            browser.close()
+
+
+def _accuracy(page) -> str:
+    """The Train page's accuracy metric, once the trained model's results are drawn."""
+    label = en.TEXT["train.metric_accuracy"]
+    metric = page.locator("[data-testid='stMetric']", has_text=label).first
+    metric.wait_for(timeout=120_000)
+    return metric.locator("[data-testid='stMetricValue']").inner_text()
+
+
+def test_a_class_trains_along_with_its_teacher_and_each_keeps_the_same_model(class_url):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            size = {"width": 1300, "height": 1000}
+            teacher = browser.new_context(viewport=size).new_page()
+            teacher.goto(f"{class_url}/train")
+            settled(teacher, timeout=120_000)
+            teacher.get_by_text(en.TEXT["class.title"]).click()
+            after_rerun(teacher, teacher.locator(".st-key-class_start button").click)
+            teacher.wait_for_function("() => /[?&]class=[0-9A-Z]{6}/.test(location.search)",
+                                     timeout=120_000)
+            code = re.search(r"class=([0-9A-Z]{6})", teacher.url).group(1)
+            student = browser.new_context(viewport=size).new_page()
+            student.goto(f"{class_url}/?class={code}")
+            student.wait_for_function("() => location.pathname.endsWith('/train')",
+                                      timeout=120_000)
+            settled(student, timeout=120_000)
+            teacher.locator(".st-key-tr_train button").first.click()
+            mine, theirs = _accuracy(teacher), _accuracy(student)
+            assert mine == theirs  # one training (the hub shares it), a copy each
             for page in (teacher, student):
                 assert page.locator("[data-testid='stException']").count() == 0
         finally:

@@ -35,6 +35,7 @@ from ..state.urlstate import params_to_state
 
 CLASS_PARAM = "class"  # the join link's query parameter: ?class=K7Q2XM
 PAGE_PARAM = "page"  # the page, in the view a class follows (a link's page is its path)
+TRAIN_PARAM = "trained"  # how many times the teacher pressed Train: students train with them
 LANG_PARAM = "lang"  # never followed: each student keeps their own language
 PRESENTER_PARAM = "pres"  # nor presenter mode: the projector's, not the students' laptops'
 OWN_PARAMS = (LANG_PARAM, PRESENTER_PARAM, CLASS_PARAM)  # what each session keeps its own
@@ -43,6 +44,7 @@ DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 SEAT_KEY = "_class_seat"  # this session's Seat
 FOLLOW_KEY = "class_follow"  # the student's "Follow the teacher" toggle
 NOTICE_KEY = "_class_notice"  # why a join link did not join (a text key and values), once
+TRAIN_KEY = "_class_train"  # a following student's Train page trains with the teacher
 TEACHER_COOKIE = "txclass_"  # + code: the teacher key, kept by the teacher's browser
 POLL_EVERY = 1.0  # seconds between a student's looks at the class (changes show within 2 s)
 ROSTER_EVERY = 2.0  # seconds between the teacher's looks at who follows
@@ -60,6 +62,8 @@ class Seat:
     sent: dict[str, str] | None = None  # the teacher's view last sent
     applied: dict[str, str] | None = None  # the student's own view just after following
     beat: float = 0.0  # time.time() of the student's last heartbeat
+    # the teacher: Train clicks sent; a student: the teacher's count last trained along with
+    trainings: str = "0"
 
     @property
     def teaching(self) -> bool:
@@ -171,10 +175,27 @@ def enter_from_link(store: ClassStore | None, params: Mapping[str, object]) -> N
     join_class(store, code)
 
 
-def class_view(view: Mapping[str, str], page: str) -> dict[str, str]:
+def class_view(view: Mapping[str, str], page: str, trainings: str = "0") -> dict[str, str]:
     """What a class follows of a view: its link parameters but each session's own (the
-    language, presenter mode), and its page."""
-    return {**{k: v for k, v in view.items() if k not in OWN_PARAMS}, PAGE_PARAM: page}
+    language, presenter mode), its page, and how often the teacher has pressed Train."""
+    return {**{k: v for k, v in view.items() if k not in OWN_PARAMS}, PAGE_PARAM: page,
+            TRAIN_PARAM: trainings}
+
+
+def count_training(s: Seat, asked: bool) -> None:
+    """The teacher's run that asks for a training (`asked`): the class trains along."""
+    if s.teaching and asked:
+        s.trainings = str(int(s.trainings) + 1)
+
+
+def class_training_asked() -> bool:
+    """Whether this run of a following student's Train page trains along with the teacher."""
+    return st.session_state.get(TRAIN_KEY) is True
+
+
+def take_class_training() -> None:
+    """The training along with the teacher was asked for: once."""
+    st.session_state.pop(TRAIN_KEY, None)
 
 
 def steer(store: ClassStore, s: Seat, view: dict[str, str]) -> None:
@@ -205,9 +226,13 @@ def follow(store: ClassStore, s: Seat, page: str) -> str | None:
         return None
     s.version, s.applied = state.version, None
     widgets, _ = params_to_state({k: v for k, v in state.view.items()
-                                  if k not in (PAGE_PARAM, *OWN_PARAMS)})
+                                  if k not in (PAGE_PARAM, TRAIN_PARAM, *OWN_PARAMS)})
     for key, value in widgets.items():
         st.session_state[key] = value
+    trainings = state.view.get(TRAIN_PARAM, "0")
+    if trainings not in ("0", s.trainings):  # the teacher pressed Train: the same training
+        st.session_state[TRAIN_KEY] = True  # (the hub shares it; a late joiner gets it done)
+    s.trainings = trainings
     target = state.view.get(PAGE_PARAM)
     return target if target and target != page else None
 

@@ -20,6 +20,7 @@ from transformer.recipes import DATES
 from transformer.tasks import DIGITS
 from transformer.train import SCHEDULES, StepInfo
 
+from ..app import classroom
 from ..app.charts import show_chart
 from ..app.context import Context
 from ..app.session import session_alive, session_disconnected
@@ -301,10 +302,12 @@ def training_request(key: ModelKey, ts: TrainSettings, seed: int, source: str) -
     return Request(key, ts.train_config(seed), ts.early_stop, film_probe(key.task_obj, source))
 
 
-def _train_asked() -> bool:
-    """Whether this run's click asks for a training: Train, or "train anew with the next
-    seed" (whose callback set the sidebar's seed before this run)."""
-    return st.session_state.get("tr_train") is True or st.session_state.get(RESEED_KEY) is True
+def train_asked() -> bool:
+    """Whether this run asks for a training: a click on Train, "train anew with the next
+    seed" (whose callback set the sidebar's seed before this run), or, for a student who
+    follows a class, the teacher's Train (explorer/app/classroom.py)."""
+    return (st.session_state.get("tr_train") is True or st.session_state.get(RESEED_KEY) is True
+            or classroom.class_training_asked())
 
 
 def start_early(ctx: Context, ts: TrainSettings, task: TrainTask) -> Request | None:
@@ -318,8 +321,9 @@ def start_early(ctx: Context, ts: TrainSettings, task: TrainTask) -> Request | N
     hub = training_hub()
     store = tickets()  # a plain dict: from here on, nothing a click interrupts
     request = None
-    if _train_asked():
+    if train_asked():
         st.session_state.pop(RESEED_KEY, None)
+        classroom.take_class_training()
         ms = ts.model_settings(ctx.settings)
         V = len(task.vocab)
         if not architecture_problem(ms, V) and not training_problem(ms, V):
@@ -506,7 +510,7 @@ def training_status_sidebar(where: Any = None) -> None:
     `where`: the container to draw in (default: the sidebar)."""
     store = tickets()
     early = store.get(EARLY)
-    if isinstance(early, Ticket) and not early.left and not _train_asked():
+    if isinstance(early, Ticket) and not early.left and not train_asked():
         # a Train click's run was interrupted (the learner went elsewhere) before the Train
         # page took its ticket over: it is the learner's training now, as start_early says
         _replace_training(store.pop(EARLY))
