@@ -4,6 +4,8 @@
     sections/   Streamlit: the parts of a page that pages/*.py call, one module per part
     app/        Streamlit: the sidebar, links, page frame and context, charts, shared caches
     state/      pure: the view (everything that decides what a learner sees) and its link
+    classroom/  pure: the class store (codes, teacher key, the view a class follows,
+                students, questions, answers) in SQLite or Redis
     training/   pure: tasks, one training run, the server's hub and workers, decoding,
                 break-a-part experiments, knock-outs
     figures/    pure: data in, plotly figure out, one module per page

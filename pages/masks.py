@@ -25,8 +25,8 @@ from explorer.figures.masks import (
     walkthrough_head_axis,
 )
 from explorer.sections.frame import context
-from explorer.state.urlstate import EXTRAS, MASK_LEN_RANGE, MASK_SIZE_RANGE
-from explorer.state.view import keep
+from explorer.state.urlstate import EXTRAS
+from explorer.state.view import MASK_LEN_RANGE, MASK_SIZE_RANGE, keep
 from explorer.text.i18n import get_lang, t
 from transformer.model import subsequent_mask
 

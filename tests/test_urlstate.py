@@ -20,12 +20,11 @@ from explorer.core.settings import (
 )
 from explorer.state.urlstate import (
     EXTRAS,
-    MAX_PE_DIMS,
     params_to_state,
     preset_of,
     settings_to_params,
 )
-from explorer.state.view import PAGE_CHOICES, Choice, Model
+from explorer.state.view import MAX_PE_DIMS, PAGE_CHOICES, Choice, Model
 from transformer.tokenize import MAX_TEXT_CHARS
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,13 +13,8 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from ..state.urlstate import (
-    EXTRAS,
-    PE_D_MODEL_RANGE,
-    params_to_state,
-    settings_to_params,
-)
-from ..state.view import PAGE_CHOICES, Model, page_defaults
+from ..state.urlstate import EXTRAS, params_to_state, settings_to_params
+from ..state.view import PAGE_CHOICES, PE_D_MODEL_RANGE, Model, page_defaults
 from ..text.i18n import get_lang, set_lang, t
 from . import classroom
 from .context import Context

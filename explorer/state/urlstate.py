@@ -49,16 +49,11 @@ from ..core.settings import (
     settings_values,
 )
 from ..text.i18n import t
-from .view import (  # noqa: F401 (ATTENTION_KINDS ... shape_layers: the links' vocabulary)
-    ATTENTION_KINDS,
-    MASK_LEN_RANGE,
-    MASK_SIZE_RANGE,
+from .view import (
     MAX_PE_DIMS,
     MODEL_SOURCE_KEY,
     PAGE_CHOICES,
-    PE_D_MODEL_RANGE,
     PE_DIMS,
-    SHAPE_PARTS,
     Choice,
     Model,
     heads_of,
@@ -66,7 +61,6 @@ from .view import (  # noqa: F401 (ATTENTION_KINDS ... shape_layers: the links' 
     parse_bool,
     parse_float,
     parse_int,
-    shape_layers,
 )
 
 MAX_PARAM_CHARS = 64  # longest value accepted for a non-text parameter
