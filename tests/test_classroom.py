@@ -188,3 +188,17 @@ def test_the_teacher_asks_where_a_token_will_look_students_answer_once_and_see_t
     truth = store.results(code, question.id).truth
     assert any("of 1 answers were right" in s.value for s in student.success)
     assert truth == tally.truth
+
+
+def test_wrong_codes_are_limited_per_session_not_per_address():
+    at = _session()
+    for _ in range(10):  # ten typos
+        at.text_input(key="class_code").set_value("ZZZZZZ").run()
+        at.button(key="class_join").click().run()
+    at.text_input(key="class_code").set_value("ZZZZZY").run()
+    at.button(key="class_join").click().run()
+    assert any("wait" in w.value for w in at.sidebar.warning)  # this session waits
+    other = _session()  # a classmate behind the same router is not locked out
+    other.text_input(key="class_code").set_value("ZZZZZZ").run()
+    other.button(key="class_join").click().run()
+    assert any(en.TEXT["class.not_found"].split("{")[0] in w.value for w in other.sidebar.warning)

@@ -44,6 +44,7 @@ DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 SEAT_KEY = "_class_seat"  # this session's Seat
 FOLLOW_KEY = "class_follow"  # the student's "Follow the teacher" toggle
 NOTICE_KEY = "_class_notice"  # why a join link did not join (a text key and values), once
+CLIENT_KEY = "_class_client"  # this session's id for the store's limit on wrong codes
 TRAIN_KEY = "_class_train"  # a following student's Train page trains with the teacher
 TEACHER_COOKIE = "txclass_"  # + code: the teacher key, kept by the teacher's browser
 POLL_EVERY = 1.0  # seconds between a student's looks at the class (changes show within 2 s)
@@ -103,10 +104,12 @@ def take_notice() -> tuple[str, dict[str, str]] | None:
 
 
 def _client_id() -> str:
-    """Who tries class codes, for the store's limit on wrong ones: the address the request
-    came from (a new tab does not reset it), else this session."""
-    address = getattr(st.context, "ip_address", None)
-    return str(address) if address else f"session:{id(st.session_state)}"
+    """Who tries class codes, for the store's limit on wrong ones: this browser session.
+    Not the address: a school's students share one address behind its router (and a cloud
+    host's proxy may hide theirs), and ten typos in a class would lock everyone out. A
+    session that tries ten wrong codes a minute would need about 10^8 minutes to find one
+    class among 10^9 codes."""
+    return str(st.session_state.setdefault(CLIENT_KEY, secrets.token_urlsafe(12)))
 
 
 def _teacher_cookie(code: str) -> str | None:

@@ -104,8 +104,8 @@ def _start_or_join(store: ClassStore | None) -> None:
                              placeholder="K7Q2XM")
         if st.button(t("class.join"), key="class_join", icon=":material/login:",
                      width="stretch", disabled=not code):
-            if C.join_class(store, code) is not None:
-                st.rerun()
+            C.join_class(store, code)
+            st.rerun()  # in the class, or its notice at the top of the panel
 
 
 def _teacher(store: ClassStore, s: C.Seat) -> None:
