@@ -202,3 +202,21 @@ def test_wrong_codes_are_limited_per_session_not_per_address():
     other.text_input(key="class_code").set_value("ZZZZZZ").run()
     other.button(key="class_join").click().run()
     assert any(en.TEXT["class.not_found"].split("{")[0] in w.value for w in other.sidebar.warning)
+
+
+@pytest.mark.parametrize("nickname", ["**bold** [x](javascript:alert(1))", *bad_input_texts(6)])
+def test_a_nickname_reaches_only_the_teacher_as_plain_text(nickname):
+    code, key = C.class_store().start(time.time())
+    teacher = app("attention", **{C.SEAT_KEY: C.Seat(code, key)})
+    student = app("attention", **{C.SEAT_KEY: C.Seat(code, None), C.FOLLOW_KEY: True})
+    teacher.button(key="class_ask").click().run()
+    student.run()
+    student.text_input(key="class_nick").set_value(nickname).run()
+    student.button(key="class_send").click().run()
+    teacher.run()
+    assert not teacher.exception and not student.exception
+    names = [c.value for c in teacher.caption if c.value.startswith("Who answered what")]
+    cleaned = C.class_store().tally(code, key, C.class_store().state(code).question.id)
+    if any(cleaned.nicknames):
+        assert len(names) == 1 and "**bold**" not in names[0] and "](" not in names[0]
+    assert not any("Who answered what" in c.value for c in student.caption)

@@ -15,6 +15,7 @@ from streamlit.components.v2 import component
 
 from ..app import classroom as C
 from ..classroom.store import (
+    NICKNAME_CHARS,
     REVEALED,
     AlreadyAnsweredError,
     ClassNotFoundError,
@@ -203,10 +204,14 @@ def student_question(kind_labels: dict[str, str], lang: str) -> bool:
             return True
         choice = st.selectbox(t("class.q_your_answer"), range(len(question.choices)),
                               format_func=lambda i: question.choices[i], key="class_answer")
+        nickname = st.text_input(t("class.q_nickname"), key="class_nick",
+                                 max_chars=NICKNAME_CHARS, help=t("class.q_nickname_help"))
         if st.button(t("class.q_send"), key="class_send", type="primary",
                      icon=":material/send:"):
+            picked = choice if isinstance(choice, int) else 0  # a forged value: the first
             try:
-                store.answer(s.code, question.id, s.student_id, int(choice or 0), None,
+                store.answer(s.code, question.id, s.student_id, picked,
+                             nickname if isinstance(nickname, str) and nickname else None,
                              time.time())
             except AlreadyAnsweredError:
                 pass
@@ -267,6 +272,10 @@ def _tally(store: ClassStore, code: str, key: str, question_id: int,
         return
     shown = tally.truth if tally.status == REVEALED else None
     _results(tally.counts, labels, shown, tally.answered, lang)
+    named = [f"{_quoted(labels[i])}: {', '.join(_quoted(n) for n in names)}"
+             for i, names in enumerate(tally.nicknames) if names and i < len(labels)]
+    if named:  # only the teacher sees who answered what (students see counts)
+        st.caption(t("class.q_names", names="; ".join(named)))
     if tally.status != REVEALED and st.button(t("class.reveal"), key="class_reveal",
                                               type="primary", icon=":material/visibility:"):
         store.reveal(code, key, question_id, time.time())

@@ -2077,4 +2077,8 @@ TEXT: dict[str, str] = {
     "class.q_truth": "The model attends most to {token}: {right} of {n} answers were right "
                      "({share}).",
     "class.q_model_pick": "the model's pick",
+    "class.q_nickname": "Your name (optional)",
+    "class.q_nickname_help": "Answers are anonymous unless you give a name; only the teacher sees "
+                             "it.",
+    "class.q_names": "Who answered what: {names}",
 }

@@ -1787,4 +1787,7 @@ TEXT: dict[str, str] = {
     "class.q_answered": "目前的回答：{n} 份",
     "class.q_truth": "模型对 {token} 的注意力最大：{n} 份回答中有 {right} 份正确（{share}）。",
     "class.q_model_pick": "模型的选择",
+    "class.q_nickname": "你的名字（可不填）",
+    "class.q_nickname_help": "不填名字时回答是匿名的；名字只有老师能看到。",
+    "class.q_names": "谁选了什么：{names}",
 }
