@@ -1,0 +1,500 @@
+"""A class following its teacher: how soon students see a change, what following costs.
+
+Rerun: `.venv/bin/python -m bench.classroom` (options: --students 30, --changes 5,
+--idle 30 (seconds of each idle window), --gap 2 (seconds between a change seen by every
+student and the next), --timeout 30 (seconds a change may take to reach every student),
+--store URL (a redis:// class store; default SQLite in a temporary folder), --page
+attention (the page everyone is on), --smoke: 3 students, 1 change, 5 s idle windows,
+under a minute).
+
+One `streamlit run app.py` (tests.serve.serve, 127.0.0.1, a free port, stopped at the end;
+CLASS_DATA a temporary folder, so the class store is a fresh SQLite file) serves, in one
+run and in this order:
+
+1. A warm-up: the page (--page, /attention by default) in English and in Chinese (a fresh
+   server's first runs import torch and plotly and fill the shared caches); then the
+   server alone, idle.
+2. P: --students sessions open the page (a third of them with ?lang=zh), no class.
+3. The teacher opens the page and presses "Start a class" (sidebar, `class_start`); the
+   class code is read from the address the server writes (page_info_changed, ?class=CODE).
+4. C: --students students open /?class=CODE (a third with &lang=zh), all at once, as a
+   class does from the join link: the app joins them and switches them to the teacher's
+   page (explorer/app/classroom.py `follow`). P stays open.
+5. P2: --students more sessions without a class (as in 2), opened last, to see what the
+   order of opening does to the memory figures.
+6. The teacher changes the sentence (`source`) --changes times, each once every student
+   has shown the last one, --gap seconds apart.
+
+The clients are the protocol clients of bench/class_background.py (`Pupil`: one reader per
+websocket, fragments announced with run_every rerun on timers as Streamlit's frontend
+does), extended here (`Tab`) with what following needs: the query string the browser
+sends (it carries ?class=CODE on the first run, and then what the server wrote into the
+address), and the page that runs (the navigation message's page hash, which every later
+rerun carries: a server-side st.switch_page moves it). A following student reruns the class panel's
+`_watch` fragment every second (explorer/sections/classroom.py, POLL_EVERY); when the
+class's version changed it reruns the whole app (st.rerun(scope="app")), which applies the
+teacher's view.
+
+Measured:
+(a) for each change, from the teacher's change leaving this client to the end
+    (script_finished, FINISHED_SUCCESSFULLY) of each student's full run whose `source`
+    text input shows the new sentence (the new_element delta's value); that run's
+    attention grid must show the sentence's new word too. Split into the wait until the
+    student's full run began (the poll's interval, the fragment run, queueing) and the run
+    itself, as the messages arrived; and the students' full runs cut short meanwhile (a
+    new run's new_session before their script_finished: in Streamlit 1.67 a fragment rerun
+    preempts a full run, and the `_watch` ticks a tab sent while the server was busy
+    arrive after the full run their first one asked for). Target: p95 <= 2 s over
+    students x changes, every student shows every change.
+(b) the server process's CPU (utime + stime of /proc/<pid>/stat) per wall second over
+    --idle seconds with nothing changing: the server alone, with P open, and with P and
+    the class (teacher + C) open; and of it, the server's main thread (its event loop,
+    which reads and writes every websocket: /proc/<pid>/task/<pid>/stat). Target: the
+    class adds <= 5% of one core.
+(c) the server's VmRSS (/proc/<pid>/status) and PSS (/proc/<pid>/smaps_rollup) after each
+    group opened (and 2 s of quiet). Target: a class of 30 (C and its teacher) adds less
+    than 50 MB beyond what as many sessions without a class (P) add.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qs
+
+from bench.class_background import Meter, Pupil, Window, _all, settle
+from bench.common import child_pid, free_port, machine_facts, median, sentence, serve, table
+from bench.load import cpu_seconds, new_word, p95
+
+P95_TARGET_S = 2.0
+IDLE_TARGET = 0.05  # of one core
+MEMORY_TARGET_MB = 50.0
+PAGE = "attention"
+ZH_EVERY = 3  # every third session asks for the Chinese interface
+
+
+@dataclass
+class Shown:
+    """A student's full run that showed a sentence the teacher sent."""
+
+    finished: float  # perf_counter at its script_finished
+    started: float  # ... at its new_session
+    grid: bool  # its attention grid showed the sentence's new word
+    problems: list[str] = field(default_factory=list)
+
+
+class Tab(Pupil):
+    """A browser tab (bench/class_background.py `Pupil`) that also keeps its address's query
+    string and the page the server switched it to, and notes the full runs that show a
+    watched sentence in the `source` text input."""
+
+    def __init__(self, base_url: str, page: str, query: str = "", timeout: float = 120.0):
+        super().__init__(base_url, page, timeout)
+        self.query = query
+        self.watching: set[str] = set()
+        self.shown: dict[str, Shown] = {}
+        self.full_problems: list[str] = []  # full runs nobody here asked for, that failed
+        # full runs that another run replaced before their script_finished (a fragment
+        # rerun the timer asked for may preempt a full run in Streamlit 1.67)
+        self.cut_short = 0
+        self._full_started = 0.0
+        self._full_open = False
+
+    def _back_msg(self, widgets: dict[str, object], page_name: str = "",
+                  fragment_id: str = "") -> bytes:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        msg = BackMsg.FromString(super()._back_msg(widgets, page_name, fragment_id))
+        msg.rerun_script.query_string = self.query  # as window.location.search
+        if self.query:
+            msg.rerun_script.context_info.url += "?" + self.query
+        return msg.SerializeToString()
+
+    async def run(self, changed: dict[str, object], must_show: str | None = None):
+        # The browser's widget manager holds a typed value at once: a fragment timer that
+        # fires before the run answers sends the new value, not the old one.
+        self.widgets.update({k: v for k, v in changed.items() if k in self.widgets})
+        return await super().run(changed, must_show)
+
+    def _name_page(self) -> None:
+        for path, page_hash in self.page_hashes.items():
+            if page_hash == self.page_hash:
+                self.page = path
+
+    def _on(self, msg, kb: float) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        kind = msg.WhichOneof("type")
+        run, asked, was_open = self.run_now, self.asked, self._full_open
+        super()._on(msg, kb)
+        now = time.perf_counter()
+        if kind == "page_info_changed":
+            self.query = msg.page_info_changed.query_string
+        elif kind == "navigation":  # the page that runs: later reruns carry its hash
+            # (as the frontend's currentPageScriptHash; a server-side st.switch_page moves
+            # it, and the default page's path is "", so `Pupil`'s look-up by path misses)
+            self.page_hash = msg.navigation.page_script_hash or self.page_hash
+            self._name_page()
+        elif kind == "new_session":
+            self.cut_short += was_open
+            self._full_open = not self.run_now.fragments
+            if self._full_open:
+                self._full_started = now
+        elif kind == "script_finished" and run is not None and not run.fragments:
+            self._full_open = False
+            status = msg.script_finished
+            if status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                return
+            ok = status == ForwardMsg.FINISHED_SUCCESSFULLY
+            if asked is None and (run.problems or not ok):
+                self.full_problems += run.problems or [f"script finished with status {status}"]
+            source = run.widgets.get("source")
+            text = source.string_value if source is not None else None
+            if ok and text in self.watching and text not in self.shown:
+                self.shown[text] = Shown(now, self._full_started,
+                                         new_word(text) in (run.grid_spec or ""),
+                                         list(run.problems))
+
+
+# ---- Measurements ------------------------------------------------------------------------
+
+
+def memory(pid: int) -> tuple[float, float]:
+    """VmRSS and PSS of `pid`, in MB."""
+    def kb(text: str, key: str) -> float:
+        return next(int(line.split()[1]) for line in text.splitlines() if line.startswith(key))
+
+    rss = kb(Path(f"/proc/{pid}/status").read_text(), "VmRSS:")
+    pss = kb(Path(f"/proc/{pid}/smaps_rollup").read_text(), "Pss:")
+    return rss / 1024, pss / 1024
+
+
+@dataclass
+class Change:
+    text: str
+    sent: float
+    teacher_run: float
+    teacher_error: str
+    server_cpu: float
+    loop_cpu: float  # of it, the server's main thread (the event loop)
+    waits: list[float]  # students who showed it: from sending to their run's end
+    began: list[float]  # ... to their full run's start
+    runs: list[float]  # their full run
+    missing: int
+    cut_short: int  # the students' full runs replaced before they finished, meanwhile
+    problems: list[str]
+
+
+async def change(pid: int, teacher: Tab, students: list[Tab], text: str,
+                 timeout: float, grid: bool) -> Change:
+    """The teacher sends `text`; wait until every student showed it (or `timeout`).
+    `grid`: the page draws the attention grid, which must show the new word."""
+    for s in students:
+        s.watching.add(text)
+    cpu0, loop0 = cpu_seconds(pid), cpu_seconds(pid, pid)
+    cut0 = sum(s.cut_short for s in students)
+    sent = time.perf_counter()
+    job = asyncio.get_running_loop().create_task(
+        teacher.run(teacher.value("source", string_value=text),
+                    must_show=new_word(text) if grid else None))
+    while time.perf_counter() - sent < timeout and not (
+            job.done() and all(text in s.shown for s in students)):
+        await asyncio.sleep(0.02)
+    mine = await job
+    cpu, loop = cpu_seconds(pid) - cpu0, cpu_seconds(pid, pid) - loop0
+    seen = [s.shown[text] for s in students if text in s.shown]
+    problems = [p for x in seen for p in x.problems]
+    problems += [f"the attention grid does not show {new_word(text)!r}" for x in seen
+                 if grid and not x.grid]
+    return Change(text, sent, mine.seconds, mine.error, cpu, loop,
+                  [x.finished - sent for x in seen], [x.started - sent for x in seen],
+                  [x.finished - x.started for x in seen],
+                  len(students) - len(seen), sum(s.cut_short for s in students) - cut0,
+                  problems)
+
+
+async def quiet_memory(pid: int, wait: float = 2.0) -> tuple[float, float]:
+    await asyncio.sleep(wait)
+    return memory(pid)
+
+
+def store_timing(spec: str, data_dir: Path, code: str) -> tuple[float, float]:
+    """Microseconds of one `version` and one `state` read of the class, from this process
+    (the same store the server uses)."""
+    from explorer.classroom.backend import open_store
+
+    store = open_store(spec or None, data_dir)
+    try:
+        store.version(code)
+        t0 = time.perf_counter()
+        for _ in range(500):
+            store.version(code)
+        t1 = time.perf_counter()
+        for _ in range(200):
+            store.state(code)
+        t2 = time.perf_counter()
+    finally:
+        store.close()
+    return (t1 - t0) / 500 * 1e6, (t2 - t1) / 200 * 1e6
+
+
+async def run_class(url: str, pid: int, page: str, n: int, changes: int, idle: float,
+                    gap: float, timeout: float, spec: str,
+                    data_dir: Path) -> dict[str, object]:
+    out: dict[str, object] = {"memory": [], "idle": [], "changes": []}
+    marks: list[tuple[str, float]] = []
+    start = time.perf_counter()
+
+    def mark(what: str) -> None:
+        marks.append((what, time.perf_counter() - start))
+
+    def query(i: int, base: str = "") -> str:
+        lang = "lang=zh" if i % ZH_EVERY == ZH_EVERY - 1 else ""
+        return "&".join(x for x in (base, lang) if x)
+
+    warm = [Tab(url, page, query(i)) for i in (0, ZH_EVERY - 1)]
+    await _all([w.open() for w in warm], "warm-up")
+    await asyncio.gather(*(w.close() for w in warm))
+    mark("warm-up")
+    out["settle"] = await settle(pid, longest=30.0)
+    out["memory"].append(("the server, after a warm-up (2 sessions, closed)", 0,
+                          *await quiet_memory(pid, 0.0)))
+    out["idle"].append(await idle_window("the server alone", pid, [], idle))
+
+    mark("P opens")
+    plain = [Tab(url, page, query(i)) for i in range(n)]
+    out["open_plain"] = await _all([p.open() for p in plain], f"P: opening /{page}")
+    out["memory"].append((f"+ P: {n} sessions on /{page}, no class", n,
+                          *await quiet_memory(pid)))
+    out["idle"].append(await idle_window(f"P: {n} sessions, no class", pid, plain, idle))
+
+    mark("the class starts")
+    teacher = Tab(url, page)
+    await _all([teacher.open()], "the teacher's page")
+    await _all([teacher.run(teacher.value("class_start", trigger_value=True))],
+               "the teacher starts a class")
+    code = parse_qs(teacher.query).get("class", [""])[0]
+    if not code:
+        raise RuntimeError(f"no class code in the teacher's address: {teacher.query!r}")
+    out["code"] = code
+    students = [Tab(url, "", query(i, f"class={code}")) for i in range(n)]
+    out["open_class"] = await _all([s.open() for s in students],
+                                   "C: opening the join link")
+    out["pages"] = sorted({s.page for s in students})
+    await asyncio.sleep(2.0)  # the first polls, the first heartbeats
+    out["memory"].append((f"+ C: a class, its teacher and {n} students following", n + 1,
+                          *memory(pid)))
+    out["idle"].append(await idle_window(f"P and the class (C, {n} students, + teacher)",
+                                         pid, plain + [teacher] + students, idle))
+    out["timers"] = (sum(len(p.timers) for p in plain), len(teacher.timers),
+                     sum(len(s.timers) for s in students))
+    out["store_us"] = store_timing(spec, data_dir, code)
+
+    mark("P2 opens")
+    later = [Tab(url, page, query(i)) for i in range(n)]
+    await _all([p.open() for p in later], f"P2: opening /{page}")
+    out["memory"].append((f"+ P2: {n} more sessions on /{page}, no class", n,
+                          *await quiet_memory(pid)))
+
+    mark("(a) starts")
+    await asyncio.sleep(gap)
+    for i in range(changes):
+        out["changes"].append(await change(pid, teacher, students, sentence(i, salt=7),
+                                           timeout, grid=page == PAGE))
+        await asyncio.sleep(gap)
+    mark("done")
+    out["problems"] = [x for t in [*plain, teacher, *students, *later]
+                       for x in t.fragment_problems + t.full_problems]
+    out["marks"] = marks
+    await asyncio.gather(*(t.close() for t in [*plain, teacher, *students, *later]))
+    return out
+
+
+async def idle_window(name: str, pid: int, tabs: list[Tab],
+                      seconds: float) -> tuple[Window, float]:
+    """What `seconds` of quiet cost (Meter of bench/class_background.py), and the CPU
+    seconds of the server's main thread (its event loop) meanwhile."""
+    loop0 = cpu_seconds(pid, pid)
+    meter = Meter(pid, tabs)
+    await asyncio.sleep(seconds)
+    return meter.window(name), cpu_seconds(pid, pid) - loop0
+
+
+# ---- Report ----------------------------------------------------------------------------------
+
+
+def _share(cpu: float, seconds: float) -> float:
+    return cpu / seconds * 100 if seconds else float("nan")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--students", type=int, default=30, help="students in the class")
+    ap.add_argument("--changes", type=int, default=5, help="sentences the teacher sends")
+    ap.add_argument("--idle", type=float, default=30.0, help="seconds of each idle window")
+    ap.add_argument("--gap", type=float, default=2.0,
+                    help="seconds between a change seen by all and the next")
+    ap.add_argument("--timeout", type=float, default=30.0,
+                    help="seconds a change may take to reach every student")
+    ap.add_argument("--store", default="",
+                    help="CLASS_STORE for the server (a redis:// URL); default SQLite in a "
+                         "temporary folder")
+    ap.add_argument("--page", default=PAGE,
+                    help="the page everyone is on (model, embeddings, masks, attention, "
+                         "shapes); only the Attention page's grid is checked")
+    ap.add_argument("--smoke", action="store_true", help="3 students, 1 change, 5 s idle")
+    args = ap.parse_args(argv)
+    n, changes, idle = max(1, args.students), max(1, args.changes), args.idle
+    if args.smoke:
+        n, changes, idle = 3, 1, 5.0
+
+    print(machine_facts() + "\n")
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="bench-classroom-") as data:
+        port = free_port()
+        with serve(port, env={"CLASS_DATA": data, "CLASS_STORE": args.store}) as url:
+            pid = child_pid(port)
+            if pid is None:
+                raise RuntimeError(f"no server process of ours on port {port}")
+            out = asyncio.run(run_class(url, pid, args.page, n, changes, idle, args.gap,
+                                        args.timeout, args.store, Path(data)))
+    took = time.perf_counter() - t0
+    store = "Redis" if args.store else "SQLite"
+
+    joined = [r.seconds for r in out["open_class"]]
+    print(f"One server, a class of {n} students following a teacher on /{args.page} (a third "
+          f"of the sessions in Chinese); class store {store}; whole run {took:.0f} s. "
+          f"Students joined at once from the join link: median {median(joined):.1f} s, "
+          f"worst {max(joined):.1f} s, to their page "
+          f"(now {', '.join('/' + p for p in out['pages'])}).\n")
+
+    # (a)
+    rows = []
+    all_waits: list[float] = []
+    missing = 0
+    problems: list[str] = []
+    for i, c in enumerate(out["changes"], 1):
+        all_waits += c.waits
+        missing += c.missing
+        problems += c.problems + ([f"teacher: {c.teacher_error}"] if c.teacher_error else [])
+        rows.append([f"change {i}", f"{len(c.waits)} / {len(c.waits) + c.missing}",
+                     f"{median(c.waits):.2f}", f"{p95(c.waits):.2f}",
+                     f"{max(c.waits, default=float('nan')):.2f}", f"{median(c.began):.2f}",
+                     f"{median(c.runs):.2f}", f"{c.teacher_run:.2f}", f"{c.server_cpu:.1f}",
+                     f"{c.loop_cpu:.1f}", c.cut_short, "-", "-"])
+    value = p95(all_waits)
+    rows.append([f"all ({len(out['changes'])} changes)", f"{len(all_waits)} / "
+                 f"{len(all_waits) + missing}", f"{median(all_waits):.2f}", f"{value:.2f}",
+                 f"{max(all_waits, default=float('nan')):.2f}",
+                 f"{median([x for c in out['changes'] for x in c.began]):.2f}",
+                 f"{median([x for c in out['changes'] for x in c.runs]):.2f}",
+                 f"{median([c.teacher_run for c in out['changes']]):.2f}",
+                 f"{sum(c.server_cpu for c in out['changes']):.1f}",
+                 f"{sum(c.loop_cpu for c in out['changes']):.1f}",
+                 sum(c.cut_short for c in out["changes"]),
+                 f"p95 ≤ {P95_TARGET_S:g} s, all seen", _verdict(value, P95_TARGET_S, missing)])
+    print("(a) The teacher changes the sentence: from the change leaving the teacher's tab "
+          "to each student's page shown (students x changes)\n")
+    print(table(["change", "students who saw it", "p50 s", "p95 s", "max s",
+                 "until the student's run began p50 s", "the student's run p50 s",
+                 "teacher's own run s", "server CPU s", "of it, its event loop s",
+                 "students' full runs cut short", "target", "met?"], rows))
+    print("\n(a student's page shown: the end, FINISHED_SUCCESSFULLY, of the full run whose "
+          "`source` input shows the new sentence; until it began: to the run's new_session "
+          "(the poll's 1 s interval, the `_watch` fragment run that saw the new version, "
+          "queueing), as this client received it: when the server's event loop falls "
+          "behind, a run's messages arrive together at its end and the split shows 0 s "
+          "for the run. Server CPU: from the change sent until every student showed it; "
+          "its event loop: the main thread, which reads and writes every websocket. Cut "
+          "short: a student's full run that another run replaced before its "
+          "script_finished; when it is the run that applied the change, the student's seat "
+          "already holds the new version (explorer/app/classroom.py `follow`), `_watch` "
+          "asks for no other run, and the page never shows the change)")
+
+    # (b)
+    cores = os.cpu_count() or 1
+    idle_rows = []
+    for w, loop in out["idle"]:
+        runs = (w.served + w.other) / w.seconds if w.seconds else 0.0
+        idle_rows.append([w.name, f"{w.seconds:.0f}", f"{_share(w.server_cpu, w.seconds):.1f}%",
+                          f"{_share(loop, w.seconds):.1f}%", f"{runs:.1f}",
+                          f"{median(w.fragment_waits) * 1000:.0f}" if w.fragment_waits else "-",
+                          f"{_share(w.client_cpu, w.seconds):.1f}%", "-", "-"])
+    _, (plain_w, plain_loop), (class_w, class_loop) = out["idle"]
+    added = (class_w.server_cpu / class_w.seconds - plain_w.server_cpu / plain_w.seconds)
+    loop_added = class_loop / class_w.seconds - plain_loop / plain_w.seconds
+    class_runs = (class_w.served + class_w.other) / class_w.seconds
+    idle_rows.append(["the class adds (third row - second)", "-", f"{added * 100:.1f}%",
+                      f"{loop_added * 100:.1f}%", f"{class_runs:.1f}",
+                      "-", "-", f"≤ {IDLE_TARGET * 100:g}% of one core",
+                      _verdict(added, IDLE_TARGET)])
+    print(f"\n(b) Idle: nothing changes for {idle:g} s; the server process's CPU (utime + "
+          f"stime) per wall second, as a share of one core (the machine has {cores})\n")
+    print(table(["window", "seconds", "server CPU", "of it, its event loop", "fragment runs /s",
+                 "fragment rerun p50 ms (asked to answered)", "the clients' own CPU",
+                 "target", "met?"], idle_rows))
+    plain_timers, teacher_timers, student_timers = out["timers"]
+    version_us, state_us = out["store_us"]
+    per_run = added / class_runs * 1000 if class_runs else float("nan")
+    print(f"\nFragment timers: P {plain_timers}, the teacher {teacher_timers} (the roster, "
+          f"every 2 s), the students {student_timers} (`_watch`, every 1 s). Per fragment "
+          f"run the class costs the server {per_run:.1f} ms of CPU "
+          f"({loop_added / class_runs * 1000 if class_runs else float('nan'):.1f} ms in its "
+          f"event loop: the BackMsg with every widget's state in, the run's messages out; "
+          f"the rest in the script threads, one started per run); the store's reads take "
+          f"(from this process, the same {store}) version {version_us:.0f} µs, state "
+          f"{state_us:.0f} µs.")
+
+    # (c)
+    mem = out["memory"]
+    mem_rows = []
+    for i, (name, sessions, rss, pss) in enumerate(mem):
+        grew = (rss - mem[i - 1][2], pss - mem[i - 1][3]) if i else (float("nan"),) * 2
+        mem_rows.append([name, sessions, f"{rss:.1f}", f"{pss:.1f}",
+                         f"{grew[0]:+.1f}" if i else "-", f"{grew[1]:+.1f}" if i else "-",
+                         "-", "-"])
+    grew_p = (mem[1][2] - mem[0][2], mem[1][3] - mem[0][3])
+    grew_c = (mem[2][2] - mem[1][2], mem[2][3] - mem[1][3])
+    grew_p2 = (mem[3][2] - mem[2][2], mem[3][3] - mem[2][3])
+    class_adds = grew_c[0] - grew_p[0]
+    mem_rows.append(["the class adds: C's growth - P's", "-", "-", "-", f"{class_adds:+.1f}",
+                     f"{grew_c[1] - grew_p[1]:+.1f}", f"< {MEMORY_TARGET_MB:g} MB",
+                     "yes" if class_adds < MEMORY_TARGET_MB else
+                     f"NO (x{class_adds / MEMORY_TARGET_MB:.1f})"])
+    mem_rows.append(["(check) C's growth - P2's", "-", "-", "-",
+                     f"{grew_c[0] - grew_p2[0]:+.1f}", f"{grew_c[1] - grew_p2[1]:+.1f}", "-",
+                     "-"])
+    print("\n(c) Memory of the server process (MB), each group opened on top of the last "
+          "and 2 s of quiet\n")
+    print(table(["after", "sessions", "RSS MB", "PSS MB", "RSS added", "PSS added", "target",
+                 "met?"], mem_rows))
+    print("\n(P2, sessions without a class opened after the class, shows how much the order "
+          "of opening moves the figures: memory that P's runs freed is reused by the later "
+          "groups)")
+
+    problems += out["problems"]
+    if missing:
+        problems.append(f"{missing} student pages never showed a change within "
+                        f"{args.timeout:g} s")
+    if problems:
+        print(f"\nErrors ({len(problems)}; first 5): " + " | ".join(problems[:5]))
+    print(f"\nBefore the first window, {out['settle']:.0f} s until the server was idle. "
+          f"Timeline (s): " + "; ".join(f"{what} {at:.0f}" for what, at in out["marks"]))
+    return 0
+
+
+def _verdict(value: float, limit: float, missing: int = 0) -> str:
+    if missing:
+        return f"NO ({missing} not seen)"
+    return "yes" if value <= limit else f"NO (x{value / limit:.1f})"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

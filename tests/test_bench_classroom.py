@@ -1,0 +1,55 @@
+"""Smoke run of bench.classroom (3 students, 1 change, 5 s idle windows; under a minute).
+No timing asserts.
+
+Rerun: `.venv/bin/python -m pytest tests/test_bench_classroom.py -q`. It starts its own
+server on 127.0.0.1 (its class store a SQLite file in a temporary folder) and stops it; it
+checks that the protocol clients still follow a class: every student's page showed every
+sentence the teacher sent, the students' `_watch` fragments were rerun by their timers
+and answered, and nothing failed.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bench import classroom
+
+
+def _cells(row: str) -> list[str]:
+    return [c.strip() for c in row.strip().strip("|").split("|")]
+
+
+@pytest.mark.timeout(180)
+def test_classroom_smoke(capsys):
+    assert classroom.main(["--smoke"]) == 0
+    out = capsys.readouterr().out
+
+    # (a) every student saw every change, each run showing the new word in its grid
+    changes = re.findall(r"^\| change \d+ \|.*$", out, re.M)
+    assert len(changes) == 1, out
+    for row in changes:
+        assert _cells(row)[1] == "3 / 3", row
+    total = re.search(r"^\| all \(1 changes\) \|.*$", out, re.M)
+    assert total is not None, out
+    assert _cells(total.group(0))[1] == "3 / 3"
+
+    # (b) the students' polls ran; the sessions without a class have no timers
+    idle = {_cells(m.group(0))[0]: _cells(m.group(0)) for m in
+            re.finditer(r"^\| (the server alone|P: |P and the class).*$", out, re.M)}
+    assert len(idle) == 3, out
+    plain = next(v for k, v in idle.items() if k.startswith("P: "))
+    with_class = next(v for k, v in idle.items() if k.startswith("P and the class"))
+    assert float(plain[4]) == 0.0  # fragment runs /s without a class
+    assert float(with_class[4]) > 0.0  # the students' `_watch` (and the teacher's roster)
+    assert "Fragment timers: P 0, the teacher 1 (" in out
+    assert "the students 3 (" in out
+    assert "| the class adds (third row - second) |" in out
+
+    # (c) every group's memory was read
+    assert len(re.findall(r"^\| \+ (P|C|P2): .*$", out, re.M)) == 3, out
+    assert "| the class adds: C's growth - P's |" in out
+
+    assert "to their page (now /attention)" in out  # the join link switched them to it
+    assert "Errors" not in out
