@@ -220,3 +220,16 @@ def test_a_nickname_reaches_only_the_teacher_as_plain_text(nickname):
     if any(cleaned.nicknames):
         assert len(names) == 1 and "**bold**" not in names[0] and "](" not in names[0]
     assert not any("Who answered what" in c.value for c in student.caption)
+
+
+def test_each_class_version_a_page_takes_is_watched_by_a_fragment_of_its_own():
+    """Streamlit names a fragment after its function's qualified name and ignores a timer's
+    rerun of a fragment the last full run did not draw. A browser that has not yet drawn
+    the page that took a class change still ticks the old `_watch`, and must be ignored: a
+    run it started would make the server drop that page's last messages (bench/classroom.py
+    lost 69 of 150 changes so)."""
+    from explorer.sections.classroom import _watch_for
+
+    names = {_watch_for(v).__qualname__ for v in (-1, 0, 1, 2, 41)}
+    assert len(names) == 5
+    assert _watch_for(7).__qualname__ == _watch_for(7).__qualname__  # a rerun keeps it

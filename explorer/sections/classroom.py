@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import time
+from collections.abc import Callable
 from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
@@ -142,7 +143,7 @@ def _student(store: ClassStore, s: C.Seat, page_names: dict[str, str]) -> None:
         st.caption(t("class.in_class", code=s.code))
         st.toggle(t("class.follow"), key=C.FOLLOW_KEY, help=t("class.follow_help"),
                   on_change=_maybe_follow_again)
-        _watch(store, page_names)
+        _watch_for(s.version)(store, page_names)
         if st.button(t("class.leave"), key="class_leave", icon=":material/logout:"):
             C.leave_class(store, end=False)
             st.rerun()
@@ -153,7 +154,25 @@ def _maybe_follow_again() -> None:
         C.follow_again()
 
 
-@st.fragment(run_every=C.POLL_EVERY)
+def _watch_for(version: int) -> Callable[[ClassStore, dict[str, str]], None]:
+    """`_watch` as a fragment of its own for each class version the page has taken.
+
+    Streamlit names a fragment after its function's qualified name and place, and ignores
+    a timer's rerun for a fragment that the last full run did not draw (app_session.py
+    `request_rerun`, streamlit/streamlit#9921). It must: a rerun that reaches the server
+    after a full run ended but before the server's event loop sent that run's messages
+    starts a new ScriptRunner, and the loop then drops the old runner's messages, so the
+    page that took the class's change never reaches the browser (bench/classroom.py with
+    30 students: 69 of 150 changes lost). A fresh name per version makes the ticks of a
+    browser that has not yet drawn the new version ones Streamlit ignores.
+    """
+    def watch(store: ClassStore, page_names: dict[str, str]) -> None:
+        _watch(store, page_names)
+
+    watch.__qualname__ = f"_watch.v{max(version, -1) + 1}"
+    return st.fragment(run_every=C.POLL_EVERY)(watch)
+
+
 def _watch(store: ClassStore, page_names: dict[str, str]) -> None:
     """A student's look at the class every POLL_EVERY seconds: one number read (the class's
     version); the whole page runs again only when a followed class changed."""
