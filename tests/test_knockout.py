@@ -295,22 +295,25 @@ def test_hostile_texts_give_no_exception():
         assert not at.exception, text
 
 
-def test_the_shipped_models_results_are_measured_once_for_every_session():
+def test_results_of_shared_models_are_measured_once_and_an_uploads_kept_in_its_session():
+    from explorer.app import memo
     from explorer.sections import knockout as knockout_view
 
     calls = []
-    key = (("dates", 123, None), ())
 
     def compute():
         calls.append(1)
         return (0.5, 0.1)
 
-    knockout_view._SHARED.get("accuracy", {}).pop(key, None)
-    assert knockout_view._remember("accuracy", key, compute) == (0.5, 0.1)
-    assert knockout_view._remember("accuracy", key, compute) == (0.5, 0.1)
-    assert knockout_view._known("accuracy", key) == (0.5, 0.1) and len(calls) == 1
-    assert not knockout_view._is_shared((("yours", 1, None), ()))
-    assert knockout_view._is_shared(("dates", 1, None))
+    shipped = {"shared": True}
+    key = (("dates",), ())
+    memo.forget(knockout_view.SHARED["accuracy"], key)
+    assert knockout_view._remember("accuracy", shipped, key, compute) == (0.5, 0.1)
+    assert knockout_view._remember("accuracy", shipped, key, compute) == (0.5, 0.1)
+    assert knockout_view._known("accuracy", shipped, key) == (0.5, 0.1) and len(calls) == 1
+    assert key in memo.held(knockout_view.SHARED["accuracy"])
+    assert all(shelf.shared for shelf in knockout_view.SHARED.values())
+    assert not any(shelf.shared for shelf in knockout_view.OWN.values())
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -186,7 +186,10 @@ def test_your_trained_model_is_shown_as_a_copy_with_a_longer_table():
     assert "Your trained model" in text and "30 steps" in text
     grid = figure_list(at)[0]
     assert grid["layout"]["yaxis"]["ticktext"][-1].endswith("&lt;/s&gt;")
-    shown = at.session_state["_yours_checkpoint"][1]
+    from explorer.app.memo import SESSION_KEY
+    from explorer.app.sources import YOURS
+
+    (shown,) = at.session_state[SESSION_KEY][YOURS.name].values()
     assert shown.model is not state.model and shown.config.max_len >= 66
     for (name, p), q in zip(shown.model.state_dict().items(),
                             state.model.state_dict().values(), strict=True):

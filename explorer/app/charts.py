@@ -24,6 +24,7 @@ from transformer.config import TransformerConfig
 
 from ..core.exports import download_name
 from ..core.settings import Settings
+from .memo import Shelf, remember
 
 PRESENTER_FONT = 20  # base font size of figures in presenter mode (plotly's default is 12)
 PRESENTER_HEIGHT = 1.3  # figure heights are scaled by this in presenter mode
@@ -210,10 +211,13 @@ class _Written(go.Figure):
         return self._spec
 
 
-@st.cache_resource(max_entries=48, show_spinner=False)
-def _shared_spec(name: str, presenter: bool, _fig: go.Figure) -> dict[str, Any]:
-    """The written-out spec of the shared figure that `name` fixes (show_chart's `share`)."""
-    spec = presenter_spec(_fig) if presenter else sized_spec(_fig)
+# The written-out specs of figures shared by sessions (show_chart's `share`), by the
+# figure's name and the sizes (presenter or not).
+SPECS = Shelf("written-out figures", 48, shared=True)
+
+
+def _shared_spec(fig: go.Figure, presenter: bool) -> dict[str, Any]:
+    spec = presenter_spec(fig) if presenter else sized_spec(fig)
     for trace in spec.get("data", []):
         trace.pop("uid", None)  # plotly.io.to_json would pop it from the shared dict
     return spec
@@ -234,8 +238,8 @@ def show_chart(fig: go.Figure, name: str, model: TransformerConfig | Settings | 
     `share`: a name that fixes `fig`, a figure shared by sessions: its written-out spec is
     then made once and read by every session's chart (nothing downstream changes it).
     """
-    if share is not None:  # keyed by repr, as shared_memo keys the figure itself
-        spec = _shared_spec(repr(share), presenter, fig)
+    if share is not None:
+        spec = remember(SPECS, (share, presenter), lambda: _shared_spec(fig, presenter))
     elif presenter:
         spec = presenter_spec(fig)
     else:

@@ -22,7 +22,7 @@ from ..core.checkpoint import LoadedCheckpoint
 from ..core.runs import Run, Tokens, imported_tokens, make_tokens
 from ..core.settings import Settings, architecture_problem
 from ..text.i18n import learner_message, t
-from .cache import shared_model, shared_run
+from .cache import checkpoint_run, shared_model, shared_run
 from .charts import show_chart
 from .import_panel import imported_run
 from .sources import (
@@ -67,6 +67,8 @@ class Context:
     def run(self) -> Run:
         """The learner's sentence through the live model (cached, shared, read-only)."""
         cfg, tokens = self._require()
+        if self.loaded is not None and self.source == "dates":  # one model for every session
+            return checkpoint_run("dates", self.loaded.model, tokens)
         if self.loaded is not None:
             return imported_run(self.loaded, tokens)
         return shared_run(cfg, self.settings.seed, self.settings.train_mode, tokens)

@@ -17,12 +17,12 @@ from ..core.checkpoint import (
 from ..core.runs import Run, Tokens, forward
 from ..core.settings import LIMITS
 from ..text.i18n import get_lang, t
+from .memo import Shelf, forget, remember
 
 IMPORT_KEY = "imported_checkpoint"  # this session's LoadedCheckpoint (never shared)
 # The model source to show from the next run on (the source radio is drawn before this
 # panel, so its value can only change before it is drawn again: the sidebar applies this).
 _PENDING_SOURCE = "_pending_source"
-_IMPORTED_RUNS = "_imported_runs"  # this session's recent runs of its imported model
 _MAX_VOCAB_BYTES = 5_000_000
 
 
@@ -52,17 +52,15 @@ def current_import() -> LoadedCheckpoint | None:
     return loaded
 
 
+# Forward passes of this session's checkpoints (an upload, or its trained model); a
+# trained model's `meta["version"]` tells its states apart.
+CHECKPOINT_RUNS = Shelf("forward passes of this session's checkpoints", 4, shared=False)
+
+
 def imported_run(imported: LoadedCheckpoint, tokens: Tokens) -> Run:
-    """A run of a checkpoint's model (imported, shipped or trained here), remembered in the
-    session (never shared); a trained model's `meta["version"]` tells its states apart."""
-    key = (id(imported.model), imported.meta.get("version"), tokens.src_tokens,
-           tokens.tgt_tokens)
-    store = st.session_state.setdefault(_IMPORTED_RUNS, {})
-    if key not in store:
-        if len(store) >= 4:
-            store.pop(next(iter(store)))
-        store[key] = forward(imported.model, tokens)
-    return store[key]
+    """A run of a checkpoint's model that only this session has, kept in the session."""
+    key = (imported.model, imported.meta.get("version"), tokens.src_tokens, tokens.tgt_tokens)
+    return remember(CHECKPOINT_RUNS, key, lambda: forward(imported.model, tokens))
 
 
 def checkpoint_panel() -> LoadedCheckpoint | None:
@@ -80,7 +78,7 @@ def checkpoint_panel() -> LoadedCheckpoint | None:
                 st.caption(t("ckpt.start_nameless", start=loaded.start_id()))
             if st.button(t("ckpt.forget"), key="ckpt_forget"):
                 st.session_state.pop(IMPORT_KEY, None)
-                st.session_state.pop(_IMPORTED_RUNS, None)
+                forget(CHECKPOINT_RUNS)
                 st.session_state[_PENDING_SOURCE] = "untrained"
                 st.rerun()
             return loaded

@@ -38,9 +38,8 @@ from .links import publish_view, take_notices
 from .sources import (
     SOURCES,
     TRAINED_SOURCES,
-    answer_tokens,
+    answers_of,
     resolve_source,
-    session_answers,
     shipped_answer,
 )
 from .train_state import trained_state
@@ -197,8 +196,7 @@ def render_sidebar(statuses: Sequence[Callable[[], None]] = ()) -> Context:
     if loaded is not None and source == "dates":
         answer = shipped_answer  # the same model for everyone: answers are shared
     elif loaded is not None and source in TRAINED_SOURCES:
-        store = session_answers()
-        answer = lambda src: answer_tokens(loaded, src, store)  # noqa: E731
+        answer = answers_of(loaded)
     ctx = build_context(settings, loaded, presenter, source, answer)
     _summary(ctx)
     # The page's own selections (layer, head, ...) are already in session_state: widgets

@@ -10,11 +10,10 @@ the model to show, or into the reason it cannot be shown.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import streamlit as st
 import torch
 
 from transformer import dates as D
@@ -26,20 +25,27 @@ from ..core.runs import freeze
 from ..core.settings import SOURCES
 from ..training.run import TrainedState, task_meta
 from ..training.task import EXAMPLE_DATE
+from .memo import Shelf, remember
 
 TRAINED_SOURCES = ("dates", "yours")  # trained on a task: a blank target means "its answer"
 SHIPPED_DATES = Path(__file__).resolve().parents[2] / "models" / "dates.pt"
 MAX_ANSWER = 40  # tokens a model's answer may have (the date model's are 11)
-_YOURS = "_yours_checkpoint"  # this session's trained model as a LoadedCheckpoint
-_ANSWERS = "_source_answers"  # this session's recent answers, by (model, version, source)
+# The shipped translator and what is measured on it once per process (read-only).
+SHIPPED = Shelf("the shipped date translator", 2, shared=True)
+SHIPPED_ANSWERS = Shelf("the shipped translator's answers", 256, shared=True)
+YOURS = Shelf("this session's trained model as a checkpoint", 1, shared=False)
+YOUR_ANSWERS = Shelf("this session's trained model's answers", 8, shared=False)
 
 
-@st.cache_resource(show_spinner=False)
-def shipped_dates() -> LoadedCheckpoint:
-    """The date translator in models/dates.pt, frozen: shared by every session, read-only."""
+def _load_shipped() -> LoadedCheckpoint:
     loaded = load_checkpoint(SHIPPED_DATES.read_bytes(), None, None)
     freeze(loaded.model)
     return loaded
+
+
+def shipped_dates() -> LoadedCheckpoint:
+    """The date translator in models/dates.pt, frozen: shared by every session, read-only."""
+    return remember(SHIPPED, "model", _load_shipped)
 
 
 def shipped_dates_model() -> EncoderDecoder | None:
@@ -89,11 +95,11 @@ def outside_dates(typed: Sequence[str], answer: str, unknown: bool) -> bool:
 ALIGNMENT_DATES = 400  # held-out dates the Attention page's alignment sentence is measured on
 
 
-@st.cache_resource(show_spinner=False)
 def dates_alignment() -> D.Alignment:
     """How well the shipped model's cross-attention aligns output digits with their source
     fields, measured once per process on held-out dates (a read-only result)."""
-    return D.alignment(shipped_dates().model, D.held_out_examples(ALIGNMENT_DATES, seed=11))
+    return remember(SHIPPED, "alignment", lambda: D.alignment(
+        shipped_dates().model, D.held_out_examples(ALIGNMENT_DATES, seed=11)))
 
 
 # Dates offered as one-click examples (rendered by the task itself, so each is written
@@ -117,14 +123,12 @@ def trained_checkpoint(state: TrainedState) -> LoadedCheckpoint:
     (`from_model`): a copy (what the pages show never changes under them), its sinusoid
     table extended to every length the app reads. Kept in the session until the model
     changes."""
-    cache = st.session_state.get(_YOURS)
-    stamp = (id(state.model), state.version)
-    if cache is None or cache[0] != stamp:
+    def copy() -> LoadedCheckpoint:
         meta = {**task_meta(state.task), "steps": state.step, "accuracy": state.accuracy,
                 "version": state.version}
-        loaded = from_model(state.model, state.task.vocab.itos, meta)
-        st.session_state[_YOURS] = cache = (stamp, loaded)
-    return cache[1]
+        return from_model(state.model, state.task.vocab.itos, meta)
+
+    return remember(YOURS, (state.model, state.version), copy)
 
 
 def resolve_source(
@@ -166,15 +170,8 @@ def ends_sources(loaded: LoadedCheckpoint) -> bool:
     return isinstance(loaded.meta, Mapping) and "task" in loaded.meta
 
 
-def answer_tokens(loaded: LoadedCheckpoint, src_tokens: tuple[str, ...],
-                  store: dict[Any, tuple[str, ...]] | None = None) -> tuple[str, ...]:
-    """The model's greedy answer to `src_tokens` (which include any </s>), without specials.
-
-    `store`, if given, remembers the last few answers (a dict owned by the caller's session).
-    """
-    key = (id(loaded.model), loaded.meta.get("version"), src_tokens)
-    if store is not None and key in store:
-        return store[key]
+def answer_tokens(loaded: LoadedCheckpoint, src_tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """The model's greedy answer to `src_tokens` (which include any </s>), without specials."""
     specials = loaded.special_ids("tgt")
     bos, eos = loaded.start_id(), specials.get("eos")
     src = torch.tensor([loaded.src_ids(src_tokens)])  # (1, src_len)
@@ -182,21 +179,18 @@ def answer_tokens(loaded: LoadedCheckpoint, src_tokens: tuple[str, ...],
                        start_symbol=bos, end_symbol=eos)[0, 1:].tolist()
     ids = ys[: ys.index(eos)] if eos in ys else ys
     skip = {specials.get("pad"), bos}
-    answer = tuple(loaded.tgt_vocab[i] for i in ids if i not in skip)
-    if store is not None:
-        if len(store) >= 8:
-            store.pop(next(iter(store)))
-        store[key] = answer
-    return answer
+    return tuple(loaded.tgt_vocab[i] for i in ids if i not in skip)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
 def shipped_answer(src_tokens: tuple[str, ...]) -> tuple[str, ...]:
     """The shipped translator's answer to `src_tokens`, shared by every session: its model
     is the same read-only one for all, and a class often types the same example date."""
-    return answer_tokens(shipped_dates(), src_tokens)
+    return remember(SHIPPED_ANSWERS, src_tokens,
+                    lambda: answer_tokens(shipped_dates(), src_tokens))
 
 
-def session_answers() -> dict[Any, tuple[str, ...]]:
-    """This session's store of recent answers (never shared)."""
-    return st.session_state.setdefault(_ANSWERS, {})
+def answers_of(loaded: LoadedCheckpoint) -> Callable[[tuple[str, ...]], tuple[str, ...]]:
+    """How a trained model of this session answers: its last few answers kept here."""
+    version = loaded.meta.get("version")
+    return lambda src: remember(YOUR_ANSWERS, (loaded.model, version, src),
+                                lambda: answer_tokens(loaded, src))

@@ -7,14 +7,13 @@ shared untrained model.
   training is queued or under way. It goes on while the learner clicks, reads another
   page or switches language; Stop, a new training or the end of the session leaves it
   (Stop keeps the model so far), and `kept_training` keeps it once it ends, on any page.
-- `MEMO_KEY` / `memo`: this learner's recent decodings, in `st.session_state`;
-  `shared_memo` those every learner may read (by `content_id`, the trained weights).
-- `untrained(key)`: the untrained model of a key, shared through a cache, read-only.
+- `TRAINED_RESULTS`: what the page computes from a trained model, on a shared shelf by
+  `content_id` (the trained weights); `MINE`: this session's own results.
+- `untrained(key)`: the untrained model of a key, shared, read-only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -26,7 +25,8 @@ from ..core.runs import freeze
 from ..text.i18n import t
 from ..training.hub import SNAPSHOT_WAIT, Hub, Ticket, hub
 from ..training.run import ModelKey, TrainedState, build_model_for
-from .cache import is_large, tiered
+from .cache import is_large
+from .memo import Shelf, remember
 
 
 def training_hub() -> Hub:
@@ -46,54 +46,21 @@ STATE_KEY = "train_state"  # this learner's TrainedState
 TICKETS_KEY = "train_tickets"
 EARLY, WAIT = "early", "wait"
 FAILED_KEY = "train_failed"  # why this learner's last training failed, shown once
-MEMO_KEY = "train_memo"  # this learner's recent decodings, by (model version, input)
-# A trained page run asks for about ten results (decodings, figures);
-# mostly references to shared ones, so the memo costs little memory.
-MEMO_ENTRIES = 16
-
-
-@tiered(small=32, large=2, is_big=lambda key: is_large(key.config),
-        spinner="train.building_untrained")
-def _untrained(key: ModelKey) -> EncoderDecoder:
-    return freeze(build_model_for(key))
+# What the Train page computes from a trained model (decodings, figures, films), by
+# `content_id`: copies of one training read one result. A trained page run asks for about
+# ten; a class trains a few different models at once.
+TRAINED_RESULTS = Shelf("trained models' results", 96, shared=True)
+# Results of a model only this session has (an imported checkpoint's decodings, a beam
+# search on a model not shared).
+MINE = Shelf("this session's results", 16, shared=False)
+UNTRAINED = Shelf("untrained models", 32, shared=True, large=2,
+                  spinner="train.building_untrained")
 
 
 def untrained(key: ModelKey) -> EncoderDecoder:
     """The untrained model (shared, read-only): the trained one's starting point."""
-    return _untrained(key)
-
-
-def memo(name: tuple, compute: Callable[[], Any]) -> Any:
-    """Remember the last few results of this session (decoding again on every slider move
-    would be wasted work); the memo lives in session_state, never shared."""
-    store = st.session_state.setdefault(MEMO_KEY, {})
-    if name in store:
-        # to the back of the line: a page run asks for about ten results; dropping the
-        # oldest instead of the least recently used would drop one still in use, and every
-        # run after a change would then recompute them all
-        store[name] = store.pop(name)
-        return store[name]
-    if len(store) >= MEMO_ENTRIES:
-        store.pop(next(iter(store)))  # the least recently used
-    store[name] = compute()
-    return store[name]
-
-
-@st.cache_resource(max_entries=24, show_spinner=False)
-def _shared(name: str, _compute: Callable[[], Any]) -> Any:
-    return _compute()
-
-
-def shared_memo(name: tuple, compute: Callable[[], Any]) -> Any:
-    """`memo` for a result fixed by what `name` says (a model's weights, the input, the
-    language), computed once per process and read by every session that asks for it: thirty
-    learners with copies of one training draw the same decodings and film, and only the
-    first asker computes them (the others wait for it rather than compute them again).
-    Never change the result.
-    """
-    # keyed by repr: Streamlit's hasher walks a key's dataclasses field by field, which cost
-    # more than the decodings it saved; the reprs of these names spell out every field
-    return memo(name, lambda: _shared(repr(name), compute))
+    return remember(UNTRAINED, key, lambda: freeze(build_model_for(key)),
+                    large=is_large(key.config))
 
 
 def content_id(state: TrainedState) -> tuple:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import functools
 import io
 from collections.abc import Sequence
 
@@ -194,7 +193,6 @@ WALK_NAMES = {"walk_q": "query", "walk_k": "key", "walk_v": "value", "walk_mask"
               "walk_pattern": "p_attn", "walk_out": "p_attn @ value"}  # the code's names
 
 
-@functools.lru_cache(maxsize=2)  # 0.17 s of tensors, the same on every run of the page
 def attention_walk_shapes(seed: int = 0) -> tuple[tuple[tuple[str, tuple[int, ...]], ...],
                                                    tuple[tuple[str, tuple[int, ...]], ...]]:
     """A walk-through's shapes through this app's `attention`: Q, K, V (30, 8, 33, 64) and a

@@ -17,8 +17,9 @@ from transformer import dates as D
 from transformer.tasks import DIGITS, Task, make_task
 
 from ..app.context import Context
+from ..app.memo import remember
 from ..app.sources import MAX_ANSWER, expected_date, shipped_dates_model
-from ..app.train_state import content_id, memo, set_default, shared_memo, untrained
+from ..app.train_state import MINE, TRAINED_RESULTS, content_id, set_default, untrained
 from ..core.checkpoint import LoadedCheckpoint
 from ..core.settings import Settings
 from ..figures.train import (
@@ -127,8 +128,8 @@ def _answer(decoding: Decoding, task: Task, tokens: list[str],
 def _step_view(ctx: Context, decoding: Decoding, name: tuple | None = None) -> None:
     """One decoding step: what it reads, what it picks, and its attention.
 
-    `name`: what fixes `decoding` (its shared_memo name), so that the step's charts are
-    built once for every session that shows the same step; None builds them here.
+    `name`: what fixes `decoding` (its name on the TRAINED_RESULTS shelf), so that the step's
+    charts are built once for every session that shows the same step; None builds them here.
     """
     n_steps = len(decoding.steps)
     k = 1
@@ -147,7 +148,7 @@ def _step_view(ctx: Context, decoding: Decoding, name: tuple | None = None) -> N
             ctx.chart(build(), file, key=key)
             return
         shared = (*name, "step", k, *part, lang)
-        ctx.chart(shared_memo(shared, build), file, key=key, share=shared)
+        ctx.chart(remember(TRAINED_RESULTS, shared, build), file, key=key, share=shared)
 
     d1, d2 = st.columns([2, 3])
     with d1:
@@ -261,9 +262,9 @@ def _beam_section(ctx: Context, greedy: Decoding, name: tuple,
 
     with st.spinner(t("beam.running")):  # shown only when it takes a while
         if keep is None:
-            beam = shared_memo((*name, "beam", size, alpha), lambda: run(size, alpha))
+            beam = remember(TRAINED_RESULTS, (*name, "beam", size, alpha), lambda: run(size, alpha))
         else:
-            _, beam = memo((*name, "beam", size, alpha), lambda: (keep, run(size, alpha)))
+            _, beam = remember(MINE, (*name, "beam", size, alpha), lambda: (keep, run(size, alpha)))
     ctx.chart(beam_figure(beam, lang=get_lang()), f"beam_k{size}", key="tr_beam_tree")
     st.caption(t("beam.tree_caption", shown=size))
     st.markdown(t("beam.ranking"))
@@ -284,8 +285,8 @@ def _before_after(ctx: Context, key: ModelKey, task: TrainTask, tokens: list[str
     st.caption(t("train.before_after_caption"))
     base = untrained(key)
     target = tuple(expected) if expected is not None else None
-    before = shared_memo(("before", key, kind, tuple(tokens), target),
-                         lambda: attention_pattern(base, task, tokens, kind, target))
+    before = remember(TRAINED_RESULTS, ("before", key, kind, tuple(tokens), target),
+                      lambda: attention_pattern(base, task, tokens, kind, target))
     q_title = t("train.q_decoder") if kind == "cross" else t("train.q_source")
     lang = get_lang()
     p1, p2 = st.columns(2)
@@ -295,8 +296,9 @@ def _before_after(ctx: Context, key: ModelKey, task: TrainTask, tokens: list[str
     if trained is None:
         p2.info(t("train.train_first"), icon=":material/fitness_center:")
         return
-    after = shared_memo(("after", content_id(trained), kind, tuple(tokens), target),
-                        lambda: attention_pattern(trained.model, task, tokens, kind, target))
+    after = remember(TRAINED_RESULTS,
+                     ("after", content_id(trained), kind, tuple(tokens), target),
+                     lambda: attention_pattern(trained.model, task, tokens, kind, target))
     ctx.chart(attention_figure(*after, t_count("train.trained_title", trained.step,
                                                steps=trained.step),
                                q_title=q_title, k_title=t("train.k_source"), lang=lang),
@@ -362,7 +364,7 @@ def _imported_decoding(ctx: Context, loaded: LoadedCheckpoint) -> None:
     st.code(" ".join(src), language=None)
     max_len = min(MAX_ANSWER + 1, loaded.config.max_len)
     # the entry holds `loaded` too, so its id cannot name another import while it is kept
-    _, decoding = memo(("imported", id(loaded), src, max_len),
+    _, decoding = remember(MINE, ("imported", id(loaded), src, max_len),
                        lambda: (loaded, decode_checkpoint(loaded, src, max_len)))
     task = loaded.meta.get("task") if isinstance(loaded.meta, Mapping) else None
     task = task if task in TRAIN_TASKS else None  # a task of this app, named by its file
@@ -439,10 +441,11 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
     else:
         model, version = untrained(key), ("untrained",)  # a spinner when the model is large
     name = (*version, key, tuple(tokens))
-    decoding = shared_memo(name, lambda: decode_input(model, task, tokens))  # copies share
+    # copies of one training share it
+    decoding = remember(TRAINED_RESULTS, name, lambda: decode_input(model, task, tokens))
     expected = None
     if dates:
-        expected = memo(("expected", tuple(tokens)), lambda: expected_date(tokens))
+        expected = remember(MINE, ("expected", tuple(tokens)), lambda: expected_date(tokens))
         _date_answer(decoding, expected)
     else:
         _answer(decoding, task, tokens, trained if use_trained else None)

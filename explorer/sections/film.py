@@ -15,7 +15,8 @@ from transformer.film import Film
 
 from ..app.charts import show_chart
 from ..app.context import Context
-from ..app.train_state import content_id, set_default, shared_memo
+from ..app.memo import remember
+from ..app.train_state import TRAINED_RESULTS, content_id, set_default
 from ..core.introspect import KINDS
 from ..figures.train import closeness_figure, film_figure
 from ..state.view import keep
@@ -68,11 +69,12 @@ def film_section(ctx: Context, state: TrainedState | None) -> None:
     # of one training (a class with the same settings) share it
     lang = get_lang()  # one variable: the figures are drawn in it and their names hold it
     name = ("film", content_id(state), film.probe, kind, lang)
-    fig = shared_memo(name, lambda: film_figure(film_weights(film, kind, cfg.N), film.steps,
-                                                tokens[KINDS[kind].queries],
-                                                tokens[KINDS[kind].keys],
-                                                t("train.film_title", kind=KINDS[kind].label),
-                                                lang=lang))
+    fig = remember(TRAINED_RESULTS, name,
+                   lambda: film_figure(film_weights(film, kind, cfg.N), film.steps,
+                                       tokens[KINDS[kind].queries],
+                                       tokens[KINDS[kind].keys],
+                                       t("train.film_title", kind=KINDS[kind].label),
+                                       lang=lang))
     show_chart(fig, f"film_{state.key.task}_{kind}", cfg, ctx.presenter, key=f"tr_film_{kind}",
                share=name)
     st.caption(t("train.film_caption", frames=len(film.steps), last=film.steps[-1],
@@ -85,9 +87,9 @@ def film_section(ctx: Context, state: TrainedState | None) -> None:
     pattern = t(f"train.film_ideal_{state.key.task}")
     baseline = even_baseline(film)
     name = ("closeness", content_id(state), film.probe, lang)
-    fig = shared_memo(name, lambda: closeness_figure(film.steps, closeness, baseline,
-                                                     t("train.film_closeness_title"),
-                                                     lang=lang))
+    fig = remember(TRAINED_RESULTS, name,
+                   lambda: closeness_figure(film.steps, closeness, baseline,
+                                            t("train.film_closeness_title"), lang=lang))
     show_chart(fig, f"film_closeness_{state.key.task}", cfg, ctx.presenter,
                key="tr_film_close", share=name)
     layer, head = divmod(int(np.nanargmax(final)), cfg.h)

@@ -2,14 +2,13 @@
 the model the sidebar shows, and see the learner's answer and the task accuracy change.
 
 Compute is in explorer/training/knockout.py, figures in explorer/figures/attention.py. Results are
-remembered in this session only (st.session_state), keyed by the model's identity and the
-input; the model itself is only read: knock-outs are interventions at hook points, so the
+remembered by the model's content and the input (shared by sessions, but an imported model's);
+the model itself is only read: knock-outs are interventions at hook points, so the
 shared, cached models (the shipped date translator above all) are never changed.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -20,10 +19,11 @@ import streamlit as st
 from transformer.model import EncoderDecoder
 from transformer.tokenize import BOS, EOS
 
+from ..app import memo
 from ..app.cache import shared_model
 from ..app.context import Context
 from ..app.sources import MAX_ANSWER, token_mode
-from ..app.train_state import trained_state
+from ..app.train_state import content_id, trained_state
 from ..core.introspect import KINDS
 from ..core.runs import Run
 from ..figures.attention import knockout_grid
@@ -46,61 +46,32 @@ from ..training.knockout import (
 from ..training.run import TrainedState
 
 KEYS = {"part": "ko_part", "layer": "ko_layer", "head": "ko_head"}  # widget keys
-_STORE = "_knockout"  # this session's results: {kind: {key: value}}
-_LIMITS = {"answer": 16, "accuracy": 64, "fresh": 2, "grid": 4}  # entries kept per kind
+
+# Results are kept by what fixes them: the model's content (the untrained model's
+# architecture, seed and vocabulary; the shipped translator; a trained model's
+# `content_id`) and the input. Those are the same for every learner, so a class opening
+# the page measures them once (later sessions wait for the first), and the grid a teacher
+# measured is there for every student. An imported model is its session's alone. Each kind
+# has its own shelf, so learners' answers never push out a grid.
+_KINDS = {"answer": (256, 16), "accuracy": (128, 64), "fresh": (8, 2), "grid": (8, 4)}
+SHARED = {kind: memo.Shelf(f"knock-outs: {kind}", shared, shared=True)
+          for kind, (shared, _) in _KINDS.items()}
+OWN = {kind: memo.Shelf(f"knock-outs: {kind}, this session's", own, shared=False)
+       for kind, (_, own) in _KINDS.items()}
 
 
-# Results on the shipped date translator are the same for every learner (one frozen model
-# per process, fixed inputs): kept once for the whole server, so a class opening the page
-# at once measures them once (later sessions wait for the first), and the grid a teacher
-# measured is there for every student. Each kind has its own bound, so learners' answers
-# never push out the grid. Keys hold the model itself (not its id, which could be reused
-# by another model once this one is gone).
-_SHARED: dict[str, dict[tuple, Any]] = {}
-_SHARED_LOCK = threading.Lock()
-_SHARED_LIMITS = {"answer": 256, "accuracy": 128, "fresh": 2, "grid": 4}
-_IN_FLIGHT: dict[tuple, threading.Lock] = {}
+def _shelf(kind: str, subject: dict[str, Any]) -> memo.Shelf:
+    return (SHARED if subject["shared"] else OWN)[kind]
 
 
-def _is_shared(key: tuple) -> bool:
-    """Whether `key` (a subject's key, or a tuple starting with one) is the shipped model's."""
-    subject = key[0] if key and isinstance(key[0], tuple) else key
-    return subject[:1] == ("dates",)
+def _remember(kind: str, subject: dict[str, Any], key: tuple, compute: Callable[[], Any]) -> Any:
+    """The result of `kind` for `key` (which starts with the subject's key), computed once."""
+    return memo.remember(_shelf(kind, subject), key, compute)
 
 
-def _remember(kind: str, key: tuple, compute: Callable[[], Any]) -> Any:
-    """The result for `key`, computed once: for this session (the oldest entries are
-    dropped), or for every session when it is the shipped model's."""
-    if _is_shared(key):
-        with _SHARED_LOCK:
-            flight = _IN_FLIGHT.setdefault((kind, key), threading.Lock())
-        with flight:  # one session computes; the others wait for its result
-            with _SHARED_LOCK:
-                hit = _SHARED.get(kind, {}).get(key)
-            if hit is None:
-                hit = compute()
-                with _SHARED_LOCK:
-                    store = _SHARED.setdefault(kind, {})
-                    if len(store) >= _SHARED_LIMITS[kind]:
-                        old = next(iter(store))
-                        store.pop(old)
-                        _IN_FLIGHT.pop((kind, old), None)
-                    store[key] = hit
-        return hit
-    store = st.session_state.setdefault(_STORE, {}).setdefault(kind, {})
-    if key not in store:
-        if len(store) >= _LIMITS[kind]:
-            store.pop(next(iter(store)))
-        store[key] = compute()
-    return store[key]
-
-
-def _known(kind: str, key: tuple) -> Any:
+def _known(kind: str, subject: dict[str, Any], key: tuple) -> Any:
     """A result remembered earlier, or None."""
-    if _is_shared(key):
-        with _SHARED_LOCK:
-            return _SHARED.get(kind, {}).get(key)
-    return st.session_state.get(_STORE, {}).get(kind, {}).get(key)
+    return memo.known(_shelf(kind, subject), key)
 
 
 def _timed(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
@@ -162,7 +133,8 @@ def _subject(ctx: Context) -> dict[str, Any]:
         model = shared_model(ctx.cfg, ctx.settings.seed, False, ctx.tokens.vocab)
         return dict(model=model, itos=ctx.tokens.vocab.itos, bos=BOS, eos=EOS,
                     joiner="" if ctx.settings.token_mode == "char" else " ",
-                    key=("untrained", model), task=None, why="ko.no_task_untrained",
+                    key=("untrained", ctx.cfg, ctx.settings.seed, tuple(ctx.tokens.vocab.itos)),
+                    shared=True, task=None, why="ko.no_task_untrained",
                     twin=ctx.settings.train_mode, made=None)
     specials = loaded.special_ids("tgt")
     state = trained_state()
@@ -170,9 +142,14 @@ def _subject(ctx: Context) -> dict[str, Any]:
     task, why = task_of(loaded.meta, loaded.src_vocab, loaded.tgt_vocab, trained,
                         loaded.config.max_len)
     joiner = "" if token_mode(loaded, ctx.settings.token_mode) == "char" else " "
+    if ctx.source == "dates":
+        key, shared = ("dates",), True  # one frozen model per process
+    elif trained is not None:
+        key, shared = ("yours", *content_id(state)), True  # copies of one training share
+    else:
+        key, shared = (ctx.source, loaded.model), False  # an upload: this session's
     return dict(model=loaded.model, itos=loaded.tgt_vocab, bos=loaded.start_id(),
-                eos=specials.get("eos"), joiner=joiner,
-                key=(ctx.source, loaded.model), task=task,
+                eos=specials.get("eos"), joiner=joiner, key=key, shared=shared, task=task,
                 why=why, twin=False, made=_made(ctx))
 
 
@@ -204,9 +181,10 @@ def _answers(ctx: Context, subject: dict[str, Any], unit: Unit) -> None:
     if ctx.loaded is None:  # the sidebar's model: as long as its target (it rarely ends by
         max_len = min(max_len, len(ctx.tokens.tgt_in_tokens) + 1)  # itself; every step costs)
 
-    before, after = _remember("answer", (subject["key"], src, unit, max_len), lambda: answer_pair(
-        model, src, bos=subject["bos"], eos=subject["eos"], max_len=max_len,
-        edits=edits_for([unit])))
+    before, after = _remember(
+        "answer", subject, (subject["key"], src, unit, max_len),
+        lambda: answer_pair(model, src, bos=subject["bos"], eos=subject["eos"], max_len=max_len,
+                            edits=edits_for([unit])))
     a1, a2 = st.columns(2)
     a1.markdown(t("ko.answer_intact"))
     a1.code(_answer_text(before, subject) or " ", language=None, wrap_lines=True)
@@ -229,9 +207,10 @@ def _accuracies(subject: dict[str, Any], unit: Unit) -> None:
         st.info(t(subject["why"]), icon=":material/info:")
         return
     with st.spinner(t("ko.measuring")):
-        fresh = _remember("fresh", key, lambda: fresh_inputs(task))
-        intact, _ = _remember("accuracy", (key, ()), lambda: _timed(accuracy, model, fresh))
-        without, _ = _remember("accuracy", (key, (unit,)),
+        fresh = _remember("fresh", subject, key, lambda: fresh_inputs(task))
+        intact, _ = _remember("accuracy", subject, (key, ()),
+                              lambda: _timed(accuracy, model, fresh))
+        without, _ = _remember("accuracy", subject, (key, (unit,)),
                                lambda: _timed(accuracy, model, fresh, edits_for([unit])))
     shown = percent(intact), percent(without)
     m1, m2 = st.columns(2)
@@ -255,18 +234,19 @@ def _grid(ctx: Context, subject: dict[str, Any], unit: Unit) -> Any:
     """The button that measures every head, and the grid once measured (or None)."""
     task, model, key, cfg = subject["task"], subject["model"], subject["key"], ctx.cfg
     count = len(ATTENTION_PARTS) * cfg.N * cfg.h
-    grid = _known("grid", key)
-    known = _known("accuracy", (key, ()))  # (intact accuracy, seconds it took) or None
+    grid = _known("grid", subject, key)
+    known = _known("accuracy", subject, (key, ()))  # (intact accuracy, seconds it took) or None
     intact = None if known is None else known[0]
     if st.button(t("ko.measure", count=count), key="ko_measure",
                  icon=":material/grid_on:", disabled=grid is not None):
-        fresh = _remember("fresh", key, lambda: fresh_inputs(task))
+        fresh = _remember("fresh", subject, key, lambda: fresh_inputs(task))
         bar = st.progress(0.0, text=t("ko.progress", done=0, total=count + (known is None)))
 
         def progress(done: int, total: int) -> None:
             bar.progress(done / total, text=t("ko.progress", done=done, total=total))
 
-        grid = _remember("grid", key, lambda: head_grid(model, fresh, cfg, progress, intact))
+        grid = _remember("grid", subject, key,
+                         lambda: head_grid(model, fresh, cfg, progress, intact))
         bar.empty()
     if grid is None and known is not None:
         seconds = max(count * known[1], 1)  # never "about 0 s"

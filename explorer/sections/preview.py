@@ -13,6 +13,7 @@ from transformer.hook_paths import attention_hook
 from transformer.tokenize import EOS, SPECIALS
 
 from ..app.context import Context, build_context
+from ..app.memo import Shelf, remember
 from ..app.sidebar import show_sentence
 from ..app.sources import date_example, outside_dates, shipped_answer, shipped_dates
 from ..core.runs import forward
@@ -36,10 +37,16 @@ class DatePreview:
     weights: np.ndarray  # (len(out_tokens), len(src_tokens)) cross-attention, heads averaged
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+PREVIEWS = Shelf("the date translator's previews", 64, shared=True)
+
+
 def date_preview(text: str) -> DatePreview | None:
     """The shipped model's answer to `text` and its cross-attention; None if the text cannot
     be read (empty, too long). Shared: the same text gives the same preview to everyone."""
+    return remember(PREVIEWS, text, lambda: _preview(text))
+
+
+def _preview(text: str) -> DatePreview | None:
     loaded = shipped_dates()
     ctx = build_context(Settings(source=text, target=""), loaded, source="dates",
                         answer=shipped_answer)
@@ -51,8 +58,10 @@ def date_preview(text: str) -> DatePreview | None:
     src, answer = tuple(ctx.tokens.src_tokens), "".join(ctx.tokens.tgt_tokens)
     typed = src[:-1] if src[-1:] == (SPECIALS[EOS],) else src
     unknown = any(i == ctx.tokens.src_unk for i in ctx.tokens.src_ids)
+    mean = weights.mean(axis=0)
+    mean.setflags(write=False)  # shared by every session that previews this text
     return DatePreview(src, tuple(ctx.tokens.tgt_in_tokens), answer,
-                       outside_dates(typed, answer, unknown), layer, weights.mean(axis=0))
+                       outside_dates(typed, answer, unknown), layer, mean)
 
 
 def _show_everywhere() -> None:

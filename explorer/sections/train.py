@@ -23,17 +23,18 @@ from transformer.train import SCHEDULES, StepInfo
 from ..app import classroom
 from ..app.charts import show_chart
 from ..app.context import Context
+from ..app.memo import remember
 from ..app.session import session_alive, session_disconnected
 from ..app.sidebar import next_seed, use_session_lang
 from ..app.sources import shipped_dates_meta
 from ..app.train_state import (
     EARLY,
+    TRAINED_RESULTS,
     WAIT,
     content_id,
     current_state,
     kept_training,
     set_default,
-    shared_memo,
     stop_training,
     take_failure,
     tickets,
@@ -289,7 +290,7 @@ def loss_chart(state: TrainedState, steps: int, presenter: bool, *, key: str,
     lang = get_lang()  # one variable: the figure is drawn in it and its name holds it
     if done:
         name = ("loss", content_id(state), len(state.history), steps, lang)
-        fig = shared_memo(name, lambda: loss_figure(state.history, steps, lang=lang))
+        fig = remember(TRAINED_RESULTS, name, lambda: loss_figure(state.history, steps, lang=lang))
     else:
         fig, name = loss_figure(state.history, steps, lang=lang), None
     show_chart(fig, f"loss_{state.key.task}", state.key.config, presenter, key=key,
@@ -471,8 +472,9 @@ def _show_wait(hub: Hub, ticket: Ticket, note: Any, progress: Any, live_chart: A
     progress.progress(info.step / info.steps, text=_progress_text(hub, ticket, info))
     lang = get_lang()  # one variable: the figure is drawn in it and its name holds it
     name = ("live_loss", ticket.job.number, count, lang)
-    show_chart(shared_memo(name, lambda: loss_figure(history[:count], info.steps, lang=lang)),
-               f"loss_{state.key.task}", state.key.config, presenter,
+    fig = remember(TRAINED_RESULTS, name,
+                   lambda: loss_figure(history[:count], info.steps, lang=lang))
+    show_chart(fig, f"loss_{state.key.task}", state.key.config, presenter,
                key=f"{chart_key}_{info.step}", where=live_chart, share=name)
 
 
