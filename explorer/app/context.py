@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import plotly.graph_objects as go
 
@@ -25,11 +25,17 @@ from ..text.i18n import learner_message, t
 from .cache import checkpoint_run, shared_model, shared_run
 from .charts import show_chart
 from .import_panel import imported_run
+from .memo import Shelf, remember
 from .sources import (
     ends_sources,
     token_mode,
 )
 
+T = TypeVar("T")
+
+# What pages compute from runs every session reads (`Context.from_run`): a class looking
+# at one sentence builds each figure once.
+RUN_RESULTS = Shelf("results of shared runs", 128, shared=True)
 EOS_TOKEN = SPECIALS[EOS]  # "</s>": a source's end, as this app's tasks train on it
 EXPLORER_MAX_LEN = 256  # positions precomputed by the live model (sentences are short)
 
@@ -72,6 +78,28 @@ class Context:
         if self.loaded is not None:
             return imported_run(self.loaded, tokens)
         return shared_run(cfg, self.settings.seed, self.settings.train_mode, tokens)
+
+    def run_name(self) -> tuple | None:
+        """What fixes `run()` when every session reads the same one (the model's content and
+        the tokens), or None when the run is this session's own (an upload, a trained
+        copy) or drawn afresh (dropout on)."""
+        cfg, tokens = self._require()
+        if self.loaded is None and not self.settings.train_mode:
+            return ("untrained", cfg, self.settings.seed, tokens.src_tokens, tokens.tgt_tokens)
+        if self.loaded is not None and self.source == "dates":
+            return ("dates", tokens.src_tokens, tokens.tgt_tokens)
+        return None
+
+    def from_run(self, parts: tuple, build: Callable[[], T]) -> tuple[T, tuple | None]:
+        """`build()`, a result computed from the run (a figure, figures, numbers), and the name
+        it is shared by: made once for every session when the run is shared (`run_name`),
+        else here and unnamed. `parts` names everything else it depends on, the language
+        included when it holds text."""
+        run = self.run_name()
+        if run is None:
+            return build(), None
+        name = (run, *parts)
+        return remember(RUN_RESULTS, name, build), name
 
     def chart(self, fig: go.Figure, name: str, *, key: str, where: Any = None,
               **kwargs: Any) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import pyarrow as pa
 import streamlit as st
 
 from transformer import dates as D
@@ -31,10 +32,11 @@ from ..core.settings import (
 )
 from ..state.view import MODEL_SOURCE_KEY, PAGE_CHOICES, keep
 from ..text.glossary import glossary_rows
-from ..text.i18n import LANG_NAMES, LANGS, set_lang, t
+from ..text.i18n import LANG_NAMES, LANGS, get_lang, set_lang, t
 from .context import Context, build_context
 from .import_panel import checkpoint_panel, current_import, take_pending_source
 from .links import publish_view, take_notices
+from .memo import Shelf, remember
 from .sources import (
     SOURCES,
     TRAINED_SOURCES,
@@ -293,15 +295,13 @@ def _summary(ctx: Context) -> None:
         sb.error(ctx.arch_error, icon=":material/construction:")
     if ctx.tokens is not None:
         with sb.expander(t("sidebar.tokens_table", n=len(ctx.tokens.src_tokens))):
-            st.dataframe(
-                {t("sidebar.col_source"): list(ctx.tokens.src_tokens), "id": ctx.tokens.src_ids},
-                hide_index=True, width="stretch",
-            )
-            st.dataframe(
-                {t("sidebar.col_decoder"): list(ctx.tokens.tgt_in_tokens),
-                 "id": ctx.tokens.tgt_in_ids},
-                hide_index=True, width="stretch",
-            )
+            tokens, lang = ctx.tokens, get_lang()
+            for side, words, ids in (("sidebar.col_source", tokens.src_tokens, tokens.src_ids),
+                                     ("sidebar.col_decoder", tokens.tgt_in_tokens,
+                                      tokens.tgt_in_ids)):
+                st.dataframe(_table((side, lang, tuple(words), tuple(ids)),
+                                    lambda s=side, w=words, i=ids: {t(s): list(w), "id": list(i)}),
+                             hide_index=True, width="stretch")
     elif ctx.text_error:
         sb.error(ctx.text_error, icon=":material/edit_note:")
 
@@ -314,4 +314,16 @@ def _glossary() -> None:
         # other (the notes scroll in beside them)
         pinned = {t(col): st.column_config.TextColumn(width="small", pinned=True)
                   for col in ("glossary.col_en", "glossary.col_zh")}
-        st.dataframe(glossary_rows(), hide_index=True, width="stretch", column_config=pinned)
+        st.dataframe(_table(("glossary", get_lang()), glossary_rows), hide_index=True,
+                     width="stretch", column_config=pinned)
+
+
+# The sidebar's tables as Arrow tables, made once for every session that shows the same
+# one: st.dataframe builds a pandas frame from plain columns on every run
+# (bench/page_response.py: about a fifth of a rerun of the Attention page).
+TABLES = Shelf("the sidebar's tables", 64, shared=True)
+
+
+def _table(name: tuple, columns: Callable[[], dict[str, list]]) -> pa.Table:
+    """The Arrow table of `columns()`, kept by `name` (what fixes it, the language too)."""
+    return remember(TABLES, name, lambda: pa.table(columns()))
