@@ -4,6 +4,7 @@ import numpy as np
 import streamlit as st
 import torch
 
+from explorer.app.memo import Shelf, remember
 from explorer.app.page import show_problems
 from explorer.figures.common import heatmap
 from explorer.figures.masks import (
@@ -38,6 +39,10 @@ SUBSEQUENT_MASK_CODE = """def subsequent_mask(size):
     ones = torch.ones(
         shape, dtype=torch.bool)
     return torch.tril(ones)"""
+# The page's figures and numbers are fixed by the sentence's tokens, the lengths and sizes
+# asked for, the language and, for the softmax sections, the scores: made once for every
+# learner who shows the same ones (a class following its teacher).
+FIGURES = Shelf("the Masks page's figures and numbers", 96, shared=True)
 LEN_RANGE = MASK_LEN_RANGE  # the two sentence lengths of the padding example
 LEN_DEFAULTS = {EXTRAS[k][0]: EXTRAS[k][1] for k in ("la", "lb")}  # 3 and 4, as in the link
 
@@ -81,8 +86,10 @@ sub = subsequent_mask(size)[0].numpy()
 shown = chosen or size
 labels = tokens if chosen is None else [str(i) for i in range(shown)]
 shown_mask = sub if chosen is None else subsequent_mask(shown)[0].numpy()
-ctx.chart(mask_figure(shown_mask, labels, labels, f"subsequent_mask({shown})[0]", lang=lang),
-          "mask_subsequent", key="mask_sub", where=m1)
+sub_name = ("sub", tuple(labels), lang)
+ctx.chart(remember(FIGURES, sub_name, lambda: mask_figure(shown_mask, labels, labels,
+                                                      f"subsequent_mask({shown})[0]", lang=lang)),
+          "mask_subsequent", key="mask_sub", where=m1, share=sub_name)
 m2.caption(t("mask.sub_caption", size=shown, allowed=int(shown_mask.sum()),
              total=shown * shown))
 
@@ -97,32 +104,37 @@ for where, (key, default), name in zip((p1, p2), LEN_DEFAULTS.items(), "AB", str
     value = where.number_input(t("mask.len_label", name=name), *LEN_RANGE, step=1, **keep(key))
     lengths.append(valid_length(value, default))
 len_a, len_b = lengths
-pair = padded_pair(example_words(tokens), len_a, len_b)
+pair = remember(FIGURES, ("pair", tuple(tokens), len_a, len_b),
+                lambda: padded_pair(example_words(tokens), len_a, len_b))
 src_mask = pair.batch.src_mask.numpy()  # (2, 1, width)
 b1, b2 = st.columns([3, 2])
+pair_name = (tuple(tokens), len_a, len_b, lang)
 ctx.chart(
-    mask_figure(src_mask[:, 0, :], ["A", "B"], pair.longer_src_tokens,
-                t("mask.src_mask_title", shape=tuple(src_mask.shape)),
-                lang=lang, row_noun=t("mask.row_sentence"), col_noun=t("mask.col_position")),
-    "mask_padding", key="mask_pad", where=b1,
+    remember(FIGURES, ("pad", *pair_name), lambda: mask_figure(
+        src_mask[:, 0, :], ["A", "B"], pair.longer_src_tokens,
+        t("mask.src_mask_title", shape=tuple(src_mask.shape)),
+        lang=lang, row_noun=t("mask.row_sentence"), col_noun=t("mask.col_position"))),
+    "mask_padding", key="mask_pad", where=b1, share=("pad", *pair_name),
 )
 b2.caption(t("mask.pad_caption"))
 # The two target masks get the page's whole width: side by side in a column, their row
 # labels (e.g. "5:<pad>") ran into the padding-mask chart beside them.
 ctx.chart(
-    batch_masks_figure(pair.batch.tgt_mask.numpy(), pair.tgt_tokens,
-                       [t("mask.tgt_title", i=0, name="A", n=len_a),
-                        t("mask.tgt_title", i=1, name="B", n=len_b)], lang=lang),
-    "mask_target", key="mask_tgt",
+    remember(FIGURES, ("tgt", *pair_name), lambda: batch_masks_figure(
+        pair.batch.tgt_mask.numpy(), pair.tgt_tokens,
+        [t("mask.tgt_title", i=0, name="A", n=len_a),
+         t("mask.tgt_title", i=1, name="B", n=len_b)], lang=lang)),
+    "mask_target", key="mask_tgt", share=("tgt", *pair_name),
 )
 st.caption(t("mask.tgt_caption", shape=tuple(pair.batch.tgt_mask.shape)))
 st.markdown(t("mask.heads_text"))
 # A walk-through's mistake: mask.unsqueeze(0), on this pair's masks and the model's h.
 heads = ctx.cfg.h if ctx.cfg is not None else 8
-axes = head_axis_rows(pair.batch, heads)
+axes = remember(FIGURES, ("axes", tuple(tokens), len_a, len_b, heads),
+                lambda: head_axis_rows(pair.batch, heads))
 st.markdown(t("mask.unsqueeze_text"))
 st.dataframe(head_axis_table(axes, lang=lang), hide_index=True, width="stretch")
-seed_mask, seed_batch = walkthrough_head_axis()
+seed_mask, seed_batch = remember(FIGURES, ("walk-through axes",), walkthrough_head_axis)
 st.caption(t("mask.unsqueeze_caption", batch=pair.batch.src.size(0), h=heads,
              verdict=t("mask.unsqueeze_fails" if axes[0].wrong_result is None
                        else "mask.unsqueeze_mixes"),
@@ -140,14 +152,27 @@ st.caption(t("mask.mistake_src", T=size, future=int(size * size - sub.sum())))
 st.header(t("mask.effect_header"))
 yours = text_ok and ctx.cfg is not None
 scores = effect_scores(ctx.run().cache if yours else None, size)  # (T, T)
+
+
+def of_scores(parts: tuple, build):
+    """A figure of `scores` and its shared name: shared when the scores are (a run every
+    session reads, or the seeded random ones), else made here."""
+    if yours:
+        return ctx.from_run(parts, build)
+    name = ("random scores", tuple(tokens), *parts)
+    return remember(FIGURES, name, build), name
+
+
 st.caption(t("mask.effect_yours") if yours else t("mask.effect_random"))
-ctx.chart(masking_effect_figure(scores, sub, tokens, lang=lang), "mask_softmax_effect",
-          key="mask_fx")
+fig, name = of_scores(("mask_fx", lang), lambda: masking_effect_figure(scores, sub, tokens,
+                                                                         lang=lang))
+ctx.chart(fig, "mask_softmax_effect", key="mask_fx", share=name)
 st.markdown(t("mask.effect_text"))
 # A walk-through's example: q = k = v = embedding + PE of 4 tokens, without and with every key
 # blocked, side by side.
-p_none, s_none = self_attention_example(blocked=False)  # (4, 4) each
-p_all, _ = self_attention_example(blocked=True)
+p_none, s_none = remember(FIGURES, ("example", False),  # (4, 4) each
+                          lambda: self_attention_example(blocked=False))
+p_all, _ = remember(FIGURES, ("example", True), lambda: self_attention_example(blocked=True))
 st.markdown(t("mask.seed_example"))
 a1, a2 = st.columns(2)
 for where, p, title in ((a1, p_none, "mask.no_mask"), (a2, p_all, "mask.all_blocked")):
@@ -161,7 +186,7 @@ a2.caption(t("mask.all_caption", weight=f"{p_all.mean():.2f}"))
 
 # A walk-through's claim: -1e9 still lets "a little" of the future through. On the learner's
 # scores above: in float32 every blocked weight is exactly 0; when it would not be.
-checks = fill_checks(scores, sub)
+checks, _ = of_scores(("fill checks",), lambda: fill_checks(scores, sub))
 if checks[0].blocked:
     st.subheader(t("mask.leak_header"))
     f16 = torch.finfo(torch.float16)
@@ -179,10 +204,12 @@ st.header(t("mask.conv_header"))
 st.markdown(t("mask.conv_text"))
 c1, c2 = st.columns(2)
 small = subsequent_mask(4)[0].numpy()
-ctx.chart(mask_figure(small, list("abcd"), list("abcd"), t("mask.conv_this_app"), lang=lang),
-          "mask_convention_may_attend", key="mask_c1", where=c1)
-ctx.chart(mask_figure(small, list("abcd"), list("abcd"), t("mask.conv_other"), lang=lang,
-                      blocked_is_one=True), "mask_convention_masked", key="mask_c2", where=c2)
+for where, title, other, key in ((c1, "mask.conv_this_app", False, "mask_c1"),
+                                 (c2, "mask.conv_other", True, "mask_c2")):
+    ctx.chart(remember(FIGURES, (key, lang), lambda title=title, other=other: mask_figure(
+        small, list("abcd"), list("abcd"), t(title), lang=lang, blocked_is_one=other)),
+        "mask_convention_masked" if other else "mask_convention_may_attend", key=key,
+        where=where, share=(key, lang))
 st.caption(t("mask.conv_caption"))
 
 # A common mistake of walk-throughs (this app's mask with the other convention's fill), on
@@ -190,10 +217,10 @@ st.caption(t("mask.conv_caption"))
 st.subheader(t("mask.mistake_header"))
 st.markdown(t("mask.mistake_text", section=t("mask.effect_header")))
 wrong = inverted_fill_weights(scores, sub)  # (T, T)
-ctx.chart(heatmap(wrong, tokens, tokens, t("mask.mistake_title"), lang=lang,
-                  x_title=t("fig.masks.key_axis"), y_title=t("fig.masks.query_axis"), zmin=0.0,
-                  zmax=1.0),
-          "mask_mistake_inverted", key="mask_mistake")
+fig, name = of_scores(("mask_mistake", lang), lambda: heatmap(
+    wrong, tokens, tokens, t("mask.mistake_title"), lang=lang, x_title=t("fig.masks.key_axis"),
+    y_title=t("fig.masks.query_axis"), zmin=0.0, zmax=1.0))
+ctx.chart(fig, "mask_mistake_inverted", key="mask_mistake", share=name)
 if size > 1:
     st.caption(t("mask.mistake_caption", first=f"{wrong[0, 1:].sum():.2f}", n=size,
                  last=f"{wrong[-1, 0]:.3f}", uniform=f"{1 / size:.3f}"))
