@@ -59,23 +59,19 @@ Measured:
     group opened (and 2 s of quiet). Target: a class of 30 (C and its teacher) adds less
     than 50 MB beyond what as many sessions without a class (P) add.
 
-Measured (30 students, 2 cores, the machine otherwise idle, SQLite):
-(a) p95 7.96 s, 4.0x the target; all 150 pages shown. Every student's page, and the
-    teacher's own, arrives together 5-8 s after the change: a change reruns 31 Attention
-    pages within a second (8 s of the server's CPU, most of it holding the interpreter
-    lock), the event loop gets 0.7 s of it, and every run's messages leave at the end.
-    Most of a page's time is its knock-out section decoding the sentence with and
-    without a head (explorer/sections/knockout.py `_answers`), kept per session for
-    every model but the shipped one: the 30 students decode the same sentence with the
-    same seed-built model 30 times (bench/load.py's burst of 30 different sentences now
-    takes 246 ms of server CPU a session, against 102 ms in bench/results.md section 6).
-    With --page masks, 68 of 150 pages showed their change: the 82 others were left
-    unfinished as described above; so were 61 of an Attention run that shared the
-    machine with a test run (81 of 150 shown).
-(b) 13.9% of a core, 2.8x the target: 30.5 `_watch` runs a second at 4.6 ms each (2.0 ms
+Measured (30 students, 2 cores, SQLite):
+(a) /attention, the machine otherwise idle: p95 3.33 s, 1.7x the target; all 150 pages
+    shown, none left unfinished. A change costs the server 2.3-2.8 s of CPU for 31 page
+    runs (about 80 ms a run, most of it holding the interpreter lock): every classmate's
+    page reads the figures, tables and knock-out answers the first one computed
+    (explorer/app/memo.py shared shelves, `Context.from_run`). Before they were shared,
+    a run took about 260 ms and p95 was 7.96 s; before `_watch` became a fragment of its
+    own per class version, --page masks showed 81 of 150 changes (the others were left
+    unfinished as described above), and shows 150 of 150 since.
+(b) 14.2% of a core, 2.8x the target: 31 `_watch` runs a second at 4.6 ms each (1.4 ms
     in the event loop). The store's read is 12 us: the cost is Streamlit's per-run
     overhead (bench/class_background.py: 5 ms a run for the sidebar's training status).
-(c) a class adds no measurable memory: C grew 14 MB, P 34 MB, P2 9 MB.
+(c) a class adds no measurable memory (C grew less than P).
 """
 
 from __future__ import annotations
