@@ -64,8 +64,8 @@ seat = classroom.seat()
 if seat is not None and store is not None and not seat.teaching:
     # a following student: the class's view, before any of its widgets is drawn
     target = classroom.follow(store, seat, here)
-    if target in by_path:
-        st.switch_page(by_path[target])
+    if target in by_path:  # the view goes along: one history entry, Back returns to it
+        st.switch_page(by_path[target], query_params=st.query_params.to_dict())
 menu = st.sidebar.container(key="nav")  # filled once the sidebar has written the link
 class_slot = st.sidebar.container(key="class")
 st.sidebar.divider()

@@ -50,7 +50,7 @@ st.caption(
 
 weights = patterns(run.cache, kind, cfg.N)  # (N, h, q_len, k_len)
 q_tok, k_tok = tokens[kind.queries], tokens[kind.keys]
-if student_question({k: v.label for k, v in KINDS.items()}, lang):
+if student_question({k: v.label for k, v in KINDS.items()}, lang, ctx.presenter):
     st.stop()  # a class question is open: the heatmaps would give the answer away
 if not average and weights.size > GRID_CELL_BUDGET:
     average = True
@@ -70,7 +70,8 @@ head = f2.selectbox(t("attn.head"), range(cfg.h), **keep("attn_head"),
 layer = layer if isinstance(layer, int) and 0 <= layer < cfg.N else 0
 head = head if isinstance(head, int) and 0 <= head < cfg.h else 0
 
-teacher_question(weights[layer, head], q_tok, k_tok, kind.key, layer, head, lang)
+teacher_question(weights[layer, head], q_tok, k_tok, kind.key, layer, head, lang,
+                 ctx.presenter)
 figs, share = ctx.from_run(("steps", kind.key, layer, head, lang),
                          lambda: head_steps(run.cache, kind, layer, head, q_tok, k_tok, lang=lang))
 name = f"attention_{kind.key}_L{layer}_H{head}"

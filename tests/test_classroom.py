@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from apptest_helpers import ROOT, app
+from apptest_helpers import ROOT, app, chart_names
 from shared_inputs import bad_input_texts
 from streamlit.testing.v1 import AppTest
 
@@ -188,6 +188,36 @@ def test_the_teacher_asks_where_a_token_will_look_students_answer_once_and_see_t
     truth = store.results(code, question.id).truth
     assert any("of 1 answers were right" in s.value for s in student.success)
     assert truth == tally.truth
+
+
+def _teacher_on_a_page(code: str, key: str, presenter: bool) -> None:
+    """The teacher's question on a page drawn for a projector or not."""
+    import numpy as np  # AppTest runs this function's body as a script of its own
+
+    from explorer.sections.classroom import teacher_question
+
+    teacher_question(np.eye(3)[[1, 2, 0]], ["a", "b", "c"], ["x", "y", "z"], "enc", 0, 0, "en",
+                     presenter)
+
+
+@pytest.mark.parametrize("presenter", [False, True])
+def test_the_class_answers_are_drawn_like_every_chart_large_on_the_projector(presenter):
+    """explorer.app.charts.show_chart: presenter sizes under a key of their own, and the
+    toolbar's PNG named after the chart, for the teacher's tally and the students' results."""
+    code, key = C.class_store().start(time.time())
+    teacher = AppTest.from_function(_teacher_on_a_page, args=(code, key, presenter),
+                                    default_timeout=60)
+    teacher.session_state[C.SEAT_KEY] = C.Seat(code, key)
+    teacher.run()
+    teacher.button(key="class_ask").click().run()
+    assert not teacher.exception, teacher.exception
+    big = "_presenter" if presenter else ""
+    assert chart_names(teacher) == {f"class_guesses{big}": "class_guesses"}
+    store = C.class_store()
+    store.reveal(code, key, store.state(code).question.id, time.time())
+    student = app("attention", **{C.SEAT_KEY: C.Seat(code, None), C.FOLLOW_KEY: True})
+    assert not student.exception, student.exception
+    assert chart_names(student).get("class_guesses") == "class_guesses"  # a laptop's size
 
 
 def test_wrong_codes_are_limited_per_session_not_per_address():

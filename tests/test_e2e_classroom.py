@@ -12,11 +12,27 @@ import re
 
 import pytest
 from browser_support import ARTIFACTS, need_browser, settled
-from serve import CHROMIUM, CHROMIUM_ARGS, after_rerun, free_port, serve
+from serve import CHROMIUM, CHROMIUM_ARGS, RUNS_DONE, after_rerun, free_port, serve
 
 from explorer.text.locales import en, zh
 
 FOLLOW_MS = 20_000  # the target is 2 s (bench/classroom.py); a loaded CI machine gets room
+
+
+# Whether the student's class panel has shown them exploring (its "Back to the class"
+# button) at any moment since this was first evaluated on the page: a MutationObserver sees
+# an element that a later run removes again.
+EVER_EXPLORING = """() => {
+  if (window.__explored === undefined) {
+    const seen = () => {
+      if (document.querySelector('.st-key-class_back')) window.__explored = true;
+    };
+    window.__explored = false;
+    new MutationObserver(seen).observe(document.body, {childList: true, subtree: true});
+    seen();
+  }
+  return window.__explored;
+}"""
 
 
 def _source_is(text: str) -> str:
@@ -32,114 +48,163 @@ def class_url(tmp_path_factory):
         yield url
 
 
-def test_a_class_follows_its_teacher_and_a_student_may_explore_and_come_back(class_url):
+class Classroom:
+    """The people of one test's class, in one Chromium: each page in a browser context of
+    its own (its own cookies: a student's browser never holds the teacher's key)."""
+
+    def __init__(self, browser, url: str) -> None:
+        self.browser, self.url = browser, url
+
+    def open(self, path: str, height: int = 1000):
+        """A new person's page at `path` (and its query) of the app."""
+        page = self.browser.new_context(viewport={"width": 1300, "height": height}).new_page()
+        page.goto(f"{self.url}{path}")
+        return page
+
+    def start(self, path: str, height: int = 1000):
+        """A teacher who opens `path` and starts a class: their page and the class's code."""
+        teacher = self.open(path, height)
+        settled(teacher, timeout=120_000)
+        teacher.get_by_text(en.TEXT["class.title"]).click()  # opens in the browser alone
+        teacher.locator(".st-key-class_start button").wait_for()
+        after_rerun(teacher, teacher.locator(".st-key-class_start button").click)
+        teacher.wait_for_function("() => /[?&]class=[0-9A-Z]{6}/.test(location.search)",
+                                 timeout=120_000)
+        return teacher, re.search(r"class=([0-9A-Z]{6})", teacher.url).group(1)
+
+    def join(self, code: str, lang: str = "en", height: int = 1000):
+        """A student who opens the class's join link (in their own language)."""
+        return self.open(f"/?class={code}" + ("" if lang == "en" else f"&lang={lang}"), height)
+
+
+def lands_on(page, name: str) -> None:
+    """Wait until a student's page has switched to the class's page `name` and drawn it."""
+    page.wait_for_function(f"() => location.pathname.endsWith({'/' + name!r})",
+                           timeout=120_000)
+    settled(page, timeout=120_000)
+
+
+@pytest.fixture
+def classroom(class_url):
     from playwright.sync_api import sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            size = {"width": 1300, "height": 1000}
-            teacher = browser.new_context(viewport=size).new_page()
-            teacher.goto(f"{class_url}/attention?pres=1")
-            settled(teacher, timeout=120_000)
-            teacher.get_by_text(en.TEXT["class.title"]).click()  # opens in the browser alone
-            teacher.locator(".st-key-class_start button").wait_for()
-            after_rerun(teacher, teacher.locator(".st-key-class_start button").click)
-            teacher.wait_for_function("() => /[?&]class=[0-9A-Z]{6}/.test(location.search)",
-                                     timeout=120_000)
-            code = re.search(r"class=([0-9A-Z]{6})", teacher.url).group(1)
-            assert code in teacher.inner_text(".st-key-class_teacher")
-            teacher.screenshot(path=str(ARTIFACTS / "class_teacher_presenter.png"))
-
-            zh_student = browser.new_context(viewport=size).new_page()
-            zh_student.goto(f"{class_url}/?class={code}&lang=zh")
-            explorer = browser.new_context(viewport=size).new_page()
-            explorer.goto(f"{class_url}/?class={code}")
-            for page in (zh_student, explorer):  # each lands on the teacher's page
-                page.wait_for_function("() => location.pathname.endsWith('/attention')",
-                                       timeout=120_000)
-                settled(page, timeout=120_000)
-            assert zh.TEXT["class.follow"] in zh_student.inner_text(".st-key-class_student")
-
-            # the explorer types a sentence of their own: they explore from then on
-            box = explorer.locator(".st-key-source input")
-            after_rerun(explorer, lambda: (box.fill("my own words"), box.press("Enter")))
-            explorer.wait_for_function(
-                f"() => document.body.innerText.includes({en.TEXT['class.back']!r})",
-                timeout=FOLLOW_MS)
-
-            # the teacher changes the sentence, then the page
-            box = teacher.locator(".st-key-source input")
-            after_rerun(teacher, lambda: (box.fill("a dog saw a cat"), box.press("Enter")))
-            zh_student.wait_for_function(_source_is("a dog saw a cat"), timeout=FOLLOW_MS)
-            after_rerun(teacher, teacher.locator(".st-key-nav a[href*='masks']").first.click)
-            zh_student.wait_for_function("() => location.pathname.endsWith('/masks')",
-                                         timeout=FOLLOW_MS)
-            settled(zh_student)
-            assert zh.TEXT["nav.masks"] in zh_student.inner_text("h1")  # still in Chinese
-            zh_student.screenshot(path=str(ARTIFACTS / "class_student_zh.png"))
-
-            # the explorer kept their own view, and is told where the class is
-            settled(explorer)
-            assert explorer.locator(".st-key-source input").input_value() == "my own words"
-            explorer.wait_for_function(
-                f"() => document.body.innerText.includes({en.TEXT['nav.masks']!r})",
-                timeout=FOLLOW_MS)
-            explorer.get_by_text(en.TEXT["class.back"]).click()
-            explorer.wait_for_function("() => location.pathname.endsWith('/masks')",
-                                       timeout=FOLLOW_MS)
-            explorer.wait_for_function(_source_is("a dog saw a cat"), timeout=FOLLOW_MS)
-            for page in (teacher, zh_student, explorer):
-                assert page.locator("[data-testid='stException']").count() == 0
+            yield Classroom(browser, class_url)
         finally:
             browser.close()
 
 
-def test_a_question_hides_the_heatmaps_until_the_teacher_reveals_the_answers(class_url):
-    from playwright.sync_api import sync_playwright
+def test_a_class_follows_its_teacher_and_a_student_may_explore_and_come_back(classroom):
+    teacher, code = classroom.start("/attention?pres=1")
+    assert code in teacher.inner_text(".st-key-class_teacher")
+    teacher.screenshot(path=str(ARTIFACTS / "class_teacher_presenter.png"))
 
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            size = {"width": 1300, "height": 1100}
-            teacher = browser.new_context(viewport=size).new_page()
-            teacher.goto(f"{class_url}/attention")
-            settled(teacher, timeout=120_000)
-            teacher.get_by_text(en.TEXT["class.title"]).click()
-            after_rerun(teacher, teacher.locator(".st-key-class_start button").click)
-            teacher.wait_for_function("() => /[?&]class=[0-9A-Z]{6}/.test(location.search)",
-                                     timeout=120_000)
-            code = re.search(r"class=([0-9A-Z]{6})", teacher.url).group(1)
-            student = browser.new_context(viewport=size).new_page()
-            student.goto(f"{class_url}/?class={code}&lang=zh")
-            student.wait_for_function("() => location.pathname.endsWith('/attention')",
-                                      timeout=120_000)
-            student.wait_for_selector(".st-key-attn_grid", timeout=120_000)
+    zh_student, explorer = classroom.join(code, "zh"), classroom.join(code)
+    for page in (zh_student, explorer):  # each lands on the teacher's page
+        lands_on(page, "attention")
+    assert zh.TEXT["class.follow"] in zh_student.inner_text(".st-key-class_student")
 
-            teacher.get_by_text(en.TEXT["class.ask_title"]).click()
-            after_rerun(teacher, teacher.locator(".st-key-class_ask button").click)
-            student.wait_for_selector(".st-key-class_question", timeout=FOLLOW_MS)
-            settled(student)
-            assert student.locator(".st-key-attn_grid").count() == 0  # hidden: no spoiler
-            student.screenshot(path=str(ARTIFACTS / "class_question_zh.png"))
-            after_rerun(student, student.locator(".st-key-class_send button").click)
-            assert zh.TEXT["class.q_sent"][:6] in student.inner_text(".st-key-class_question")
+    # the explorer types a sentence of their own: they explore from then on
+    box = explorer.locator(".st-key-source input")
+    after_rerun(explorer, lambda: (box.fill("my own words"), box.press("Enter")))
+    explorer.wait_for_function(
+        f"() => document.body.innerText.includes({en.TEXT['class.back']!r})",
+        timeout=FOLLOW_MS)
 
-            teacher.wait_for_function(
-                f"() => document.body.innerText.includes({'Answers so far: 1'!r})",
-                timeout=FOLLOW_MS)
-            teacher.screenshot(path=str(ARTIFACTS / "class_question_tally.png"))
-            teacher.locator(".st-key-class_reveal button").click()
-            student.wait_for_selector(".st-key-attn_grid", timeout=FOLLOW_MS)  # back
-            settled(student)
-            assert "/ 1" not in student.inner_text(".st-key-class_question")
-            student.screenshot(path=str(ARTIFACTS / "class_revealed_zh.png"))
-            for page in (teacher, student):
-                assert page.locator("[data-testid='stException']").count() == 0
-        finally:
-            browser.close()
+    # the teacher changes the sentence, then the page
+    box = teacher.locator(".st-key-source input")
+    after_rerun(teacher, lambda: (box.fill("a dog saw a cat"), box.press("Enter")))
+    zh_student.wait_for_function(_source_is("a dog saw a cat"), timeout=FOLLOW_MS)
+    after_rerun(teacher, teacher.locator(".st-key-nav a[href*='masks']").first.click)
+    zh_student.wait_for_function("() => location.pathname.endsWith('/masks')",
+                                 timeout=FOLLOW_MS)
+    settled(zh_student)
+    assert zh.TEXT["nav.masks"] in zh_student.inner_text("h1")  # still in Chinese
+    zh_student.screenshot(path=str(ARTIFACTS / "class_student_zh.png"))
+
+    # the explorer kept their own view, and is told where the class is
+    settled(explorer)
+    assert explorer.locator(".st-key-source input").input_value() == "my own words"
+    explorer.wait_for_function(
+        f"() => document.body.innerText.includes({en.TEXT['nav.masks']!r})",
+        timeout=FOLLOW_MS)
+    explorer.get_by_text(en.TEXT["class.back"]).click()
+    explorer.wait_for_function("() => location.pathname.endsWith('/masks')",
+                               timeout=FOLLOW_MS)
+    explorer.wait_for_function(_source_is("a dog saw a cat"), timeout=FOLLOW_MS)
+    for page in (teacher, zh_student, explorer):
+        assert page.locator("[data-testid='stException']").count() == 0
+
+
+def test_a_question_hides_the_heatmaps_until_the_teacher_reveals_the_answers(classroom):
+    teacher, code = classroom.start("/attention", height=1100)
+    student = classroom.join(code, "zh", height=1100)
+    lands_on(student, "attention")
+    student.wait_for_selector(".st-key-attn_grid", timeout=120_000)
+
+    teacher.get_by_text(en.TEXT["class.ask_title"]).click()
+    after_rerun(teacher, teacher.locator(".st-key-class_ask button").click)
+    student.wait_for_selector(".st-key-class_question", timeout=FOLLOW_MS)
+    settled(student)
+    assert student.locator(".st-key-attn_grid").count() == 0  # hidden: no spoiler
+    student.screenshot(path=str(ARTIFACTS / "class_question_zh.png"))
+    after_rerun(student, student.locator(".st-key-class_send button").click)
+    assert zh.TEXT["class.q_sent"][:6] in student.inner_text(".st-key-class_question")
+
+    teacher.wait_for_function(
+        f"() => document.body.innerText.includes({'Answers so far: 1'!r})",
+        timeout=FOLLOW_MS)
+    teacher.screenshot(path=str(ARTIFACTS / "class_question_tally.png"))
+    teacher.locator(".st-key-class_reveal button").click()
+    student.wait_for_selector(".st-key-attn_grid", timeout=FOLLOW_MS)  # back
+    settled(student)
+    assert "/ 1" not in student.inner_text(".st-key-class_question")
+    student.screenshot(path=str(ARTIFACTS / "class_revealed_zh.png"))
+    for page in (teacher, student):
+        assert page.locator("[data-testid='stException']").count() == 0
+
+
+def test_a_student_stays_in_the_class_through_a_reload_and_page_changes_and_back_explores(
+        classroom):
+    teacher, code = classroom.start("/attention")
+    student = classroom.join(code, "zh")
+    lands_on(student, "attention")
+    student.reload()  # a new session: the class code the address keeps joins it again
+    student.locator(".st-key-class_student").wait_for(timeout=120_000)
+    settled(student, timeout=120_000)
+    follow = student.locator(".st-key-class_follow input")
+    assert follow.is_checked()
+    assert not student.evaluate(EVER_EXPLORING)
+
+    # the class's page change: st.switch_page, after which the student still follows, on
+    # the new page's first run too (its heatmaps would otherwise show a question's answer)
+    after_rerun(teacher, teacher.locator(".st-key-nav a[href*='masks']").first.click)
+    student.wait_for_function("() => location.pathname.endsWith('/masks')",
+                              timeout=FOLLOW_MS)
+    settled(student)
+    assert follow.is_checked()
+    assert not student.evaluate(EVER_EXPLORING)
+
+    # Back leaves the class's view: the student explores, told where the class is, in
+    # their own language also once the panel's own look at the class has run again
+    student.go_back()
+    student.locator(".st-key-class_back").wait_for(timeout=FOLLOW_MS)
+    runs = student.evaluate(RUNS_DONE)
+    student.wait_for_function(f"() => window.__runsDone > {runs + 2}", timeout=60_000)
+    panel = student.inner_text(".st-key-class_student")
+    assert zh.TEXT["class.back"] in panel and en.TEXT["class.back"] not in panel
+    assert not follow.is_checked()
+    after_rerun(student, student.locator(".st-key-class_back button").click)
+    student.wait_for_function("() => location.pathname.endsWith('/masks')",
+                              timeout=FOLLOW_MS)
+    student.wait_for_function("() => document.querySelector('.st-key-class_back') === null",
+                              timeout=FOLLOW_MS)
+    assert follow.is_checked()
+    for page in (teacher, student):
+        assert page.locator("[data-testid='stException']").count() == 0
 
 
 def _accuracy(page) -> str:
@@ -150,30 +215,12 @@ def _accuracy(page) -> str:
     return metric.locator("[data-testid='stMetricValue']").inner_text()
 
 
-def test_a_class_trains_along_with_its_teacher_and_each_keeps_the_same_model(class_url):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            size = {"width": 1300, "height": 1000}
-            teacher = browser.new_context(viewport=size).new_page()
-            teacher.goto(f"{class_url}/train")
-            settled(teacher, timeout=120_000)
-            teacher.get_by_text(en.TEXT["class.title"]).click()
-            after_rerun(teacher, teacher.locator(".st-key-class_start button").click)
-            teacher.wait_for_function("() => /[?&]class=[0-9A-Z]{6}/.test(location.search)",
-                                     timeout=120_000)
-            code = re.search(r"class=([0-9A-Z]{6})", teacher.url).group(1)
-            student = browser.new_context(viewport=size).new_page()
-            student.goto(f"{class_url}/?class={code}")
-            student.wait_for_function("() => location.pathname.endsWith('/train')",
-                                      timeout=120_000)
-            settled(student, timeout=120_000)
-            teacher.locator(".st-key-tr_train button").first.click()
-            mine, theirs = _accuracy(teacher), _accuracy(student)
-            assert mine == theirs  # one training (the hub shares it), a copy each
-            for page in (teacher, student):
-                assert page.locator("[data-testid='stException']").count() == 0
-        finally:
-            browser.close()
+def test_a_class_trains_along_with_its_teacher_and_each_keeps_the_same_model(classroom):
+    teacher, code = classroom.start("/train")
+    student = classroom.join(code)
+    lands_on(student, "train")
+    teacher.locator(".st-key-tr_train button").first.click()
+    mine, theirs = _accuracy(teacher), _accuracy(student)
+    assert mine == theirs  # one training (the hub shares it), a copy each
+    for page in (teacher, student):
+        assert page.locator("[data-testid='stException']").count() == 0

@@ -26,7 +26,6 @@ from ..classroom.backend import open_store
 from ..classroom.codes import normalise_code
 from ..classroom.store import (
     ClassNotFoundError,
-    ClassState,
     ClassStore,
     NotTeacherError,
     RateLimitedError,
@@ -210,11 +209,6 @@ def steer(store: ClassStore, s: Seat, view: dict[str, str]) -> None:
         s.sent = view
     except ClassNotFoundError:  # ended (idle for hours): the panel offers a new one
         pass
-
-
-def class_state(store: ClassStore, s: Seat) -> ClassState | None:
-    """The class as students see it now, or None once it is gone."""
-    return store.state(s.code)
 
 
 def follow(store: ClassStore, s: Seat, page: str) -> str | None:

@@ -15,6 +15,8 @@ import streamlit as st
 from streamlit.components.v2 import component
 
 from ..app import classroom as C
+from ..app.charts import show_chart
+from ..app.sidebar import use_session_lang
 from ..classroom.store import (
     NICKNAME_CHARS,
     REVEALED,
@@ -129,6 +131,7 @@ def _teacher(store: ClassStore, s: C.Seat) -> None:
 @st.fragment(run_every=C.ROSTER_EVERY)
 def _roster(store: ClassStore, code: str, key: str) -> None:
     """Who is in the class, redrawn on its own every ROSTER_EVERY seconds."""
+    use_session_lang()  # a run of this fragment alone skips app.py's
     try:
         roster = store.roster(code, key, time.time())
     except (ClassNotFoundError, NotTeacherError):
@@ -141,8 +144,12 @@ def _roster(store: ClassStore, code: str, key: str) -> None:
 def _student(store: ClassStore, s: C.Seat, page_names: dict[str, str]) -> None:
     with st.container(border=True, key="class_student"):
         st.caption(t("class.in_class", code=s.code))
+        # persist_state: st.switch_page (app.py, to the class's page) sends no widget
+        # values, and Streamlit drops every widget's value at a page change, so the toggle
+        # would read off for the new page's first run: the student shown exploring (and the
+        # heatmaps an open question hides) until the browser sent it back on.
         st.toggle(t("class.follow"), key=C.FOLLOW_KEY, help=t("class.follow_help"),
-                  on_change=_maybe_follow_again)
+                  on_change=_maybe_follow_again, persist_state="session")
         _watch_for(s.version)(store, page_names)
         if st.button(t("class.leave"), key="class_leave", icon=":material/logout:"):
             C.leave_class(store, end=False)
@@ -150,7 +157,7 @@ def _student(store: ClassStore, s: C.Seat, page_names: dict[str, str]) -> None:
 
 
 def _maybe_follow_again() -> None:
-    if st.session_state.get(C.FOLLOW_KEY) is True:
+    if C.following():  # the toggle was switched on: the class's view comes back
         C.follow_again()
 
 
@@ -176,17 +183,18 @@ def _watch_for(version: int) -> Callable[[ClassStore, dict[str, str]], None]:
 def _watch(store: ClassStore, page_names: dict[str, str]) -> None:
     """A student's look at the class every POLL_EVERY seconds: one number read (the class's
     version); the whole page runs again only when a followed class changed."""
+    use_session_lang()  # a run of this fragment alone skips app.py's
     s = C.seat()
     if s is None:
         return
     C.heartbeat(store, s)
-    version = store.version(s.code)
-    state = C.class_state(store, s) if version is not None and (
-        version != s.version or st.session_state.get(C.FOLLOW_KEY) is not True) else None
+    version, following = store.version(s.code), C.following()
+    state = store.state(s.code) if version is not None and (
+        version != s.version or not following) else None
     if version is None or (state is not None and state.ended):
         st.warning(t("class.ended"), icon=":material/event_busy:")
         return
-    if st.session_state.get(C.FOLLOW_KEY) is True:
+    if following:
         if version != s.version:
             st.rerun(scope="app")  # the class moved on: the page follows
         return
@@ -196,12 +204,12 @@ def _watch(store: ClassStore, page_names: dict[str, str]) -> None:
               on_click=C.follow_again, width="stretch")
 
 
-def student_question(kind_labels: dict[str, str], lang: str) -> bool:
+def student_question(kind_labels: dict[str, str], lang: str, presenter: bool) -> bool:
     """A following student's side of the class's "where will it look?" on the Attention
     page: answer once, then see the truth beside the class's guesses. True when the page
     must hide its heatmaps (before the reveal: they would give the answer away)."""
     store, s = C.store_or_none(), C.seat()
-    if store is None or s is None or s.teaching or st.session_state.get(C.FOLLOW_KEY) is not True:
+    if store is None or s is None or not C.following():
         return False
     state = store.state(s.code)
     question = state.question if state is not None else None
@@ -216,7 +224,7 @@ def student_question(kind_labels: dict[str, str], lang: str) -> bool:
             results = store.results(s.code, question.id)
             if results is not None:
                 _results(results.counts, question.choices, results.truth, results.answered,
-                         lang)
+                         lang, presenter)
             return False
         if st.session_state.get(ANSWERED_KEY) == (s.code, question.id):
             st.info(t("class.q_sent"), icon=":material/hourglass_top:")
@@ -244,13 +252,13 @@ def student_question(kind_labels: dict[str, str], lang: str) -> bool:
 
 
 def teacher_question(weights: np.ndarray, q_tok: list[str], k_tok: list[str], kind: str,
-                     layer: int, head: int, lang: str) -> None:
+                     layer: int, head: int, lang: str, presenter: bool) -> None:
     """The teacher's side on the Attention page: ask which key token a query token will
     attend to most in the head shown (`weights`: its (q_len, k_len) pattern, whose row
     maximum is the truth); then the answers as they arrive, and Reveal."""
     store, s = C.store_or_none(), C.seat()
     if store is not None and s is not None and s.teaching:
-        _ask(store, s, weights, q_tok, k_tok, kind, layer, head, lang)
+        _ask(store, s, weights, q_tok, k_tok, kind, layer, head, lang, presenter)
 
 
 def _quoted(text: str) -> str:
@@ -259,7 +267,8 @@ def _quoted(text: str) -> str:
 
 
 def _ask(store: ClassStore, s: C.Seat, weights: np.ndarray, q_tok: list[str],
-         k_tok: list[str], kind: str, layer: int, head: int, lang: str) -> None:
+         k_tok: list[str], kind: str, layer: int, head: int, lang: str,
+         presenter: bool) -> None:
     """The teacher's side: ask about a query token of the head shown; then the tally."""
     state = store.state(s.code)
     question = state.question if state is not None else None
@@ -278,19 +287,22 @@ def _ask(store: ClassStore, s: C.Seat, weights: np.ndarray, q_tok: list[str],
                         "kind": kind}), time.time())
             st.rerun()
         if question is not None:
-            _tally(store, s.code, s.teacher_key or "", question.id, question.choices, lang)
+            _tally(store, s.code, s.teacher_key or "", question.id, question.choices, lang,
+                   presenter)
 
 
 @st.fragment(run_every=C.ROSTER_EVERY)
 def _tally(store: ClassStore, code: str, key: str, question_id: int,
-           labels: tuple[str, ...], lang: str) -> None:
-    """The answers as they arrive, redrawn on their own; Reveal shows every student."""
+           labels: tuple[str, ...], lang: str, presenter: bool) -> None:
+    """The answers as they arrive, redrawn on their own; Reveal shows every student.
+    `presenter` is handed in: a fragment's own reruns run without the page's context."""
+    use_session_lang()  # a run of this fragment alone skips app.py's
     try:
         tally = store.tally(code, key, question_id)
     except ClassroomError:
         return
     shown = tally.truth if tally.status == REVEALED else None
-    _results(tally.counts, labels, shown, tally.answered, lang)
+    _results(tally.counts, labels, shown, tally.answered, lang, presenter)
     named = [f"{_quoted(labels[i])}: {', '.join(_quoted(n) for n in names)}"
              for i, names in enumerate(tally.nicknames) if names and i < len(labels)]
     if named:  # only the teacher sees who answered what (students see counts)
@@ -302,9 +314,11 @@ def _tally(store: ClassStore, code: str, key: str, question_id: int,
 
 
 def _results(counts: tuple[int, ...], labels: tuple[str, ...], truth: int | None,
-             answered: int, lang: str) -> None:
-    st.plotly_chart(guesses_chart(counts, labels, truth, lang=lang), key="class_guesses",
-                    config={"displayModeBar": False})
+             answered: int, lang: str, presenter: bool) -> None:
+    """The class's answers (and the truth, once revealed) in a chart drawn like the page's
+    others: large in presenter mode, a PNG named after it."""
+    show_chart(guesses_chart(counts, labels, truth, lang=lang), "class_guesses", None,
+               presenter, key="class_guesses")
     if truth is None:
         st.caption(t("class.q_answered", n=answered))
     else:
