@@ -567,6 +567,41 @@ def test_a_class_idle_for_hours_ends_and_is_then_forgotten(store):
 
 # -- opening the store --
 
+def test_the_teacher_sees_every_question_asked_with_its_answers(store):
+    code, key = store.start(T0)
+    assert store.questions(code, key) == []
+    first = store.ask(code, key, SAT, T0 + 1)
+    store.answer(code, first, "s1", 1, None, T0 + 2)
+    store.answer(code, first, "s2", 2, None, T0 + 2)
+    store.reveal(code, key, first, T0 + 3)
+    second = store.ask(code, key, POLL, T0 + 4)
+    asked = store.questions(code, key)
+    assert [(q.question_id, q.prompt, q.status, q.answered) for q in asked] == [
+        (first, SAT.prompt, REVEALED, 2), (second, POLL.prompt, OPEN, 0)]
+    assert asked[0].counts[asked[0].truth] == 1  # one of the two was right
+    with pytest.raises(NotTeacherError):
+        store.questions(code, "not the key")
+    with pytest.raises(ClassNotFoundError):
+        store.questions("ZZZZZZ", key)
+
+
+def test_a_data_folder_from_before_prompts_were_kept_still_opens(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "classes.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE questions (code TEXT NOT NULL, id INTEGER NOT NULL,"
+                   " choices INTEGER NOT NULL, truth INTEGER, status TEXT NOT NULL,"
+                   " results TEXT, PRIMARY KEY (code, id)) WITHOUT ROWID")
+    store = SQLiteStore(path)
+    try:
+        code, key = store.start(T0)
+        question = store.ask(code, key, SAT, T0 + 1)
+        assert store.tally(code, key, question).prompt == SAT.prompt
+    finally:
+        store.close()
+
+
 def test_a_new_store_on_the_same_data_sees_the_class(store, spec, tmp_path):
     code, key = store.start(T0)
     store.steer(code, key, {"src": "the cat"}, T0 + 1)

@@ -16,7 +16,7 @@ from shared_inputs import bad_input_texts
 from streamlit.testing.v1 import AppTest
 
 from explorer.app import classroom as C
-from explorer.classroom.store import NotTeacherError
+from explorer.classroom.store import NotTeacherError, Question
 from explorer.sections.classroom import join_link, qr_png
 from explorer.text.i18n import set_lang
 from explorer.text.locales import en, zh
@@ -263,3 +263,32 @@ def test_each_class_version_a_page_takes_is_watched_by_a_fragment_of_its_own():
     names = {_watch_for(v).__qualname__ for v in (-1, 0, 1, 2, 41)}
     assert len(names) == 5
     assert _watch_for(7).__qualname__ == _watch_for(7).__qualname__  # a rerun keeps it
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_teachers_dashboard_lists_every_question_with_its_answers(lang):
+    store = C.class_store()
+    code, key = store.start(time.time())
+    first = store.ask(code, key, Question("token", "Where will **sat** look?", ("a", "b"), 1,
+                                          {"token": "sat"}), time.time())
+    store.answer(code, first, "s1", 1, None, time.time())
+    store.answer(code, first, "s2", 0, None, time.time())
+    store.reveal(code, key, first, time.time())
+    store.ask(code, key, Question("option", "Did you expect it?", ("yes", "no")), time.time())
+    set_lang(lang)
+    try:
+        teacher = _session(lang=lang)  # the class panel is drawn by app.py on every page
+        teacher.session_state[C.SEAT_KEY] = C.Seat(code, key)
+        teacher.run()
+        assert not teacher.exception, teacher.exception
+        texts = (en if lang == "en" else zh).TEXT
+        marks = [m.value for m in teacher.sidebar.markdown]
+        rows = [m for m in marks if m.startswith(("**1.**", "**2.**"))]
+        assert rows == [  # newest first
+            "**2.** " + texts["class.asked_open"].format(answered=0),
+            "**1.** " + texts["class.asked_right"].format(answered=2, right="50%")]
+        prompts = [c.value for c in teacher.sidebar.caption]
+        assert "Did you expect it?" in prompts
+        assert r"Where will \*\*sat\*\* look?" in prompts  # shown as typed, not bold
+    finally:
+        set_lang("en")

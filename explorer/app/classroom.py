@@ -48,6 +48,9 @@ TRAIN_KEY = "_class_train"  # a following student's Train page trains with the t
 TEACHER_COOKIE = "txclass_"  # + code: the teacher key, kept by the teacher's browser
 POLL_EVERY = 1.0  # seconds between a student's looks at the class (changes show within 2 s)
 ROSTER_EVERY = 2.0  # seconds between the teacher's looks at who follows
+# seconds between the teacher's looks at the answers of an open question: the chart is
+# complete within about this long of the last answer (one session polls it, not thirty)
+TALLY_EVERY = 0.5
 HEARTBEAT_EVERY = 4.0  # seconds between a student's "still here" (CONNECTED is 10 s)
 
 

@@ -251,7 +251,8 @@ class RedisStore(ClassStore):
             key = self._question(code, question_id)
             pipe.hset(key, mapping={
                 "choices": len(question.choices), "status": OPEN,
-                "truth": "" if question.truth is None else question.truth, "results": ""})
+                "truth": "" if question.truth is None else question.truth, "results": "",
+                "prompt": question.prompt})
             pipe.expire(key, LIVE_TTL)
             pipe.hset(self._class(code), mapping={
                 "question_id": question_id, "version": found.version + 1,
@@ -295,7 +296,7 @@ class RedisStore(ClassStore):
             raise QuestionClosedError("no such question")
         answers = self._answer_list(self._r, code, question_id)
         return tally_of(question_id, question["status"], int(question["choices"]),
-                        _truth(question["truth"]), answers)
+                        _truth(question["truth"]), answers, question.get("prompt", ""))
 
     def _reveal(self, code: str, teacher_key: str, question_id: int, now: float) -> Results:
         question_key = self._question(code, question_id)

@@ -65,7 +65,7 @@ SCHEMA = (
     "CREATE INDEX IF NOT EXISTS classes_by_activity ON classes (ended, active)",
     """CREATE TABLE IF NOT EXISTS questions (
         code TEXT NOT NULL, id INTEGER NOT NULL, choices INTEGER NOT NULL, truth INTEGER,
-        status TEXT NOT NULL, results TEXT, PRIMARY KEY (code, id)) WITHOUT ROWID""",
+        status TEXT NOT NULL, results TEXT, prompt TEXT, PRIMARY KEY (code, id)) WITHOUT ROWID""",
     """CREATE TABLE IF NOT EXISTS answers (
         code TEXT NOT NULL, question INTEGER NOT NULL, student TEXT NOT NULL,
         choice INTEGER NOT NULL, nickname TEXT, at REAL NOT NULL,
@@ -90,6 +90,9 @@ class SQLiteStore(ClassStore):
         with self._write() as db:
             for statement in SCHEMA:
                 db.execute(statement)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(questions)")}
+            if "prompt" not in columns:  # a data folder written before prompts were kept
+                db.execute("ALTER TABLE questions ADD COLUMN prompt TEXT")
 
     def close(self) -> None:
         with self._lock:
@@ -230,9 +233,10 @@ class SQLiteStore(ClassStore):
             question_id = row[4] + 1
             db.execute("UPDATE questions SET status = ? WHERE code = ? AND status = ?",
                        (CLOSED, code, OPEN))
-            db.execute("INSERT INTO questions (code, id, choices, truth, status)"
-                       " VALUES (?, ?, ?, ?, ?)",
-                       (code, question_id, len(question.choices), question.truth, OPEN))
+            db.execute("INSERT INTO questions (code, id, choices, truth, status, prompt)"
+                       " VALUES (?, ?, ?, ?, ?, ?)",
+                       (code, question_id, len(question.choices), question.truth, OPEN,
+                        question.prompt))
             db.execute("UPDATE classes SET question_id = ?, question = ?,"
                        " version = version + 1, active = max(active, ?) WHERE code = ?",
                        (question_id, public_json(question_id, question, OPEN), now, code))
@@ -267,12 +271,13 @@ class SQLiteStore(ClassStore):
     def _tally(self, code: str, teacher_key: str, question_id: int) -> Tally:
         with self._connection() as db:
             self._teacher(db, code, teacher_key, None)
-            question = db.execute("SELECT choices, truth, status FROM questions"
+            question = db.execute("SELECT choices, truth, status, prompt FROM questions"
                                   " WHERE code = ? AND id = ?", (code, question_id)).fetchone()
             if question is None:
                 raise QuestionClosedError("no such question")
             answers = self._answers(db, code, question_id)
-        return tally_of(question_id, question[2], question[0], question[1], answers)
+        return tally_of(question_id, question[2], question[0], question[1], answers,
+                        question[3] or "")
 
     def _reveal(self, code: str, teacher_key: str, question_id: int, now: float) -> Results:
         with self._write() as db:

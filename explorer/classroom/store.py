@@ -148,6 +148,7 @@ class Tally:
     answered: int
     truth: int | None
     nicknames: tuple[tuple[str, ...], ...]
+    prompt: str = ""  # the question as asked (the teacher's dashboard lists them)
 
 
 @dataclass(frozen=True)
@@ -265,7 +266,7 @@ def count(answers: Iterable[tuple[int, str | None]], choices: int) -> tuple[list
 
 
 def tally_of(question_id: int, status: str, choices: int, truth: int | None,
-             answers: list[tuple[int, str | None]]) -> Tally:
+             answers: list[tuple[int, str | None]], prompt: str = "") -> Tally:
     """The teacher's tally of `answers` ((choice, nickname) pairs in any order): the
     nicknames of each choice sorted, so every back end gives the same one."""
     counts, answered = count(answers, choices)
@@ -275,7 +276,8 @@ def tally_of(question_id: int, status: str, choices: int, truth: int | None,
             names[choice].append(nickname)
     return Tally(question_id=question_id, status=status, counts=tuple(counts),
                  answered=answered, truth=truth,
-                 nicknames=tuple(tuple(sorted(n, key=str.casefold)) for n in names))
+                 nicknames=tuple(tuple(sorted(n, key=str.casefold)) for n in names),
+                 prompt=prompt)
 
 
 def results_from_json(question_id: int, truth: int | None, results: str) -> Results:
@@ -367,6 +369,21 @@ class ClassStore(ABC):
     def tally(self, code: str, teacher_key: str, question_id: int) -> Tally:
         """The answers so far, for the teacher (also after the class ended)."""
         return self._tally(self._code(code), self._key(teacher_key), _question_id(question_id))
+
+    def questions(self, code: str, teacher_key: str) -> list[Tally]:
+        """Every question asked in the class so far, oldest first, each with its answers
+        (the teacher's dashboard)."""
+        state = self.state(code)
+        if state is None:
+            raise ClassNotFoundError("no class has this code")
+        last = state.question.id if state.question is not None else 0
+        asked = []
+        for question_id in range(1, last + 1):
+            try:
+                asked.append(self.tally(code, teacher_key, question_id))
+            except QuestionClosedError:  # forgotten with its class's old keys
+                continue
+        return asked
 
     def reveal(self, code: str, teacher_key: str, question_id: int, now: float) -> Results:
         """Close the question and show every student the truth and the counts."""

@@ -26,7 +26,9 @@ from ..classroom.store import (
     ClassStore,
     NotTeacherError,
     Question,
+    Tally,
 )
+from ..core.introspect import KINDS
 from ..figures.attention import guesses_chart
 from ..text.i18n import percent, t
 
@@ -139,6 +141,27 @@ def _roster(store: ClassStore, code: str, key: str) -> None:
         return
     st.caption(t("class.roster", connected=roster.connected, following=roster.following,
                  exploring=roster.exploring))
+    try:
+        _asked(store.questions(code, key))
+    except (ClassNotFoundError, NotTeacherError):
+        pass  # ended meanwhile: the next redraw says so
+
+
+def _asked(questions: list[Tally]) -> None:
+    """The teacher's dashboard: every question asked so far, newest first, with how many
+    answered and, once revealed, the share right. A prompt holds the learner's tokens: its
+    markdown characters are escaped."""
+    if not questions:
+        return
+    with st.expander(t("class.asked", n=len(questions)), icon=":material/quiz:"):
+        for q in reversed(questions):
+            if q.status == REVEALED and q.truth is not None and q.answered:
+                counts = t("class.asked_right", answered=q.answered,
+                           right=percent(q.counts[q.truth] / q.answered))
+            else:
+                counts = t("class.asked_open", answered=q.answered)
+            st.markdown(f"**{q.question_id}.** {counts}")
+            st.caption(_quoted(q.prompt))
 
 
 def _student(store: ClassStore, s: C.Seat, page_names: dict[str, str]) -> None:
@@ -281,17 +304,21 @@ def _ask(store: ClassStore, s: C.Seat, weights: np.ndarray, q_tok: list[str],
         if st.button(t("class.ask"), key="class_ask", icon=":material/help:"):
             truth = int(np.argmax(weights[query]))
             labels = tuple(f"{i}:{tok}" for i, tok in enumerate(k_tok))
-            store.ask(s.code, s.teacher_key or "", Question(
-                "token", f"{q_tok[query]} (layer {layer}, head {head}, {kind})", labels,
-                truth, {"token": q_tok[query], "layer": str(layer), "head": str(head),
-                        "kind": kind}), time.time())
+            # the prompt, in the teacher's words, is what the teacher's dashboard lists;
+            # students read the question from its fields, in their own language
+            prompt = t("class.q_token", token=q_tok[query], layer=layer, head=head,
+                       kind=KINDS[kind].label if kind in KINDS else kind)
+            fields = {"token": q_tok[query], "layer": str(layer), "head": str(head),
+                      "kind": kind}
+            store.ask(s.code, s.teacher_key or "",
+                      Question("token", prompt, labels, truth, fields), time.time())
             st.rerun()
         if question is not None:
             _tally(store, s.code, s.teacher_key or "", question.id, question.choices, lang,
                    presenter)
 
 
-@st.fragment(run_every=C.ROSTER_EVERY)
+@st.fragment(run_every=C.TALLY_EVERY)
 def _tally(store: ClassStore, code: str, key: str, question_id: int,
            labels: tuple[str, ...], lang: str, presenter: bool) -> None:
     """The answers as they arrive, redrawn on their own; Reveal shows every student.

@@ -2043,6 +2043,9 @@ TEXT: dict[str, str] = {
     "class.qr_caption": "The join link as a QR code",
     "class.roster": "Students connected: {connected} ({following} following, {exploring} "
                     "exploring)",
+    "class.asked": "Questions so far ({n})",
+    "class.asked_right": "{answered} answered, {right} right",
+    "class.asked_open": "{answered} answered, not revealed",
     "class.end": "End the class",
     "class.ended": "This class has ended.",
     "class.in_class": "In class {code}",
