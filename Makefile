@@ -44,11 +44,12 @@ test: $(VENV)/.dev-deps browser redis
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
-# The inner loop (under 90 s on an idle 2-core machine): everything but the browser tests and
-# the slow ones (the benchmarks' smoke runs, long trainings, extra cases: tests/conftest.py).
+# The inner loop (about 65 s on an idle 2-core machine): everything but the browser tests and
+# the slow ones (the benchmarks' smoke runs, long trainings, extra cases: tests/conftest.py),
+# in two worker processes (pytest-xdist), one per core.
 test-fast: $(VENV)/.dev-deps
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -m "not browser and not slow" -x
+	$(BIN)/python -m pytest -m "not browser and not slow" -x -n 2
 
 # Benchmarks (about an hour; run on an idle machine): writes bench/results.md.
 bench: $(VENV)/.dev-deps browser

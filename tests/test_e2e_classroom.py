@@ -16,6 +16,10 @@ from serve import CHROMIUM, CHROMIUM_ARGS, RUNS_DONE, after_rerun, free_port, se
 
 from explorer.text.locales import en, zh
 
+# Each test drives Chromium through the module's server (its fixtures, not browser_support's):
+# marked here, since conftest.py recognises a browser test by those fixtures.
+pytestmark = pytest.mark.browser
+
 FOLLOW_MS = 20_000  # the target is 2 s (bench/classroom.py); a loaded CI machine gets room
 
 
