@@ -77,16 +77,12 @@ figs, share = ctx.from_run(("steps", kind.key, layer, head, lang),
 name = f"attention_{kind.key}_L{layer}_H{head}"
 
 
-def shared(step: str) -> tuple | None:
-    """The name the chart of `step` is shared by, when its figure is."""
-    return None if share is None else (*share, step)
-
-
-
+# each step's figure is shared by its own name, when the steps are
+shared = {step: None if share is None else (*share, step) for step in figs}
 st.markdown(t("attn.step1", h=cfg.h, d_k=cfg.d_k))
 for step, column in zip(("Q", "K", "V"), st.columns(3), strict=True):
     ctx.chart(figs[step], f"{name}_{step}", key=f"attn_{step.lower()}", where=column,
-              share=shared(step))
+              share=shared[step])
 # A walk-through says K is usually V: the same input, but two different projections.
 kv, _ = ctx.from_run(("kv", kind.key, layer, head), lambda: key_value_source(
     ctx.model(), run.cache, kind, layer, head, cfg.norm_placement == "pre"))
@@ -96,15 +92,15 @@ st.caption(t("attn.kv_text", source=t(f"attn.kv_source_{kv.source}"), rows=kv.ro
              mean_diff=f"{kv.mean_diff:.3f}", corr=f"{kv.corr:.2f}"))
 st.markdown(t("attn.step2", sqrt_dk=f"{np.sqrt(cfg.d_k):.3g}"))
 s1, s2 = st.columns(2)
-ctx.chart(figs["scores"], f"{name}_scores", key="attn_s", where=s1, share=shared("scores"))
-ctx.chart(figs["masked"], f"{name}_masked", key="attn_m", where=s2, share=shared("masked"))
+ctx.chart(figs["scores"], f"{name}_scores", key="attn_s", where=s1, share=shared["scores"])
+ctx.chart(figs["masked"], f"{name}_masked", key="attn_m", where=s2, share=shared["masked"])
 fx = scaling_effect(run.cache[kind.hook(layer, "hook_scores")][0, head],  # a common mistake:
                     run.cache[kind.hook(layer, "hook_masked_scores")][0, head], cfg.d_k)
 st.caption(t("attn.mistake_exploding", d_k=cfg.d_k, **{k: f"{v:.3f}" for k, v in fx.items()}))
 st.markdown(t("attn.step3"))
 w1, w2 = st.columns(2)
-ctx.chart(figs["weights"], f"{name}_weights", key="attn_p", where=w1, share=shared("weights"))
-ctx.chart(figs["z"], f"{name}_z", key="attn_z", where=w2, share=shared("z"))
+ctx.chart(figs["weights"], f"{name}_weights", key="attn_p", where=w1, share=shared["weights"])
+ctx.chart(figs["z"], f"{name}_z", key="attn_z", where=w2, share=shared["z"])
 st.markdown(t("attn.step5", h=cfg.h, q=len(q_tok), d_k=cfg.d_k, d_model=cfg.d_model))
 
 st.download_button(

@@ -4,7 +4,6 @@ import numpy as np
 import streamlit as st
 import torch
 
-from explorer.app.memo import Shelf, remember
 from explorer.app.page import show_problems
 from explorer.figures.common import heatmap
 from explorer.figures.masks import (
@@ -39,10 +38,6 @@ SUBSEQUENT_MASK_CODE = """def subsequent_mask(size):
     ones = torch.ones(
         shape, dtype=torch.bool)
     return torch.tril(ones)"""
-# The page's figures and numbers are fixed by the sentence's tokens, the lengths and sizes
-# asked for, the language and, for the softmax sections, the scores: made once for every
-# learner who shows the same ones (a class following its teacher).
-FIGURES = Shelf("the Masks page's figures and numbers", 96, shared=True)
 LEN_RANGE = MASK_LEN_RANGE  # the two sentence lengths of the padding example
 LEN_DEFAULTS = {EXTRAS[k][0]: EXTRAS[k][1] for k in ("la", "lb")}  # 3 and 4, as in the link
 
@@ -86,10 +81,12 @@ sub = subsequent_mask(size)[0].numpy()
 shown = chosen or size
 labels = tokens if chosen is None else [str(i) for i in range(shown)]
 shown_mask = sub if chosen is None else subsequent_mask(shown)[0].numpy()
-sub_name = ("sub", tuple(labels), lang)
-ctx.chart(remember(FIGURES, sub_name, lambda: mask_figure(shown_mask, labels, labels,
-                                                      f"subsequent_mask({shown})[0]", lang=lang)),
-          "mask_subsequent", key="mask_sub", where=m1, share=sub_name)
+# The page's figures and numbers are fixed by the sentence's tokens, the lengths and sizes
+# asked for, the language and, for the softmax sections, the scores: made once for every
+# learner who shows the same ones (a class following its teacher).
+fig, name = ctx.fixed(("masks", "sub", tuple(labels), lang), lambda: mask_figure(
+    shown_mask, labels, labels, f"subsequent_mask({shown})[0]", lang=lang))
+ctx.chart(fig, "mask_subsequent", key="mask_sub", where=m1, share=name)
 m2.caption(t("mask.sub_caption", size=shown, allowed=int(shown_mask.sum()),
              total=shown * shown))
 
@@ -104,37 +101,33 @@ for where, (key, default), name in zip((p1, p2), LEN_DEFAULTS.items(), "AB", str
     value = where.number_input(t("mask.len_label", name=name), *LEN_RANGE, step=1, **keep(key))
     lengths.append(valid_length(value, default))
 len_a, len_b = lengths
-pair = remember(FIGURES, ("pair", tuple(tokens), len_a, len_b),
-                lambda: padded_pair(example_words(tokens), len_a, len_b))
+pair, _ = ctx.fixed(("masks", "pair", tuple(tokens), len_a, len_b),
+                    lambda: padded_pair(example_words(tokens), len_a, len_b))
 src_mask = pair.batch.src_mask.numpy()  # (2, 1, width)
 b1, b2 = st.columns([3, 2])
 pair_name = (tuple(tokens), len_a, len_b, lang)
-ctx.chart(
-    remember(FIGURES, ("pad", *pair_name), lambda: mask_figure(
-        src_mask[:, 0, :], ["A", "B"], pair.longer_src_tokens,
-        t("mask.src_mask_title", shape=tuple(src_mask.shape)),
-        lang=lang, row_noun=t("mask.row_sentence"), col_noun=t("mask.col_position"))),
-    "mask_padding", key="mask_pad", where=b1, share=("pad", *pair_name),
-)
+fig, name = ctx.fixed(("masks", "pad", *pair_name), lambda: mask_figure(
+    src_mask[:, 0, :], ["A", "B"], pair.longer_src_tokens,
+    t("mask.src_mask_title", shape=tuple(src_mask.shape)),
+    lang=lang, row_noun=t("mask.row_sentence"), col_noun=t("mask.col_position")))
+ctx.chart(fig, "mask_padding", key="mask_pad", where=b1, share=name)
 b2.caption(t("mask.pad_caption"))
 # The two target masks get the page's whole width: side by side in a column, their row
 # labels (e.g. "5:<pad>") ran into the padding-mask chart beside them.
-ctx.chart(
-    remember(FIGURES, ("tgt", *pair_name), lambda: batch_masks_figure(
-        pair.batch.tgt_mask.numpy(), pair.tgt_tokens,
-        [t("mask.tgt_title", i=0, name="A", n=len_a),
-         t("mask.tgt_title", i=1, name="B", n=len_b)], lang=lang)),
-    "mask_target", key="mask_tgt", share=("tgt", *pair_name),
-)
+fig, name = ctx.fixed(("masks", "tgt", *pair_name), lambda: batch_masks_figure(
+    pair.batch.tgt_mask.numpy(), pair.tgt_tokens,
+    [t("mask.tgt_title", i=0, name="A", n=len_a),
+     t("mask.tgt_title", i=1, name="B", n=len_b)], lang=lang))
+ctx.chart(fig, "mask_target", key="mask_tgt", share=name)
 st.caption(t("mask.tgt_caption", shape=tuple(pair.batch.tgt_mask.shape)))
 st.markdown(t("mask.heads_text"))
 # A walk-through's mistake: mask.unsqueeze(0), on this pair's masks and the model's h.
 heads = ctx.cfg.h if ctx.cfg is not None else 8
-axes = remember(FIGURES, ("axes", tuple(tokens), len_a, len_b, heads),
-                lambda: head_axis_rows(pair.batch, heads))
+axes, _ = ctx.fixed(("masks", "axes", tuple(tokens), len_a, len_b, heads),
+                    lambda: head_axis_rows(pair.batch, heads))
 st.markdown(t("mask.unsqueeze_text"))
 st.dataframe(head_axis_table(axes, lang=lang), hide_index=True, width="stretch")
-seed_mask, seed_batch = remember(FIGURES, ("walk-through axes",), walkthrough_head_axis)
+(seed_mask, seed_batch), _ = ctx.fixed(("masks", "walk-through axes"), walkthrough_head_axis)
 st.caption(t("mask.unsqueeze_caption", batch=pair.batch.src.size(0), h=heads,
              verdict=t("mask.unsqueeze_fails" if axes[0].wrong_result is None
                        else "mask.unsqueeze_mixes"),
@@ -159,8 +152,7 @@ def of_scores(parts: tuple, build):
     session reads, or the seeded random ones), else made here."""
     if yours:
         return ctx.from_run(parts, build)
-    name = ("random scores", tuple(tokens), *parts)
-    return remember(FIGURES, name, build), name
+    return ctx.fixed(("masks", "random scores", tuple(tokens), *parts), build)
 
 
 st.caption(t("mask.effect_yours") if yours else t("mask.effect_random"))
@@ -170,9 +162,10 @@ ctx.chart(fig, "mask_softmax_effect", key="mask_fx", share=name)
 st.markdown(t("mask.effect_text"))
 # A walk-through's example: q = k = v = embedding + PE of 4 tokens, without and with every key
 # blocked, side by side.
-p_none, s_none = remember(FIGURES, ("example", False),  # (4, 4) each
-                          lambda: self_attention_example(blocked=False))
-p_all, _ = remember(FIGURES, ("example", True), lambda: self_attention_example(blocked=True))
+(p_none, s_none), _ = ctx.fixed(("masks", "example", False),  # (4, 4) each
+                                lambda: self_attention_example(blocked=False))
+(p_all, _), _ = ctx.fixed(("masks", "example", True),
+                          lambda: self_attention_example(blocked=True))
 st.markdown(t("mask.seed_example"))
 a1, a2 = st.columns(2)
 for where, p, title in ((a1, p_none, "mask.no_mask"), (a2, p_all, "mask.all_blocked")):
@@ -206,10 +199,10 @@ c1, c2 = st.columns(2)
 small = subsequent_mask(4)[0].numpy()
 for where, title, other, key in ((c1, "mask.conv_this_app", False, "mask_c1"),
                                  (c2, "mask.conv_other", True, "mask_c2")):
-    ctx.chart(remember(FIGURES, (key, lang), lambda title=title, other=other: mask_figure(
-        small, list("abcd"), list("abcd"), t(title), lang=lang, blocked_is_one=other)),
-        "mask_convention_masked" if other else "mask_convention_may_attend", key=key,
-        where=where, share=(key, lang))
+    fig, name = ctx.fixed(("masks", key, lang), lambda title=title, other=other: mask_figure(
+        small, list("abcd"), list("abcd"), t(title), lang=lang, blocked_is_one=other))
+    ctx.chart(fig, "mask_convention_masked" if other else "mask_convention_may_attend",
+              key=key, where=where, share=name)
 st.caption(t("mask.conv_caption"))
 
 # A common mistake of walk-throughs (this app's mask with the other convention's fill), on

@@ -2,7 +2,6 @@
 
 import streamlit as st
 
-from explorer.app.memo import Shelf, remember
 from explorer.app.page import show_problems
 from explorer.core.introspect import (
     KINDS,
@@ -33,8 +32,6 @@ from explorer.state.view import keep
 from explorer.text.i18n import get_lang, t
 from transformer.hook_paths import layer_hook
 
-# The worked examples' shapes: the same on every run (0.17 s of tensors for the walk)
-EXAMPLES = Shelf("the Shapes page's worked examples", 3, shared=True)
 TABLE_FONT = 14  # px, the table's text (drawn on a canvas: presenter mode's CSS leaves it)
 
 
@@ -133,7 +130,8 @@ with st.expander(t("shapes.examples_expander")):
     st.caption(t("shapes.batch_example_caption", ntokens=ntokens, labels=ex["batch"] * (
         ex["tgt_len"] - 1)))
     ex = WALK_EXAMPLE  # a walk-through's (30, 8, 33, 64) through attention()
-    rows, more = remember(EXAMPLES, "walk", attention_walk_shapes)
+    # the same on every run (0.17 s of tensors): made once for every session
+    (rows, more), _ = ctx.fixed(("shapes", "walk"), attention_walk_shapes)
     st.markdown(t("shapes.walk_example", **ex))
     st.dataframe(example_table(rows, lang=lang), hide_index=True, width="stretch")
     st.caption(t("shapes.walk_caption", **{k: str(v) for k, v in more}, **ex))

@@ -213,7 +213,7 @@ class _Written(go.Figure):
 
 # The written-out specs of figures shared by sessions (show_chart's `share`), by the
 # figure's name and the sizes (presenter or not).
-SPECS = Shelf("written-out figures", 48, shared=True)
+SPECS = Shelf("written-out figures", 128, shared=True)
 
 
 def _shared_spec(fig: go.Figure, presenter: bool) -> dict[str, Any]:

@@ -33,9 +33,10 @@ from .sources import (
 
 T = TypeVar("T")
 
-# What pages compute from runs every session reads (`Context.from_run`): a class looking
-# at one sentence builds each figure once.
-RUN_RESULTS = Shelf("results of shared runs", 128, shared=True)
+# What pages compute that every session may read (`Context.from_run`, `Context.fixed`):
+# figures, tables and numbers of a shared run or fixed by what the page names alone. A
+# class looking at one sentence builds each of them once.
+SHARED_RESULTS = Shelf("page results shared by sessions", 160, shared=True)
 EOS_TOKEN = SPECIALS[EOS]  # "</s>": a source's end, as this app's tasks train on it
 EXPLORER_MAX_LEN = 256  # positions precomputed by the live model (sentences are short)
 
@@ -79,16 +80,26 @@ class Context:
             return imported_run(self.loaded, tokens)
         return shared_run(cfg, self.settings.seed, self.settings.train_mode, tokens)
 
-    def run_name(self) -> tuple | None:
-        """What fixes `run()` when every session reads the same one (the model's content and
-        the tokens), or None when the run is this session's own (an upload, a trained
-        copy) or drawn afresh (dropout on)."""
-        cfg, tokens = self._require()
-        if self.loaded is None and not self.settings.train_mode:
-            return ("untrained", cfg, self.settings.seed, tokens.src_tokens, tokens.tgt_tokens)
-        if self.loaded is not None and self.source == "dates":
-            return ("dates", tokens.src_tokens, tokens.tgt_tokens)
+    def model_name(self) -> tuple | None:
+        """What fixes the weights of the model shown (in eval mode) when every session with
+        this name reads the same ones: the sidebar's untrained model (its config and seed)
+        or the shipped date translator; None for a model of this session's own (an upload,
+        a trained copy)."""
+        cfg, _ = self._require()
+        if self.loaded is None:
+            return ("untrained", cfg, self.settings.seed)
+        if self.source == "dates":
+            return ("dates",)
         return None
+
+    def run_name(self) -> tuple | None:
+        """What fixes `run()` when every session reads the same one (`model_name` and the
+        tokens), or None when the run is this session's own or drawn afresh (dropout on)."""
+        _, tokens = self._require()
+        model = self.model_name()
+        if model is None or (self.loaded is None and self.settings.train_mode):
+            return None
+        return (*model, tokens.src_tokens, tokens.tgt_tokens)
 
     def from_run(self, parts: tuple, build: Callable[[], T]) -> tuple[T, tuple | None]:
         """`build()`, a result computed from the run (a figure, figures, numbers), and the name
@@ -98,8 +109,17 @@ class Context:
         run = self.run_name()
         if run is None:
             return build(), None
-        name = (run, *parts)
-        return remember(RUN_RESULTS, name, build), name
+        name = ("run", run, *parts)
+        return remember(SHARED_RESULTS, name, build), name
+
+    @staticmethod
+    def fixed(parts: tuple, build: Callable[[], T]) -> tuple[T, tuple]:
+        """`build()`, a result fixed by `parts` alone (a page's worked example, a figure of
+        the sentence's tokens), made once for every session, and the name it is shared by.
+        `parts` starts with the page's name and holds the language when the result holds
+        text."""
+        name = ("fixed", *parts)
+        return remember(SHARED_RESULTS, name, build), name
 
     def chart(self, fig: go.Figure, name: str, *, key: str, where: Any = None,
               **kwargs: Any) -> None:

@@ -133,7 +133,7 @@ def _subject(ctx: Context) -> dict[str, Any]:
         model = shared_model(ctx.cfg, ctx.settings.seed, False, ctx.tokens.vocab)
         return dict(model=model, itos=ctx.tokens.vocab.itos, bos=BOS, eos=EOS,
                     joiner="" if ctx.settings.token_mode == "char" else " ",
-                    key=("untrained", ctx.cfg, ctx.settings.seed, tuple(ctx.tokens.vocab.itos)),
+                    key=(*ctx.model_name(), tuple(ctx.tokens.vocab.itos)),
                     shared=True, task=None, why="ko.no_task_untrained",
                     twin=ctx.settings.train_mode, made=None)
     specials = loaded.special_ids("tgt")
@@ -143,7 +143,7 @@ def _subject(ctx: Context) -> dict[str, Any]:
                         loaded.config.max_len)
     joiner = "" if token_mode(loaded, ctx.settings.token_mode) == "char" else " "
     if ctx.source == "dates":
-        key, shared = ("dates",), True  # one frozen model per process
+        key, shared = ctx.model_name(), True  # one frozen model per process
     elif trained is not None:
         key, shared = ("yours", *content_id(state)), True  # copies of one training share
     else:
