@@ -292,3 +292,76 @@ def test_the_teachers_dashboard_lists_every_question_with_its_answers(lang):
         assert r"Where will \*\*sat\*\* look?" in prompts  # shown as typed, not bold
     finally:
         set_lang("en")
+
+
+def _decoding_shown(at: AppTest) -> bool:
+    return any(el.proto.id and "tr_next" in el.proto.id for el in at.get("plotly_chart"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_teacher_asks_which_token_comes_next_and_students_see_the_decoding_after(lang):
+    """The Train page's decoding step: the teacher asks which token the decoder writes; a
+    following student sees the source and the prefix, answers once, and sees the decoding
+    (which holds the answer) only after the reveal, with the truth in their language."""
+    code, key = C.class_store().start(time.time())
+    table = (zh if lang == "zh" else en).TEXT
+
+    def as_student() -> None:  # AppTest formats a widget's values in the test's thread
+        set_lang(lang)
+
+    def as_teacher() -> None:
+        set_lang("en")
+
+    try:
+        as_teacher()
+        teacher = app("train", **{C.SEAT_KEY: C.Seat(code, key)})
+        as_student()
+        student = app("train", lang=lang, **{C.SEAT_KEY: C.Seat(code, None),
+                                             C.FOLLOW_KEY: True})
+        assert not teacher.exception and not student.exception
+        assert _decoding_shown(student)
+        as_teacher()
+        teacher.slider(key="tr_step").set_value(2).run()
+        teacher.button(key="class_ask_next").click().run()
+        assert not teacher.exception, teacher.exception
+        store = C.class_store()
+        question = store.state(code).question
+        tally = store.tally(code, key, question.id)
+        assert question.fields["about"] == "next" and question.fields["step"] == "2"
+        assert question.fields["prefix"].startswith("<s>")
+        assert question.prompt == en.TEXT["class.q_next"].format(step=2)  # the teacher's words
+        as_student()
+        student.run()
+        assert not student.exception, student.exception
+        assert not _decoding_shown(student)  # the step view would show the pick
+        assert any(table["class.q_next"].format(step=2) in h.value for h in student.subheader)
+        assert question.fields["prefix"] in [c.value for c in student.code]
+        answer = student.selectbox(key="class_answer")
+        assert list(answer.options) == list(question.choices)
+        answer.set_value(tally.truth).run()
+        student.button(key="class_send").click().run()
+        assert not _decoding_shown(student)  # still hidden after answering
+        as_teacher()
+        teacher.run()
+        teacher.button(key="class_reveal").click().run()
+        as_student()
+        student.run()
+        assert not student.exception, student.exception
+        assert _decoding_shown(student)
+        right = table["class.q_next_truth"].split("{")[0]
+        assert any(right in s.value and "100" in s.value for s in student.success)
+    finally:
+        set_lang("en")
+
+
+def test_a_next_token_question_offers_the_vocabulary_in_its_order_and_the_likeliest_of_a_big_one():
+    import numpy as np
+
+    from explorer.classroom.store import MAX_CHOICES
+    from explorer.sections.classroom import next_token_choices
+
+    assert next_token_choices(["<s>", "a", "b"], np.array([0.1, 0.2, 0.7])) == [0, 1, 2]
+    probs = np.random.default_rng(0).random(MAX_CHOICES + 40)
+    ids = next_token_choices([str(i) for i in range(len(probs))], probs)
+    assert len(ids) == MAX_CHOICES and ids == sorted(ids)  # the order gives no hint
+    assert int(np.argmax(probs)) in ids and int(np.argmin(probs)) not in ids

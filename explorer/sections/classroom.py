@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
@@ -18,6 +18,8 @@ from ..app import classroom as C
 from ..app.charts import show_chart
 from ..app.sidebar import use_session_lang
 from ..classroom.store import (
+    MAX_CHOICES,
+    MAX_LABEL_CHARS,
     NICKNAME_CHARS,
     REVEALED,
     AlreadyAnsweredError,
@@ -25,6 +27,7 @@ from ..classroom.store import (
     ClassroomError,
     ClassStore,
     NotTeacherError,
+    PublicQuestion,
     Question,
     Tally,
 )
@@ -227,51 +230,109 @@ def _watch(store: ClassStore, page_names: dict[str, str]) -> None:
               on_click=C.follow_again, width="stretch")
 
 
+ABOUT_ATTENTION, ABOUT_NEXT = "attention", "next"  # what a token question asks about
+
+
+def _open_question(about: str) -> tuple[ClassStore, C.Seat, PublicQuestion] | None:
+    """The class's question about `about` (`fields["about"]`; questions asked before there
+    was more than one are about attention), when this session follows and one is asked."""
+    s = C.seat()
+    store = C.store_or_none() if s is not None and C.following() else None
+    if store is None or s is None:
+        return None
+    state = store.state(s.code)
+    question = state.question if state is not None else None
+    if question is None or question.kind != "token" or question.fields.get(
+            "about", ABOUT_ATTENTION) != about:
+        return None
+    return store, s, question
+
+
 def student_question(kind_labels: dict[str, str], lang: str, presenter: bool) -> bool:
     """A following student's side of the class's "where will it look?" on the Attention
     page: answer once, then see the truth beside the class's guesses. True when the page
     must hide its heatmaps (before the reveal: they would give the answer away)."""
-    store, s = C.store_or_none(), C.seat()
-    if store is None or s is None or not C.following():
+    asked = _open_question(ABOUT_ATTENTION)
+    if asked is None:
         return False
-    state = store.state(s.code)
-    question = state.question if state is not None else None
-    if question is None or question.kind != "token":
-        return False
+    store, s, question = asked
     fields = question.fields
     with st.container(border=True, key="class_question"):
         st.subheader(t("class.q_token", token=_quoted(fields.get("token", "")),
                        layer=fields.get("layer", "?"), head=fields.get("head", "?"),
                        kind=kind_labels.get(fields.get("kind", ""), "")))
-        if question.status == REVEALED:
-            results = store.results(s.code, question.id)
-            if results is not None:
-                _results(results.counts, question.choices, results.truth, results.answered,
-                         lang, presenter)
-            return False
-        if st.session_state.get(ANSWERED_KEY) == (s.code, question.id):
-            st.info(t("class.q_sent"), icon=":material/hourglass_top:")
+        return _answer(store, s, question, lang, presenter, ABOUT_ATTENTION)
+
+
+def student_next_question(lang: str, presenter: bool) -> bool:
+    """A following student's side of the class's "which token comes next?" on the Train
+    page: the source and what the decoder has written so far, one answer, then the truth
+    beside the class's guesses. True when the page must hide its decoding until the reveal."""
+    asked = _open_question(ABOUT_NEXT)
+    if asked is None:
+        return False
+    store, s, question = asked
+    fields = question.fields
+    with st.container(border=True, key="class_question"):
+        st.subheader(t("class.q_next", step=_quoted(fields.get("step", "?"))))
+        st.markdown(t("class.q_next_source"))
+        st.code(fields.get("source", ""), language=None, wrap_lines=True)  # text, not markup
+        st.markdown(t("class.q_next_prefix"))
+        st.code(fields.get("prefix", ""), language=None, wrap_lines=True)
+        return _answer(store, s, question, lang, presenter, ABOUT_NEXT)
+
+
+# Per kind of question: what a student who answered reads, what hides what, the truth's words
+_SENT = {ABOUT_ATTENTION: "class.q_sent", ABOUT_NEXT: "class.q_next_sent"}
+_HIDDEN = {ABOUT_ATTENTION: "class.q_hidden", ABOUT_NEXT: "class.q_next_hidden"}
+_TRUTH = {ABOUT_ATTENTION: "class.q_truth", ABOUT_NEXT: "class.q_next_truth"}
+
+
+def _about(question: PublicQuestion) -> str:
+    about = question.fields.get("about", ABOUT_ATTENTION)
+    return about if about in _TRUTH else ABOUT_ATTENTION
+
+
+def _answer(store: ClassStore, s: C.Seat, question: PublicQuestion, lang: str,
+            presenter: bool, about: str) -> bool:
+    """A student's answer to the open question, once; the class's guesses after the reveal.
+    True while the page must hide what would give the answer away."""
+    if question.status == REVEALED:
+        results = store.results(s.code, question.id)
+        if results is not None:
+            _results(results.counts, question.choices, results.truth, results.answered,
+                     lang, presenter, _TRUTH[about])
+        return False
+    if st.session_state.get(ANSWERED_KEY) == (s.code, question.id):
+        st.info(t(_SENT[about]), icon=":material/hourglass_top:")
+        return True
+    choice = st.selectbox(t("class.q_your_answer"), range(len(question.choices)),
+                          format_func=lambda i: question.choices[i], key="class_answer")
+    nickname = st.text_input(t("class.q_nickname"), key="class_nick",
+                             max_chars=NICKNAME_CHARS, help=t("class.q_nickname_help"))
+    if st.button(t("class.q_send"), key="class_send", type="primary",
+                 icon=":material/send:"):
+        picked = choice if isinstance(choice, int) else 0  # a forged value: the first
+        try:
+            store.answer(s.code, question.id, s.student_id, picked,
+                         nickname if isinstance(nickname, str) and nickname else None,
+                         time.time())
+        except AlreadyAnsweredError:
+            pass
+        except ClassroomError:
+            st.warning(t("class.q_closed"), icon=":material/timer_off:")
             return True
-        choice = st.selectbox(t("class.q_your_answer"), range(len(question.choices)),
-                              format_func=lambda i: question.choices[i], key="class_answer")
-        nickname = st.text_input(t("class.q_nickname"), key="class_nick",
-                                 max_chars=NICKNAME_CHARS, help=t("class.q_nickname_help"))
-        if st.button(t("class.q_send"), key="class_send", type="primary",
-                     icon=":material/send:"):
-            picked = choice if isinstance(choice, int) else 0  # a forged value: the first
-            try:
-                store.answer(s.code, question.id, s.student_id, picked,
-                             nickname if isinstance(nickname, str) and nickname else None,
-                             time.time())
-            except AlreadyAnsweredError:
-                pass
-            except ClassroomError:
-                st.warning(t("class.q_closed"), icon=":material/timer_off:")
-                return True
-            st.session_state[ANSWERED_KEY] = (s.code, question.id)
-            st.rerun()
-        st.caption(t("class.q_hidden"))
+        st.session_state[ANSWERED_KEY] = (s.code, question.id)
+        st.rerun()
+    st.caption(t(_HIDDEN[about]))
     return True
+
+
+def _teaching() -> tuple[ClassStore, C.Seat] | None:
+    """The store and this session's seat, when this session teaches a class."""
+    s = C.seat()
+    store = C.store_or_none() if s is not None and s.teaching else None
+    return (store, s) if store is not None and s is not None else None
 
 
 def teacher_question(weights: np.ndarray, q_tok: list[str], k_tok: list[str], kind: str,
@@ -279,9 +340,57 @@ def teacher_question(weights: np.ndarray, q_tok: list[str], k_tok: list[str], ki
     """The teacher's side on the Attention page: ask which key token a query token will
     attend to most in the head shown (`weights`: its (q_len, k_len) pattern, whose row
     maximum is the truth); then the answers as they arrive, and Reveal."""
-    store, s = C.store_or_none(), C.seat()
-    if store is not None and s is not None and s.teaching:
-        _ask(store, s, weights, q_tok, k_tok, kind, layer, head, lang, presenter)
+    teaching = _teaching()
+    if teaching is not None:
+        _ask(*teaching, weights, q_tok, k_tok, kind, layer, head, lang, presenter)
+
+
+def next_token_choices(itos: Sequence[str], probs: np.ndarray) -> list[int]:
+    """The token ids a "which token next?" question offers, in vocabulary order: every
+    token, or the MAX_CHOICES most likely of a larger vocabulary (the order gives no hint)."""
+    if len(itos) <= MAX_CHOICES:
+        return list(range(len(itos)))
+    return sorted(int(i) for i in np.argsort(-np.asarray(probs), kind="stable")[:MAX_CHOICES])
+
+
+def _token_label(token: str) -> str:
+    """A vocabulary token as a choice: a blank one made visible (labels are one line)."""
+    return token if token.strip() else "␣"  # ␣
+
+
+def _tail(text: str, limit: int = MAX_LABEL_CHARS) -> str:
+    """At most `limit` characters of `text`, its end kept: the tokens just written matter."""
+    return text if len(text) <= limit else "…" + text[-(limit - 1):]
+
+
+def teacher_next_question(src: Sequence[str], prefix: Sequence[str], probs: np.ndarray,
+                          next_token: str, itos: Sequence[str], step: int, joiner: str,
+                          lang: str, presenter: bool) -> None:
+    """The teacher's side on the Train page's decoding step: ask which token the decoder
+    writes at `step` (it has read `prefix`; `probs` over `itos` is its next-token
+    distribution, `next_token` its greedy pick, the truth); then the answers, and Reveal."""
+    teaching = _teaching()
+    if teaching is None:
+        return
+    store, s = teaching
+    state = store.state(s.code)
+    question = state.question if state is not None else None
+    with st.expander(t("class.ask_next_title"), icon=":material/quiz:",
+                     expanded=question is not None):
+        st.caption(t("class.ask_next_help", k=len(prefix)))
+        if st.button(t("class.ask"), key="class_ask_next", icon=":material/help:"):
+            ids = next_token_choices(itos, probs)
+            picked = [i for i in ids if itos[i] == next_token]
+            fields = {"about": ABOUT_NEXT, "step": str(step),
+                      "source": _tail(joiner.join(src)), "prefix": _tail(joiner.join(prefix))}
+            store.ask(s.code, s.teacher_key or "",
+                      Question("token", t("class.q_next", step=step),
+                               tuple(_token_label(itos[i]) for i in ids),
+                               ids.index(picked[0]) if picked else None, fields), time.time())
+            st.rerun()
+        if question is not None:
+            _tally(store, s.code, s.teacher_key or "", question.id, question.choices,
+                   _TRUTH[_about(question)], lang, presenter)
 
 
 def _quoted(text: str) -> str:
@@ -308,19 +417,19 @@ def _ask(store: ClassStore, s: C.Seat, weights: np.ndarray, q_tok: list[str],
             # students read the question from its fields, in their own language
             prompt = t("class.q_token", token=q_tok[query], layer=layer, head=head,
                        kind=KINDS[kind].label if kind in KINDS else kind)
-            fields = {"token": q_tok[query], "layer": str(layer), "head": str(head),
-                      "kind": kind}
+            fields = {"about": ABOUT_ATTENTION, "token": q_tok[query], "layer": str(layer),
+                      "head": str(head), "kind": kind}
             store.ask(s.code, s.teacher_key or "",
                       Question("token", prompt, labels, truth, fields), time.time())
             st.rerun()
         if question is not None:
-            _tally(store, s.code, s.teacher_key or "", question.id, question.choices, lang,
-                   presenter)
+            _tally(store, s.code, s.teacher_key or "", question.id, question.choices,
+                   _TRUTH[_about(question)], lang, presenter)
 
 
 @st.fragment(run_every=C.TALLY_EVERY)
 def _tally(store: ClassStore, code: str, key: str, question_id: int,
-           labels: tuple[str, ...], lang: str, presenter: bool) -> None:
+           labels: tuple[str, ...], truth_key: str, lang: str, presenter: bool) -> None:
     """The answers as they arrive, redrawn on their own; Reveal shows every student.
     `presenter` is handed in: a fragment's own reruns run without the page's context."""
     use_session_lang()  # a run of this fragment alone skips app.py's
@@ -329,7 +438,7 @@ def _tally(store: ClassStore, code: str, key: str, question_id: int,
     except ClassroomError:
         return
     shown = tally.truth if tally.status == REVEALED else None
-    _results(tally.counts, labels, shown, tally.answered, lang, presenter)
+    _results(tally.counts, labels, shown, tally.answered, lang, presenter, truth_key)
     named = [f"{_quoted(labels[i])}: {', '.join(_quoted(n) for n in names)}"
              for i, names in enumerate(tally.nicknames) if names and i < len(labels)]
     if named:  # only the teacher sees who answered what (students see counts)
@@ -341,16 +450,16 @@ def _tally(store: ClassStore, code: str, key: str, question_id: int,
 
 
 def _results(counts: tuple[int, ...], labels: tuple[str, ...], truth: int | None,
-             answered: int, lang: str, presenter: bool) -> None:
-    """The class's answers (and the truth, once revealed) in a chart drawn like the page's
-    others: large in presenter mode, a PNG named after it."""
+             answered: int, lang: str, presenter: bool, truth_key: str) -> None:
+    """The class's answers (and the truth, once revealed, in the words of `truth_key`) in a
+    chart drawn like the page's others: large in presenter mode, a PNG named after it."""
     show_chart(guesses_chart(counts, labels, truth, lang=lang), "class_guesses", None,
                presenter, key="class_guesses")
     if truth is None:
         st.caption(t("class.q_answered", n=answered))
     else:
         right = counts[truth] if 0 <= truth < len(counts) else 0
-        st.success(t("class.q_truth", token=_quoted(labels[truth]) if 0 <= truth < len(labels)
+        st.success(t(truth_key, token=_quoted(labels[truth]) if 0 <= truth < len(labels)
                      else "",
                      right=right, n=answered,
                      share=percent(right / answered) if answered else "0%"),

@@ -78,6 +78,7 @@ from ..training.task import (
     t_count,
     unknown_characters,
 )
+from .classroom import student_next_question, teacher_next_question
 from .train import Trained
 
 
@@ -125,11 +126,14 @@ def _answer(decoding: Decoding, task: Task, tokens: list[str],
                    if n_len else t("train.wrong_inside_none", length=fits.length))
 
 
-def _step_view(ctx: Context, decoding: Decoding, name: tuple | None = None) -> None:
-    """One decoding step: what it reads, what it picks, and its attention.
+def _step_view(ctx: Context, decoding: Decoding, name: tuple | None = None,
+               joiner: str = " ") -> None:
+    """One decoding step: what it reads, what it picks, and its attention; a teacher may ask
+    the class which token it picks.
 
     `name`: what fixes `decoding` (its name on the TRAINED_RESULTS shelf), so that the step's
     charts are built once for every session that shows the same step; None builds them here.
+    `joiner` writes the tokens as text ("" for characters).
     """
     n_steps = len(decoding.steps)
     k = 1
@@ -141,6 +145,8 @@ def _step_view(ctx: Context, decoding: Decoding, name: tuple | None = None) -> N
     k = min(max(int(k), 1), n_steps)
     view = decoding.steps[k - 1]
     lang = get_lang()  # one variable: the charts are drawn in it and their names hold it
+    teacher_next_question(decoding.src, view.prefix, view.probs, view.next_token,
+                          decoding.itos, k, joiner, lang, ctx.presenter)
 
     def chart(build: Callable[[], Any], part: tuple, file: str, key: str) -> None:
         """Draw the figure `build()` makes of step k (`part` names which one)."""
@@ -362,6 +368,8 @@ def _imported_decoding(ctx: Context, loaded: LoadedCheckpoint) -> None:
     src = tuple(ctx.tokens.src_tokens)
     st.markdown(t("train.imported_input"))
     st.code(" ".join(src), language=None)
+    if student_next_question(get_lang(), ctx.presenter):
+        return  # the class's question is open: the decoding would give the answer away
     max_len = min(MAX_ANSWER + 1, loaded.config.max_len)
     # the entry holds `loaded` too, so its id cannot name another import while it is kept
     _, decoding = remember(MINE, ("imported", id(loaded), src, max_len),
@@ -386,7 +394,7 @@ def _imported_decoding(ctx: Context, loaded: LoadedCheckpoint) -> None:
     else:
         st.caption(t("train.imported_caption_task" if expected is not None
                      else "train.imported_caption_outside", task=t(f"train.task_{task}")))
-    _step_view(ctx, decoding)
+    _step_view(ctx, decoding)  # an imported model's tokens: words or characters, spaced
     _beam_section(ctx, decoding, ("imported", id(loaded), src, max_len),
                   lambda k, alpha: beam_checkpoint(loaded, src, max_len, k, alpha), keep=loaded)
     st.header(t("train.before_after_header"))
@@ -433,6 +441,8 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
         st.header(t("train.before_after_header"))
         st.caption(t("train.no_input_here"))
         return
+    if student_next_question(get_lang(), ctx.presenter):
+        return  # the class's question is open: the decoding would give the answer away
     use_trained = which == "trained" and trained is not None
     if use_trained:
         model, version = trained.model, ("trained", content_id(trained))
@@ -449,7 +459,7 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
         _date_answer(decoding, expected)
     else:
         _answer(decoding, task, tokens, trained if use_trained else None)
-    _step_view(ctx, decoding, name)
+    _step_view(ctx, decoding, name, joiner="" if dates else " ")
     _beam_section(ctx, decoding, name, lambda k, alpha: beam_input(model, task, tokens, k, alpha),
                   joiner="" if dates else " ")
     if dates and expected is None:  # no right answer to feed in: the model's own

@@ -2084,4 +2084,17 @@ TEXT: dict[str, str] = {
     "class.q_nickname_help": "Answers are anonymous unless you give a name; only the teacher sees "
                              "it.",
     "class.q_names": "Who answered what: {names}",
+    "class.q_next": "Step {step}: which token will the decoder write next?",
+    "class.q_next_source": "The source it translates:",
+    "class.q_next_prefix": "What the decoder has written so far, starting from `<s>`:",
+    "class.q_next_sent": "Your answer is in. The decoding comes back when the teacher reveals "
+                         "the answer.",
+    "class.q_next_hidden": "The decoding is hidden until the teacher reveals the answer: it "
+                           "would give it away. One answer each.",
+    "class.q_next_truth": "The decoder writes {token}: {right} of {n} answers were right "
+                          "({share}).",
+    "class.ask_next_title": "Ask the class: which token comes next?",
+    "class.ask_next_help": "Students see the source and the {k} tokens the decoder reads at "
+                           "this step, and guess the token it writes (its greedy pick). Their "
+                           "decoding stays hidden until you reveal.",
 }

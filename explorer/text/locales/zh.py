@@ -1793,4 +1793,13 @@ TEXT: dict[str, str] = {
     "class.q_nickname": "你的名字（可不填）",
     "class.q_nickname_help": "不填名字时回答是匿名的；名字只有老师能看到。",
     "class.q_names": "谁选了什么：{names}",
+    "class.q_next": "第 {step} 步：解码器接下来会写出哪个 token？",
+    "class.q_next_source": "它要翻译的源序列：",
+    "class.q_next_prefix": "解码器从 `<s>` 开始到目前为止写出的内容：",
+    "class.q_next_sent": "你的回答已提交。老师公布答案后，解码过程会重新显示。",
+    "class.q_next_hidden": "老师公布答案之前，解码过程会被隐藏，以免泄露答案。每人只能回答一次。",
+    "class.q_next_truth": "解码器写出的是 {token}：{n} 份回答中有 {right} 份正确（{share}）。",
+    "class.ask_next_title": "向全班提问：下一个 token 是什么？",
+    "class.ask_next_help": "学生会看到源序列和解码器在这一步读入的 {k} 个 token，并猜测它写出的 "
+                           "token（贪心解码的选择）。公布答案前，学生的解码过程保持隐藏。",
 }
