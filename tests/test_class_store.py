@@ -42,6 +42,7 @@ from explorer.classroom.store import (
     NICKNAME_CHARS,
     OPEN,
     REVEALED,
+    SWEEP_EVERY,
     AlreadyAnsweredError,
     ClassNotFoundError,
     ClassState,
@@ -563,6 +564,17 @@ def test_a_class_idle_for_hours_ends_and_is_then_forgotten(store):
     with pytest.raises(ClassNotFoundError):
         store.end(idle, idle_key, later + ENDED_KEEP + 2)
     assert store.state(busy) is not None
+
+
+def test_a_sweep_expires_at_most_once_a_minute_so_students_of_a_gone_teacher_see_the_end(store):
+    code, _ = store.start(T0)
+    later = T0 + IDLE_LIMIT + 1
+    assert not store.state(code).ended  # nothing swept yet: the students' pages wait
+    assert store.sweep(later) and store.state(code).ended
+    assert not store.sweep(later + SWEEP_EVERY - 1)  # a poll's sweep costs a comparison
+    assert store.sweep(later + SWEEP_EVERY)
+    store.sweep(later + ENDED_KEEP + SWEEP_EVERY)
+    assert store.state(code) is None  # long ended: forgotten
 
 
 # -- opening the store --

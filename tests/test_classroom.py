@@ -365,3 +365,22 @@ def test_a_next_token_question_offers_the_vocabulary_in_its_order_and_the_likeli
     ids = next_token_choices([str(i) for i in range(len(probs))], probs)
     assert len(ids) == MAX_CHOICES and ids == sorted(ids)  # the order gives no hint
     assert int(np.argmax(probs)) in ids and int(np.argmin(probs)) not in ids
+
+
+def _student_polls(code: str) -> None:
+    from explorer.app import classroom as C  # AppTest runs this function's body on its own
+
+    C.heartbeat(C.class_store(), C.Seat(code, None))
+
+
+def test_a_students_poll_ends_a_class_whose_teacher_left_hours_ago():
+    """ClassStore.sweep with each heartbeat: nothing else needs to run for it to end."""
+    from explorer.classroom.store import IDLE_LIMIT
+
+    store = C.class_store()
+    code, _ = store.start(time.time() - IDLE_LIMIT - 10)
+    assert not store.state(code).ended
+    at = AppTest.from_function(_student_polls, args=(code,), default_timeout=30)
+    at.run()
+    assert not at.exception, at.exception
+    assert store.state(code).ended

@@ -249,11 +249,13 @@ def notice_exploring(s: Seat, own: dict[str, str]) -> None:
 
 
 def heartbeat(store: ClassStore, s: Seat) -> None:
-    """A student's "still here" (and whether they follow), at most every HEARTBEAT_EVERY."""
+    """A student's "still here" (and whether they follow), at most every HEARTBEAT_EVERY;
+    with it, the store's sweep of idle and long-ended classes (`ClassStore.sweep`)."""
     now = time.time()
     if s.teaching or now - s.beat < HEARTBEAT_EVERY:
         return
     s.beat = now
+    store.sweep(now)
     try:
         store.heartbeat(s.code, s.student_id, st.session_state.get(FOLLOW_KEY) is True, now)
     except ClassNotFoundError:

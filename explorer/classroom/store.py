@@ -22,6 +22,7 @@ import hmac
 import json
 import re
 import secrets
+import threading
 import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
@@ -31,6 +32,7 @@ from .codes import new_code, normalise_code
 
 IDLE_LIMIT = 4 * 3600.0
 ENDED_KEEP = 3600.0
+SWEEP_EVERY = 60.0  # seconds between one server's `expire` runs, asked for by `sweep`
 CONNECTED = 10.0  # a student seen this recently counts as connected
 FORGET_STUDENT = 3600.0  # a student not seen for this long leaves the roster's table
 TOUCH_EVERY = 60.0  # the teacher's polling writes "still here" at most this often
@@ -300,6 +302,21 @@ class ClassStore(ABC):
     ids, keys, views, questions, nicknames) and hand the back end only clean values; the
     back end keeps the rules that need its own atomicity (one answer per student, a code
     given to one class, the teacher key checked in the change it allows)."""
+
+    _swept = float("-inf")  # when this store object last ran `expire` (`sweep`)
+    _sweeping = threading.Lock()
+
+    def sweep(self, now: float) -> bool:
+        """`expire`, at most once every SWEEP_EVERY seconds of this store object; True when
+        it ran. Cheap enough to call with every poll: the app calls it with each student's
+        heartbeat, so a class whose teacher has gone ends for its students within a minute
+        of IDLE_LIMIT, and what ended long ago is forgotten."""
+        with self._sweeping:
+            if now - self._swept < SWEEP_EVERY:
+                return False
+            self._swept = now
+        self.expire(now)
+        return True
 
     def start(self, now: float) -> tuple[str, str]:
         """A new class: (code, teacher key). Also forgets classes long ended (`expire`),
