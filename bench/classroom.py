@@ -4,7 +4,8 @@ Rerun: `.venv/bin/python -m bench.classroom` (options: --students 30, --changes 
 --idle 30 (seconds of each idle window), --gap 2 (seconds between a change seen by every
 student and the next), --timeout 30 (seconds a change may take to reach every student),
 --store URL (a redis:// class store; default SQLite in a temporary folder), --page
-attention (the page everyone is on), --smoke: 3 students, 1 change, 5 s idle windows,
+attention (the page everyone is on), --spread 10 (seconds over which the students' answers
+to a question arrive), --smoke: 3 students, 1 change, 5 s idle windows, answers over 2 s,
 under a minute).
 
 One `streamlit run app.py` (tests.serve.serve, 127.0.0.1, a free port, stopped at the end;
@@ -24,6 +25,9 @@ run and in this order:
    order of opening does to the memory figures.
 6. The teacher changes the sentence (`source`) --changes times, each once every student
    has shown the last one, --gap seconds apart.
+7. On the Attention page: the teacher asks "where will it look?" (`class_ask`); once every
+   student's page shows the question, each answers once (`class_send`), the clicks spread
+   evenly over --spread seconds; then the teacher reveals (`class_reveal`).
 
 The clients are the protocol clients of bench/class_background.py (`Pupil`: one reader per
 websocket, fragments announced with run_every rerun on timers as Streamlit's frontend
@@ -58,6 +62,10 @@ Measured:
 (c) the server's VmRSS (/proc/<pid>/status) and PSS (/proc/<pid>/smaps_rollup) after each
     group opened (and 2 s of quiet). Target: a class of 30 (C and its teacher) adds less
     than 50 MB beyond what as many sessions without a class (P) add.
+(d) a question: from Ask to each student's page showing it; from the last answer's click
+    leaving its client to the teacher's tally fragment drawing "Answers so far: <all>";
+    from Reveal to each student's page showing the class's answers chart. Target: the
+    teacher's chart complete within 1 s of the last answer.
 
 Measured (30 students, 2 cores, SQLite):
 (a) /attention, the machine otherwise idle: p95 3.33 s, 1.7x the target; all 150 pages
@@ -89,9 +97,13 @@ from urllib.parse import parse_qs
 
 from bench.class_background import Meter, Pupil, Window, _all, settle
 from bench.common import child_pid, free_port, machine_facts, median, sentence, serve, table
-from bench.load import cpu_seconds, new_word, p95
+from bench.load import cpu_seconds, new_word, p95, widget_key
+from explorer.app.classroom import TALLY_EVERY
 
 P95_TARGET_S = 2.0
+TALLY_TARGET_S = 1.0  # the teacher's chart complete after the last answer
+ANSWERED = "Answers so far: {n}"  # the teacher's tally caption (en: the teacher's language)
+GUESSES_KEY = "class_guesses"  # the class's answers chart (explorer/sections/classroom.py)
 IDLE_TARGET = 0.05  # of one core
 MEMORY_TARGET_MB = 50.0
 PAGE = "attention"
@@ -123,6 +135,12 @@ class Tab(Pupil):
         self.cut_short = 0
         self._full_started = 0.0
         self._full_open = False
+        self.looking_for: set[str] = set()  # texts (markdown) to note when first drawn
+        self.seen_text: dict[str, float] = {}  # ... and when (perf_counter at the delta)
+        self.guesses_at: float | None = None  # a full run's class answers chart, first
+        self.last_full = 0.0  # perf_counter at the last full run's successful end
+        self.full_drew: set[str] = set()  # the element keys that run drew
+        self._drawing: set[str] = set()
 
     def _back_msg(self, widgets: dict[str, object], page_name: str = "",
                   fragment_id: str = "") -> bytes:
@@ -152,7 +170,19 @@ class Tab(Pupil):
         run, asked, was_open = self.run_now, self.asked, self._full_open
         super()._on(msg, kb)
         now = time.perf_counter()
-        if kind == "page_info_changed":
+        if kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            el_kind = msg.delta.new_element.WhichOneof("type")
+            el = getattr(msg.delta.new_element, el_kind)
+            if run is not None and not run.fragments:
+                self._drawing.add(widget_key(getattr(el, "id", "")))
+            if el_kind == "markdown":
+                for text in self.looking_for - self.seen_text.keys():
+                    if text in el.body:
+                        self.seen_text[text] = now
+            elif (el_kind == "plotly_chart" and widget_key(el.id) == GUESSES_KEY
+                  and run is not None and not run.fragments and self.guesses_at is None):
+                self.guesses_at = now
+        elif kind == "page_info_changed":
             self.query = msg.page_info_changed.query_string
         elif kind == "navigation":  # the page that runs: later reruns carry its hash
             # (as the frontend's currentPageScriptHash; a server-side st.switch_page moves
@@ -160,6 +190,7 @@ class Tab(Pupil):
             self.page_hash = msg.navigation.page_script_hash or self.page_hash
             self._name_page()
         elif kind == "new_session":
+            self._drawing = set()
             self.cut_short += was_open
             self._full_open = not self.run_now.fragments
             if self._full_open:
@@ -170,6 +201,8 @@ class Tab(Pupil):
             if status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                 return
             ok = status == ForwardMsg.FINISHED_SUCCESSFULLY
+            if ok:
+                self.last_full, self.full_drew = now, self._drawing
             if asked is None and (run.problems or not ok):
                 self.full_problems += run.problems or [f"script finished with status {status}"]
             source = run.widgets.get("source")
@@ -262,9 +295,67 @@ def store_timing(spec: str, data_dir: Path, code: str) -> tuple[float, float]:
     return (t1 - t0) / 500 * 1e6, (t2 - t1) / 200 * 1e6
 
 
+@dataclass
+class Asked:
+    reached: list[float]  # from Ask to each student's page showing the question
+    answers_sent: int
+    answer_errors: list[str]
+    spread: float  # seconds from the first answer's click to the last's
+    tally: float | None  # from the last answer's click to the teacher's chart showing all
+    revealed: list[float]  # from Reveal to each student's page showing the answers chart
+    missing: int  # students who never showed the question or the reveal
+
+
+async def wait_for(done, timeout: float) -> None:
+    t0 = time.perf_counter()
+    while not done() and time.perf_counter() - t0 < timeout:
+        await asyncio.sleep(0.02)
+
+
+async def question(teacher: Tab, students: list[Tab], spread: float, timeout: float) -> Asked:
+    """The teacher asks "where will it look?" (`class_ask`, query token 0); every student
+    answers once (`class_send`, the first choice), their clicks spread evenly over `spread`
+    seconds; then the teacher reveals (`class_reveal`)."""
+    n = len(students)
+    teacher.looking_for.add(ANSWERED.format(n=n))
+    asked_at = time.perf_counter()
+    mine = await teacher.run(teacher.value("class_ask", trigger_value=True))
+    if mine.error:
+        raise RuntimeError(f"the teacher's question: {mine.error}")
+
+    def shows_question(s: Tab) -> bool:
+        return "class_send" in s.full_drew and s.last_full > asked_at
+
+    await wait_for(lambda: all(shows_question(s) for s in students), timeout)
+    reached = [s.last_full - asked_at for s in students if shows_question(s)]
+    clicks: list[float] = []
+
+    async def answer(i: int, s: Tab) -> str:
+        await asyncio.sleep(i * spread / max(n - 1, 1))
+        clicks.append(time.perf_counter())
+        return (await s.run(s.value("class_send", trigger_value=True))).error
+
+    errors = [e for e in await asyncio.gather(*(answer(i, s) for i, s in enumerate(students)
+                                                 if shows_question(s))) if e]
+    last = max(clicks, default=time.perf_counter())
+    await wait_for(lambda: ANSWERED.format(n=n) in teacher.seen_text, timeout)
+    seen = teacher.seen_text.get(ANSWERED.format(n=n))
+    revealed_at = time.perf_counter()
+    for s in students:
+        s.guesses_at = None
+    mine = await teacher.run(teacher.value("class_reveal", trigger_value=True))
+    if mine.error:
+        errors.append(f"the teacher's reveal: {mine.error}")
+    await wait_for(lambda: all(s.guesses_at is not None for s in students), timeout)
+    revealed = [s.guesses_at - revealed_at for s in students if s.guesses_at is not None]
+    return Asked(reached, len(clicks), errors, last - min(clicks, default=last),
+                 None if seen is None else seen - last, revealed,
+                 n - min(len(reached), len(revealed)))
+
+
 async def run_class(url: str, pid: int, page: str, n: int, changes: int, idle: float,
-                    gap: float, timeout: float, spec: str,
-                    data_dir: Path) -> dict[str, object]:
+                    gap: float, timeout: float, spec: str, data_dir: Path,
+                    spread: float) -> dict[str, object]:
     out: dict[str, object] = {"memory": [], "idle": [], "changes": []}
     marks: list[tuple[str, float]] = []
     start = time.perf_counter()
@@ -326,6 +417,9 @@ async def run_class(url: str, pid: int, page: str, n: int, changes: int, idle: f
         out["changes"].append(await change(pid, teacher, students, sentence(i, salt=7),
                                            timeout, grid=page == PAGE))
         await asyncio.sleep(gap)
+    if page == PAGE:  # the question is the Attention page's
+        mark("(d) starts")
+        out["question"] = await question(teacher, students, spread, timeout)
     mark("done")
     out["problems"] = [x for t in [*plain, teacher, *students, *later]
                        for x in t.fragment_problems + t.full_problems]
@@ -366,11 +460,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--page", default=PAGE,
                     help="the page everyone is on (model, embeddings, masks, attention, "
                          "shapes); only the Attention page's grid is checked")
-    ap.add_argument("--smoke", action="store_true", help="3 students, 1 change, 5 s idle")
+    ap.add_argument("--spread", type=float, default=10.0,
+                    help="seconds over which the students' answers to a question arrive")
+    ap.add_argument("--smoke", action="store_true",
+                    help="3 students, 1 change, 5 s idle, answers over 2 s")
     args = ap.parse_args(argv)
     n, changes, idle = max(1, args.students), max(1, args.changes), args.idle
+    spread = max(0.0, args.spread)
     if args.smoke:
-        n, changes, idle = 3, 1, 5.0
+        n, changes, idle, spread = 3, 1, 5.0, 2.0
 
     print(machine_facts() + "\n")
     t0 = time.perf_counter()
@@ -381,7 +479,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if pid is None:
                 raise RuntimeError(f"no server process of ours on port {port}")
             out = asyncio.run(run_class(url, pid, args.page, n, changes, idle, args.gap,
-                                        args.timeout, args.store, Path(data)))
+                                        args.timeout, args.store, Path(data), spread))
     took = time.perf_counter() - t0
     store = "Redis" if args.store else "SQLite"
 
@@ -497,9 +595,34 @@ def main(argv: Sequence[str] | None = None) -> int:
           "of opening moves the figures: memory that P's runs freed is reused by the later "
           "groups)")
 
+    # (d)
+    q = out.get("question")
+    if q is not None:
+        problems += q.answer_errors
+        missing += q.missing
+        tally = q.tally if q.tally is not None else float("nan")
+        print(f"\n(d) A question: the teacher asks where a token will look; each student "
+              f"answers once, the {q.answers_sent} clicks spread over {q.spread:.1f} s; then "
+              f"the teacher reveals\n")
+        print(table(["step", "students", "p50 s", "p95 s", "max s", "target", "met?"], [
+            ["Ask -> the question on each student's page", f"{len(q.reached)} / {n}",
+             f"{median(q.reached):.2f}", f"{p95(q.reached):.2f}",
+             f"{max(q.reached, default=float('nan')):.2f}", "-", "-"],
+            ["the last answer's click -> the teacher's chart counts every answer",
+             f"{q.answers_sent} / {n}", "-", f"{tally:.2f}", "-",
+             f"≤ {TALLY_TARGET_S:g} s",
+             _verdict(tally, TALLY_TARGET_S) if q.tally is not None else "NO (never)"],
+            ["Reveal -> the answers chart on each student's page", f"{len(q.revealed)} / {n}",
+             f"{median(q.revealed):.2f}", f"{p95(q.revealed):.2f}",
+             f"{max(q.revealed, default=float('nan')):.2f}", "-", "-"]]))
+        print(f"\n(the teacher's chart: the first delta of the teacher's tally fragment "
+              f"(every {TALLY_EVERY:g} s, explorer/app/classroom.py TALLY_EVERY) whose "
+              f"caption reads \"{ANSWERED.format(n=n)}\"; a page shown: the end of the "
+              f"student's full run that draws it)")
+
     problems += out["problems"]
     if missing:
-        problems.append(f"{missing} student pages never showed a change within "
+        problems.append(f"{missing} student pages never showed a change or the question within "
                         f"{args.timeout:g} s")
     if problems:
         print(f"\nErrors ({len(problems)}; first 5): " + " | ".join(problems[:5]))

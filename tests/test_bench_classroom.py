@@ -5,7 +5,8 @@ Rerun: `.venv/bin/python -m pytest tests/test_bench_classroom.py -q`. It starts 
 server on 127.0.0.1 (its class store a SQLite file in a temporary folder) and stops it; it
 checks that the protocol clients still follow a class: every student's page showed every
 sentence the teacher sent, the students' `_watch` fragments were rerun by their timers
-and answered, and nothing failed.
+and answered, every student saw the teacher's question, answered it and saw the reveal,
+and nothing failed.
 """
 
 from __future__ import annotations
@@ -50,6 +51,11 @@ def test_classroom_smoke(capsys):
     # (c) every group's memory was read
     assert len(re.findall(r"^\| \+ (P|C|P2): .*$", out, re.M)) == 3, out
     assert "| the class adds: C's growth - P's |" in out
+
+    # (d) a question reached every student, every answer counted, the reveal shown to all
+    steps = re.findall(r"^\| (?:Ask|the last answer|Reveal)\b.*$", out, re.M)
+    assert len(steps) == 3, out
+    assert all(_cells(row)[1] == "3 / 3" for row in steps), steps
 
     assert "to their page (now /attention)" in out  # the join link switched them to it
     assert "Errors" not in out
