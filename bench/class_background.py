@@ -29,7 +29,7 @@ end) serves, side by side in one run:
 Then the same learners go to the Train page, choose the date task (`tr_task`), turn "Stop
     when learned" off and set the batch to 128 (so that the training lasts through the
     windows below: with the recipe's batch of 64 and "Stop when learned", a dates training
-    ends after ~20 s here, bench/results.md §8b; the worker is as busy either way, and the
+    ends after ~20 s here, bench.dates_train; the worker is as busy either way, and the
     time limit ends it after 120 s of training), and press Train at the same moment, with
     the same settings: the hub (explorer/training/hub.py) runs one training for all of them,
     in a worker process. A click whose page has not arrived after --press-timeout seconds

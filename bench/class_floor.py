@@ -1,4 +1,4 @@
-"""What two cores allow ten different trainings at best: the floor under §12 (c) (issue 14).
+"""What two cores allow ten different trainings at best: the floor under the class-wait target (c).
 
 Rerun: `.venv/bin/python -m bench.class_floor` (options: --steps N, --rounds N, --learners N,
 --cores N, --smoke).
@@ -22,13 +22,13 @@ training per core at a time, and one that trains several learners' models in one
     another; a group of K trains together for (a)'s K step / K=1 step x T. Every split of
     the learners into groups and slots is tried: the lowest median finish (the mean of the
     two middle ones for an even count) and the lowest worst finish, in units of T.
-(c) The same search for §12 (c)'s own trainings (copy, seeds 100.., the Train button's
+(c) The same search for bench.class_train (c)'s own trainings (copy, seeds 100.., the Train button's
     recipe with "Stop when learned", each first trained alone on one thread: its T). The
     learners arrive in seed order and take the groups in the order they start (a scheduler
     cannot know which training will learn sooner). In a group, each member leaves once it
     has learned (after its own T's worth of steps) and the others go on with the cheaper
     step of the members left, (a)'s factors applied to the whole of T (setup and checks
-    too). Each learner's ratio is its finish over its own T, as §12 (c) counts it. A
+    too). Each learner's ratio is its finish over its own T, as bench.class_train (c) counts it. A
     learner alone may use both cores (explorer/training/worker.py Threads), so its real wait
     alone is at most T: the true ratios are at least these.
 """
@@ -49,7 +49,7 @@ from transformer.recipes import FAST
 from transformer.tasks import make_task
 from transformer.train import Batch
 
-MEDIAN_TARGET = 2.5  # issue 14 (c): median wait / the learner's own wait alone
+MEDIAN_TARGET = 2.5  # (c): median wait / the learner's own wait alone
 WORST_TARGET = 5.5
 
 
@@ -162,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     seeds = [100 + i for i in range(learners)]
     _one_training(99)  # first-call costs, outside the timing
     alone = [_one_training(seed) for seed in seeds]
-    print(f"\n(c) §12 (c)'s trainings (copy, seeds {seeds[0]}-{seeds[-1]}), each alone on one "
+    print(f"\n(c) bench.class_train (c)'s trainings (copy, seeds {seeds[0]}-{seeds[-1]}), each alone on one "
           f"thread first: {', '.join(f'{x:.2f}' for x in alone)} s; each learner's finish "
           "over its own time alone\n")
     print(_schedule_table(best_schedules(args.cores, cost, alone)))
@@ -177,7 +177,7 @@ def _schedule_table(found: dict[str, tuple[float, float, str]]) -> str:
         rows.append([name, plan, f"{med:.2f}x", f"{worst:.2f}x",
                      f"median <= {MEDIAN_TARGET}x, worst <= {WORST_TARGET}x",
                      "yes" if med <= MEDIAN_TARGET and worst <= WORST_TARGET else "NO"])
-    return table(["schedule", "plan", "median", "worst", "target (issue 14 c)",
+    return table(["schedule", "plan", "median", "worst", "target (c)",
                   "within it?"], rows)
 
 

@@ -1,4 +1,4 @@
-"""A class presses Train at once (issue 14): the waits, the other learners' pages, memory.
+"""A class presses Train at once: the waits, the other learners' pages, memory.
 
 Rerun: `.venv/bin/python -m bench.class_train` (options: --same 30, --different 10,
 --timeout 300, --no-engines, --smoke).

@@ -9,12 +9,12 @@ Rerun: `.venv/bin/python -m bench.dates_train` (options: --seeds N, --cap S, --t
     from the sidebar's seed, until greedy decoding gets 95%, then 99%, of 300 held-out dates
     exactly right (days never used in training, every locale and style), checked every 100
     steps. The clock stops while it checks: training time only, with the stop checks
-    excluded. Target: 95% within 60 s (issue 10).
+    excluded. Target: 95% within 60 s.
 (b) The Train button's run (`explorer.training.run.run_training`, as the page calls it): early
     stop at 98.5% of a 200-date check (explorer/training/run.py check_due: after a step whose own
     batch was nearly all right, at most every 20 steps), the film recorded; its wall time
     with every check and the final evaluation, and its held-out accuracy (200 dates, as
-    shown). Target (issue 13): the whole wait <= 30 s with >= 95% of held-out dates right.
+    shown). Target: the whole wait <= 30 s with >= 95% of held-out dates right.
 torch threads as the app's worker process sets them for a training that runs alone
 (explorer/training/worker.py `Threads`: up to --threads, by default the machine's cores, while
 that makes steps shorter; --threads 1: one thread throughout).
@@ -51,7 +51,7 @@ from transformer.train import train
 
 LEVELS = (0.95, 0.99)
 TARGET_95_S = 60.0
-TARGET_WAIT_S = 30.0  # (b): the Train button's whole wait (issue 13)
+TARGET_WAIT_S = 30.0  # (b): the Train button's whole wait
 CHECK_EVERY = 100
 CHECK_N = 300
 
@@ -141,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                  for seed, (w, steps, acc, learned) in enumerate(runs)]))
     print(f"\nMedian wall time: {statistics.median(r[0] for r in runs):.0f} s")
     met = all(w <= TARGET_WAIT_S and acc >= 0.95 for w, _, acc, _ in runs)
-    print(f"Every run <= {TARGET_WAIT_S:.0f} s with >= 95% of held-out dates right (issue 13): "
+    print(f"Every run <= {TARGET_WAIT_S:.0f} s with >= 95% of held-out dates right: "
           f"{'yes' if met else 'NO'}")
     return 0
 

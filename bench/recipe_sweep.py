@@ -1,4 +1,4 @@
-"""Which recipe learns the toy tasks in the fewest seconds, as the Train button runs it (issue 13).
+"""Which recipe learns the toy tasks in the fewest seconds, as the Train button runs it.
 
 Rerun: `.venv/bin/python -m bench.recipe_sweep` (options: --seeds 5, --workers 2,
 --candidates fast,b128,... , --tasks copy,reverse,sort,words, --smoke).

@@ -1,4 +1,4 @@
-"""The Train button's whole wait: from the click to the trained model's results (issue 15, 13).
+"""The Train button's whole wait: from the click to the trained model's results.
 
 Rerun: `.venv/bin/python -m bench.train_wait` (options: --seeds 5,
 --tasks copy,reverse,sort,words, --browser-task copy, --quiet-wait 120 (s), --threads N,

@@ -1,4 +1,4 @@
-"""Beam search beside greedy decoding on the Train & decode page (issue 12, part 3): the
+"""Beam search beside greedy decoding on the Train & decode page: the
 computations, the tree figure, and the page through AppTest in English and Chinese."""
 
 from __future__ import annotations

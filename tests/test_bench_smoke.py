@@ -246,13 +246,13 @@ def test_class_floor_smoke(capsys):
     from bench import class_floor
 
     out = _run(class_floor, capsys)
-    assert "(c) §12 (c)'s trainings (copy, seeds 100-102)" in out
+    assert "(c) bench.class_train (c)'s trainings (copy, seeds 100-102)" in out
     steps = _table(out, "| K | step ms | x the K=1 step | per model |")
     assert [int(r["K"]) for r in steps] == [1, 2, 3] and steps[0]["x the K=1 step"] == "1.00"
     for r in steps:  # a step on K models' batches, shared by K models
         assert math.isclose(_num(r["per model"]), _num(r["x the K=1 step"]) / int(r["K"]),
                             abs_tol=0.01), r
-    for part in ("(b) ", "(c) §12"):
+    for part in ("(b) ", "(c) bench.class_train"):
         rows = _table(out.split(part, 1)[1], "| schedule | plan | median | worst |")
         assert rows[0]["schedule"] == "one training per slot, in turn (the hub)"
         assert all(0 < _num(r["median"]) <= _num(r["worst"]) for r in rows), part

@@ -1,5 +1,5 @@
 """End-to-end: two learners press Train with the same settings and see the same trained model
-(issue 14). The server trains once and gives each a copy, so every number of the results,
+. The server trains once and gives each a copy, so every number of the results,
 the training's own time included, is the same on both pages.
 """
 

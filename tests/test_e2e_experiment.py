@@ -1,4 +1,4 @@
-"""End-to-end: break the subsequent mask, train both models, and see the gap (issue 12).
+"""End-to-end: break the subsequent mask, train both models, and see the gap.
 
 In a real browser, the Train page's experiment with its default break (no subsequent mask)
 trains the correct and the broken model; the page then says, with measured numbers, that

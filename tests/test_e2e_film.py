@@ -1,4 +1,4 @@
-"""End-to-end: the attention film scrubs and plays in a real browser (issue 10, part 3).
+"""End-to-end: the attention film scrubs and plays in a real browser.
 
 After a short training run the Train page draws the film: a plotly animation whose slider
 and play button run in the browser. Scrubbing to the first frame must show the untrained

@@ -1,5 +1,5 @@
 """In the browser: every page's address works, the address bar always equals the view, and
-a language change keeps every setting (issue 15, items 2, 7, 8, 9).
+a language change keeps every setting.
 
 Every wait is on a condition (the address bar, an element, Streamlit's run state), never a
 fixed sleep.

@@ -1,7 +1,7 @@
 """End-to-end: presenter mode enlarges the charts' texts at once, in the real browser.
 
 Streamlit's chart theme sizes tick labels, axis titles and titles itself, so only the
-browser shows whether a text follows the toggle (issue 15, item 10).
+browser shows whether a text follows the toggle.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def test_presenter_mode_enlarges_the_attention_grid_texts_without_leaving_the_pa
     assert back["y"] == before["y"]
 
 
-# ---- Tick labels that stay readable (issue 15, item 11) ------------------------------------
+# ---- Tick labels that stay readable ------------------------------------
 
 LONG = "the quick brown fox jumps over the lazy dog while the small cat sleeps on a warm mat"
 

@@ -1,4 +1,4 @@
-"""Break a part and retrain (issue 12, part 1): the plan, the two arms, the measured lesson
+"""Break a part and retrain: the plan, the two arms, the measured lesson
 of the missing mask, and the Train page's section through AppTest in both languages."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The fast paths compute the same function as the written-out code the app shows (issue 13):
+"""The fast paths compute the same function as the written-out code the app shows:
 the fused attention (used when nothing captures or edits a pass) and the LayerNorm's
 hand-written gradient."""
 

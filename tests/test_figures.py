@@ -1,4 +1,4 @@
-"""The data the pages draw, computed by pure functions next to their figures (issue 9).
+"""The data the pages draw, computed by pure functions next to their figures.
 
 Each test pins what the page used to compute inline, so moving it kept the behaviour.
 """

@@ -1,4 +1,4 @@
-"""The attention film (issue 10, part 3): probes, recording, thinning, closeness, the page."""
+"""The attention film: probes, recording, thinning, closeness, the page."""
 
 from __future__ import annotations
 

@@ -67,7 +67,7 @@ def test_forgetting_the_checkpoint_returns_to_the_sidebar_model(loaded):
     assert "imported_checkpoint" not in at.session_state
 
 
-# ---- The Train page decodes with the imported checkpoint (issue 10, part 1) ----------------
+# ---- The Train page decodes with the imported checkpoint ----------------
 
 
 def test_decode_checkpoint_agrees_with_the_models_greedy_answer(loaded):

@@ -1,4 +1,4 @@
-"""Knocking out a head (issue 12): the pure compute in explorer/training/knockout.py, the Attention
+"""Knocking out a head: the pure compute in explorer/training/knockout.py, the Attention
 page's section in both languages, and isolation (the shared shipped model is never changed,
 and a knock-out in one thread or session is invisible to another).
 

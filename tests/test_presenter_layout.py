@@ -1,5 +1,5 @@
 """Presenter mode enlarges every text of every chart, and the charts' layout stays readable
-(issue 15: presenter mode, long sentences in the attention grid, the Masks and Shapes pages).
+(presenter mode, long sentences in the attention grid, the Masks and Shapes pages).
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def test_presenter_figure_enlarges_every_text_and_leaves_the_original_alone(name
     assert len(big["data"]) == len(before["data"])
 
 
-# ---- Layout (issue 15, item 11) -------------------------------------------------------------
+# ---- Layout -------------------------------------------------------------
 
 LONG = "the quick brown fox jumps over the lazy dog while the small cat sleeps on a warm mat"
 

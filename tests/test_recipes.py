@@ -73,7 +73,7 @@ def test_fast_recipe_learns_the_annotated_copy_task():
     task = AnnotatedCopy()
     model = FAST.build(task.vocab_size, seed=0)
     assert copy_accuracy(model, task, n=200) < 0.05  # untrained: no copying yet
-    # How many steps a seed needs varies (bench/results.md §1: 160 median, worst seeds
+    # How many steps a seed needs varies (bench.time_to_learn: 160 median, worst seeds
     # more), and any change to the arithmetic's rounding moves a seed's path; 400 is ample.
     history = train(model, task, replace(FAST.train, steps=400, seed=0))
     assert len(history) == 400 and history[-1].loss < 0.05

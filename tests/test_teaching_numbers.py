@@ -1,4 +1,4 @@
-"""Numbers the pages say are computed from the live model, in both languages (issue 11)."""
+"""Numbers the pages say are computed from the live model, in both languages."""
 
 from __future__ import annotations
 

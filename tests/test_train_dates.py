@@ -1,4 +1,4 @@
-"""The date task on the Train & decode page (issue 10, part 2, "Live"): settings, training,
+"""The date task on the Train & decode page: settings, training,
 evaluation on held-out days, decoding typed dates, and the trained model on other pages."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The whole class presses Train (issue 14): one training per request, one per core, in turn.
+"""The whole class presses Train: one training per request, one per core, in turn.
 
 The hub trains in its own threads; these tests wait on its events and on the training's
 own state, never on fixed sleeps. A stand-in runner that blocks until the test lets it go

@@ -1089,10 +1089,10 @@ TEXT: dict[str, str] = {
     "train.col_label": "label to predict (tgt_y)",
     "train.train_header": "2. Train",
     "train.model": "Model to train",
-    # (13) What a learner waits, measured by bench/train_wait.py (`.venv/bin/python -m
+    # What a learner waits, measured by bench/train_wait.py (`.venv/bin/python -m
     # bench.train_wait`): fast recipe (batch 128, lr 1e-2), copy on digits, "Stop when
     # learned" on, seeds 0-4, training in the hub's worker process (up to two threads), on
-    # 2026-11-25 and 26 (bench/results.md §1b and the README, four runs): training and
+    # a 2-core machine (bench/results.md, four runs): training and
     # checks, median 1.3-1.6 s (worst 1.5-1.8 s); from the click to the results, median
     # 1.3-1.5 s for a browser on another machine (a protocol client), 2.6-3.1 s with
     # headless Chromium drawing on the same two cores.
@@ -1216,7 +1216,7 @@ TEXT: dict[str, str] = {
     "train.which_untrained": "untrained",
     "train.which_shipped": "the shipped date translator",
     "train.which_imported": "the imported checkpoint (sidebar)",
-    # beam search beside greedy decoding (issue 12)
+    # beam search beside greedy decoding
     "beam.header": "Beam search beside greedy decoding",
     "beam.text": "Greedy decoding commits to the most probable token at every step and can never "
                  "go back. **Beam search** keeps the `k` most probable partial answers instead "

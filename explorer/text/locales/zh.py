@@ -1068,7 +1068,7 @@ TEXT: dict[str, str] = {
     "train.which_untrained": "未训练的模型",
     "train.which_shipped": "应用自带的日期翻译器",
     "train.which_imported": "导入的检查点（侧边栏）",
-    # 束搜索与贪心解码对照（issue 12）
+    # 束搜索与贪心解码对照
     "beam.header": "束搜索与贪心解码对照",
     "beam.text": "贪心解码每一步都认定概率最大的那个 token，选了就不能回头。"
                  "**束搜索（beam search）**：同时保留 `k` 个最可能的部分答案（这就是“束”），每"
