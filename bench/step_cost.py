@@ -10,8 +10,8 @@ sinusoidal positions and output layer around it, so the two do the same arithmet
 are timed alternately, --rounds rounds of --steps steps each, in one process on one thread
 (as the app trains), so the shared machine's drift hits both alike. Each step is split into
 forward (with the loss), backward and optimiser. "ours, written out" is the same model with
-the fused attention off (the path a captured pass takes, as the pages show it). Target
-: ours <= 1.0x the peer's step (stretch 0.7x).
+the fused attention off (the path a captured pass takes, as the pages show it). Target:
+ours <= 1.0x the peer's step (stretch 0.7x).
 """
 
 from __future__ import annotations
