@@ -162,9 +162,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     seeds = [100 + i for i in range(learners)]
     _one_training(99)  # first-call costs, outside the timing
     alone = [_one_training(seed) for seed in seeds]
-    print(f"\n(c) bench.class_train (c)'s trainings (copy, seeds {seeds[0]}-{seeds[-1]}), each alone on one "
-          f"thread first: {', '.join(f'{x:.2f}' for x in alone)} s; each learner's finish "
-          "over its own time alone\n")
+    print(f"\n(c) bench.class_train (c)'s trainings (copy, seeds {seeds[0]}-{seeds[-1]}), "
+          f"each alone on one thread first: {', '.join(f'{x:.2f}' for x in alone)} s; "
+          "each learner's finish over its own time alone\n")
     print(_schedule_table(best_schedules(args.cores, cost, alone)))
     return 0
 
