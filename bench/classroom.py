@@ -34,10 +34,11 @@ websocket, fragments announced with run_every rerun on timers as Streamlit's fro
 does), extended here (`Tab`) with what following needs: the query string the browser
 sends (it carries ?class=CODE on the first run, and then what the server wrote into the
 address), and the page that runs (the navigation message's page hash, which every later
-rerun carries: a server-side st.switch_page moves it). A following student reruns the class panel's
-`_watch` fragment every second (explorer/sections/classroom.py, POLL_EVERY); when the
-class's version changed it reruns the whole app (st.rerun(scope="app")), which applies the
-teacher's view.
+rerun carries: a server-side st.switch_page moves it). A following student's class panel
+asks for its `_watch` fragment every 2 s (explorer/app/classroom.py WATCH_EVERY); a run
+of it waits up to 8 s for the class to change (WAIT_FOR; the ticks meanwhile wait as one),
+woken at once by the teacher's change on this server; when the class's version changed it
+reruns the whole app (st.rerun(scope="app")), which applies the teacher's view.
 
 Measured:
 (a) for each change, from the teacher's change leaving this client to the end
@@ -67,19 +68,35 @@ Measured:
     from Reveal to each student's page showing the class's answers chart. Target: the
     teacher's chart complete within 1 s of the last answer.
 
-Measured (30 students, 2 cores, SQLite):
-(a) /attention, the machine otherwise idle: p95 3.33 s, 1.7x the target; all 150 pages
-    shown, none left unfinished. A change costs the server 2.3-2.8 s of CPU for 31 page
-    runs (about 80 ms a run, most of it holding the interpreter lock): every classmate's
-    page reads the figures, tables and knock-out answers the first one computed
-    (explorer/app/memo.py shared shelves, `Context.from_run`). Before they were shared,
-    a run took about 260 ms and p95 was 7.96 s; before `_watch` became a fragment of its
-    own per class version, --page masks showed 81 of 150 changes (the others were left
-    unfinished as described above), and shows 150 of 150 since.
-(b) 14.2% of a core, 2.8x the target: 31 `_watch` runs a second at 4.6 ms each (1.4 ms
-    in the event loop). The store's read is 12 us: the cost is Streamlit's per-run
-    overhead (bench/class_background.py: 5 ms a run for the sidebar's training status).
+Measured (30 students, 2 cores, SQLite, the machine otherwise idle; `--changes 5 --idle
+10`, run side by side in one hour with the commit before students waited on the class):
+
+| | students poll once a second | a student's run waits on the class |
+|---|---|---|
+| (a) change -> every student's page, p95 | 3.33 s | 2.69 s (1.3x the target) |
+| (a) pages shown | 150/150 | 150/150 |
+| (b) the class adds, idle | 16.9% of a core | 4.7% (target 5%: met) |
+| (b) fragment runs a second | 30.5 | 3.5 |
+| (d) Ask -> every student's page, p95 | 2.51 s | 1.54 s |
+| (d) last answer -> the teacher's chart | 0.19 s | 0.54 s (target 1 s: met) |
+| (d) Reveal -> every student's page, p95 | 2.66 s | 3.01 s |
+
+(a) The students now start at once, woken by the teacher's change, so their 30 page
+    runs and the teacher's own run share the interpreter lock: all end together, about
+    2.2-2.5 s after the change (the teacher's own run, 0.2 s alone, takes as long; sending
+    the change only after the teacher's page was drawn did not shorten it, 2.35 s, as the
+    run's end waits for the event loop the students' runs keep busy). The floor is the
+    CPU: 31 runs at about 80 ms, 2.5 s a change. Before the runs were shared
+    (explorer/app/memo.py shelves, `Context.from_run`) a run took about 260 ms and p95
+    was 7.96 s; before `_watch` became a fragment of its own per class version, --page
+    masks showed 81 of 150 changes (the others were left unfinished as described above).
+    With `_watch` asked every second instead of every 2 s, one run of five left 9 of 150
+    unfinished: asked less often, none in five runs.
+(b) A waiting student costs a wake-up every 0.25 s (WAKE_EVERY: a few attribute reads)
+    and one `_watch` run every 8 s, not one a second (4.6 ms each).
 (c) a class adds no measurable memory (C grew less than P).
+(d) The tally is drawn every 0.5 s (TALLY_EVERY): the chart is complete within half a
+    second of the last answer. A reveal is a change like (a).
 """
 
 from __future__ import annotations
@@ -523,7 +540,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                  "students' full runs left unfinished", "target", "met?"], rows))
     print("\n(a student's page shown: the end, FINISHED_SUCCESSFULLY, of the full run whose "
           "`source` input shows the new sentence; until it began: to the run's new_session "
-          "(the poll's 1 s interval, the `_watch` fragment run that saw the new version, "
+          "(the waiting `_watch` fragment run woken by the change, "
           "queueing), as this client received it: when the server's event loop falls "
           "behind, a run's messages arrive together at its end and the split shows 0 s "
           "for the run. Server CPU: from the change sent until every student showed it; "
@@ -560,7 +577,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     version_us, state_us = out["store_us"]
     per_run = added / class_runs * 1000 if class_runs else float("nan")
     print(f"\nFragment timers: P {plain_timers}, the teacher {teacher_timers} (the roster, "
-          f"every 2 s), the students {student_timers} (`_watch`, every 1 s). Per fragment "
+          f"every 2 s), the students {student_timers} (`_watch`, asked every 2 s, a run "
+          f"waiting up to 8 s). Per fragment "
           f"run the class costs the server {per_run:.1f} ms of CPU "
           f"({loop_added / class_runs * 1000 if class_runs else float('nan'):.1f} ms in its "
           f"event loop: the BackMsg with every widget's state in, the run's messages out; "

@@ -655,3 +655,28 @@ def test_any_other_setting_is_a_clear_error(tmp_path, setting):
     with pytest.raises(ValueError, match="CLASS_STORE") as refused:
         open_store(setting, tmp_path)
     assert "secret" not in str(refused.value)
+
+
+def test_a_wait_wakes_at_once_for_a_change_made_in_this_process_and_gives_way(store):
+    """ClassStore.wait: a teacher's change through any store of this process wakes students
+    waiting on it (no 30 s read interval passes); `between` ends a wait early."""
+    code, key = store.start(T0)
+    seen = store.version(code)
+    got: list[int | None] = []
+    waiting = threading.Event()
+
+    def student() -> None:
+        got.append(store.wait(code, seen, timeout=30.0, every=30.0,
+                              between=lambda: waiting.set() or False))
+
+    thread = threading.Thread(target=student)
+    started = time.monotonic()
+    thread.start()
+    assert waiting.wait(10)  # the student waits
+    store.steer(code, key, {"h": "3"}, T0 + 1)
+    thread.join(10)
+    assert got == [store.version(code)] and got[0] != seen
+    assert time.monotonic() - started < 10  # woken, not read 30 s later
+    assert store.wait(code, got[0], timeout=30.0, every=30.0, between=lambda: True) == got[0]
+    assert store.wait(code, got[0], timeout=0.05, every=0.01) == got[0]  # nothing changed
+    assert store.wait("not a code!", 0, timeout=1.0, every=1.0) is None

@@ -384,3 +384,30 @@ def test_a_students_poll_ends_a_class_whose_teacher_left_hours_ago():
     at.run()
     assert not at.exception, at.exception
     assert store.state(code).ended
+
+
+def test_a_waiting_student_gives_way_to_a_click_and_to_other_fragments_not_to_its_own_tick(
+        monkeypatch):
+    """explorer/app/classroom.py `_asked_for_another_run`, read against Streamlit's own
+    request queue: `_watch`'s wait ends for a learner's rerun, another fragment's timer (a
+    training's progress) or a stop, and goes on through its own next tick."""
+    import types
+
+    from streamlit.runtime.scriptrunner_utils.script_requests import RerunData, ScriptRequests
+
+    def asked(*requests: RerunData, stop: bool = False) -> bool:
+        queue = ScriptRequests()
+        for request in requests:
+            queue.request_rerun(request)
+        if stop:
+            queue.request_stop()
+        ctx = types.SimpleNamespace(script_requests=queue, fragment_ids_this_run=["watch"])
+        monkeypatch.setattr(C, "get_script_run_ctx", lambda suppress_warning=False: ctx)
+        return C._asked_for_another_run()
+
+    tick = RerunData(fragment_id="watch", is_auto_rerun=True)
+    assert not asked() and not asked(tick)
+    assert asked(tick, RerunData(fragment_id="progress", is_auto_rerun=True))
+    assert asked(RerunData(query_string="x"))  # a click: the whole page
+    assert asked(tick, RerunData(query_string="x"))
+    assert asked(stop=True)

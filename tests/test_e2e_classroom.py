@@ -1,7 +1,7 @@
 """A class in three browsers: a teacher and two students, one of whom explores.
 
 The app is served with a class store of its own (SQLite in a temporary folder). The
-students' pages follow the teacher's through their own one-second look at the class, so
+students' pages follow the teacher's through their own wait on the class, so
 the test waits on what their pages show (conditions), never on fixed sleeps. Screenshots
 of the teacher's panel in presenter mode and of a Chinese student go to test-artifacts/.
 """

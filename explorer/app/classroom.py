@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from ..classroom.backend import open_store
 from ..classroom.codes import normalise_code
@@ -46,7 +47,14 @@ NOTICE_KEY = "_class_notice"  # why a join link did not join (a text key and val
 CLIENT_KEY = "_class_client"  # this session's id for the store's limit on wrong codes
 TRAIN_KEY = "_class_train"  # a following student's Train page trains with the teacher
 TEACHER_COOKIE = "txclass_"  # + code: the teacher key, kept by the teacher's browser
-POLL_EVERY = 1.0  # seconds between a student's looks at the class (changes show within 2 s)
+# A following student's `_watch` fragment is timed every WATCH_EVERY seconds and its run
+# waits up to WAIT_FOR seconds for the class to change (`wait_for_class`; the ticks that come
+# meanwhile wait as one, so the next run starts as this one ends): a change made on this
+# server wakes it at once, one made on another replica is read within POLL_EVERY. Idle, a
+# student costs one run every WAIT_FOR seconds, not one a second (bench/classroom.py (b)).
+WATCH_EVERY = 2.0
+WAIT_FOR = 8.0
+POLL_EVERY = 1.0
 ROSTER_EVERY = 2.0  # seconds between the teacher's looks at who follows
 # seconds between the teacher's looks at the answers of an open question: the chart is
 # complete within about this long of the last answer (one session polls it, not thirty)
@@ -260,6 +268,46 @@ def heartbeat(store: ClassStore, s: Seat) -> None:
         store.heartbeat(s.code, s.student_id, st.session_state.get(FOLLOW_KEY) is True, now)
     except ClassNotFoundError:
         pass  # ended: the panel says so
+
+
+def fragment_rerun() -> bool:
+    """Whether this run is a fragment's own rerun (its timer's), not a run of the page."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return bool(ctx is not None and ctx.fragment_ids_this_run)
+
+
+def _asked_for_another_run() -> bool:
+    """Whether this session asked for another run while `_watch` waits: the wait gives way.
+
+    The session's pending request is read (private in Streamlit 1.67; a few attribute reads,
+    as a waiting student looks every WAKE_EVERY): a learner's click or another fragment's
+    timer (a training's progress) ends the wait, `_watch`'s own next tick does not. Without
+    it, reading session state still lets Streamlit stop the run for a click (its
+    SafeSessionState calls the script runner's yield check), and other fragments' redraws
+    wait until the wait ends.
+    """
+    ctx = get_script_run_ctx(suppress_warning=True)
+    requests = getattr(ctx, "script_requests", None)
+    state = getattr(getattr(requests, "_state", None), "name", None)
+    if state is None:
+        st.session_state.get(FOLLOW_KEY)
+        return False
+    if state != "RERUN":
+        return state != "CONTINUE"
+    queue = getattr(getattr(requests, "_rerun_data", None), "fragment_id_queue", None)
+    mine = getattr(ctx, "fragment_ids_this_run", None) or []
+    return not queue or any(fragment not in mine for fragment in queue)
+
+
+def wait_for_class(store: ClassStore, s: Seat) -> bool:
+    """A following student's wait, up to WAIT_FOR seconds, for the class to move on from the
+    version this page shows; True when it did (the caller reruns the page)."""
+    def between() -> bool:
+        heartbeat(store, s)  # "still here" while it waits (at most every HEARTBEAT_EVERY)
+        return _asked_for_another_run()
+
+    version = store.wait(s.code, s.version, WAIT_FOR, POLL_EVERY, between)
+    return version is not None and version != s.version
 
 
 def follow_again() -> None:

@@ -23,15 +23,17 @@ import json
 import re
 import secrets
 import threading
+import time
 import unicodedata
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .codes import new_code, normalise_code
 
 IDLE_LIMIT = 4 * 3600.0
 ENDED_KEEP = 3600.0
+WAKE_EVERY = 0.25  # seconds between a waiting student's looks at their own session (`wait`)
 SWEEP_EVERY = 60.0  # seconds between one server's `expire` runs, asked for by `sweep`
 CONNECTED = 10.0  # a student seen this recently counts as connected
 FORGET_STUDENT = 3600.0  # a student not seen for this long leaves the roster's table
@@ -297,6 +299,33 @@ def check_live(ended: bool, active: float, now: float) -> None:
         raise ClassNotFoundError("the class has ended")
 
 
+class _Bell:
+    """Rings when a class changes through any store of this process, so that the students
+    waiting on it here (`ClassStore.wait`) wake at once instead of at their next look."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._rung: dict[str, int] = {}  # code -> how often it rang (codes live for hours)
+
+    def rung(self, code: str) -> int:
+        with self._changed:
+            return self._rung.get(code, 0)
+
+    def ring(self, code: str) -> None:
+        with self._changed:
+            self._rung[code] = self._rung.get(code, 0) + 1
+            self._changed.notify_all()
+
+    def wait(self, code: str, rung: int, timeout: float) -> int:
+        """How often `code` has rung, once it is no longer `rung` or after `timeout`."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._rung.get(code, 0) != rung, timeout)
+            return self._rung.get(code, 0)
+
+
+_BELL = _Bell()
+
+
 class ClassStore(ABC):
     """The class mode's store. Public methods check what they are given (codes as typed,
     ids, keys, views, questions, nicknames) and hand the back end only clean values; the
@@ -357,9 +386,37 @@ class ClassStore(ABC):
         canonical = normalise_code(code)
         return self._version(canonical) if canonical else None
 
+    def wait(self, code: str, seen: int, timeout: float, every: float,
+             between: Callable[[], bool] = lambda: False) -> int | None:
+        """The class's version once it is no longer `seen`, or after `timeout` seconds.
+
+        A change made through any store of this process (the teacher's session on the same
+        server) wakes the wait at once; one made elsewhere (another replica behind a load
+        balancer, another process) is found by reading the version every `every` seconds.
+        `between()` is called at least every WAKE_EVERY seconds while it waits; True ends the
+        wait (the app's says whether its session asked for another run meanwhile).
+        """
+        canonical = normalise_code(code)
+        if canonical is None:
+            return None
+        start = time.monotonic()
+        rung, read = _BELL.rung(canonical), start
+        version = self._version(canonical)
+        while version == seen and (left := start + timeout - time.monotonic()) > 0:
+            now_rung = _BELL.wait(canonical, rung, min(WAKE_EVERY, left))
+            if between():
+                break
+            if now_rung != rung or time.monotonic() - read >= every:
+                rung, read = now_rung, time.monotonic()
+                version = self._version(canonical)
+        return version
+
     def steer(self, code: str, teacher_key: str, view: Mapping[str, str], now: float) -> int:
         """Show the class `view`; returns the version (the same one if the view is)."""
-        return self._steer(self._code(code), self._key(teacher_key), view_json(view), now)
+        code = self._code(code)
+        version = self._steer(code, self._key(teacher_key), view_json(view), now)
+        _BELL.ring(code)
+        return version
 
     def heartbeat(self, code: str, student_id: str, following: bool, now: float) -> None:
         """A student's page is open, following the teacher's view or not."""
@@ -372,7 +429,10 @@ class ClassStore(ABC):
 
     def ask(self, code: str, teacher_key: str, question: Question, now: float) -> int:
         """Ask `question` (closing the one open); returns its id."""
-        return self._ask(self._code(code), self._key(teacher_key), check_question(question), now)
+        code = self._code(code)
+        question_id = self._ask(code, self._key(teacher_key), check_question(question), now)
+        _BELL.ring(code)
+        return question_id
 
     def answer(self, code: str, question_id: int, student_id: str, choice: int,
                nickname: str | None, now: float) -> None:
@@ -404,8 +464,10 @@ class ClassStore(ABC):
 
     def reveal(self, code: str, teacher_key: str, question_id: int, now: float) -> Results:
         """Close the question and show every student the truth and the counts."""
-        return self._reveal(self._code(code), self._key(teacher_key), _question_id(question_id),
-                            now)
+        code = self._code(code)
+        results = self._reveal(code, self._key(teacher_key), _question_id(question_id), now)
+        _BELL.ring(code)
+        return results
 
     def results(self, code: str, question_id: int) -> Results | None:
         """The truth and the counts, once revealed; None before (and for no such question)."""
@@ -416,7 +478,9 @@ class ClassStore(ABC):
 
     def end(self, code: str, teacher_key: str, now: float) -> None:
         """End the class (ending it again is no error)."""
-        self._end(self._code(code), self._key(teacher_key), now)
+        code = self._code(code)
+        self._end(code, self._key(teacher_key), now)
+        _BELL.ring(code)
 
     @abstractmethod
     def expire(self, now: float) -> int:

@@ -203,12 +203,14 @@ def _watch_for(version: int) -> Callable[[ClassStore, dict[str, str]], None]:
         _watch(store, page_names)
 
     watch.__qualname__ = f"_watch.v{max(version, -1) + 1}"
-    return st.fragment(run_every=C.POLL_EVERY)(watch)
+    return st.fragment(run_every=C.WATCH_EVERY)(watch)
 
 
 def _watch(store: ClassStore, page_names: dict[str, str]) -> None:
-    """A student's look at the class every POLL_EVERY seconds: one number read (the class's
-    version); the whole page runs again only when a followed class changed."""
+    """A student's look at the class every WATCH_EVERY seconds: one number read (the class's
+    version); the whole page runs again only when a followed class changed. A following
+    student's timed run then waits for the class to change (`C.wait_for_class`), so a
+    change shows at once; a run of the whole page never waits."""
     use_session_lang()  # a run of this fragment alone skips app.py's
     s = C.seat()
     if s is None:
@@ -221,7 +223,7 @@ def _watch(store: ClassStore, page_names: dict[str, str]) -> None:
         st.warning(t("class.ended"), icon=":material/event_busy:")
         return
     if following:
-        if version != s.version:
+        if version != s.version or (C.fragment_rerun() and C.wait_for_class(store, s)):
             st.rerun(scope="app")  # the class moved on: the page follows
         return
     where = (state.view.get(C.PAGE_PARAM, "") if state is not None else "")

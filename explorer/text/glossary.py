@@ -251,9 +251,11 @@ def misused_terms(text: str, key: str = "") -> list[str]:
 
 def misnamed_pages(text: str) -> list[str]:
     """The pages `text` (a Chinese table value) names as “…”页 that are no page's Chinese
-    title (the navigation's `nav.*` texts), e.g. “训练”页 for “训练与解码”页."""
+    title (the navigation's `nav.*` texts), e.g. “训练”页 for “训练与解码”页. A placeholder
+    (“{page}”页) is filled with a title."""
     titles = {title for key, title in TABLES["zh"].items() if key.startswith("nav.")}
-    return [name for name in _PAGE_REF.findall(text) if name not in titles]
+    return [name for name in _PAGE_REF.findall(text)
+            if name not in titles and not (name.startswith("{") and name.endswith("}"))]
 
 
 def glossary_rows() -> dict[str, list[str]]:

@@ -1767,7 +1767,7 @@ TEXT: dict[str, str] = {
     "class.follow": "跟随老师",
     "class.follow_help": "开启时，你的页面显示老师展示的内容。你自己改动任何设置就进入自行探索；老"
                          "师的改动会等你重新跟随时再显示。",
-    "class.elsewhere": "你正在自行探索。课堂在「{page}」页面。",
+    "class.elsewhere": "你正在自行探索。课堂在“{page}”页。",
     "class.back": "回到课堂",
     "class.leave": "离开课堂",
     "class.banner": "加入课堂：{code}",
