@@ -411,3 +411,14 @@ def test_a_waiting_student_gives_way_to_a_click_and_to_other_fragments_not_to_it
     assert asked(RerunData(query_string="x"))  # a click: the whole page
     assert asked(tick, RerunData(query_string="x"))
     assert asked(stop=True)
+
+
+def test_the_answers_chart_draws_every_token_of_a_digits_vocabulary():
+    """A vocabulary of digits and specials: every bar on a category axis, none dropped."""
+    from explorer.figures.attention import guesses_chart
+
+    labels = ("<pad>", "<s>", "</s>", "<unk>", "0", "1", "4")
+    fig = guesses_chart((0, 1, 1, 0, 0, 0, 2), labels, 6, lang="en")
+    assert fig.layout.xaxis.type == "category"
+    assert list(fig.data[0].x) == ["&lt;pad&gt;", "&lt;s&gt;", "&lt;/s&gt;", "&lt;unk&gt;",
+                                   "0", "1", "4"]

@@ -396,7 +396,10 @@ def guesses_chart(counts: Sequence[int], labels: Sequence[str], truth: int | Non
     fig = go.Figure(go.Bar(x=[esc(label) for label in labels], y=list(counts),
                            marker_color=colours, hovertemplate="%{x}: %{y}<extra></extra>"))
     top = max([*counts, 0]) + 1  # room above the tallest bar for the model's mark
+    # categories: a vocabulary of digits would otherwise make a numeric axis on which the
+    # other tokens ("<s>", "</s>") have no place, and their answers would not be drawn
     fig.update_layout(height=260, margin={"l": 40, "r": 10, "t": 30, "b": 40},
+                      xaxis={"type": "category"},
                       yaxis={"title": t("class.q_students"), "range": [0, top],
                              "dtick": max(1, top // 6)},
                       title=t("class.q_chart"))
