@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
@@ -235,53 +235,51 @@ def _watch(store: ClassStore, page_names: dict[str, str]) -> None:
 ABOUT_ATTENTION, ABOUT_NEXT = "attention", "next"  # what a token question asks about
 
 
-def _open_question(about: str) -> tuple[ClassStore, C.Seat, PublicQuestion] | None:
-    """The class's question about `about` (`fields["about"]`; questions asked before there
-    was more than one are about attention), when this session follows and one is asked."""
+def _current_question(store: ClassStore, s: C.Seat) -> PublicQuestion | None:
+    """The question the class was asked last (open, closed or revealed), if any."""
+    state = store.state(s.code)
+    return state.question if state is not None else None
+
+
+def _student_side(about: str, heading: Callable[[Mapping[str, str]], None], lang: str,
+                  presenter: bool) -> bool:
+    """A following student's side of the class's question about `about` (`_about`), drawn
+    under `heading(fields)`: answer once, then the truth beside the class's guesses. True
+    while the page must hide what would give the answer away."""
     s = C.seat()
     store = C.store_or_none() if s is not None and C.following() else None
-    if store is None or s is None:
-        return None
-    state = store.state(s.code)
-    question = state.question if state is not None else None
-    if question is None or question.kind != "token" or question.fields.get(
-            "about", ABOUT_ATTENTION) != about:
-        return None
-    return store, s, question
+    question = _current_question(store, s) if store is not None and s is not None else None
+    if question is None or question.kind != "token" or _about(question) != about:
+        return False
+    with st.container(border=True, key="class_question"):
+        heading(question.fields)
+        return _answer(store, s, question, lang, presenter, about)
 
 
 def student_question(kind_labels: dict[str, str], lang: str, presenter: bool) -> bool:
     """A following student's side of the class's "where will it look?" on the Attention
-    page: answer once, then see the truth beside the class's guesses. True when the page
-    must hide its heatmaps (before the reveal: they would give the answer away)."""
-    asked = _open_question(ABOUT_ATTENTION)
-    if asked is None:
-        return False
-    store, s, question = asked
-    fields = question.fields
-    with st.container(border=True, key="class_question"):
+    page. True when the page must hide its heatmaps (before the reveal: they would give the
+    answer away)."""
+    def heading(fields: Mapping[str, str]) -> None:
         st.subheader(t("class.q_token", token=_quoted(fields.get("token", "")),
                        layer=fields.get("layer", "?"), head=fields.get("head", "?"),
                        kind=kind_labels.get(fields.get("kind", ""), "")))
-        return _answer(store, s, question, lang, presenter, ABOUT_ATTENTION)
+
+    return _student_side(ABOUT_ATTENTION, heading, lang, presenter)
 
 
 def student_next_question(lang: str, presenter: bool) -> bool:
     """A following student's side of the class's "which token comes next?" on the Train
-    page: the source and what the decoder has written so far, one answer, then the truth
-    beside the class's guesses. True when the page must hide its decoding until the reveal."""
-    asked = _open_question(ABOUT_NEXT)
-    if asked is None:
-        return False
-    store, s, question = asked
-    fields = question.fields
-    with st.container(border=True, key="class_question"):
+    page, under the source and what the decoder has written so far. True when the page
+    must hide its decoding until the reveal."""
+    def heading(fields: Mapping[str, str]) -> None:
         st.subheader(t("class.q_next", step=_quoted(fields.get("step", "?"))))
         st.markdown(t("class.q_next_source"))
         st.code(fields.get("source", ""), language=None, wrap_lines=True)  # text, not markup
         st.markdown(t("class.q_next_prefix"))
         st.code(fields.get("prefix", ""), language=None, wrap_lines=True)
-        return _answer(store, s, question, lang, presenter, ABOUT_NEXT)
+
+    return _student_side(ABOUT_NEXT, heading, lang, presenter)
 
 
 # Per kind of question: what a student who answered reads, what hides what, the truth's words
@@ -291,6 +289,8 @@ _TRUTH = {ABOUT_ATTENTION: "class.q_truth", ABOUT_NEXT: "class.q_next_truth"}
 
 
 def _about(question: PublicQuestion) -> str:
+    """What a token question asks about (questions asked before there was more than one
+    kind carry no "about": they are about attention)."""
     about = question.fields.get("about", ABOUT_ATTENTION)
     return about if about in _TRUTH else ABOUT_ATTENTION
 
@@ -357,7 +357,7 @@ def next_token_choices(itos: Sequence[str], probs: np.ndarray) -> list[int]:
 
 def _token_label(token: str) -> str:
     """A vocabulary token as a choice: a blank one made visible (labels are one line)."""
-    return token if token.strip() else "␣"  # ␣
+    return token if token.strip() else "␣"  # U+2423, open box
 
 
 def _tail(text: str, limit: int = MAX_LABEL_CHARS) -> str:
@@ -375,8 +375,7 @@ def teacher_next_question(src: Sequence[str], prefix: Sequence[str], probs: np.n
     if teaching is None:
         return
     store, s = teaching
-    state = store.state(s.code)
-    question = state.question if state is not None else None
+    question = _current_question(store, s)
     with st.expander(t("class.ask_next_title"), icon=":material/quiz:",
                      expanded=question is not None):
         st.caption(t("class.ask_next_help", k=len(prefix)))
@@ -404,8 +403,7 @@ def _ask(store: ClassStore, s: C.Seat, weights: np.ndarray, q_tok: list[str],
          k_tok: list[str], kind: str, layer: int, head: int, lang: str,
          presenter: bool) -> None:
     """The teacher's side: ask about a query token of the head shown; then the tally."""
-    state = store.state(s.code)
-    question = state.question if state is not None else None
+    question = _current_question(store, s)
     with st.expander(t("class.ask_title"), icon=":material/quiz:",
                      expanded=question is not None):
         st.caption(t("class.ask_help"))
