@@ -135,6 +135,8 @@ class Pupil:
         self.widgets: dict[str, object] = {}  # key -> WidgetState the browser would send
         self.sidebar: set[str] = set()  # keys of the sidebar's widgets
         self.buttons: dict[str, str] = {}  # key -> widget id
+        self.options: dict[str, list[str]] = {}  # a radio's or selectbox's key -> its labels
+        self.choice_ids: dict[str, str] = {}  # their key -> widget id (None chosen: no state)
         self.page_hashes: dict[str, str] = {}  # url path -> page script hash
         self.page_hash = ""
         self.run_now: _Run | None = None
@@ -162,7 +164,7 @@ class Pupil:
         from streamlit.proto.WidgetStates_pb2 import WidgetState
 
         state = WidgetState(id=self.widgets[key].id if key in self.widgets
-                            else self.buttons[key])
+                            else self.buttons.get(key) or self.choice_ids[key])
         for name, v in fields.items():
             if isinstance(v, list | tuple):
                 getattr(state, name).data.extend(v)
@@ -334,6 +336,8 @@ class Pupil:
             if not key or run.fragments:
                 return
             known = self.asked.known if self.asked is not None else self.widgets
+            if el_kind in ("radio", "selectbox"):
+                self.options[key], self.choice_ids[key] = list(el.options), el.id
             ws = widget_state(el_kind, el, known.get(key))
             if ws is not None:
                 run.widgets[key] = ws

@@ -331,8 +331,8 @@ async def wait_for(done, timeout: float) -> None:
 
 async def question(teacher: Tab, students: list[Tab], spread: float, timeout: float) -> Asked:
     """The teacher asks "where will it look?" (`class_ask`, query token 0); every student
-    answers once (`class_send`, the first choice), their clicks spread evenly over `spread`
-    seconds; then the teacher reveals (`class_reveal`)."""
+    answers once (picks the first choice, `class_answer`, and sends it, `class_send`), their
+    clicks spread evenly over `spread` seconds; then the teacher reveals (`class_reveal`)."""
     n = len(students)
     teacher.looking_for.add(ANSWERED.format(n=n))
     asked_at = time.perf_counter()
@@ -350,7 +350,8 @@ async def question(teacher: Tab, students: list[Tab], spread: float, timeout: fl
     async def answer(i: int, s: Tab) -> str:
         await asyncio.sleep(i * spread / max(n - 1, 1))
         clicks.append(time.perf_counter())
-        return (await s.run(s.value("class_send", trigger_value=True))).error
+        choice = s.value("class_answer", string_value=s.options["class_answer"][0])
+        return (await s.run({**choice, **s.value("class_send", trigger_value=True)})).error
 
     errors = [e for e in await asyncio.gather(*(answer(i, s) for i, s in enumerate(students)
                                                  if shows_question(s))) if e]

@@ -14,7 +14,12 @@ from explorer.figures.attention import (
     patterns,
     scaling_effect,
 )
-from explorer.sections.classroom import student_question, teacher_question
+from explorer.sections.classroom import (
+    ABOUT_ATTENTION,
+    student_question,
+    teacher_hides,
+    teacher_question,
+)
 from explorer.sections.frame import context
 from explorer.sections.knockout import knockout_section
 from explorer.state.view import Model, keep, refit
@@ -52,12 +57,17 @@ weights = patterns(run.cache, kind, cfg.N)  # (N, h, q_len, k_len)
 q_tok, k_tok = tokens[kind.queries], tokens[kind.keys]
 if student_question({k: v.label for k, v in KINDS.items()}, lang, ctx.presenter):
     st.stop()  # a class question is open: the heatmaps would give the answer away
+# a teacher's projector, while the class's question is open: the room sees the screen
+presenting = teacher_hides(ABOUT_ATTENTION, ctx.presenter)
 if not average and weights.size > GRID_CELL_BUDGET:
     average = True
     st.info(t("attn.too_many", N=cfg.N, h=cfg.h, q=len(q_tok), k=len(k_tok)))
-grid, share = ctx.from_run(("grid", kind.key, average, lang), lambda: attention_grid(
-    weights, q_tok, k_tok, lang=lang, average_heads=average, title=kind.label))
-ctx.chart(grid, f"attention_{kind.key}_grid", key="attn_grid", share=share)
+if presenting:
+    st.caption(t("class.hidden_on_projector"))
+else:
+    grid, share = ctx.from_run(("grid", kind.key, average, lang), lambda: attention_grid(
+        weights, q_tok, k_tok, lang=lang, average_heads=average, title=kind.label))
+    ctx.chart(grid, f"attention_{kind.key}_grid", key="attn_grid", share=share)
 if kind.key == "dec":
     st.caption(t("attn.upper_triangle"))
 
@@ -72,6 +82,9 @@ head = head if isinstance(head, int) and 0 <= head < cfg.h else 0
 
 teacher_question(weights[layer, head], q_tok, k_tok, kind.key, layer, head, lang,
                  ctx.presenter)
+if presenting:  # the head's steps end in its weights: they wait for the reveal too
+    st.caption(t("class.hidden_on_projector"))
+    st.stop()
 figs, share = ctx.from_run(("steps", kind.key, layer, head, lang),
                          lambda: head_steps(run.cache, kind, layer, head, q_tok, k_tok, lang=lang))
 name = f"attention_{kind.key}_L{layer}_H{head}"

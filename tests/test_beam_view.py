@@ -294,7 +294,7 @@ def test_the_beam_section_with_a_trained_model(trained, lang):
     with app_in(lang, "train", train_state=trained) as at:
         assert not at.exception, at.exception
         text = TABLES[lang]
-        assert at.radio(key="tr_which").value == "trained"
+        assert at.radio(key="tr_which_shown").value == "trained"
         assert text["beam.header"] in [h.value for h in at.subheader]
         assert any(k.endswith("tr_beam_tree") for k in figures(at))
         table = next(df.value for df in at.dataframe if text["beam.col_score"] in df.value)
@@ -336,7 +336,7 @@ def test_hostile_sentences_on_the_page():
 def test_beam_size_one_agrees_with_greedy_on_the_page_for_the_date_task():
     at = app("train", tr_task="dates", tr_beam=1)
     assert not at.exception, at.exception
-    assert at.radio(key="tr_which").value in ("shipped", "untrained")
+    assert at.radio(key="tr_which_shown").value in ("shipped", "untrained")
     greedy, best = _beam_code(at)
     assert greedy == best
     assert "and greedy decoding agree" in " ".join(m.value for m in at.markdown)
@@ -345,7 +345,7 @@ def test_beam_size_one_agrees_with_greedy_on_the_page_for_the_date_task():
 def test_the_imported_checkpoint_is_searched_too(loaded):
     at = app("train", imported_checkpoint=loaded, source="the cat sat on the sofa", tr_beam=1)
     assert not at.exception, at.exception
-    assert at.radio(key="tr_which").value == "imported"
+    assert at.radio(key="tr_which_shown").value == "imported"
     assert any(k.endswith("tr_beam_tree") for k in figures(at))
     greedy, best = _beam_code(at)
     assert greedy == best

@@ -32,9 +32,13 @@ def _own_store(tmp_path, monkeypatch):
     C.class_store.clear()
 
 
-def _session(**query: str) -> AppTest:
+def _session(page: str | None = None, **query: str) -> AppTest:
+    """A browser session opening app.py (on `page`) with the link's `query`. (A page change
+    the script makes, st.switch_page, AppTest follows by running that page alone.)"""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.query_params.update(query)
+    if page is not None:
+        at.switch_page(f"pages/{page}.py")
     at.run()
     assert not at.exception, at.exception
     return at
@@ -171,7 +175,8 @@ def test_the_teacher_asks_where_a_token_will_look_students_answer_once_and_see_t
     assert not teacher.exception, teacher.exception
     student.run()
     assert not _grid_shown(student)  # the answer would be in the heatmaps
-    assert student.selectbox(key="class_answer")
+    assert student.selectbox(key="class_answer").value is None  # no answer preselected
+    assert student.button(key="class_send").disabled  # until a token is picked
     student.selectbox(key="class_answer").set_value(2).run()
     student.button(key="class_send").click().run()
     assert not student.exception, student.exception
@@ -242,6 +247,7 @@ def test_a_nickname_reaches_only_the_teacher_as_plain_text(nickname):
     teacher.button(key="class_ask").click().run()
     student.run()
     student.text_input(key="class_nick").set_value(nickname).run()
+    student.selectbox(key="class_answer").set_value(0).run()
     student.button(key="class_send").click().run()
     teacher.run()
     assert not teacher.exception and not student.exception
@@ -321,7 +327,7 @@ def test_the_teacher_asks_which_token_comes_next_and_students_see_the_decoding_a
         assert not teacher.exception and not student.exception
         assert _decoding_shown(student)
         as_teacher()
-        teacher.slider(key="tr_step").set_value(2).run()
+        teacher.slider(key="tr_step_shown").set_value(2).run()
         teacher.button(key="class_ask_next").click().run()
         assert not teacher.exception, teacher.exception
         store = C.class_store()
@@ -422,3 +428,101 @@ def test_the_answers_chart_draws_every_token_of_a_digits_vocabulary():
     assert fig.layout.xaxis.type == "category"
     assert list(fig.data[0].x) == ["&lt;pad&gt;", "&lt;s&gt;", "&lt;/s&gt;", "&lt;unk&gt;",
                                    "0", "1", "4"]
+
+
+def test_a_following_student_takes_a_choice_the_teacher_puts_back_to_its_default():
+    """A link leaves out the choices at their default: the class's view then holds the
+    default, not whatever the student had before."""
+    code, key = C.class_store().start(time.time())
+    set_lang("zh")
+    try:
+        student = _session(**{"class": code, "lang": "zh"})
+        store = C.class_store()
+        store.steer(code, key, {"page": "model", "N": "3", "sattn": "1", "trained": "0"},
+                    time.time())
+        student.run()
+        assert student.session_state["shape_attn"] is True and student.session_state["N"] == 3
+        store.steer(code, key, {"page": "model", "trained": "0"}, time.time())
+        student.run()
+        assert not student.exception, student.exception
+        assert student.session_state["shape_attn"] is False and student.session_state["N"] == 2
+        assert student.session_state["lang"] == "zh"  # their own, whatever the defaults
+        assert student.session_state[C.FOLLOW_KEY] is True
+    finally:
+        set_lang("en")
+
+
+def test_a_following_student_decodes_the_teachers_input_at_the_teachers_step():
+    """The decoding's input, step and head are the view's: a class asked about a step sees
+    the step the teacher shows, and a teacher who puts them back gives the defaults back."""
+    code, key = C.class_store().start(time.time())
+    student = _session(**{"class": code})
+    store = C.class_store()
+    store.steer(code, key, {"page": "model", "task": "copy", "dig": "4 4 2", "dstep": "2",
+                            "dh": "1", "trained": "0"}, time.time())
+    student.run()
+    assert not student.exception, student.exception
+    state = student.session_state
+    assert (state["tr_digits"], state["tr_step"], state["tr_head"]) == ("4 4 2", 2, 1)
+    store.steer(code, key, {"page": "model", "task": "copy", "trained": "0"}, time.time())
+    student.run()
+    state = student.session_state
+    assert (state["tr_digits"], state["tr_step"], state["tr_head"]) == ("3 1 4 1 5 9 2", None,
+                                                                        "mean")
+
+
+def test_the_decoding_shows_the_views_step_and_its_own_picks_stay_out_of_the_link():
+    """None in the view (the whole answer, the last layer, the sidebar's model) is what the
+    page picks, and the page does not write its pick back: a following student whose page
+    picked would otherwise seem to explore (explorer/app/classroom.py notice_exploring)."""
+    at = app("train", tr_digits="4 4 2", tr_step=2, tr_head=1)
+    assert not at.exception, at.exception
+    assert at.text_input(key="tr_digits").value == "4 4 2"
+    assert at.slider(key="tr_step_shown").value == 2
+    assert at.selectbox(key="tr_head").value == 1
+    assert at.query_params["dstep"] in ("2", ["2"]) and at.query_params["dig"] in ("4 4 2",
+                                                                                   ["4 4 2"])
+    at = app("train")
+    at.run()
+    step = at.slider(key="tr_step_shown")
+    assert step.value == step.max  # the whole answer
+    assert at.session_state["tr_step"] is None if "tr_step" in at.session_state else True
+    assert "dstep" not in at.query_params and "dl" not in at.query_params
+    assert "with" not in at.query_params
+    step.set_value(1).run()  # the learner's own step goes into the view
+    assert at.session_state["tr_step"] == 1 and at.query_params["dstep"] in ("1", ["1"])
+
+
+def _teacher_next_on_the_projector(code: str, key: str) -> AppTest:
+    teacher = app("train", presenter=True, **{C.SEAT_KEY: C.Seat(code, key)})
+    assert _decoding_shown(teacher)
+    teacher.button(key="class_ask_next").click().run()
+    assert not teacher.exception, teacher.exception
+    return teacher
+
+
+def test_the_projector_hides_the_decoders_pick_until_the_teacher_reveals_it():
+    code, key = C.class_store().start(time.time())
+    teacher = _teacher_next_on_the_projector(code, key)
+    assert not _decoding_shown(teacher)  # the room sees the teacher's screen
+    assert any(en.TEXT["class.hidden_on_projector"] in c.value for c in teacher.caption)
+    headers = [h.value for h in teacher.header]
+    assert en.TEXT["train.before_after_header"] in headers  # the sections keep their numbers
+    teacher.button(key="class_reveal").click().run()
+    assert not teacher.exception, teacher.exception
+    assert _decoding_shown(teacher)
+
+
+def test_the_projector_hides_the_heatmaps_until_the_teacher_reveals_where_it_looks():
+    code, key = C.class_store().start(time.time())
+    teacher = app("attention", presenter=True, **{C.SEAT_KEY: C.Seat(code, key)})
+    assert _grid_shown(teacher)
+    teacher.button(key="class_ask").click().run()
+    assert not teacher.exception, teacher.exception
+    assert not _grid_shown(teacher)
+    assert any(en.TEXT["class.hidden_on_projector"] in c.value for c in teacher.caption)
+    teacher.button(key="class_reveal").click().run()
+    assert _grid_shown(teacher)
+    plain = app("attention", **{C.SEAT_KEY: C.Seat(code, key)})  # a laptop, not projected
+    plain.button(key="class_ask").click().run()
+    assert _grid_shown(plain)

@@ -155,6 +155,9 @@ def test_a_question_hides_the_heatmaps_until_the_teacher_reveals_the_answers(cla
     settled(student)
     assert student.locator(".st-key-attn_grid").count() == 0  # hidden: no spoiler
     student.screenshot(path=str(ARTIFACTS / "class_question_zh.png"))
+    assert student.locator(".st-key-class_send button").is_disabled()  # nothing picked yet
+    student.locator(".st-key-class_answer [role='combobox']").first.click()
+    after_rerun(student, student.get_by_role("option").first.click)
     after_rerun(student, student.locator(".st-key-class_send button").click)
     assert zh.TEXT["class.q_sent"][:6] in student.inner_text(".st-key-class_question")
 

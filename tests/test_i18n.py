@@ -509,7 +509,7 @@ def test_train_page_in_chinese_after_training(zh):
     assert not at.exception, at.exception
     metrics = {m.label: m.value for m in at.main.metric}
     assert metrics["步数"] == "50 / 50" and metrics["整序列准确率"].endswith("%")
-    assert at.radio(key="tr_which").value == "trained"  # values stay identifiers
+    assert at.radio(key="tr_which_shown").value == "trained"  # values stay identifiers
     headers = [h.value for h in at.main.header]
     assert "3. 逐步解码" in headers and "4. 训练前后的注意力" in headers
     assert not [e.value for e in at.main.error]

@@ -94,11 +94,11 @@ def test_the_train_page_decodes_the_sidebar_text_with_the_import(loaded, lang):
     with app_in(lang, "train", imported_checkpoint=loaded,
                 source="the cat sat on the sofa") as at:
         assert not at.exception, at.exception
-        assert at.radio(key="tr_which").value == "imported"
+        assert at.radio(key="tr_which_shown").value == "imported"
         shown = [c.value for c in at.code]
         assert "the cat sat on the <unk>" in shown
         assert t("train.imported_caption") in [c.value for c in at.caption]
-        assert at.slider(key="tr_step").value >= 1  # the step view of the import's decoding
+        assert at.slider(key="tr_step_shown").value >= 1  # the step view of the import's decoding
         assert t("train.imported_no_before_after") in [i.value for i in at.info]
 
 
@@ -115,7 +115,7 @@ def test_an_exported_copy_model_is_checked_against_the_copy_rule():
     copy_model = load_checkpoint(data, None, None)
     at = app("train", imported_checkpoint=copy_model, source="3 1 4", token_mode="word")
     assert not at.exception, at.exception
-    assert at.radio(key="tr_which").value == "imported"
+    assert at.radio(key="tr_which_shown").value == "imported"
     assert "3 1 4" in [c.value for c in at.code]  # the expected answer: the copy rule's
     task_name = t("train.task_copy")
     assert t("train.imported_caption_task", task=task_name) in [c.value for c in at.caption]

@@ -261,8 +261,8 @@ def test_page_renders_defaults_and_decodes_untrained():
     figs = figure_list(at)
     assert len(figs) >= 6  # next token, self, cross, before, noam, smoothing
     assert len(figs) == closed + 4  # opened: noam, smoothing, AT's smoothing, confidence
-    assert at.slider(key="tr_step").max >= 1
-    at.slider(key="tr_step").set_value(3).run()
+    assert at.slider(key="tr_step_shown").max >= 1
+    at.slider(key="tr_step_shown").set_value(3).run()
     assert not at.exception
     assert any(c.value.startswith("<s> ") and len(c.value.split()) == 3 for c in at.code)
 
@@ -329,7 +329,7 @@ def test_train_button_trains_in_this_session_only():
     assert any(el.proto.id.endswith("tr_loss") for el in at.get("plotly_chart"))
     state = at.session_state["train_state"]
     assert isinstance(state, TrainedState) and state.step == 50 and not state.running
-    assert at.radio(key="tr_which").value == "trained"
+    assert at.radio(key="tr_which_shown").value == "trained"
     # another learner (a second session in the same process) sees nothing of it
     other = app("train")
     assert not other.exception
@@ -379,7 +379,7 @@ def test_a_cut_sentence_says_why_and_a_wrong_answer_is_explained():
     right, total = state.held_out.by_length[12]
     at = app("train", tr_symbols="words", source=words, train_state=state)
     assert not at.exception, at.exception
-    assert at.radio(key="tr_which").value == "trained"
+    assert at.radio(key="tr_which_shown").value == "trained"
     captions = " ".join(c.value for c in at.caption)
     assert "Your sentence has 15 words, but only the first 12 are decoded" in captions
     assert "sequences of 1 to 12 words" in captions and "covers only 14 positions" in captions

@@ -127,10 +127,10 @@ def test_a_trained_date_model_is_shown_on_other_pages_as_your_model():
     at = app("train", tr_task="dates")
     at.session_state["tr_steps"] = 50  # after the first run has set the recipe's values
     at.run()
-    assert at.radio(key="tr_which").value == "untrained"  # before training: no trained one
+    assert at.radio(key="tr_which_shown").value == "untrained"  # before training: no trained one
     at.button(key="tr_train").click().run(timeout=300)
     assert not at.exception
-    assert at.radio(key="tr_which").value == "trained"  # the model just trained
+    assert at.radio(key="tr_which_shown").value == "trained"  # the model just trained
     at.sidebar.radio(key="model_source").set_value("yours").run()
     assert not at.exception
     at.switch_page("pages/attention.py").run()
@@ -145,7 +145,7 @@ def test_a_trained_date_model_is_shown_on_other_pages_as_your_model():
 def test_dates_decode_with_the_shipped_translator_too():
     at = app("train", tr_task="dates", model_source="dates")
     assert not at.exception
-    which = at.radio(key="tr_which")
+    which = at.radio(key="tr_which_shown")
     assert which.options == ["untrained", "the shipped date translator"]
     assert which.value == "shipped"  # the sidebar shows the shipped model: so does decoding
     assert any(":green[**right**]" in m.value for m in at.markdown)

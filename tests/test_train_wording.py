@@ -121,7 +121,7 @@ def test_an_input_of_one_symbol_is_one_symbol():
     text = " ".join(c.value for c in at.caption) + " ".join(m.value for m in at.markdown)
     assert "1 symbols" not in text and "1 tokens" not in text
     assert "This input is like the training sequences: its length, 1," in text
-    at.slider(key="tr_step").set_value(1).run()
+    at.slider(key="tr_step_shown").set_value(1).run()
     assert any(m.value == "**Step 1.** The decoder reads 1 token:" for m in at.markdown)
 
 

@@ -148,6 +148,8 @@ def _strategy(choice: Choice, model: Model):
     """Hypothesis values for one declared page choice, within what it allows for `model`."""
     if isinstance(choice.default, bool):
         return st.booleans()
+    if choice.chars:
+        return st.text(max_size=choice.chars)
     if choice.values is not None:
         allowed = choice.allowed(model)
         if choice.many:

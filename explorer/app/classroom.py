@@ -32,6 +32,7 @@ from ..classroom.store import (
     RateLimitedError,
 )
 from ..state.urlstate import params_to_state
+from ..state.view import BY_URL, page_defaults
 
 CLASS_PARAM = "class"  # the join link's query parameter: ?class=K7Q2XM
 PAGE_PARAM = "page"  # the page, in the view a class follows (a link's page is its path)
@@ -235,7 +236,8 @@ def follow(store: ClassStore, s: Seat, page: str) -> str | None:
     s.version, s.applied = state.version, None
     widgets, _ = params_to_state({k: v for k, v in state.view.items()
                                   if k not in (PAGE_PARAM, TRAIN_PARAM, *OWN_PARAMS)})
-    for key, value in widgets.items():
+    # a link leaves out the choices at their default: the class's is the default then
+    for key, value in {**_page_defaults(), **widgets}.items():
         st.session_state[key] = value
     trainings = state.view.get(TRAIN_PARAM, "0")
     if trainings not in ("0", s.trainings):  # the teacher pressed Train: the same training
@@ -243,6 +245,12 @@ def follow(store: ClassStore, s: Seat, page: str) -> str | None:
     s.trainings = trainings
     target = state.view.get(PAGE_PARAM)
     return target if target and target != page else None
+
+
+def _page_defaults() -> dict[str, object]:
+    """Every page choice at its default, but those each session keeps its own."""
+    own = {BY_URL[p].key for p in OWN_PARAMS if p in BY_URL}
+    return {k: v for k, v in page_defaults().items() if k not in own}
 
 
 def notice_exploring(s: Seat, own: dict[str, str]) -> None:

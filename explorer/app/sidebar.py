@@ -30,7 +30,7 @@ from ..core.settings import (
     preset_of,
     settings_values,
 )
-from ..state.view import MODEL_SOURCE_KEY, PAGE_CHOICES, keep
+from ..state.view import MODEL_SOURCE_KEY, PAGE_CHOICES, keep, shown_key
 from ..text.glossary import glossary_rows
 from ..text.i18n import LANG_NAMES, LANGS, get_lang, set_lang, t
 from .context import Context, build_context
@@ -56,8 +56,8 @@ PRESENTER_KEY = "presenter"  # the presenter-mode toggle's session-state key
 # and Streamlit sends the browser the label in the new language.
 TRANSLATED_CHOICES = (
     MODEL_SOURCE_KEY, "preset", *CHOICES, *(c.key for c in PAGE_CHOICES if c.values is not None),
-    "attn_layer", "attn_head", "ko_layer", "ko_head", "model_component", "tr_which",
-    "tr_layer", "tr_head",
+    "attn_layer", "attn_head", "ko_layer", "ko_head", "model_component",
+    shown_key("tr_which"), shown_key("tr_layer"),
 )
 
 PRESENTER_CSS = """<style>

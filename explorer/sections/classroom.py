@@ -308,13 +308,19 @@ def _answer(store: ClassStore, s: C.Seat, question: PublicQuestion, lang: str,
     if st.session_state.get(ANSWERED_KEY) == (s.code, question.id):
         st.info(t(_SENT[about]), icon=":material/hourglass_top:")
         return True
-    choice = st.selectbox(t("class.q_your_answer"), range(len(question.choices)),
-                          format_func=lambda i: question.choices[i], key="class_answer")
+    # no answer preselected: a first choice (often <pad> or <s>) would be sent by a student
+    # who only pressed Send
+    choice = st.selectbox(t("class.q_your_answer"), range(len(question.choices)), index=None,
+                          format_func=lambda i: question.choices[i], key="class_answer",
+                          placeholder=t("class.q_pick"))
+    picked = choice if isinstance(choice, int) and 0 <= choice < len(question.choices) else None
     nickname = st.text_input(t("class.q_nickname"), key="class_nick",
                              max_chars=NICKNAME_CHARS, help=t("class.q_nickname_help"))
     if st.button(t("class.q_send"), key="class_send", type="primary",
-                 icon=":material/send:"):
-        picked = choice if isinstance(choice, int) else 0  # a forged value: the first
+                 icon=":material/send:", disabled=picked is None):
+        if picked is None:  # a forged click, or a value no choice has
+            st.warning(t("class.q_pick_first"), icon=":material/touch_app:")
+            return True
         try:
             store.answer(s.code, question.id, s.student_id, picked,
                          nickname if isinstance(nickname, str) and nickname else None,
@@ -328,6 +334,16 @@ def _answer(store: ClassStore, s: C.Seat, question: PublicQuestion, lang: str,
         st.rerun()
     st.caption(t(_HIDDEN[about]))
     return True
+
+
+def teacher_hides(about: str, presenter: bool) -> bool:
+    """Whether the teacher's own page, on a projector (`presenter`), hides what would give
+    the answer away: while the class's question about `about` (`ABOUT_ATTENTION`,
+    `ABOUT_NEXT`) is open, the whole room sees the teacher's screen."""
+    teaching = _teaching() if presenter else None
+    question = _current_question(*teaching) if teaching is not None else None
+    return (question is not None and question.kind == "token" and _about(question) == about
+            and question.status != REVEALED)
 
 
 def _teaching() -> tuple[ClassStore, C.Seat] | None:

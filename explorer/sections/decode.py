@@ -8,7 +8,7 @@ Each section is a function taking what it needs; `pages/train.py` calls them in 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import streamlit as st
@@ -16,6 +16,7 @@ import streamlit as st
 from transformer import dates as D
 from transformer.tasks import DIGITS, Task, make_task
 
+from ..app.classroom import following
 from ..app.context import Context
 from ..app.memo import remember
 from ..app.sources import MAX_ANSWER, expected_date, shipped_dates_model
@@ -38,7 +39,7 @@ from ..figures.train import (
     smoothing_example,
     smoothing_figure,
 )
-from ..state.view import keep
+from ..state.view import MEAN_OF_HEADS, keep, shown_key
 from ..text.i18n import fixed, get_lang, t
 from ..training.decoding import (
     ALPHA_RANGE,
@@ -78,7 +79,12 @@ from ..training.task import (
     t_count,
     unknown_characters,
 )
-from .classroom import student_next_question, teacher_next_question
+from .classroom import (
+    ABOUT_NEXT,
+    student_next_question,
+    teacher_hides,
+    teacher_next_question,
+)
 from .train import Trained
 
 
@@ -97,7 +103,7 @@ def _decode_tokens(task: Task, source: str) -> list[str] | None:
                                limit=MAX_WORDS))
         return tokens
     set_default("tr_digits", DEFAULT_DIGITS)
-    text = st.text_input(t("train.digits_input"), key="tr_digits", max_chars=MAX_INPUT_CHARS)
+    text = st.text_input(t("train.digits_input"), **keep("tr_digits"), max_chars=MAX_INPUT_CHARS)
     tokens, input_error = parse_sequence(text, task)
     if input_error:
         st.error(input_error, icon=":material/edit:")
@@ -126,22 +132,41 @@ def _answer(decoding: Decoding, task: Task, tokens: list[str],
                    if n_len else t("train.wrong_inside_none", length=fits.length))
 
 
+def _shown(key: str, value: Any) -> dict[str, Any]:
+    """Widget arguments for a choice of the view whose default the page picks (None in the
+    view: the whole answer, the last layer, the sidebar's model), showing `value`
+    (`shown_key`). The page's pick never reads as the learner's: a following student would
+    seem to explore (explorer/app/classroom.py `notice_exploring`)."""
+    shown = shown_key(key)
+    st.session_state[shown] = value
+    return {"key": shown, "on_change": _chosen, "args": (key, shown)}
+
+
+def _chosen(key: str, shown: str) -> None:
+    st.session_state[key] = st.session_state.get(shown)
+
+
+def _picked(key: str, allowed: Sequence[Any], pick: Any) -> Any:
+    """The view's value of `key` when `allowed` has it, else the page's `pick`."""
+    value = st.session_state.get(key)
+    return value if value in allowed and not isinstance(value, bool) else pick
+
+
 def _step_view(ctx: Context, decoding: Decoding, name: tuple | None = None,
-               joiner: str = " ") -> None:
+               joiner: str = " ", presenting: bool = False) -> None:
     """One decoding step: what it reads, what it picks, and its attention; a teacher may ask
     the class which token it picks.
 
     `name`: what fixes `decoding` (its name on the TRAINED_RESULTS shelf), so that the step's
     charts are built once for every session that shows the same step; None builds them here.
-    `joiner` writes the tokens as text ("" for characters).
+    `joiner` writes the tokens as text ("" for characters). `presenting`: a teacher's
+    projector while the class's question is open, which does not show the pick.
     """
     n_steps = len(decoding.steps)
     k = 1
-    if n_steps > 1:
-        if st.session_state.get("tr_step", 1) > n_steps:
-            st.session_state["tr_step"] = n_steps
-        set_default("tr_step", n_steps)  # the whole answer first; slide back to step 1
-        k = st.slider(t("train.step"), 1, n_steps, key="tr_step", help=t("train.step_help"))
+    if n_steps > 1:  # the whole answer first (the view's None); slide back to step 1
+        k = st.slider(t("train.step"), 1, n_steps, help=t("train.step_help"),
+                      **_shown("tr_step", _picked("tr_step", range(1, n_steps + 1), n_steps)))
     k = min(max(int(k), 1), n_steps)
     view = decoding.steps[k - 1]
     lang = get_lang()  # one variable: the charts are drawn in it and their names hold it
@@ -161,18 +186,25 @@ def _step_view(ctx: Context, decoding: Decoding, name: tuple | None = None,
         st.markdown(t_count("train.step_reads", len(view.prefix), k=k))
         st.code(" ".join(view.prefix), language=None)
         st.markdown(t("train.picks"))
-        st.code(view.next_token, language=None)
-        chart(lambda: next_token_figure(top_tokens(view.probs, decoding.itos, 10),
-                                        view.next_token, lang=lang),
-              ("next",), f"decode_step{k}_next_token", "tr_next")
+        if presenting:
+            st.caption(t("class.hidden_on_projector"))
+        else:
+            st.code(view.next_token, language=None)
+            chart(lambda: next_token_figure(top_tokens(view.probs, decoding.itos, 10),
+                                            view.next_token, lang=lang),
+                  ("next",), f"decode_step{k}_next_token", "tr_next")
     with d2:
         n_layers, n_heads = view.self_attn.shape[:2]
         a1, a2 = st.columns(2)
-        layer = a1.selectbox(t("train.layer"), range(n_layers), index=n_layers - 1,
-                             key="tr_layer", format_func=lambda i: t("fig.attention.layer", i=i))
-        head = a2.selectbox(t("train.heads"), ["mean", *range(n_heads)], key="tr_head",
+        layer = a1.selectbox(t("train.layer"), range(n_layers),
+                             format_func=lambda i: t("fig.attention.layer", i=i),
+                             **_shown("tr_layer", _picked("tr_layer", range(n_layers),
+                                                          n_layers - 1)))
+        heads = [MEAN_OF_HEADS, *range(n_heads)]
+        st.session_state["tr_head"] = _picked("tr_head", heads, MEAN_OF_HEADS)
+        head = a2.selectbox(t("train.heads"), heads, **keep("tr_head"),
                             format_func=lambda j: t("fig.attention.mean_of_heads")
-                            if j == "mean" else t("fig.attention.head", j=j))
+                            if j == MEAN_OF_HEADS else t("fig.attention.head", j=j))
         layer = layer if isinstance(layer, int) and 0 <= layer < n_layers else n_layers - 1
         head = head if isinstance(head, int) and 0 <= head < n_heads else None
         self_w, cross_w = view.attention(layer, head)
@@ -316,7 +348,7 @@ def _before_after(ctx: Context, key: ModelKey, task: TrainTask, tokens: list[str
 def _date_tokens(task: D.DateTask) -> list[str] | None:
     """The date to decode, typed by the learner (characters; unknown ones read as <unk>)."""
     set_default("tr_date", date_probe_example().text)
-    text = st.text_input(t("train.date_input"), key="tr_date", max_chars=MAX_INPUT_CHARS,
+    text = st.text_input(t("train.date_input"), **keep("tr_date"), max_chars=MAX_INPUT_CHARS,
                          help=t("train.date_input_help"))
     tokens, error = parse_date_input(text, task)
     if error:
@@ -369,7 +401,11 @@ def _imported_decoding(ctx: Context, loaded: LoadedCheckpoint) -> None:
     st.markdown(t("train.imported_input"))
     st.code(" ".join(src), language=None)
     if student_next_question(get_lang(), ctx.presenter):
-        return  # the class's question is open: the decoding would give the answer away
+        # the class's question is open: the decoding would give the answer away
+        st.header(t("train.before_after_header"))  # the sections keep their numbers
+        st.caption(t("class.hidden_for_now"))
+        return
+    presenting = teacher_hides(ABOUT_NEXT, ctx.presenter)
     max_len = min(MAX_ANSWER + 1, loaded.config.max_len)
     # the entry holds `loaded` too, so its id cannot name another import while it is kept
     _, decoding = remember(MINE, ("imported", id(loaded), src, max_len),
@@ -380,6 +416,22 @@ def _imported_decoding(ctx: Context, loaded: LoadedCheckpoint) -> None:
     eos = loaded.special_ids("tgt").get("eos")
     ended = eos is not None and decoding.output[-1:] == (loaded.tgt_vocab[eos],)
     produced = list(decoding.output[:-1] if ended else decoding.output)
+    if not presenting:
+        _imported_answer(decoding, task, expected, produced, ended)
+    _step_view(ctx, decoding, presenting=presenting)  # its tokens: words or characters, spaced
+    if presenting:  # the beam's answer waits for the reveal too
+        st.caption(t("class.hidden_on_projector"))
+    else:
+        _beam_section(ctx, decoding, ("imported", id(loaded), src, max_len),
+                      lambda k, alpha: beam_checkpoint(loaded, src, max_len, k, alpha),
+                      keep=loaded)
+    st.header(t("train.before_after_header"))
+    st.info(t("train.imported_no_before_after"), icon=":material/info:")
+
+
+def _imported_answer(decoding: Decoding, task: str | None, expected: list[str] | None,
+                     produced: list[str], ended: bool) -> None:
+    """An imported model's answer, and the expected one when its task says what it is."""
     o1, o2 = st.columns(2)
     if expected is not None:
         o1.markdown(t("train.expected"))
@@ -394,11 +446,6 @@ def _imported_decoding(ctx: Context, loaded: LoadedCheckpoint) -> None:
     else:
         st.caption(t("train.imported_caption_task" if expected is not None
                      else "train.imported_caption_outside", task=t(f"train.task_{task}")))
-    _step_view(ctx, decoding)  # an imported model's tokens: words or characters, spaced
-    _beam_section(ctx, decoding, ("imported", id(loaded), src, max_len),
-                  lambda k, alpha: beam_checkpoint(loaded, src, max_len, k, alpha), keep=loaded)
-    st.header(t("train.before_after_header"))
-    st.info(t("train.imported_no_before_after"), icon=":material/info:")
 
 
 def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
@@ -420,16 +467,19 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
                                ("imported", imported is not None)) if ok]
     which = "untrained"
     if trained is not None and st.session_state.get(WHICH_SEEN_KEY) is not trained:
-        # a model trained since the choice was last drawn: decode with it
+        # a model trained since the choice was last drawn: decode with it (a following
+        # student's choice is the class's: the teacher's page makes the same one)
         st.session_state[WHICH_SEEN_KEY] = trained
-        st.session_state["tr_which"] = "trained"
+        if not following():
+            st.session_state["tr_which"] = "trained"
     if len(choices) > 1:
-        if ctx.source == "dates" and shipped is not None:  # the sidebar shows the shipped one
-            set_default("tr_which", "shipped")
-        if imported is not None:  # the sidebar shows an imported checkpoint
-            set_default("tr_which", "imported")
-        which = st.radio(t("train.decode_with"), choices, key="tr_which", horizontal=True,
-                         format_func=lambda w: t(f"train.which_{w}"))
+        # unchosen (the view's None): the sidebar's model, or the one just trained
+        pick = ("imported" if imported is not None
+                else "shipped" if ctx.source == "dates" and shipped is not None
+                else choices[0])
+        which = st.radio(t("train.decode_with"), choices, horizontal=True,
+                         format_func=lambda w: t(f"train.which_{w}"),
+                         **_shown("tr_which", _picked("tr_which", choices, pick)))
         which = which if which in choices else choices[0]
     if which == "imported" and imported is not None:
         _imported_decoding(ctx, imported)
@@ -442,7 +492,11 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
         st.caption(t("train.no_input_here"))
         return
     if student_next_question(get_lang(), ctx.presenter):
-        return  # the class's question is open: the decoding would give the answer away
+        # the class's question is open: the decoding would give the answer away
+        st.header(t("train.before_after_header"))  # the sections keep their numbers
+        st.caption(t("class.hidden_for_now"))
+        return
+    presenting = teacher_hides(ABOUT_NEXT, ctx.presenter)
     use_trained = which == "trained" and trained is not None
     if use_trained:
         model, version = trained.model, ("trained", content_id(trained))
@@ -456,10 +510,16 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
     expected = None
     if dates:
         expected = remember(MINE, ("expected", tuple(tokens)), lambda: expected_date(tokens))
-        _date_answer(decoding, expected)
-    else:
+        if not presenting:
+            _date_answer(decoding, expected)
+    elif not presenting:
         _answer(decoding, task, tokens, trained if use_trained else None)
-    _step_view(ctx, decoding, name, joiner="" if dates else " ")
+    _step_view(ctx, decoding, name, joiner="" if dates else " ", presenting=presenting)
+    if presenting:  # the beam's answer and the trained attention wait for the reveal too
+        st.caption(t("class.hidden_on_projector"))
+        st.header(t("train.before_after_header"))
+        st.caption(t("class.hidden_on_projector"))
+        return
     _beam_section(ctx, decoding, name, lambda k, alpha: beam_input(model, task, tokens, k, alpha),
                   joiner="" if dates else " ")
     if dates and expected is None:  # no right answer to feed in: the model's own

@@ -294,7 +294,8 @@ def _read_extras(r: _Reader, state: dict[str, object]) -> None:
             model = Model(N=int(state["N"]), h=int(state["h"]))  # type: ignore[call-overload]
         else:  # a trained or imported model has its own N and h: the pages check those
             model = Model(N=int(RANGES["N"][1]), h=int(RANGES["h"][1]))
-        cap = 200 if choice.many else MAX_PARAM_CHARS  # a list of choices is longer
+        # a list of choices is longer; a text is as long as its input allows
+        cap = choice.chars or (200 if choice.many else MAX_PARAM_CHARS)
         got = r.read(choice.url, choice.label, _expected(choice, model),
                      lambda text, c=choice, m=model: c.parse(text, m), None, cap=cap)
         if got is not None:
@@ -313,6 +314,8 @@ def _expected(choice: Choice, model: Model) -> str:
     """What a notice says is valid for `choice`."""
     if isinstance(choice.default, bool):
         return t("url.expect_bool")
+    if choice.chars:
+        return t("url.expect_text", n=choice.chars)
     if choice.values is not None:
         return _one_of([_fmt(v) for v in choice.allowed(model)])
     low, high = choice.bounds(model)

@@ -38,6 +38,7 @@ from ..training.settings import (
     TrainSettings,
 )
 from ..training.settings import SMOOTHING_RANGE as TRAIN_SMOOTHING_RANGE
+from ..training.task import DEFAULT_DIGITS, MAX_INPUT_CHARS, date_probe_example
 
 ATTENTION_KINDS: tuple[str, ...] = tuple(KINDS)  # the Attention page's kinds, in page order
 PE_D_MODEL_RANGE = (2, 1024)  # the Embeddings page's d_model input
@@ -48,6 +49,9 @@ MASK_SIZE_RANGE = (1, 32)  # the Masks page's subsequent-mask size (unset: the s
 SHAPE_PARTS: tuple[str, ...] = ("all", *STACKS)  # the Shapes page's part filter
 TRAINED_ATTENTION_KINDS: tuple[str, ...] = ("cross", "enc")  # Train page, before and after
 WHOLE = -1  # the knock-out's head menu value for "the whole sublayer"
+DECODE_WITH: tuple[str, ...] = ("trained", "untrained", "shipped", "imported")  # Train page
+MEAN_OF_HEADS = "mean"  # the decoding step's head menu value for "the mean of the heads"
+MAX_DECODE_STEPS = 64  # the decoding step slider's largest value any task's answer needs
 
 # The sidebar's keys that are not `Settings` fields.
 MODEL_SOURCE_KEY = "model_source"
@@ -101,8 +105,10 @@ Limits = tuple[float, float] | Callable[[Model], tuple[int, int]]
 class Choice:
     """One page's choice: its widget key, its key in a link, its default, its valid values.
 
-    Exactly one of `values` (a choice among these) and `limits` (a number in this closed
-    range; whole when the default is an int) is set, except for toggles (bool default).
+    Exactly one of `values` (a choice among these), `limits` (a number in this closed
+    range; whole when the default is an int) and `chars` (a free text of at most this many
+    characters, checked by its page as typed text is) is set, except for toggles (bool
+    default).
     """
 
     key: str  # session-state key, which is also the widget's key
@@ -113,6 +119,7 @@ class Choice:
     limits: Limits | None = None
     even: bool = False  # a number input that only takes even numbers (PE d_model)
     many: bool = False  # a list of `values` (a multiselect), written comma-separated
+    chars: int = 0  # a text input's max_chars (a text choice), else 0
 
     def allowed(self, model: Model) -> tuple:
         """The values this choice may take for `model`."""
@@ -126,6 +133,8 @@ class Choice:
         """The value `text` (from a link) stands for, or None if it is not a valid one."""
         if isinstance(self.default, bool):
             return parse_bool(text)
+        if self.chars:
+            return text if len(text) <= self.chars else None
         if self.values is not None:
             allowed = self.allowed(model)
             if self.many:
@@ -147,6 +156,8 @@ class Choice:
         """Whether `value` (from session state) is one this choice may take for `model`."""
         if isinstance(self.default, bool):
             return isinstance(value, bool)
+        if self.chars:
+            return isinstance(value, str) and len(value) <= self.chars
         if isinstance(value, bool):
             return False
         if self.values is not None:
@@ -235,7 +246,16 @@ PAGE_CHOICES: tuple[Choice, ...] = (
     Choice("tr_warmup", "warm", _TRAIN.warmup, "url.label.tr_warmup", limits=WARMUP_RANGE),
     Choice("tr_factor", "fac", _TRAIN.factor, "url.label.tr_factor", limits=FACTOR_RANGE),
     Choice("tr_early", "early", _TRAIN.early_stop, "url.label.tr_early"),
-    # Train & decode: decoding, attention before and after, the film, break a part
+    # Train & decode: decoding (the model, the input, the step and the attention it shows)
+    Choice("tr_which", "with", None, "url.label.tr_which", values=DECODE_WITH),
+    Choice("tr_digits", "dig", DEFAULT_DIGITS, "url.label.tr_input", chars=MAX_INPUT_CHARS),
+    Choice("tr_date", "date", date_probe_example().text, "url.label.tr_input",
+           chars=MAX_INPUT_CHARS),
+    Choice("tr_step", "dstep", None, "url.label.tr_step", limits=(1, MAX_DECODE_STEPS)),
+    Choice("tr_layer", "dl", None, "url.label.layer", limits=layers_of),
+    Choice("tr_head", "dh", MEAN_OF_HEADS, "url.label.head",
+           values=lambda m: (MEAN_OF_HEADS, *range(m.h))),
+    # Train & decode: beam search, attention before and after, the film, break a part
     Choice("tr_beam", "beam", DEFAULT_BEAM, "url.label.tr_beam", limits=BEAM_RANGE),
     Choice("tr_alpha", "alpha", DEFAULT_ALPHA, "url.label.tr_alpha", limits=ALPHA_RANGE),
     Choice("tr_kind", "trk", TRAINED_ATTENTION_KINDS[0], "url.label.kind",
@@ -252,6 +272,13 @@ PE_DIMS = Choice("pe_dims", "dims", (4, 5, 6, 7), "url.label.pe_dims")  # read b
 
 # Every session key of the view: the sidebar's and every page's choices.
 VIEW_KEYS: tuple[str, ...] = (*SIDEBAR_KEYS, *BY_KEY, PE_DIMS.key)
+
+
+def shown_key(key: str) -> str:
+    """The widget key of a choice whose default its page picks (None in the view: the
+    whole answer, the last layer): the widget shows the page's pick under this key of its
+    own, and only a learner's change of it is written to `key`."""
+    return f"{key}_shown"
 
 
 def keep(key: str) -> dict[str, Any]:
