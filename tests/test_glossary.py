@@ -143,7 +143,7 @@ def test_terms_the_issue_names_are_used_in_chinese():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_glossary_expander_is_the_last_thing_in_the_sidebar(lang):
-    at = app(None, lang=lang)
+    at = app(None, lang=lang, glossary_open=True)  # drawn while open
     assert not at.exception, at.exception
     title = TABLES[lang]["glossary.title"]
     expanders = [e for e in at.sidebar.expander if e.label == title]
@@ -249,3 +249,14 @@ def test_the_train_pages_model_check_and_a_checkpoint_speak_chinese_too():
     en = architecture_problem(Settings(d_model=30, h=4), 12)
     assert en and zh and zh != en
     assert any("\u4e00" <= c <= "\u9fff" for c in zh)
+
+
+def test_the_sidebar_tables_are_built_only_while_their_expanders_are_open():
+    """A closed expander's table would still be written as Arrow bytes on every run."""
+    at = app(None)
+    assert not at.exception, at.exception
+    assert not at.sidebar.dataframe
+    assert at.sidebar.expander[-1].label == TABLES["en"]["glossary.title"]  # there, closed
+    at.session_state["glossary_open"] = True
+    at.run()
+    assert len(at.sidebar.dataframe) == 1

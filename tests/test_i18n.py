@@ -474,7 +474,7 @@ def test_checkpoint_errors_and_notes_follow_the_language():
 def test_sidebar_in_chinese_through_app_py():
     from apptest_helpers import app
 
-    at = app(None, lang="zh")
+    at = app(None, lang="zh", tokens_open=True)  # the token table is drawn while open
     assert not at.exception
     assert at.sidebar.text_input(key="source").label == "源句子"
     assert at.sidebar.selectbox(key="preset").label == "模型规模"

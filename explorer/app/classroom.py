@@ -236,8 +236,11 @@ def follow(store: ClassStore, s: Seat, page: str) -> str | None:
     s.version, s.applied = state.version, None
     widgets, _ = params_to_state({k: v for k, v in state.view.items()
                                   if k not in (PAGE_PARAM, TRAIN_PARAM, *OWN_PARAMS)})
-    # a link leaves out the choices at their default: the class's is the default then
-    for key, value in {**_page_defaults(), **widgets}.items():
+    # a link leaves out the choices at their default: the class's is the default then (a
+    # choice the session never set shows its default already: every key set here makes
+    # each widget of every later run dearer, Streamlit's SessionState.filtered_state)
+    defaults = {k: v for k, v in _page_defaults().items() if k in st.session_state}
+    for key, value in {**defaults, **widgets}.items():
         st.session_state[key] = value
     trainings = state.view.get(TRAIN_PARAM, "0")
     if trainings not in ("0", s.trainings):  # the teacher pressed Train: the same training

@@ -16,6 +16,7 @@ from transformer import dates as D
 from transformer.config import TransformerConfig
 from transformer.tokenize import MAX_TEXT_CHARS, writes_without_spaces
 
+from ..core.runs import Tokens
 from ..core.settings import (
     CHOICES,
     DEFAULT_PRESET,
@@ -294,21 +295,35 @@ def _summary(ctx: Context) -> None:
     elif ctx.arch_error:
         sb.error(ctx.arch_error, icon=":material/construction:")
     if ctx.tokens is not None:
-        with sb.expander(t("sidebar.tokens_table", n=len(ctx.tokens.src_tokens))):
-            tokens, lang = ctx.tokens, get_lang()
-            for side, words, ids in (("sidebar.col_source", tokens.src_tokens, tokens.src_ids),
-                                     ("sidebar.col_decoder", tokens.tgt_in_tokens,
-                                      tokens.tgt_in_ids)):
-                st.dataframe(_table((side, lang, tuple(words), tuple(ids)),
-                                    lambda s=side, w=words, i=ids: {t(s): list(w), "id": list(i)}),
-                             hide_index=True, width="stretch")
+        # Lazy, like the glossary: drawn only while open (a table's Arrow bytes are written
+        # on every run that draws it, about a fifth of a warm page run; bench/classroom.py)
+        table = sb.expander(t("sidebar.tokens_table", n=len(ctx.tokens.src_tokens)),
+                            key="tokens_open", on_change="rerun")
+        if table.open:
+            with table:
+                _token_tables(ctx.tokens)
     elif ctx.text_error:
         sb.error(ctx.text_error, icon=":material/edit_note:")
 
 
+def _token_tables(tokens: Tokens) -> None:
+    """The sentence's tokens and ids, for the encoder and for the decoder's input."""
+    lang = get_lang()
+    for side, words, ids in (("sidebar.col_source", tokens.src_tokens, tokens.src_ids),
+                             ("sidebar.col_decoder", tokens.tgt_in_tokens, tokens.tgt_in_ids)):
+        st.dataframe(_table((side, lang, tuple(words), tuple(ids)),
+                            lambda s=side, w=words, i=ids: {t(s): list(w), "id": list(i)}),
+                     hide_index=True, width="stretch")
+
+
 def _glossary() -> None:
-    """The glossary at the bottom of the sidebar: an expander holding a plain table."""
-    with st.sidebar.expander(t("glossary.title"), icon=":material/translate:"):
+    """The glossary at the bottom of the sidebar: an expander holding a plain table, drawn
+    only while open."""
+    glossary = st.sidebar.expander(t("glossary.title"), icon=":material/translate:",
+                                   key="glossary_open", on_change="rerun")
+    if not glossary.open:
+        return
+    with glossary:
         st.caption(t("glossary.caption"))
         # the sidebar shows about two narrow columns: the two terms, pinned beside each
         # other (the notes scroll in beside them)

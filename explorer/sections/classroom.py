@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import time
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
@@ -16,6 +17,7 @@ from streamlit.components.v2 import component
 
 from ..app import classroom as C
 from ..app.charts import show_chart
+from ..app.context import Context
 from ..app.sidebar import use_session_lang
 from ..classroom.store import (
     MAX_CHOICES,
@@ -469,8 +471,14 @@ def _results(counts: tuple[int, ...], labels: tuple[str, ...], truth: int | None
              answered: int, lang: str, presenter: bool, truth_key: str) -> None:
     """The class's answers (and the truth, once revealed, in the words of `truth_key`) in a
     chart drawn like the page's others: large in presenter mode, a PNG named after it."""
-    show_chart(guesses_chart(counts, labels, truth, lang=lang), "class_guesses", None,
-               presenter, key="class_guesses")
+    def build() -> Any:
+        return guesses_chart(counts, labels, truth, lang=lang)
+
+    if truth is None:  # the teacher's tally while answers arrive: one session's
+        fig, share = build(), None
+    else:  # the revealed answers: every student of the class draws the same chart
+        fig, share = Context.fixed(("class", "guesses", counts, labels, truth, lang), build)
+    show_chart(fig, "class_guesses", None, presenter, key="class_guesses", share=share)
     if truth is None:
         st.caption(t("class.q_answered", n=answered))
     else:

@@ -262,13 +262,19 @@ def _pattern(run: Run, ctx: Context, unit: Unit, where: Any) -> None:
         return
     kind = KINDS[unit.part]
     tokens = {"src": list(ctx.tokens.src_tokens), "tgt": list(ctx.tokens.tgt_in_tokens)}
-    weights = run.cache[kind.hook(unit.layer, "hook_pattern")][0]  # (h, q_len, k_len)
-    pattern = weights.mean(axis=0) if unit.head is None else weights[unit.head]
-    fig = heatmap(pattern, tokens[kind.keys], tokens[kind.queries],
-                  t("ko.pattern_title", unit=_unit_label(unit)), lang=get_lang(), zmin=0,
-                  zmax=1)
+    lang = get_lang()
+
+    def build() -> Any:
+        weights = run.cache[kind.hook(unit.layer, "hook_pattern")][0]  # (h, q_len, k_len)
+        pattern = weights.mean(axis=0) if unit.head is None else weights[unit.head]
+        return heatmap(pattern, tokens[kind.keys], tokens[kind.queries],
+                       t("ko.pattern_title", unit=_unit_label(unit)), lang=lang, zmin=0,
+                       zmax=1)
+
+    # made once for every session that shows the same run (a class following its teacher)
+    fig, share = ctx.from_run(("ko_pattern", unit, lang), build)
     ctx.chart(fig, f"knockout_pattern_{unit.part}_L{unit.layer}", key="ko_pattern",
-              where=where)
+              where=where, share=share)
 
 
 def knockout_section(ctx: Context, run: Run) -> None:
