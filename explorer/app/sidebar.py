@@ -222,7 +222,13 @@ def _teaching_options(cfg: TransformerConfig | None = None) -> None:
             return {"index": CHOICES[name].index(value), "disabled": True}
         return {"value": value, "disabled": True}
 
-    with st.sidebar.expander(t("sidebar.teaching")):
+    # drawn only while open, like the tables below: closed, its widgets still cost every
+    # run (bench/classroom.py), and keep() holds their values meanwhile
+    options = st.sidebar.expander(t("sidebar.teaching"), key="teaching_open",
+                                  on_change="rerun")
+    if not options.open:
+        return
+    with options:
         st.radio(t("sidebar.norm_placement"), CHOICES["norm_placement"], horizontal=True,
                  format_func={"pre": t("sidebar.norm_pre"), "post": t("sidebar.norm_post")}.get,
                  **own("norm_placement"))
