@@ -428,6 +428,10 @@ def test_the_answers_chart_draws_every_token_of_a_digits_vocabulary():
     assert fig.layout.xaxis.type == "category"
     assert list(fig.data[0].x) == ["&lt;pad&gt;", "&lt;s&gt;", "&lt;/s&gt;", "&lt;unk&gt;",
                                    "0", "1", "4"]
+    # the model's mark sits on "4", the seventh token: plotly reads x="4" on a category
+    # axis as the fifth place ("0"), so the mark is placed by the token's place
+    (mark,) = fig.layout.annotations
+    assert mark.x == 6 and mark.y == 2
 
 
 def test_a_following_student_takes_a_choice_the_teacher_puts_back_to_its_default():

@@ -404,6 +404,8 @@ def guesses_chart(counts: Sequence[int], labels: Sequence[str], truth: int | Non
                              "dtick": max(1, top // 6)},
                       title=t("class.q_chart"))
     if truth is not None and 0 <= truth < len(counts):
-        fig.add_annotation(x=esc(labels[truth]), y=counts[truth], text=t("class.q_model_pick"),
+        # by the category's place: plotly reads an x that looks like a number ("4") as a
+        # place on a category axis, and would mark the fifth token instead of "4"
+        fig.add_annotation(x=truth, y=counts[truth], text=t("class.q_model_pick"),
                            showarrow=True, arrowhead=2, ax=0, ay=-28)
     return fig
