@@ -101,7 +101,10 @@ def goto(at, page: str, sidebar: dict[str, object]) -> None:
     at.switch_page(f"pages/{page}.py")
     at.run()
     for key, value in sidebar.items():
-        set_widget(at, key, value)
+        try:
+            set_widget(at, key, value)
+        except KeyError:  # not drawn (the teaching options, while closed): its value as kept
+            at.session_state[key] = value
     at.run()
     assert not at.exception, at.exception
     assert {k: at.session_state[k] for k in sidebar} == sidebar
