@@ -79,7 +79,7 @@ if seat is not None and store is not None:
     else:
         classroom.notice_exploring(seat, followed)
 with class_slot:
-    class_panel(store, {url: t(title) for _, title, _, url in PAGES})
+    class_last = class_panel(store, {url: t(title) for _, title, _, url in PAGES})
 with menu:
     view = st.query_params.to_dict()
     for entry in pages:
@@ -88,5 +88,6 @@ with menu:
         # Model entry points at the page being shown, so it is highlighted on "/" too.
         st.page_link(home if entry is pages[0] and page is home else entry, query_params=view)
 class_banner(ctx.presenter)  # a teacher in presenter mode: the class code, large
-with page_context(ctx):
+# the class panel's timed look is sent after the page (explorer/app/page.py `draw_last`)
+with page_context(ctx, last=() if class_last is None else (class_last,)):
     page.run()

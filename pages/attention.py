@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from explorer.app.page import show_problems, show_source_notes
+from explorer.app.page import end_page, show_problems, show_source_notes
 from explorer.core.exports import download_name, run_to_npz
 from explorer.core.introspect import KINDS
 from explorer.figures.attention import (
@@ -31,7 +31,7 @@ st.markdown(t("attn.intro"))
 ctx = context()
 lang = get_lang()  # the figures' language, handed to them
 if not show_problems(ctx):
-    st.stop()
+    end_page()
 run = ctx.run()
 cfg = ctx.cfg
 tokens = {"src": list(ctx.tokens.src_tokens), "tgt": list(ctx.tokens.tgt_in_tokens)}
@@ -56,7 +56,7 @@ st.caption(
 weights = patterns(run.cache, kind, cfg.N)  # (N, h, q_len, k_len)
 q_tok, k_tok = tokens[kind.queries], tokens[kind.keys]
 if student_question({k: v.label for k, v in KINDS.items()}, lang, ctx.presenter):
-    st.stop()  # a class question is open: the heatmaps would give the answer away
+    end_page()  # a class question is open: the heatmaps would give the answer away
 # a teacher's projector, while the class's question is open: the room sees the screen
 presenting = teacher_hides(ABOUT_ATTENTION, ctx.presenter)
 if not average and weights.size > GRID_CELL_BUDGET:
@@ -84,7 +84,7 @@ teacher_question(weights[layer, head], q_tok, k_tok, kind.key, layer, head, lang
                  ctx.presenter)
 if presenting:  # the head's steps end in its weights: they wait for the reveal too
     st.caption(t("class.hidden_on_projector"))
-    st.stop()
+    end_page()
 figs, share = ctx.from_run(("steps", kind.key, layer, head, lang),
                          lambda: head_steps(run.cache, kind, layer, head, q_tok, k_tok, lang=lang))
 name = f"attention_{kind.key}_L{layer}_H{head}"

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from explorer.app.page import show_problems
+from explorer.app.page import end_page, show_problems
 from explorer.app.sidebar import source_name
 from explorer.core import introspect
 from explorer.figures.model import architecture_figure, parameter_chart, share
@@ -18,7 +18,7 @@ st.markdown(t("model.intro", model=source_name(ctx.source)))
 show_date_preview(ctx)  # trained attention first, while the sidebar's model is untrained
 if ctx.cfg is None:  # invalid architecture: nothing to draw
     show_problems(ctx)
-    st.stop()
+    end_page()
 text_ok = show_problems(ctx)
 cfg = ctx.cfg
 pre = cfg.norm_placement == "pre"
@@ -36,7 +36,7 @@ st.caption(t("model.arch_caption", lengths=lengths,
 
 if not ctx.ok:
     st.info(t("model.need_text"), icon=":material/info:")
-    st.stop()
+    end_page()
 
 model = ctx.model()  # shared and cached: only read from it below
 

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from explorer.app.page import show_problems
+from explorer.app.page import end_page, show_problems
 from explorer.core.introspect import (
     KINDS,
     STACKS,
@@ -46,7 +46,7 @@ st.markdown(t("shapes.intro"))
 ctx = context()
 lang = get_lang()  # the figures' and tables' language, handed to them
 if not show_problems(ctx):
-    st.stop()
+    end_page()
 run = ctx.run()
 cfg = ctx.cfg
 rows = shape_rows(run.cache, cfg)

@@ -1,12 +1,14 @@
-"""A page's frame: the context of this run (`page_context`, `current_context`), the friendly
-errors a page shows when its text or model is refused, and the notes that say which model
-a page shows."""
+"""A page's frame: the context of this run (`page_context`, `current_context`), what is
+drawn after the page (`draw_last`) or ends it early (`end_page`), the friendly errors a page
+shows when its text or model is refused, and the notes that say which model a page shows."""
 
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import NoReturn
 
 import streamlit as st
 
@@ -23,23 +25,92 @@ from .sources import (
     token_mode,
 )
 
-_CURRENT: contextvars.ContextVar[Context | None] = contextvars.ContextVar("page_context",
-                                                                          default=None)
+
+@dataclass
+class _Frame:
+    """This run's page: its context, and the timed fragments to draw after it."""
+
+    ctx: Context
+    last: list[Callable[[], None]] = field(default_factory=list)
+
+
+_CURRENT: contextvars.ContextVar[_Frame | None] = contextvars.ContextVar("page_context",
+                                                                         default=None)
+
+
+class PageEnd(Exception):  # noqa: N818 (an end, not an error)
+    """The page has drawn all it can this run (`end_page`)."""
 
 
 @contextmanager
-def page_context(ctx: Context) -> Iterator[Context]:
-    """Make `ctx` this run's context while the page runs (the entry script uses this)."""
-    token = _CURRENT.set(ctx)
+def page_context(ctx: Context, last: Sequence[Callable[[], None]] = ()) -> Iterator[Context]:
+    """Make `ctx` this run's context while the page runs (the entry script uses this). Once
+    the page is drawn, also when it ended early (`end_page`) or failed, draw the timed
+    fragments it asked for (`draw_last`), then `last` (the class panel's)."""
+    frame = _Frame(ctx)
+    token = _CURRENT.set(frame)
     try:
-        yield ctx
+        try:
+            yield ctx
+        except PageEnd:
+            pass
+        except Exception:  # the failure is shown; a class still moves the page on
+            _draw(frame.last, last)
+            raise
+        _draw(frame.last, last)
     finally:
         _CURRENT.reset(token)
 
 
+def _draw(*lists: Sequence[Callable[[], None]]) -> None:
+    for draws in lists:
+        for draw in draws:
+            draw()
+
+
+def draw_last(draw: Callable[[], None]) -> None:
+    """Draw `draw`, a fragment with a timer, here on the page but send it after the page.
+
+    Streamlit 1.67 hands a run's messages to its event loop, which drops those of a runner
+    that is no longer the session's current one (app_session.py
+    `_handle_scriptrunner_event_on_event_loop`). A fragment's timer starts when the browser
+    reads the fragment, so a timer drawn mid-page can ask for its rerun while a loop that
+    lags behind a class's thirty page runs has not yet sent the rest of the page: the
+    rerun's new runner drops the page's last messages (bench/classroom.py (d): one student
+    in thirty did not see a question until the reveal). Sent last, a timer starts only once
+    its page has reached the browser. A page run on its own draws it at once."""
+    frame = _CURRENT.get()
+    if frame is None:
+        draw()
+        return
+    frame.last.append(placed(draw))
+
+
+def placed(draw: Callable[[], None]) -> Callable[[], None]:
+    """`draw`, to be called later, into a container placed here now."""
+    slot = st.container()
+
+    def drawn() -> None:
+        with slot:
+            draw()
+
+    return drawn
+
+
+def end_page() -> NoReturn:
+    """End the page's run here, as `st.stop()` would, but let the entry script draw what
+    comes after every page (`draw_last`): `st.stop()` would leave out a following student's
+    look at the class, and the student would stay on this page. A page run on its own
+    (without app.py) stops."""
+    if _CURRENT.get() is None:
+        st.stop()
+    raise PageEnd
+
+
 def current_context() -> Context | None:
     """The context app.py made current for this run, or None for a page run on its own."""
-    return _CURRENT.get()
+    frame = _CURRENT.get()
+    return frame.ctx if frame is not None else None
 
 
 def show_problems(ctx: Context, need_text: bool = True, need_model: bool = True) -> bool:

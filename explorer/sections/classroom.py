@@ -18,6 +18,7 @@ from streamlit.components.v2 import component
 from ..app import classroom as C
 from ..app.charts import show_chart
 from ..app.context import Context
+from ..app.page import draw_last, placed
 from ..app.sidebar import use_session_lang
 from ..classroom.store import (
     MAX_CHOICES,
@@ -69,9 +70,14 @@ def qr_png(text: str) -> bytes:
     return out.getvalue()
 
 
-def class_panel(store: ClassStore | None, page_names: dict[str, str]) -> None:
+def class_panel(store: ClassStore | None,
+                page_names: dict[str, str]) -> Callable[[], None] | None:
     """The sidebar's class panel for this session: no class, teaching one, or in one.
-    `page_names`: each page's path and its name in the learner's language."""
+    `page_names`: each page's path and its name in the learner's language. Returns what the
+    entry script must draw once the page is drawn (None: nothing), into its place in the
+    panel: the panel's timed fragment, the teacher's roster or a student's look at the
+    class, whose timer must start only once the page has reached the browser
+    (explorer/app/page.py `draw_last`)."""
     notice = C.take_notice()
     if notice is not None:
         st.warning(t(notice[0], **notice[1]), icon=":material/school:")
@@ -81,9 +87,10 @@ def class_panel(store: ClassStore | None, page_names: dict[str, str]) -> None:
     elif store is None:
         st.warning(t("class.unavailable"), icon=":material/cloud_off:")
     elif s.teaching:
-        _teacher(store, s)
+        return _teacher(store, s)
     else:
-        _student(store, s, page_names)
+        return _student(store, s, page_names)
+    return None
 
 
 def class_banner(presenter: bool) -> None:
@@ -119,20 +126,21 @@ def _start_or_join(store: ClassStore | None) -> None:
             st.rerun()  # in the class, or its notice at the top of the panel
 
 
-def _teacher(store: ClassStore, s: C.Seat) -> None:
+def _teacher(store: ClassStore, s: C.Seat) -> Callable[[], None]:
     link = join_link(st.context.url or "", s.code)
     with st.container(border=True, key="class_teacher"):
         st.caption(t("class.teaching"))
         st.markdown(f"## {s.code}")  # [0-9A-Z] only (codes.py): nothing to escape
         st.code(link, language=None, wrap_lines=True)
         st.image(qr_png(link), caption=t("class.qr_caption"), width="stretch")
-        _roster(store, s.code, s.teacher_key or "")
+        roster = placed(lambda: _roster(store, s.code, s.teacher_key or ""))  # drawn last
         if st.button(t("class.end"), key="class_end", icon=":material/stop_circle:",
                      width="stretch"):
             C.leave_class(store, end=True)
             st.rerun()
     _keep_key(key="class_key", data={"name": C.TEACHER_COOKIE + s.code,
                                      "value": s.teacher_key or ""}, height=0)
+    return roster
 
 
 @st.fragment(run_every=C.ROSTER_EVERY)
@@ -169,7 +177,8 @@ def _asked(questions: list[Tally]) -> None:
             st.caption(_quoted(q.prompt))
 
 
-def _student(store: ClassStore, s: C.Seat, page_names: dict[str, str]) -> None:
+def _student(store: ClassStore, s: C.Seat,
+             page_names: dict[str, str]) -> Callable[[], None]:
     with st.container(border=True, key="class_student"):
         st.caption(t("class.in_class", code=s.code))
         # persist_state: st.switch_page (app.py, to the class's page) sends no widget
@@ -178,10 +187,11 @@ def _student(store: ClassStore, s: C.Seat, page_names: dict[str, str]) -> None:
         # heatmaps an open question hides) until the browser sent it back on.
         st.toggle(t("class.follow"), key=C.FOLLOW_KEY, help=t("class.follow_help"),
                   on_change=_maybe_follow_again, persist_state="session")
-        _watch_for(s.version)(store, page_names)
+        watch = placed(lambda: _watch_for(s.version)(store, page_names))  # drawn last
         if st.button(t("class.leave"), key="class_leave", icon=":material/logout:"):
             C.leave_class(store, end=False)
             st.rerun()
+    return watch
 
 
 def _maybe_follow_again() -> None:
@@ -407,9 +417,10 @@ def teacher_next_question(src: Sequence[str], prefix: Sequence[str], probs: np.n
                                tuple(_token_label(itos[i]) for i in ids),
                                ids.index(picked[0]) if picked else None, fields), time.time())
             st.rerun()
-        if question is not None:
-            _tally(store, s.code, s.teacher_key or "", question.id, question.choices,
-                   _TRUTH[_about(question)], lang, presenter)
+        if question is not None:  # its timer starts once the page is drawn
+            draw_last(lambda: _tally(store, s.code, s.teacher_key or "", question.id,
+                                     question.choices, _TRUTH[_about(question)], lang,
+                                     presenter))
 
 
 def _quoted(text: str) -> str:
@@ -440,9 +451,10 @@ def _ask(store: ClassStore, s: C.Seat, weights: np.ndarray, q_tok: list[str],
             store.ask(s.code, s.teacher_key or "",
                       Question("token", prompt, labels, truth, fields), time.time())
             st.rerun()
-        if question is not None:
-            _tally(store, s.code, s.teacher_key or "", question.id, question.choices,
-                   _TRUTH[_about(question)], lang, presenter)
+        if question is not None:  # its timer starts once the page is drawn
+            draw_last(lambda: _tally(store, s.code, s.teacher_key or "", question.id,
+                                     question.choices, _TRUTH[_about(question)], lang,
+                                     presenter))
 
 
 @st.fragment(run_every=C.TALLY_EVERY)

@@ -16,6 +16,7 @@ import streamlit as st
 
 from ..app.charts import show_chart
 from ..app.context import Context
+from ..app.page import draw_last
 from ..app.session import session_alive
 from ..app.sidebar import use_session_lang
 from ..app.train_state import set_default, training_hub
@@ -215,7 +216,7 @@ def experiment_section(ctx: Context, ts: TrainSettings, result: Trained,
         st.caption(t("exp.not_run"))
         return
     if exp.running:
-        _progress()
+        draw_last(_progress)  # its timer starts once the page is drawn
         return
     if exp.error is not None:
         st.error(t("exp.failed", error=exp.error), icon=":material/error:")

@@ -24,6 +24,7 @@ from ..app import classroom
 from ..app.charts import show_chart
 from ..app.context import Context
 from ..app.memo import remember
+from ..app.page import draw_last
 from ..app.session import session_alive, session_disconnected
 from ..app.sidebar import next_seed, use_session_lang
 from ..app.sources import shipped_dates_meta
@@ -732,8 +733,8 @@ def training_section(ctx: Context, ts: TrainSettings, task: TrainTask,
     if failed is not None:
         st.error(t("train.failed", error=failed), icon=":material/error:")
     training = training_under_way() is not None
-    if training:
-        _progress(ctx.presenter)
+    if training:  # its timer starts once the page is drawn
+        draw_last(lambda: _progress(ctx.presenter))
 
     trained = state if state is not None and state.key == key and state.step > 0 else None
     if trained is not None:

@@ -1,0 +1,112 @@
+"""The class panel's timed fragments reach the browser after the page they belong to.
+
+A fragment's timer starts when the browser reads its auto_rerun message; a timed rerun that
+the server takes before it has sent the rest of a page run makes Streamlit drop that run's
+last messages (explorer/sections/classroom.py `class_panel`). So in every full run of a
+following student (and of the teacher), nothing of the page may come after the auto_rerun
+of the class panel's fragment, also when the page ends early because a question is open.
+
+Served for real (one `streamlit run app.py` on 127.0.0.1, a free port, its class store a
+SQLite file in a temporary folder), with the protocol clients of bench/classroom.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from dataclasses import dataclass, field
+from urllib.parse import parse_qs
+
+import pytest
+
+from bench.classroom import Tab
+from bench.common import free_port, serve
+
+
+@dataclass
+class FullRun:
+    """The messages of one full run, in the order they arrived."""
+
+    order: list[tuple[str, str]] = field(default_factory=list)  # (kind, fragment id)
+    finished: bool = False
+    drawn: bool = False  # it ended having drawn the page (not cut short by a rerun)
+
+
+class OrderTab(Tab):
+    """A tab that keeps the order of each full run's page deltas and auto_reruns."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.full_runs: list[FullRun] = []
+
+    def _on(self, msg, kb: float) -> None:
+        kind = msg.WhichOneof("type")
+        if kind == "new_session":
+            fragments = tuple(msg.metadata.run.fragment_ids)
+            if not fragments:
+                self.full_runs.append(FullRun())
+        elif self.full_runs and not self.full_runs[-1].finished and (
+                self.run_now is not None and not self.run_now.fragments):
+            current = self.full_runs[-1]
+            if kind == "delta":
+                current.order.append(("delta", msg.delta.fragment_id))
+            elif kind == "auto_rerun":
+                current.order.append(("auto_rerun", msg.auto_rerun.fragment_id))
+            elif kind == "script_finished":
+                current.finished = True
+                current.drawn = msg.script_finished == msg.FINISHED_SUCCESSFULLY
+        super()._on(msg, kb)
+
+
+def _timers_come_last(run: FullRun) -> tuple[int, list[str]]:
+    """How many timers the run started, and the page deltas that came after the first."""
+    timers = [i for i, (kind, _) in enumerate(run.order) if kind == "auto_rerun"]
+    if not timers:
+        return 0, []
+    ids = {fid for kind, fid in run.order if kind == "auto_rerun"}
+    late = [f"delta #{i}" for i, (kind, fid) in enumerate(run.order)
+            if i > timers[0] and kind == "delta" and fid not in ids]
+    return len(timers), late
+
+
+async def _class(url: str) -> tuple[OrderTab, OrderTab]:
+    teacher = OrderTab(url, "attention")
+    assert not (await teacher.open()).error
+    started = await teacher.run(teacher.value("class_start", trigger_value=True))
+    assert not started.error, started.error
+    code = parse_qs(teacher.query).get("class", [""])[0]
+    assert code, teacher.query
+    student = OrderTab(url, "", f"class={code}")
+    assert not (await student.open()).error
+    return teacher, student
+
+
+@pytest.mark.timeout(180)
+def test_the_class_panels_timers_reach_the_browser_after_the_page():
+    async def scenario() -> None:
+        with tempfile.TemporaryDirectory(prefix="class-timers-") as data:
+            port = free_port()
+            with serve(port, env={"CLASS_DATA": data, "CLASS_STORE": ""}) as url:
+                teacher, student = await _class(url)
+                try:
+                    # the teacher asks: the student's page ends early (its heatmaps hidden)
+                    asked = await teacher.run(teacher.value("class_ask", trigger_value=True))
+                    assert not asked.error, asked.error
+                    for _ in range(200):  # the student's class look reruns its page
+                        if "class_send" in student.full_drew:
+                            break
+                        await asyncio.sleep(0.05)
+                    assert "class_send" in student.full_drew, "the question never showed"
+                    for who, tab in (("teacher", teacher), ("student", student)):
+                        drawn = [r for r in tab.full_runs if r.drawn]
+                        assert len(drawn) >= 2, (who, len(drawn))
+                        for run in drawn[1:]:  # the teacher's first: before the class
+                            timers, late = _timers_come_last(run)
+                            # every run in the class draws the panel's timed fragment
+                            assert timers >= 1, (who, run.order[-5:])
+                            assert not late, (who, late, len(run.order))
+                    assert student.timers, "the student's class look has no timer"
+                finally:
+                    await asyncio.gather(teacher.close(), student.close())
+
+    asyncio.run(scenario())
