@@ -496,6 +496,39 @@ def test_a_poll_is_revealed_without_a_truth(store):
         question_id=question, counts=(0, 1), answered=1, truth=None)
 
 
+def test_a_truth_measured_after_the_question_is_given_at_the_reveal(store):
+    code, key = store.start(T0)
+    question = store.ask(code, key, POLL, T0 + 1)  # asked without a truth
+    store.answer(code, question, "s1", 1, None, T0 + 2)
+    store.answer(code, question, "s2", 0, None, T0 + 2)
+    with pytest.raises(ValueError):
+        store.reveal(code, key, question, T0 + 3, truth=2)  # not one of the choices
+    with pytest.raises(ValueError):
+        store.reveal(code, key, question, T0 + 3, truth=True)
+    assert store.results(code, question) is None  # a refused reveal reveals nothing
+    shown = Results(question_id=question, counts=(1, 1), answered=2, truth=1)
+    assert store.reveal(code, key, question, T0 + 3, truth=1) == shown
+    assert store.results(code, question) == shown
+    assert store.tally(code, key, question).truth == 1
+    assert store.reveal(code, key, question, T0 + 4) == shown  # again: the same truth
+
+
+def test_a_question_asked_with_a_truth_keeps_it_at_the_reveal(store):
+    code, key = store.start(T0)
+    question = store.ask(code, key, SAT, T0 + 1)  # its truth: 1
+    with pytest.raises(ValueError):
+        store.reveal(code, key, question, T0 + 2, truth=2)
+    assert store.reveal(code, key, question, T0 + 2, truth=1).truth == 1
+
+
+def test_only_the_teacher_reveals_with_a_truth(store):
+    code, key = store.start(T0)
+    question = store.ask(code, key, POLL, T0 + 1)
+    with pytest.raises(NotTeacherError):
+        store.reveal(code, "forged-key", question, T0 + 2, truth=0)
+    assert store.results(code, question) is None
+
+
 @pytest.mark.parametrize("question", [
     Question(kind="essay", prompt="?", choices=("a",)),
     Question(kind="option", prompt="?", choices=()),

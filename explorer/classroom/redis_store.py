@@ -59,6 +59,7 @@ from .store import (
     make_state,
     public_json,
     results_from_json,
+    revealed_truth,
     tally_of,
     with_status,
 )
@@ -298,27 +299,31 @@ class RedisStore(ClassStore):
         return tally_of(question_id, question["status"], int(question["choices"]),
                         _truth(question["truth"]), answers, question.get("prompt", ""))
 
-    def _reveal(self, code: str, teacher_key: str, question_id: int, now: float) -> Results:
+    def _reveal(self, code: str, teacher_key: str, question_id: int, now: float,
+                truth: int | None) -> Results:
         question_key = self._question(code, question_id)
 
         def reveal(pipe: Any, found: _Class) -> Results:
             question = pipe.hgetall(question_key)
             if not question:
                 raise QuestionClosedError("no such question")
-            truth = _truth(question["truth"])
+            asked = _truth(question["truth"])
             if question["status"] == REVEALED:
-                return results_from_json(question_id, truth, question["results"])
+                return results_from_json(question_id, asked, question["results"])
+            shown_truth = revealed_truth(asked, truth, int(question["choices"]))
             counts, answered = count(self._answer_list(pipe, code, question_id),
                                      int(question["choices"]))
             results = json.dumps({"counts": counts, "answered": answered})
             pipe.multi()
             self._touch(pipe, code, found, now)
-            pipe.hset(question_key, mapping={"status": REVEALED, "results": results})
+            pipe.hset(question_key, mapping={
+                "status": REVEALED, "results": results,
+                "truth": "" if shown_truth is None else shown_truth})
             shown = (with_status(found.question, REVEALED)
                      if question_id == found.question_id else found.question or "")
             pipe.hset(self._class(code), mapping={"question": shown,
                                                   "version": found.version + 1})
-            return results_from_json(question_id, truth, results)
+            return results_from_json(question_id, shown_truth, results)
         return self._change(code, teacher_key, now, reveal, question_key,
                             self._answers(code, question_id))
 

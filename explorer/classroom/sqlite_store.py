@@ -50,6 +50,7 @@ from .store import (
     make_state,
     public_json,
     results_from_json,
+    revealed_truth,
     tally_of,
     with_status,
 )
@@ -279,7 +280,8 @@ class SQLiteStore(ClassStore):
         return tally_of(question_id, question[2], question[0], question[1], answers,
                         question[3] or "")
 
-    def _reveal(self, code: str, teacher_key: str, question_id: int, now: float) -> Results:
+    def _reveal(self, code: str, teacher_key: str, question_id: int, now: float,
+                truth: int | None) -> Results:
         with self._write() as db:
             row = self._teacher(db, code, teacher_key, now)
             question = db.execute("SELECT choices, truth, status, results FROM questions"
@@ -288,14 +290,16 @@ class SQLiteStore(ClassStore):
                 raise QuestionClosedError("no such question")
             if question[2] == REVEALED:
                 return results_from_json(question_id, question[1], question[3])
+            truth = revealed_truth(question[1], truth, question[0])
             counts, answered = count(self._answers(db, code, question_id), question[0])
             results = json.dumps({"counts": counts, "answered": answered})
-            db.execute("UPDATE questions SET status = ?, results = ? WHERE code = ? AND id = ?",
-                       (REVEALED, results, code, question_id))
+            db.execute("UPDATE questions SET status = ?, results = ?, truth = ?"
+                       " WHERE code = ? AND id = ?",
+                       (REVEALED, results, truth, code, question_id))
             shown = with_status(row[5], REVEALED) if question_id == row[4] else row[5]
             db.execute("UPDATE classes SET question = ?, version = version + 1,"
                        " active = max(active, ?) WHERE code = ?", (shown, now, code))
-            return results_from_json(question_id, question[1], results)
+            return results_from_json(question_id, truth, results)
 
     def _results(self, code: str, question_id: int) -> Results | None:
         with self._connection() as db:

@@ -290,6 +290,18 @@ def results_from_json(question_id: int, truth: int | None, results: str) -> Resu
                    answered=stored["answered"], truth=truth)
 
 
+def revealed_truth(asked: int | None, given: int | None, choices: int) -> int | None:
+    """The truth a reveal shows: the one given when the question was asked, else the one
+    given now; ValueError for a given one out of range or unlike the one asked with."""
+    if given is None:
+        return asked
+    if not 0 <= given < choices:
+        raise ValueError("the truth is the index of one of the choices")
+    if asked is not None and asked != given:
+        raise ValueError("the question was asked with another truth")
+    return given
+
+
 def is_teacher(stored: bytes, teacher_key: str) -> bool:
     return hmac.compare_digest(bytes(stored), key_digest(teacher_key))
 
@@ -462,10 +474,17 @@ class ClassStore(ABC):
                 continue
         return asked
 
-    def reveal(self, code: str, teacher_key: str, question_id: int, now: float) -> Results:
-        """Close the question and show every student the truth and the counts."""
+    def reveal(self, code: str, teacher_key: str, question_id: int, now: float,
+               truth: int | None = None) -> Results:
+        """Close the question and show every student the truth and the counts. `truth`: the
+        right choice of a question asked without one, whose answer was measured after it
+        was asked (which break hurts most: the models train while students answer); a
+        question asked with a truth keeps it (ValueError for another)."""
+        if truth is not None and type(truth) is not int:
+            raise ValueError("the truth is the index of one of the choices, or None")
         code = self._code(code)
-        results = self._reveal(code, self._key(teacher_key), _question_id(question_id), now)
+        results = self._reveal(code, self._key(teacher_key), _question_id(question_id), now,
+                               truth)
         _BELL.ring(code)
         return results
 
@@ -530,7 +549,9 @@ class ClassStore(ABC):
     def _tally(self, code: str, teacher_key: str, question_id: int) -> Tally: ...
 
     @abstractmethod
-    def _reveal(self, code: str, teacher_key: str, question_id: int, now: float) -> Results: ...
+    def _reveal(self, code: str, teacher_key: str, question_id: int, now: float,
+                truth: int | None) -> Results:
+        """Reveal, with `revealed_truth` of what was asked and what is given now."""
 
     @abstractmethod
     def _results(self, code: str, question_id: int) -> Results | None: ...
