@@ -13,6 +13,7 @@ import time
 import pytest
 from apptest_helpers import ROOT, app, chart_names
 from shared_inputs import bad_input_texts
+from step_gate import StepGate
 from streamlit.testing.v1 import AppTest
 
 from explorer.app import classroom as C
@@ -431,7 +432,10 @@ def test_the_answers_chart_draws_every_token_of_a_digits_vocabulary():
     # the model's mark sits on "4", the seventh token: plotly reads x="4" on a category
     # axis as the fifth place ("0"), so the mark is placed by the token's place
     (mark,) = fig.layout.annotations
-    assert mark.x == 6 and mark.y == 2
+    assert mark.x == 6 and mark.y == 2 and mark.text == en.TEXT["class.q_model_pick"]
+    hurt = guesses_chart((1, 0), ("No mask", "No residuals"), 1, lang="zh",
+                         mark="class.q_hurt_most")  # a break question marks what hurt most
+    assert hurt.layout.annotations[0].text == zh.TEXT["class.q_hurt_most"]
 
 
 def test_a_following_student_takes_a_choice_the_teacher_puts_back_to_its_default():
@@ -530,3 +534,107 @@ def test_the_projector_hides_the_heatmaps_until_the_teacher_reveals_where_it_loo
     plain = app("attention", **{C.SEAT_KEY: C.Seat(code, key)})  # a laptop, not projected
     plain.button(key="class_ask").click().run()
     assert _grid_shown(plain)
+
+
+def _race(teacher: AppTest):
+    code, question_id, race = teacher.session_state["class_race"]
+    return race
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_teacher_asks_which_break_hurts_most_and_reveals_what_the_race_measured(
+        lang, monkeypatch):
+    """The Train page's "break a part": the teacher offers two breaks; the server trains the
+    correct model and one per break while students answer (each in their own language);
+    Reveal waits for the measurements, then shows the break that decoded worst."""
+    gate = StepGate(monkeypatch)
+    code, key = C.class_store().start(time.time())
+    table = (zh if lang == "zh" else en).TEXT
+    offered = ["decoder_mask.none", "positional_encoding"]
+
+    try:  # AppTest formats a widget's values in the test's thread: in the user's language
+        set_lang("en")
+        teacher = app("train", exp_steps=20, class_breaks=offered,
+                      **{C.SEAT_KEY: C.Seat(code, key)})
+        assert not teacher.exception, teacher.exception
+        teacher.button(key="class_ask_break").click().run()
+        assert not teacher.exception, teacher.exception
+        store = C.class_store()
+        question = store.state(code).question
+        assert question.kind == "option" and question.choices == tuple(offered)
+        assert dict(question.fields) == {"about": "break", "task": "copy", "steps": "20"}
+        assert question.prompt == en.TEXT["class.q_break"].format(task="copy")
+        assert store.tally(code, key, question.id).truth is None  # measured later
+        race = _race(teacher)
+        assert race.choices == tuple(offered) and race.running
+        assert teacher.button(key="class_reveal").disabled  # nothing measured yet
+        assert any(en.TEXT["class.reveal_waits"] in c.value for c in teacher.caption)
+
+        set_lang(lang)  # the student
+        student = app("train", lang=lang, **{C.SEAT_KEY: C.Seat(code, None),
+                                             C.FOLLOW_KEY: True})
+        assert not student.exception, student.exception
+        task = table["train.task_copy"]
+        assert any(table["class.q_break"].format(task=task) in h.value
+                   for h in student.subheader)
+        answer = student.selectbox(key="class_answer")
+        names = [table["exp.short.decoder_mask.none"], table["exp.short.positional_encoding"]]
+        assert list(answer.options) == names  # the breaks in the student's language
+        answer.set_value(0).run()
+        student.button(key="class_send").click().run()
+        assert not student.exception, student.exception
+
+        for state in race.states:  # the race trains to its end
+            gate.allow(state, 20)
+        assert race.idle.wait(60) and race.results is not None
+        set_lang("en")  # the teacher
+        teacher.run()
+        assert not teacher.exception, teacher.exception
+        assert not teacher.button(key="class_reveal").disabled
+        teacher.button(key="class_reveal").click().run()
+        assert not teacher.exception, teacher.exception
+        results = store.results(code, question.id)
+        assert results.truth == race.hurt_most() is not None
+        assert results.counts == (1, 0)
+        set_lang(lang)  # the student
+        student.run()
+        assert not student.exception, student.exception
+        right = table["class.q_break_truth"].split("{")[0]
+        success = [s.value for s in student.success if right in s.value]
+        assert success and names[results.truth] in success[0]
+    finally:
+        set_lang("en")
+
+
+def test_the_projector_hides_the_races_measurements_until_the_reveal(monkeypatch):
+    gate = StepGate(monkeypatch)
+    code, key = C.class_store().start(time.time())
+    teacher = app("train", presenter=True, exp_steps=20,
+                  class_breaks=["positional_encoding", "residual"],
+                  **{C.SEAT_KEY: C.Seat(code, key)})
+    teacher.button(key="class_ask_break").click().run()
+    race = _race(teacher)
+    for state in race.states:
+        gate.allow(state, 20)
+    assert race.idle.wait(60) and race.results is not None
+    teacher.run()
+    assert not teacher.exception, teacher.exception
+    model_column = en.TEXT["class.race_model"]
+    assert not any(model_column in df.value.columns for df in teacher.dataframe)
+    assert any(en.TEXT["class.race_hidden"] in c.value for c in teacher.caption)
+    teacher.button(key="class_reveal").click().run()
+    tables = [df.value for df in teacher.dataframe if model_column in df.value.columns]
+    assert tables and len(tables[0]) == 3  # the correct model and one per break
+    # 20 steps teach the copy task nothing yet: the page says the race is too short
+    assert race.results[0].greedy < 0.5
+    weak = en.TEXT["class.race_weak"].split("{")[0]
+    assert any(weak in w.value for w in teacher.warning)
+
+
+@pytest.mark.parametrize("offered", [[], ["residual"], ["<script>", "residual"], "residual"])
+def test_a_break_question_needs_two_known_breaks(offered):
+    code, key = C.class_store().start(time.time())
+    teacher = app("train", class_breaks=offered, **{C.SEAT_KEY: C.Seat(code, key)})
+    assert not teacher.exception, teacher.exception
+    assert teacher.button(key="class_ask_break").disabled
+    assert C.class_store().state(code).question is None

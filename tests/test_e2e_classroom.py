@@ -231,3 +231,49 @@ def test_a_class_trains_along_with_its_teacher_and_each_keeps_the_same_model(cla
     assert mine == theirs  # one training (the hub shares it), a copy each
     for page in (teacher, student):
         assert page.locator("[data-testid='stException']").count() == 0
+
+
+def test_the_class_guesses_which_break_hurts_most_while_the_models_train(classroom):
+    """The Train page on a projector: the teacher asks which break will hurt copy the most;
+    the models train while a Chinese student answers; Reveal, once every model is measured,
+    shows the measurements to the room and the truth to the student."""
+    teacher, code = classroom.start("/train?pres=1&xsteps=20", height=1400)
+    student = classroom.join(code, "zh", height=1400)
+    lands_on(student, "train")
+
+    title = en.TEXT["class.ask_break_title"].format(task=en.TEXT["train.task_copy"])
+    teacher.get_by_text(title).click()
+    after_rerun(teacher, teacher.locator(".st-key-class_ask_break button").click)
+    student.wait_for_selector(".st-key-class_question", timeout=FOLLOW_MS)
+    settled(student)
+    asked = zh.TEXT["class.q_break"].format(task=zh.TEXT["train.task_copy"])
+    assert asked in student.inner_text(".st-key-class_question")
+    student.locator(".st-key-class_question").scroll_into_view_if_needed()
+    student.locator(".st-key-class_answer [role='combobox']").first.click()
+    options = student.get_by_role("option")
+    options.first.wait_for()
+    assert zh.TEXT["exp.short.positional_encoding"] in options.all_inner_texts()
+    after_rerun(student, options.first.click)
+    after_rerun(student, student.locator(".st-key-class_send button").click)
+    student.screenshot(path=str(ARTIFACTS / "class_break_question_zh.png"))
+
+    reveal = teacher.locator(".st-key-class_reveal button")
+    teacher.wait_for_function(  # the models train: Reveal waits for their measurements
+        "() => { const b = document.querySelector('.st-key-class_reveal button');"
+        " return b !== null && !b.disabled; }", timeout=120_000)
+    settled(teacher)
+    assert en.TEXT["class.race_hidden"] in teacher.inner_text("[data-testid='stMain']")
+    teacher.screenshot(path=str(ARTIFACTS / "class_break_tally_presenter.png"))
+    after_rerun(teacher, reveal.click)
+    teacher.wait_for_function(
+        f"() => document.body.innerText.includes({en.TEXT['class.q_hurt_most']!r})",
+        timeout=FOLLOW_MS)
+    truth = zh.TEXT["class.q_break_truth"].split("{")[0]
+    student.wait_for_function(f"() => document.body.innerText.includes({truth!r})",
+                              timeout=FOLLOW_MS)
+    settled(student)
+    student.screenshot(path=str(ARTIFACTS / "class_break_revealed_zh.png"))
+    settled(teacher)
+    teacher.screenshot(path=str(ARTIFACTS / "class_break_revealed_presenter.png"))
+    for page in (teacher, student):
+        assert page.locator("[data-testid='stException']").count() == 0

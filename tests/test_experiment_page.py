@@ -8,6 +8,7 @@ import threading
 import time
 from dataclasses import fields
 
+import numpy as np
 import pytest
 import torch
 from apptest_helpers import all_text, app_in, errors, figures
@@ -19,11 +20,15 @@ from explorer.training.experiments import (
     BREAK_CHOICES,
     BREAKS,
     DEFAULT_BUDGET,
+    RACE_CHOICES,
     SMOOTHING,
+    ArmResult,
     arms,
+    hurt_most,
     parse_plan,
     run_experiment,
     start_experiment,
+    start_race,
     teacher_forced_accuracy,
 )
 from explorer.training.run import ModelKey, build_model_for
@@ -107,6 +112,46 @@ def test_a_missing_mask_trains_perfectly_and_decodes_nothing():
     future = torch.triu(torch.ones(ok.self_attn.shape, dtype=torch.bool), diagonal=1).numpy()
     assert ok.self_attn[future].max() < 1e-6
     assert bad.self_attn[future].sum() > 1.0
+
+
+def test_a_race_trains_the_correct_model_once_and_each_break_as_its_own_experiment_would():
+    key, task = _key()
+    config = TS.train_config(0)
+    race = start_race(key, config, RACE_CHOICES, 0.2, 30, film_probe(task, ""))
+    assert race.choices == RACE_CHOICES == (
+        "decoder_mask.none", "positional_encoding", "scale_scores", "residual", SMOOTHING)
+    assert len(race.states) == len(RACE_CHOICES) + 1 and race.states[0] is race.correct
+    for choice, state in zip(RACE_CHOICES, race.broken, strict=True):
+        _, (k2, c2) = arms(key, config, parse_plan([choice], 0.2, 30)[0])
+        assert (state.key, state.config) == (k2, c2)  # as "Train both" of this break alone
+    assert (race.correct.key, race.correct.config.steps) == (key, 30)
+    seen: list[int] = []
+    run_experiment(race, lambda arm, info: seen.append(arm) and None)
+    assert sorted(set(seen)) == list(range(len(race.states)))  # one after the other
+    assert seen == sorted(seen)
+    assert len(race.results) == len(race.states) and not race.running
+    assert race.hurt_most() == hurt_most(race.results[1:])
+
+
+def test_a_stop_in_a_race_ends_the_models_after_it():
+    key, task = _key()
+    race = start_race(key, TS.train_config(0), RACE_CHOICES[:3], 0.1, 40, film_probe(task, ""))
+    run_experiment(race, lambda arm, info: arm == 1 and info.step == 5)
+    assert race.broken[0].step == 5 and all(s.step == 0 for s in race.broken[1:])
+    assert race.results is None and race.hurt_most() is None and not race.running
+
+
+def _arm(greedy: float, tf: float, loss: float) -> ArmResult:
+    empty = np.zeros((1, 1))
+    return ArmResult(loss=loss, teacher_forced=tf, greedy=greedy, seconds=1.0, steps=1,
+                     probe_answer=(), self_attn=empty, cross_attn=empty)
+
+
+def test_the_break_that_hurt_most_decodes_worst_and_a_tie_goes_to_teacher_forcing_then_loss():
+    assert hurt_most((_arm(0.5, 1, 0.1), _arm(0.0, 1, 0.1), _arm(0.2, 0.2, 3))) == 1
+    assert hurt_most((_arm(0.0, 1.0, 0.1), _arm(0.0, 0.6, 0.1))) == 1  # both decode nothing
+    assert hurt_most((_arm(0.0, 1.0, 0.1), _arm(0.0, 1.0, 0.4))) == 1
+    assert hurt_most((_arm(0.3, 0.9, 0.2), _arm(0.3, 0.9, 0.2))) == 0
 
 
 def test_teacher_forced_accuracy_matches_training_accuracy_definition():

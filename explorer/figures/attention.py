@@ -388,9 +388,9 @@ def key_value_source(model: torch.nn.Module, cache: Mapping[str, np.ndarray],
 
 
 def guesses_chart(counts: Sequence[int], labels: Sequence[str], truth: int | None, *,
-                  lang: str) -> go.Figure:
-    """A class's answers to "where will it look?": how many chose each key token, the
-    model's own choice (`truth`, once revealed) drawn in the accent colour."""
+                  lang: str, mark: str = "class.q_model_pick") -> go.Figure:
+    """A class's answers to a question: how many chose each choice, the right one (`truth`,
+    once revealed) drawn in the accent colour and marked with the text of key `mark`."""
     t = Text(lang)
     colours = ["#2e7bcf" if i == truth else "#a9c6ea" for i in range(len(counts))]
     fig = go.Figure(go.Bar(x=[esc(label) for label in labels], y=list(counts),
@@ -406,6 +406,6 @@ def guesses_chart(counts: Sequence[int], labels: Sequence[str], truth: int | Non
     if truth is not None and 0 <= truth < len(counts):
         # by the category's place: plotly reads an x that looks like a number ("4") as a
         # place on a category axis, and would mark the fifth token instead of "4"
-        fig.add_annotation(x=truth, y=counts[truth], text=t("class.q_model_pick"),
+        fig.add_annotation(x=truth, y=counts[truth], text=t(mark),
                            showarrow=True, arrowhead=2, ax=0, ay=-28)
     return fig

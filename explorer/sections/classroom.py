@@ -244,28 +244,39 @@ def _watch(store: ClassStore, page_names: dict[str, str]) -> None:
               on_click=C.follow_again, width="stretch")
 
 
-ABOUT_ATTENTION, ABOUT_NEXT = "attention", "next"  # what a token question asks about
+# What a question asks about: where a token looks, which token comes next (token
+# questions), which break hurts most (an option question whose truth is measured later)
+ABOUT_ATTENTION, ABOUT_NEXT, ABOUT_BREAK = "attention", "next", "break"
 
 
-def _current_question(store: ClassStore, s: C.Seat) -> PublicQuestion | None:
+def current_question(store: ClassStore, s: C.Seat) -> PublicQuestion | None:
     """The question the class was asked last (open, closed or revealed), if any."""
     state = store.state(s.code)
     return state.question if state is not None else None
 
 
-def _student_side(about: str, heading: Callable[[Mapping[str, str]], None], lang: str,
-                  presenter: bool) -> bool:
-    """A following student's side of the class's question about `about` (`_about`), drawn
-    under `heading(fields)`: answer once, then the truth beside the class's guesses. True
-    while the page must hide what would give the answer away."""
+def asked_about(about: str, store: ClassStore, s: C.Seat) -> PublicQuestion | None:
+    """The class's current question if it is about `about`: the place that asks it shows
+    its tally (one page may ask two kinds)."""
+    question = current_question(store, s)
+    return question if question is not None and about_of(question) == about else None
+
+
+def student_side(about: str, heading: Callable[[Mapping[str, str]], None], lang: str,
+                 presenter: bool, label: Callable[[str], str] = str) -> bool:
+    """A following student's side of the class's question about `about` (`about_of`), drawn
+    under `heading(fields)`: answer once, then the truth beside the class's guesses; each
+    choice shown as `label(choice)` (a break's name in the student's language). True while
+    the page must hide what would give the answer away."""
     s = C.seat()
     store = C.store_or_none() if s is not None and C.following() else None
-    question = _current_question(store, s) if store is not None and s is not None else None
-    if question is None or question.kind != "token" or _about(question) != about:
+    question = current_question(store, s) if store is not None and s is not None else None
+    if question is None or about_of(question) != about:
         return False
     with st.container(border=True, key="class_question"):
         heading(question.fields)
-        return _answer(store, s, question, lang, presenter, about)
+        return _answer(store, s, question, tuple(label(c) for c in question.choices), lang,
+                       presenter, about)
 
 
 def student_question(kind_labels: dict[str, str], lang: str, presenter: bool) -> bool:
@@ -277,7 +288,7 @@ def student_question(kind_labels: dict[str, str], lang: str, presenter: bool) ->
                        layer=fields.get("layer", "?"), head=fields.get("head", "?"),
                        kind=kind_labels.get(fields.get("kind", ""), "")))
 
-    return _student_side(ABOUT_ATTENTION, heading, lang, presenter)
+    return student_side(ABOUT_ATTENTION, heading, lang, presenter)
 
 
 def student_next_question(lang: str, presenter: bool) -> bool:
@@ -291,39 +302,45 @@ def student_next_question(lang: str, presenter: bool) -> bool:
         st.markdown(t("class.q_next_prefix"))
         st.code(fields.get("prefix", ""), language=None, wrap_lines=True)
 
-    return _student_side(ABOUT_NEXT, heading, lang, presenter)
+    return student_side(ABOUT_NEXT, heading, lang, presenter)
 
 
 # Per kind of question: what a student who answered reads, what hides what, the truth's words
-_SENT = {ABOUT_ATTENTION: "class.q_sent", ABOUT_NEXT: "class.q_next_sent"}
-_HIDDEN = {ABOUT_ATTENTION: "class.q_hidden", ABOUT_NEXT: "class.q_next_hidden"}
-_TRUTH = {ABOUT_ATTENTION: "class.q_truth", ABOUT_NEXT: "class.q_next_truth"}
+_SENT = {ABOUT_ATTENTION: "class.q_sent", ABOUT_NEXT: "class.q_next_sent",
+         ABOUT_BREAK: "class.q_break_sent"}
+_HIDDEN = {ABOUT_ATTENTION: "class.q_hidden", ABOUT_NEXT: "class.q_next_hidden",
+           ABOUT_BREAK: "class.q_break_hidden"}
+_TRUTH = {ABOUT_ATTENTION: "class.q_truth", ABOUT_NEXT: "class.q_next_truth",
+          ABOUT_BREAK: "class.q_break_truth"}
+_MARK = {ABOUT_ATTENTION: "class.q_model_pick", ABOUT_NEXT: "class.q_model_pick",
+         ABOUT_BREAK: "class.q_hurt_most"}  # the truth's mark on the answers chart
 
 
-def _about(question: PublicQuestion) -> str:
-    """What a token question asks about (questions asked before there was more than one
-    kind carry no "about": they are about attention)."""
-    about = question.fields.get("about", ABOUT_ATTENTION)
-    return about if about in _TRUTH else ABOUT_ATTENTION
+def about_of(question: PublicQuestion) -> str | None:
+    """What a question asks about (token questions asked before there was more than one
+    kind carry no "about": they are about attention); None for a question no page asks."""
+    about = question.fields.get("about", ABOUT_ATTENTION if question.kind == "token" else None)
+    return about if about in _TRUTH else None
 
 
-def _answer(store: ClassStore, s: C.Seat, question: PublicQuestion, lang: str,
-            presenter: bool, about: str) -> bool:
+def _answer(store: ClassStore, s: C.Seat, question: PublicQuestion, labels: tuple[str, ...],
+            lang: str, presenter: bool, about: str) -> bool:
     """A student's answer to the open question, once; the class's guesses after the reveal.
-    True while the page must hide what would give the answer away."""
+    `labels`: the choices as shown. True while the page must hide what would give the
+    answer away."""
     if question.status == REVEALED:
         results = store.results(s.code, question.id)
         if results is not None:
-            _results(results.counts, question.choices, results.truth, results.answered,
-                     lang, presenter, _TRUTH[about])
+            _results(results.counts, labels, results.truth, results.answered,
+                     lang, presenter, about)
         return False
     if st.session_state.get(ANSWERED_KEY) == (s.code, question.id):
         st.info(t(_SENT[about]), icon=":material/hourglass_top:")
         return True
     # no answer preselected: a first choice (often <pad> or <s>) would be sent by a student
     # who only pressed Send
-    choice = st.selectbox(t("class.q_your_answer"), range(len(question.choices)), index=None,
-                          format_func=lambda i: question.choices[i], key="class_answer",
+    choice = st.selectbox(t("class.q_your_answer"), range(len(labels)), index=None,
+                          format_func=lambda i: labels[i], key="class_answer",
                           placeholder=t("class.q_pick"))
     picked = choice if isinstance(choice, int) and 0 <= choice < len(question.choices) else None
     nickname = st.text_input(t("class.q_nickname"), key="class_nick",
@@ -352,13 +369,13 @@ def teacher_hides(about: str, presenter: bool) -> bool:
     """Whether the teacher's own page, on a projector (`presenter`), hides what would give
     the answer away: while the class's question about `about` (`ABOUT_ATTENTION`,
     `ABOUT_NEXT`) is open, the whole room sees the teacher's screen."""
-    teaching = _teaching() if presenter else None
-    question = _current_question(*teaching) if teaching is not None else None
-    return (question is not None and question.kind == "token" and _about(question) == about
+    here = teaching() if presenter else None
+    question = current_question(*here) if here is not None else None
+    return (question is not None and about_of(question) == about
             and question.status != REVEALED)
 
 
-def _teaching() -> tuple[ClassStore, C.Seat] | None:
+def teaching() -> tuple[ClassStore, C.Seat] | None:
     """The store and this session's seat, when this session teaches a class."""
     s = C.seat()
     store = C.store_or_none() if s is not None and s.teaching else None
@@ -370,9 +387,9 @@ def teacher_question(weights: np.ndarray, q_tok: list[str], k_tok: list[str], ki
     """The teacher's side on the Attention page: ask which key token a query token will
     attend to most in the head shown (`weights`: its (q_len, k_len) pattern, whose row
     maximum is the truth); then the answers as they arrive, and Reveal."""
-    teaching = _teaching()
-    if teaching is not None:
-        _ask(*teaching, weights, q_tok, k_tok, kind, layer, head, lang, presenter)
+    here = teaching()
+    if here is not None:
+        _ask(*here, weights, q_tok, k_tok, kind, layer, head, lang, presenter)
 
 
 def next_token_choices(itos: Sequence[str], probs: np.ndarray) -> list[int]:
@@ -399,11 +416,11 @@ def teacher_next_question(src: Sequence[str], prefix: Sequence[str], probs: np.n
     """The teacher's side on the Train page's decoding step: ask which token the decoder
     writes at `step` (it has read `prefix`; `probs` over `itos` is its next-token
     distribution, `next_token` its greedy pick, the truth); then the answers, and Reveal."""
-    teaching = _teaching()
-    if teaching is None:
+    here = teaching()
+    if here is None:
         return
-    store, s = teaching
-    question = _current_question(store, s)
+    store, s = here
+    question = asked_about(ABOUT_NEXT, store, s)
     with st.expander(t("class.ask_next_title"), icon=":material/quiz:",
                      expanded=question is not None):
         st.caption(t("class.ask_next_help", k=len(prefix)))
@@ -418,9 +435,7 @@ def teacher_next_question(src: Sequence[str], prefix: Sequence[str], probs: np.n
                                ids.index(picked[0]) if picked else None, fields), time.time())
             st.rerun()
         if question is not None:  # its timer starts once the page is drawn
-            draw_last(lambda: _tally(store, s.code, s.teacher_key or "", question.id,
-                                     question.choices, _TRUTH[_about(question)], lang,
-                                     presenter))
+            teacher_tally(store, s, question, question.choices, lang, presenter)
 
 
 def _quoted(text: str) -> str:
@@ -432,7 +447,7 @@ def _ask(store: ClassStore, s: C.Seat, weights: np.ndarray, q_tok: list[str],
          k_tok: list[str], kind: str, layer: int, head: int, lang: str,
          presenter: bool) -> None:
     """The teacher's side: ask about a query token of the head shown; then the tally."""
-    question = _current_question(store, s)
+    question = asked_about(ABOUT_ATTENTION, store, s)
     with st.expander(t("class.ask_title"), icon=":material/quiz:",
                      expanded=question is not None):
         st.caption(t("class.ask_help"))
@@ -452,14 +467,27 @@ def _ask(store: ClassStore, s: C.Seat, weights: np.ndarray, q_tok: list[str],
                       Question("token", prompt, labels, truth, fields), time.time())
             st.rerun()
         if question is not None:  # its timer starts once the page is drawn
-            draw_last(lambda: _tally(store, s.code, s.teacher_key or "", question.id,
-                                     question.choices, _TRUTH[_about(question)], lang,
-                                     presenter))
+            teacher_tally(store, s, question, question.choices, lang, presenter)
+
+
+def teacher_tally(store: ClassStore, s: C.Seat, question: PublicQuestion,
+                  labels: tuple[str, ...], lang: str, presenter: bool,
+                  measured: Callable[[], tuple[bool, int | None]] | None = None) -> None:
+    """The teacher's live tally of `question` (its choices shown as `labels`) and Reveal,
+    drawn here and sent after the page (`draw_last`). `measured()`: for a question whose
+    truth is measured after it was asked, (whether it is measured, the truth); Reveal
+    waits for it."""
+    about = about_of(question)
+    if about is None:
+        return
+    draw_last(lambda: _tally(store, s.code, s.teacher_key or "", question.id, labels,
+                             about, lang, presenter, measured))
 
 
 @st.fragment(run_every=C.TALLY_EVERY)
 def _tally(store: ClassStore, code: str, key: str, question_id: int,
-           labels: tuple[str, ...], truth_key: str, lang: str, presenter: bool) -> None:
+           labels: tuple[str, ...], about: str, lang: str, presenter: bool,
+           measured: Callable[[], tuple[bool, int | None]] | None = None) -> None:
     """The answers as they arrive, redrawn on their own; Reveal shows every student.
     `presenter` is handed in: a fragment's own reruns run without the page's context."""
     use_session_lang()  # a run of this fragment alone skips app.py's
@@ -468,28 +496,39 @@ def _tally(store: ClassStore, code: str, key: str, question_id: int,
     except ClassroomError:
         return
     shown = tally.truth if tally.status == REVEALED else None
-    _results(tally.counts, labels, shown, tally.answered, lang, presenter, truth_key)
+    _results(tally.counts, labels, shown, tally.answered, lang, presenter, about)
     named = [f"{_quoted(labels[i])}: {', '.join(_quoted(n) for n in names)}"
              for i, names in enumerate(tally.nicknames) if names and i < len(labels)]
     if named:  # only the teacher sees who answered what (students see counts)
         st.caption(t("class.q_names", names="; ".join(named)))
-    if tally.status != REVEALED and st.button(t("class.reveal"), key="class_reveal",
-                                              type="primary", icon=":material/visibility:"):
-        store.reveal(code, key, question_id, time.time())
+    if tally.status == REVEALED:
+        return
+    ready, truth = measured() if measured is not None else (True, None)
+    if not ready:
+        st.caption(t("class.reveal_waits"))
+    if st.button(t("class.reveal"), key="class_reveal", type="primary",
+                 icon=":material/visibility:", disabled=not ready):
+        if not ready:  # a forged click: the truth is not measured yet
+            return
+        store.reveal(code, key, question_id, time.time(), truth)
         st.rerun(scope="app")
 
 
 def _results(counts: tuple[int, ...], labels: tuple[str, ...], truth: int | None,
-             answered: int, lang: str, presenter: bool, truth_key: str) -> None:
-    """The class's answers (and the truth, once revealed, in the words of `truth_key`) in a
-    chart drawn like the page's others: large in presenter mode, a PNG named after it."""
+             answered: int, lang: str, presenter: bool, about: str) -> None:
+    """The class's answers (and the truth, once revealed, in the words of the question's
+    kind `about`) in a chart drawn like the page's others: large in presenter mode, a PNG
+    named after it."""
+    truth_key = _TRUTH[about]
+
     def build() -> Any:
-        return guesses_chart(counts, labels, truth, lang=lang)
+        return guesses_chart(counts, labels, truth, lang=lang, mark=_MARK[about])
 
     if truth is None:  # the teacher's tally while answers arrive: one session's
         fig, share = build(), None
     else:  # the revealed answers: every student of the class draws the same chart
-        fig, share = Context.fixed(("class", "guesses", counts, labels, truth, lang), build)
+        fig, share = Context.fixed(("class", "guesses", counts, labels, truth, lang, about),
+                                   build)
     show_chart(fig, "class_guesses", None, presenter, key="class_guesses", share=share)
     if truth is None:
         st.caption(t("class.q_answered", n=answered))

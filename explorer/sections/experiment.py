@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
@@ -20,6 +21,7 @@ from ..app.page import draw_last
 from ..app.session import session_alive
 from ..app.sidebar import use_session_lang
 from ..app.train_state import set_default, training_hub
+from ..classroom.store import Question
 from ..figures.train import attention_figure, comparison_figure
 from ..state.view import keep
 from ..text.i18n import get_lang, percent, sentences, t
@@ -28,18 +30,29 @@ from ..training.experiments import (
     BREAK_CHOICES,
     BUDGET_RANGE,
     DEFAULT_BUDGET,
+    RACE_CHOICES,
     SMOOTHING,
     SMOOTHING_RANGE,
     ArmResult,
     BreakPlan,
     Experiment,
+    Race,
     parse_plan,
     start_experiment,
+    start_race,
     train_in_background,
 )
 from ..training.run import EVAL_SEQUENCES, stop_reason_text
-from ..training.settings import TrainSettings
+from ..training.settings import TRAIN_TASKS, TrainSettings
 from ..training.task import TrainTask, film_probe
+from .classroom import (
+    ABOUT_BREAK,
+    asked_about,
+    student_side,
+    teacher_hides,
+    teacher_tally,
+    teaching,
+)
 from .train import INLINE_WAIT, Trained
 
 EXP_KEY = "exp_state"  # this learner's Experiment
@@ -171,9 +184,11 @@ def _status() -> None:
 
 def experiment_section(ctx: Context, ts: TrainSettings, result: Trained,
                        task: TrainTask) -> None:
-    """Section 7: choose a part to break, train both models, compare them."""
+    """Section 7: choose a part to break, train both models, compare them; in a class, the
+    question "which break will hurt this task the most?"."""
     st.header(t("exp.header"))
     st.markdown(t("exp.intro"))
+    student_side(ABOUT_BREAK, _break_heading, get_lang(), ctx.presenter, label=_short)
     for key, value in WIDGETS.items():
         set_default(key, value)
     # Validated before the widgets are drawn: a widget given a forged value (from a modified
@@ -201,6 +216,7 @@ def experiment_section(ctx: Context, ts: TrainSettings, result: Trained,
             st.markdown(t(f"exp.what.{choice}"))
     if result.problem or result.key is None:
         st.info(t("exp.cannot", reason=result.problem or ""), icon=":material/block:")
+    _ask_which_break(ctx, ts, result, task, plan)
     stop_requested = st.session_state.get("exp_stop") is True
     before = _experiment()
     b1, b2, _ = st.columns([1, 1, 3])
@@ -305,3 +321,166 @@ def _attention(ctx: Context, exp: Experiment, names: tuple[str, str]) -> None:
                                     k_title=k, lang=lang), f"experiment_cross_{arm}", None,
                    ctx.presenter, key=f"exp_cross_{arm}", where=where)
 
+
+
+# ---- In a class: "which break will hurt this task the most?" --------------------------------
+
+RACE_KEY = "class_race"  # the teacher's race: (class code, question id, Race)
+# Below this greedy exact accuracy of the correct model, the race trained too few steps for
+# its breaks to tell much apart (the fast recipe's copy: 95% after the default 300 steps,
+# about 0% after 20: bench/breaks.py).
+WEAK_RACE = 0.5
+OFFERED_KEY = "class_breaks"  # the breaks the teacher offers (a multiselect)
+
+
+def _short(choice: object) -> str:
+    """A break's short name: a class's question offers several side by side."""
+    return t(f"exp.short.{choice}") if choice in BREAK_CHOICES else str(choice)
+
+
+def _task_label(task: str) -> str:
+    return t(f"train.task_{task}") if task in TRAIN_TASKS else task
+
+
+def _break_heading(fields: Mapping[str, str]) -> None:
+    """The break question as a following student reads it, in the student's language."""
+    st.subheader(t("class.q_break", task=_task_label(fields.get("task", ""))))
+    st.caption(t("class.q_break_how", steps=fields.get("steps", "?")))
+
+
+def _race_for(code: str, question_id: int) -> Race | None:
+    """The race this teacher started for the question, if this session has it."""
+    kept = st.session_state.get(RACE_KEY)
+    if (isinstance(kept, tuple) and len(kept) == 3 and kept[:2] == (code, question_id)
+            and isinstance(kept[2], Race)):
+        return kept[2]
+    return None
+
+
+def _offered() -> tuple[str, ...]:
+    """The teacher's breaks to offer, validated before the widget is drawn (a forged value
+    would make it raise): known breaks, in the panel's order."""
+    set_default(OFFERED_KEY, list(RACE_CHOICES))
+    given = st.session_state.get(OFFERED_KEY)
+    given = given if isinstance(given, list) else []
+    offered = tuple(c for c in BREAK_CHOICES if c in given)
+    st.session_state[OFFERED_KEY] = list(offered)
+    return offered
+
+
+def _ask_which_break(ctx: Context, ts: TrainSettings, result: Trained, task: TrainTask,
+                     plan: BreakPlan) -> None:
+    """The teacher's side: ask which of the offered breaks will hurt the task most, and
+    at once train the correct model and one broken model per break (`plan`'s budget and
+    epsilon) while students answer; Reveal, with the break that hurt most, once all are
+    measured."""
+    here = teaching()
+    if here is None:
+        return
+    store, s = here
+    asked = asked_about(ABOUT_BREAK, store, s)
+    task_name = _task_label(task.name)
+    with st.expander(t("class.ask_break_title", task=task_name), icon=":material/quiz:",
+                     expanded=asked is not None):
+        st.caption(t("class.ask_break_help", steps=plan.steps, eps=f"{plan.smoothing:g}"))
+        _offered()
+        chosen = st.multiselect(t("class.break_offered"), BREAK_CHOICES, key=OFFERED_KEY,
+                                format_func=_label)
+        offered = tuple(c for c in BREAK_CHOICES if c in (chosen or ()))
+        trainable = result.key is not None and not result.problem
+        if len(offered) < 2:
+            st.caption(t("class.break_two"))
+        if st.button(t("class.ask"), key="class_ask_break", icon=":material/help:",
+                     disabled=len(offered) < 2 or not trainable):
+            if len(offered) >= 2 and trainable:  # checked again: a click can be forged
+                question_id = store.ask(
+                    s.code, s.teacher_key or "",
+                    Question("option", t("class.q_break", task=task_name), offered, None,
+                             {"about": ABOUT_BREAK, "task": task.name,
+                              "steps": str(plan.steps)}), time.time())
+                _start_race(s.code, question_id, result.key, ts, ctx.settings.seed, offered,
+                            plan, film_probe(task, ctx.settings.source))
+                st.rerun()
+        if asked is None:
+            return
+        race = _race_for(s.code, asked.id)
+        _race_shown(race, teacher_hides(ABOUT_BREAK, ctx.presenter))
+        measured = None if race is None else (lambda: (not race.running, race.hurt_most()))
+        teacher_tally(store, s, asked, tuple(_short(c) for c in asked.choices), get_lang(),
+                      ctx.presenter, measured)
+
+
+def _start_race(code: str, question_id: int, key: Any, ts: TrainSettings, seed: int,
+                offered: tuple[str, ...], plan: BreakPlan, probe: Any) -> None:
+    """Train the race of `offered` in the background, in turn with the server's trainings;
+    a race of an earlier question stops."""
+    kept = st.session_state.get(RACE_KEY)
+    if isinstance(kept, tuple) and len(kept) == 3 and isinstance(kept[2], Race):
+        kept[2].stop("new_training")
+    race = start_race(key, ts.train_config(seed), offered, plan.smoothing, plan.steps, probe)
+    hub = training_hub()
+    train_in_background(race, lambda on_wait: hub.turn(
+        hub.step_seconds * len(race.states) * plan.steps, on_wait),
+        gone=hub.gone_check(session_alive()))
+    st.session_state[RACE_KEY] = (code, question_id, race)
+
+
+def _race_shown(race: Race | None, hidden: bool) -> None:
+    """Where the race is; once measured, its table (on a projector, only after the reveal:
+    it gives the answer away)."""
+    if race is None:  # this session did not start it (the teacher's tab was reopened)
+        st.info(t("class.race_missing"), icon=":material/info:")
+        return
+    if race.running:
+        draw_last(lambda: _race_progress(race))
+        return
+    if race.error is not None:
+        st.error(t("exp.failed", error=race.error), icon=":material/error:")
+        return
+    if race.results is None:
+        st.info(t("class.race_stopped"), icon=":material/stop_circle:")
+        return
+    if hidden:
+        st.caption(t("class.race_hidden"))
+        return
+    worst = race.hurt_most()
+    names = [t("exp.correct"), *(
+        _short(c) + (f" ← {t('class.q_hurt_most')}" if i == worst else "")
+        for i, c in enumerate(race.choices))]
+    st.dataframe({
+        t("class.race_model"): names,
+        t("exp.row_greedy"): [percent(r.greedy) for r in race.results],
+        t("exp.row_tf"): [percent(r.teacher_forced) for r in race.results],
+        t("exp.row_loss"): [f"{r.loss:.3f}" for r in race.results],
+    }, hide_index=True, width="stretch")
+    steps = race.correct.config.steps
+    st.caption(t("class.race_caption", n=EVAL_SEQUENCES, steps=steps))
+    if race.results[0].greedy < WEAK_RACE:
+        st.warning(t("class.race_weak", steps=steps, greedy=percent(race.results[0].greedy),
+                     default=DEFAULT_BUDGET), icon=":material/speed:")
+
+
+@st.fragment(run_every=PROGRESS_EVERY)
+def _race_progress(race: Race) -> None:
+    """The race while it trains, redrawn by itself; once every model is measured, the whole
+    page is drawn again (its Reveal is ready). No numbers: a projector would give the
+    answer away."""
+    use_session_lang()  # a run of this fragment alone skips app.py's
+    if not race.running:
+        st.rerun()
+    states = race.states
+    names = [t("exp.correct"), *(_short(c) for c in race.choices)]
+    done, text = 0.0, t("train.starting")
+    if race.queued:
+        place = race.place
+        text = t("train.queued" if place.ahead else "train.queued_next", ahead=place.ahead,
+                 slots=training_hub().slots, seconds=f"{max(place.seconds, 1):.0f}")
+    for arm in reversed(range(len(states))):
+        history = states[arm].history
+        if history:
+            info = history[-1]
+            done = (arm + info.step / info.steps) / len(states)
+            text = t("class.race_progress", name=names[arm], k=arm + 1, n=len(states),
+                     step=info.step, steps=info.steps)
+            break
+    st.progress(done, text=text)

@@ -1,4 +1,5 @@
-"""Break a part and retrain: the correct model and a broken one, trained side by side.
+"""Break a part and retrain: the correct model and a broken one, trained side by side; or a
+race of several breaks, one model each, to see which hurts most.
 
 Pure Python and torch (no streamlit). A break is one field of `TransformerConfig`'s break
 switches set to a non-default value (transformer/model.py, BREAK_SWITCHES), or a label
@@ -15,7 +16,7 @@ import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, fields, replace
-from typing import Literal, get_args, get_origin, get_type_hints
+from typing import Literal, TypeVar, get_args, get_origin, get_type_hints
 
 import numpy as np
 import torch
@@ -50,6 +51,7 @@ DEFAULT_BUDGET = 300
 ARM_TIME_LIMIT = TIME_LIMIT / 2  # two models share one run's time limit
 
 _HINTS = get_type_hints(TransformerConfig)
+T = TypeVar("T", bound="Trainings")
 
 
 def _alternatives(name: str) -> tuple[object, ...]:
@@ -86,6 +88,18 @@ class BreakPlan:
         return self.choices[0] if len(self.choices) == 1 else None
 
 
+def one_per_switch(choices: tuple[str, ...]) -> tuple[str, ...]:
+    """`choices` with only the first value of each switch (the smoothing is one)."""
+    seen: set[str] = set()
+    kept = []
+    for choice in choices:
+        switch = BREAKS[choice][0] if choice in BREAKS else choice
+        if switch not in seen:
+            seen.add(switch)
+            kept.append(choice)
+    return tuple(kept)
+
+
 def parse_plan(choices: object, smoothing: object,
                steps: object) -> tuple[BreakPlan, list[str]]:
     """Validate the panel's values (a modified client can send anything): a bad value falls
@@ -97,13 +111,7 @@ def parse_plan(choices: object, smoothing: object,
     valid = tuple(c for c in BREAK_CHOICES if c in given)  # in order, without repeats
     if choices is None or any(c not in BREAK_CHOICES for c in given):
         bad.append("choice")
-    fields_seen: set[str] = set()
-    one_each = []
-    for c in valid:
-        switch = BREAKS[c][0] if c in BREAKS else c
-        if switch not in fields_seen:
-            fields_seen.add(switch)
-            one_each.append(c)
+    one_each = one_per_switch(valid)
     if len(one_each) < len(valid):
         bad.append("one_mask")
         valid = tuple(one_each)
@@ -160,23 +168,26 @@ def _set_event() -> threading.Event:
     return event
 
 
-@dataclass
-class Experiment:
-    """A correct and a broken model trained side by side (kept in one learner's session)."""
+@dataclass(kw_only=True)
+class Trainings:
+    """Models trained in turn by one background thread (`train_in_background`), then all
+    measured the same way (`measure`): an experiment's two, a race's one per break."""
 
-    plan: BreakPlan
-    correct: TrainedState
-    broken: TrainedState
     probe: Probe
-    results: tuple[ArmResult, ArmResult] | None = None  # once both have trained
-    # Held by the thread that trains and measures the two models: while another thread
-    # holds it, the results may still change.
+    results: tuple[ArmResult, ...] | None = None  # once every model has trained, in order
+    # Held by the thread that trains and measures the models: while another thread holds
+    # it, the results may still change.
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
-    # Cleared from when a background training is asked for until it has measured both
-    # models (`train_in_background`), queue included: `idle.wait(timeout)` waits for it.
+    # Cleared from when a background training is asked for until it has measured every
+    # model (`train_in_background`), queue included: `idle.wait(timeout)` waits for it.
     idle: threading.Event = field(default_factory=_set_event, repr=False, compare=False)
     place: object = None  # while it waits for a core: the hub's Place (ahead, seconds)
     error: str | None = None  # what ended a background training, if it failed
+
+    @property
+    def states(self) -> tuple[TrainedState, ...]:
+        """The models, in the order they train (the correct one first)."""
+        raise NotImplementedError
 
     @property
     def busy(self) -> bool:
@@ -185,8 +196,7 @@ class Experiment:
 
     @property
     def running(self) -> bool:
-        return (self.busy or self.correct.running or self.broken.running
-                or self.lock.locked())
+        return self.busy or any(s.running for s in self.states) or self.lock.locked()
 
     @property
     def queued(self) -> bool:
@@ -194,40 +204,101 @@ class Experiment:
         return self.place is not None and self.busy
 
     def stop(self, reason: str) -> None:
-        """Ask both models to stop (a queued experiment leaves the queue): the background
-        thread then measures what was trained, if both trained a step."""
+        """Ask every model to stop (a queued one leaves the queue): the background thread
+        then measures what was trained, if every model trained a step."""
         for state in self.states:
             request_stop(state, reason)
+
+
+@dataclass(kw_only=True)
+class Experiment(Trainings):
+    """A correct and a broken model trained side by side (kept in one learner's session)."""
+
+    plan: BreakPlan
+    correct: TrainedState
+    broken: TrainedState
 
     @property
     def states(self) -> tuple[TrainedState, TrainedState]:
         return self.correct, self.broken
 
 
+@dataclass(kw_only=True)
+class Race(Trainings):
+    """Which break hurts a task most: the correct model, then one broken model per break,
+    each broken alone as its own experiment would be (kept in a teacher's session)."""
+
+    choices: tuple[str, ...]  # BREAK_CHOICES, one model each, in this order
+    correct: TrainedState
+    broken: tuple[TrainedState, ...]
+
+    @property
+    def states(self) -> tuple[TrainedState, ...]:
+        return self.correct, *self.broken
+
+    def hurt_most(self) -> int | None:
+        """The index in `choices` of the break that hurt most, once measured (`hurt_most`)."""
+        return None if self.results is None else hurt_most(self.results[1:])
+
+
+def hurt_most(broken: tuple[ArmResult, ...]) -> int:
+    """Which of the broken models did worst: the lowest greedy exact accuracy (the model on
+    its own, what a user sees); a tie goes to the lower teacher-forced accuracy, then to
+    the higher loss, then to the first."""
+    return min(range(len(broken)), key=lambda i: (broken[i].greedy, broken[i].teacher_forced,
+                                                  -broken[i].loss))
+
+
 def start_experiment(key: ModelKey, config: TrainConfig, plan: BreakPlan,
                      probe: Probe) -> Experiment:
     """Two fresh models (the same initial weights) ready to train; nothing trained yet."""
     (k1, c1), (k2, c2) = arms(key, config, plan)
-    correct = start_training(k1, c1, early_stop=False)
-    broken = start_training(k2, c2, early_stop=False)
-    for state in (correct, broken):
-        state.time_limit = ARM_TIME_LIMIT
-    return Experiment(plan, correct, broken, probe)
+    return Experiment(plan=plan, correct=_fresh(k1, c1), broken=_fresh(k2, c2), probe=probe)
 
 
-def run_experiment(exp: Experiment,
-                   on_step: Callable[[int, StepInfo], bool | None] | None = None) -> Experiment:
-    """Train the correct model, then the broken one, then measure both. `on_step(arm, info)`
-    (arm 0 or 1) runs after every step; True stops that model (and the experiment). The
-    calling thread holds `exp.lock` until the results are set (or it raises)."""
+def _fresh(key: ModelKey, config: TrainConfig) -> TrainedState:
+    """One of several models trained in turn: no early stop (they all train the same
+    budget), and a part of one run's time limit each."""
+    state = start_training(key, config, early_stop=False)
+    state.time_limit = ARM_TIME_LIMIT
+    return state
+
+
+# The breaks a race offers unless the teacher picks others: one per switch (the first of
+# its values) and label smoothing. Two values of one switch often tie (no mask and the
+# inverted one both decode nothing: bench/breaks.py).
+RACE_CHOICES = one_per_switch(BREAK_CHOICES)
+
+
+def start_race(key: ModelKey, config: TrainConfig, choices: tuple[str, ...], smoothing: float,
+               steps: int, probe: Probe) -> Race:
+    """The correct model and one broken model per break of `choices` (each as
+    `start_experiment` of that break alone would make it, `steps` steps each): fresh,
+    nothing trained yet."""
+    broken = []
+    for choice in choices:
+        _, (k2, c2) = arms(key, config, BreakPlan((choice,), smoothing, steps))
+        broken.append(_fresh(k2, c2))
+    return Race(choices=tuple(choices), correct=_fresh(key, replace(config, steps=steps)),
+                broken=tuple(broken), probe=probe)
+
+
+def run_experiment(exp: T,
+                   on_step: Callable[[int, StepInfo], bool | None] | None = None) -> T:
+    """Train each model in turn (the correct one first), then measure them all.
+    `on_step(arm, info)` (arm: the model's place in `exp.states`) runs after every step;
+    True stops that model (and the ones after it). The calling thread holds `exp.lock`
+    until the results are set (or it raises)."""
     with exp.lock:
-        for arm, state in enumerate(exp.states):
+        states = exp.states
+        for arm, state in enumerate(states):
             run_training(state, None if on_step is None else
                          (lambda info, arm=arm: on_step(arm, info)))
-            if state.stopped and state.stop_reason != "time_limit" and state is exp.correct:
-                request_stop(exp.broken, state.stop_reason)  # a stop ends the experiment
-                with exp.broken.lock:  # never started: not running, nothing to evaluate
-                    finish(exp.broken, state.stop_reason)
+            if state.stopped and state.stop_reason != "time_limit":
+                for later in states[arm + 1:]:  # a stop ends the experiment
+                    request_stop(later, state.stop_reason)
+                    with later.lock:  # never started: not running, nothing to evaluate
+                        finish(later, state.stop_reason)
                 break
         exp.results = measure(exp)
     return exp
@@ -242,7 +313,7 @@ class _LeftQueueError(Exception):
 Turn = Callable[[Callable[[object], None]], AbstractContextManager[None]]
 
 
-def train_in_background(exp: Experiment, turn: Turn,
+def train_in_background(exp: Trainings, turn: Turn,
                         gone: Callable[[], bool] | None = None) -> threading.Thread:
     """Train and measure `exp` in a thread of its own, once `turn` gives it a core, so that
     the learner's clicks, pages and languages leave it going; `exp.stop` ends it.
@@ -253,7 +324,7 @@ def train_in_background(exp: Experiment, turn: Turn,
 
     def on_wait(place: object) -> None:
         exp.place = place
-        if exp.correct.stop_request.is_set():
+        if exp.states[0].stop_request.is_set():
             raise _LeftQueueError
 
     def on_step(arm: int, info: StepInfo) -> bool:
@@ -283,12 +354,11 @@ def train_in_background(exp: Experiment, turn: Turn,
     return thread
 
 
-def measure(exp: Experiment) -> tuple[ArmResult, ArmResult] | None:
-    """Both models measured the same way, or None if one has not trained a step."""
+def measure(exp: Trainings) -> tuple[ArmResult, ...] | None:
+    """Every model measured the same way, or None if one has not trained a step."""
     if any(state.step == 0 for state in exp.states):
         return None
-    a, b = (_measure(state, exp.probe) for state in exp.states)
-    return a, b
+    return tuple(_measure(state, exp.probe) for state in exp.states)
 
 
 @torch.no_grad()
