@@ -392,6 +392,22 @@ def _imported_expected(loaded: LoadedCheckpoint, task: str | None,
     return answer(make_task(task, [str(s) for s in symbols]), body)
 
 
+def _empty_section_4(why: str) -> None:
+    """Section 4's header, and the text of key `why` that says why it is empty: the
+    sections keep their numbers."""
+    st.header(t("train.before_after_header"))
+    st.caption(t(why))
+
+
+def _class_asks(ctx: Context) -> bool:
+    """A following student's side of the class's "which token comes next?": True while it
+    is open, and the decoding, which would give the answer away, is left out."""
+    if not student_next_question(get_lang(), ctx.presenter):
+        return False
+    _empty_section_4("class.hidden_for_now")
+    return True
+
+
 def _imported_decoding(ctx: Context, loaded: LoadedCheckpoint) -> None:
     """The imported checkpoint decodes the sidebar's text, read in its own vocabulary."""
     if ctx.tokens is None:  # the sidebar says why the text cannot be read
@@ -400,10 +416,7 @@ def _imported_decoding(ctx: Context, loaded: LoadedCheckpoint) -> None:
     src = tuple(ctx.tokens.src_tokens)
     st.markdown(t("train.imported_input"))
     st.code(" ".join(src), language=None)
-    if student_next_question(get_lang(), ctx.presenter):
-        # the class's question is open: the decoding would give the answer away
-        st.header(t("train.before_after_header"))  # the sections keep their numbers
-        st.caption(t("class.hidden_for_now"))
+    if _class_asks(ctx):
         return
     presenting = teacher_hides(ABOUT_NEXT, ctx.presenter)
     max_len = min(MAX_ANSWER + 1, loaded.config.max_len)
@@ -455,8 +468,7 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
     st.header(t("train.decode_header"))
     if key is None:  # the sections keep their numbers: say why they are empty
         st.caption(t("train.no_model_here"))
-        st.header(t("train.before_after_header"))
-        st.caption(t("train.no_model_here"))
+        _empty_section_4("train.no_model_here")
         return
     st.markdown(t("train.decode_text"))
     dates = is_dates(task)
@@ -488,13 +500,9 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
         st.caption(t("train.untrained_caption"))
     tokens = _date_tokens(task) if dates else _decode_tokens(task, ctx.settings.source)
     if not tokens:
-        st.header(t("train.before_after_header"))
-        st.caption(t("train.no_input_here"))
+        _empty_section_4("train.no_input_here")
         return
-    if student_next_question(get_lang(), ctx.presenter):
-        # the class's question is open: the decoding would give the answer away
-        st.header(t("train.before_after_header"))  # the sections keep their numbers
-        st.caption(t("class.hidden_for_now"))
+    if _class_asks(ctx):
         return
     presenting = teacher_hides(ABOUT_NEXT, ctx.presenter)
     use_trained = which == "trained" and trained is not None
@@ -517,8 +525,7 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
     _step_view(ctx, decoding, name, joiner="" if dates else " ", presenting=presenting)
     if presenting:  # the beam's answer and the trained attention wait for the reveal too
         st.caption(t("class.hidden_on_projector"))
-        st.header(t("train.before_after_header"))
-        st.caption(t("class.hidden_on_projector"))
+        _empty_section_4("class.hidden_on_projector")
         return
     _beam_section(ctx, decoding, name, lambda k, alpha: beam_input(model, task, tokens, k, alpha),
                   joiner="" if dates else " ")
