@@ -638,3 +638,29 @@ def test_a_break_question_needs_two_known_breaks(offered):
     assert not teacher.exception, teacher.exception
     assert teacher.button(key="class_ask_break").disabled
     assert C.class_store().state(code).question is None
+
+
+def test_the_teachers_tally_draws_its_chart_again_only_when_an_answer_came(monkeypatch):
+    from explorer.figures import attention as figures
+    from explorer.sections import classroom as section
+
+    built: list[tuple[int, ...]] = []
+    real = figures.guesses_chart
+
+    def counted(counts, *args, **kwargs):
+        built.append(tuple(counts))
+        return real(counts, *args, **kwargs)
+
+    monkeypatch.setattr(section, "guesses_chart", counted)
+    code, key = C.class_store().start(time.time())
+    teacher = app("attention", **{C.SEAT_KEY: C.Seat(code, key)})
+    teacher.button(key="class_ask").click().run()
+    teacher.run()
+    teacher.run()  # the tally's timer, as often as it likes: nothing new, nothing built
+    store = C.class_store()
+    question = store.state(code).question
+    store.answer(code, question.id, "s1", 0, None, time.time())
+    teacher.run()
+    teacher.run()
+    assert not teacher.exception, teacher.exception
+    assert len(built) == 2 and built[0] != built[1]  # before the answer, and after it

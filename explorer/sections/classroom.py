@@ -18,6 +18,7 @@ from streamlit.components.v2 import component
 from ..app import classroom as C
 from ..app.charts import show_chart
 from ..app.context import Context
+from ..app.memo import Shelf, remember
 from ..app.page import draw_last, placed
 from ..app.sidebar import use_session_lang
 from ..classroom.store import (
@@ -52,6 +53,8 @@ export default function ({ data }) {
 }
 """
 ANSWERED_KEY = "_class_answered"  # (code, question id) this student answered
+# the teacher's chart of the answers so far, by what it shows (`_results`)
+TALLY_CHARTS = Shelf("the class's answers so far", 2, shared=False)
 MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|<>~$")
 _keep_key = component("transformer_explorer_class_key", html="<span></span>", js=_COOKIE_JS)
 
@@ -524,8 +527,10 @@ def _results(counts: tuple[int, ...], labels: tuple[str, ...], truth: int | None
     def build() -> Any:
         return guesses_chart(counts, labels, truth, lang=lang, mark=_MARK[about])
 
-    if truth is None:  # the teacher's tally while answers arrive: one session's
-        fig, share = build(), None
+    if truth is None:  # the teacher's tally while answers arrive: one session's, redrawn
+        # every TALLY_EVERY; built again only when an answer came (it is most of the run)
+        fig = remember(TALLY_CHARTS, (counts, labels, lang, about), build)
+        share = None
     else:  # the revealed answers: every student of the class draws the same chart
         fig, share = Context.fixed(("class", "guesses", counts, labels, truth, lang, about),
                                    build)
