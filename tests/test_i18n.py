@@ -474,7 +474,7 @@ def test_checkpoint_errors_and_notes_follow_the_language():
 def test_sidebar_in_chinese_through_app_py():
     from apptest_helpers import app
 
-    at = app(None, lang="zh", tokens_open=True)  # the token table is drawn while open
+    at = app(None, lang="zh", tokens_open=True, import_open=True)  # drawn while open
     assert not at.exception
     assert at.sidebar.text_input(key="source").label == "源句子"
     assert at.sidebar.selectbox(key="preset").label == "模型规模"
@@ -484,7 +484,7 @@ def test_sidebar_in_chinese_through_app_py():
     assert labels[-2].startswith("模型看到的 token") and labels[-1].startswith("术语表")
     assert list(at.sidebar.dataframe[0].value.columns) == ["源 token", "id"]
     assert at.sidebar.button(key="ckpt_load").label == "加载检查点"
-    english = app(None)
+    english = app(None, import_open=True)
     assert english.sidebar.text_input(key="source").label == "Source sentence"
     assert english.sidebar.button(key="ckpt_load").label == "Load checkpoint"
 

@@ -157,7 +157,7 @@ def test_the_upload_boxes_own_words_follow_the_language_and_refuse_css_syntax():
     for bad in ('x"; } body { display: none', "</style><script>", "a\\b"):
         with pytest.raises(ValueError):
             uploader_css(bad, {})
-    at = app(lang="zh")
+    at = app(lang="zh", import_open=True)  # the panel draws its boxes while open
     styles = [m.value for m in at.markdown if "stFileUploaderDropzone" in m.value]
     assert styles and TABLES["zh"]["ckpt.upload_button"] in styles[0]
 
@@ -195,7 +195,7 @@ def test_a_table_that_is_not_the_formula_gets_a_friendly_message():
 
 
 def test_the_h_field_starts_empty_and_the_export_loads_with_it_empty(own_export):
-    at = app("attention")
+    at = app("attention", import_open=True)
     field = at.number_input(key="ckpt_h")
     assert field.value is None
     assert "leave empty" in field.label

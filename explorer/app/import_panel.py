@@ -66,8 +66,14 @@ def imported_run(imported: LoadedCheckpoint, tokens: Tokens) -> Run:
 def checkpoint_panel() -> LoadedCheckpoint | None:
     """Upload a checkpoint (The Annotated Transformer's state_dict, or this app's export)."""
     loaded = current_import()
-    with st.sidebar.expander(t("ckpt.title"), expanded=loaded is not None,
-                             icon=":material/upload_file:"):
+    # drawn only while open (or while a checkpoint is loaded), like the sidebar's tables:
+    # closed, its uploaders and buttons would still cost every run (bench/classroom.py)
+    panel = st.sidebar.expander(t("ckpt.title"), expanded=loaded is not None,
+                                icon=":material/upload_file:", key="import_open",
+                                on_change="rerun")
+    if loaded is None and not panel.open:
+        return None
+    with panel:
         if loaded is not None:
             cfg = loaded.config
             st.success(t("ckpt.using", N=cfg.N, d_model=cfg.d_model, h=cfg.h, d_ff=cfg.d_ff,
