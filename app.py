@@ -24,7 +24,7 @@ import torch  # noqa: E402 (after the warm-up: this import alone takes ~0.7 s)
 
 from explorer.app import classroom  # noqa: E402
 from explorer.app.links import load_url_state  # noqa: E402
-from explorer.app.page import page_context  # noqa: E402
+from explorer.app.page import page_frame  # noqa: E402
 from explorer.app.sidebar import use_session_lang  # noqa: E402
 from explorer.sections.classroom import class_banner, class_panel  # noqa: E402
 from explorer.sections.frame import draw_sidebar  # noqa: E402
@@ -66,28 +66,30 @@ if seat is not None and store is not None and not seat.teaching:
     target = classroom.follow(store, seat, here)
     if target in by_path:  # the view goes along: one history entry, Back returns to it
         st.switch_page(by_path[target], query_params=st.query_params.to_dict())
-menu = st.sidebar.container(key="nav")  # filled once the sidebar has written the link
-class_slot = st.sidebar.container(key="class")
-st.sidebar.divider()
-plotly_warm_up.empty()  # the page draws from here on
-ctx = draw_sidebar()  # the sidebar also writes the view into the link
-if seat is not None and store is not None:
-    classroom.count_training(seat, train_asked())
-    followed = classroom.class_view(st.query_params.to_dict(), here, seat.trainings)
-    if seat.teaching:
-        classroom.steer(store, seat, followed)  # the class sees what the teacher sees
-    else:
-        classroom.notice_exploring(seat, followed)
-with class_slot:
-    class_last = class_panel(store, {url: t(title) for _, title, _, url in PAGES})
-with menu:
-    view = st.query_params.to_dict()
-    for entry in pages:
-        # Each entry carries the view, so going to another page keeps it in the address bar
-        # (one history entry per page change, and Back returns to the view as it was). The
-        # Model entry points at the page being shown, so it is highlighted on "/" too.
-        st.page_link(home if entry is pages[0] and page is home else entry, query_params=view)
-class_banner(ctx.presenter)  # a teacher in presenter mode: the class code, large
-# the class panel's timed look is sent after the page (explorer/app/page.py `draw_last`)
-with page_context(ctx, last=() if class_last is None else (class_last,)):
+# the frame draws every timed fragment after the page (explorer/app/page.py `draw_last`)
+with page_frame() as frame:
+    menu = st.sidebar.container(key="nav")  # filled once the sidebar has written the link
+    class_slot = st.sidebar.container(key="class")
+    st.sidebar.divider()
+    plotly_warm_up.empty()  # the page draws from here on
+    frame.ctx = ctx = draw_sidebar()  # the sidebar also writes the view into the link
+    if seat is not None and store is not None:
+        classroom.count_training(seat, train_asked())
+        followed = classroom.class_view(st.query_params.to_dict(), here, seat.trainings)
+        if seat.teaching:
+            classroom.steer(store, seat, followed)  # the class sees what the teacher sees
+        else:
+            classroom.notice_exploring(seat, followed)
+    with class_slot:
+        class_panel(store, {url: t(title) for _, title, _, url in PAGES})
+    with menu:
+        view = st.query_params.to_dict()
+        for entry in pages:
+            # Each entry carries the view, so going to another page keeps it in the address
+            # bar (one history entry per page change, and Back returns to the view as it
+            # was). The Model entry points at the page being shown, so it is highlighted on
+            # "/" too.
+            st.page_link(home if entry is pages[0] and page is home else entry,
+                         query_params=view)
+    class_banner(ctx.presenter)  # a teacher in presenter mode: the class code, large
     page.run()

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qs
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from bench.classroom import Tab
 from bench.common import free_port, serve
@@ -110,3 +111,41 @@ def test_the_class_panels_timers_reach_the_browser_after_the_page():
                     await asyncio.gather(teacher.close(), student.close())
 
     asyncio.run(scenario())
+
+
+# ---- The page frame: what comes after the page is drawn however the page ends --------------
+
+FRAMED = """
+import streamlit as st
+from explorer.app.page import draw_last, end_page, page_frame
+
+def page():
+    st.markdown("the page begins")
+    draw_last(lambda: st.markdown("drawn last"))
+    {end}
+    st.markdown("the page ends")
+
+{frame}
+"""
+
+
+def _texts(at: AppTest) -> list[str]:
+    return [m.value for m in at.markdown]
+
+
+@pytest.mark.parametrize("end, drawn", [
+    ("pass", ["the page begins", "drawn last", "the page ends"]),
+    ("end_page()", ["the page begins", "drawn last"]),  # ended early: the rest left out
+    ("raise ValueError('a bug')", ["the page begins", "drawn last"]),  # shown, and raised
+])
+def test_what_a_page_draws_last_is_drawn_however_the_page_ends(end, drawn):
+    at = AppTest.from_string(FRAMED.format(end=end, frame="with page_frame():\n    page()"))
+    at.run()
+    assert _texts(at) == drawn  # in its place, above what the page drew after asking
+    assert bool(at.exception) == end.startswith("raise")
+
+
+def test_a_page_run_without_the_entry_script_draws_at_once_and_stops():
+    at = AppTest.from_string(FRAMED.format(end="end_page()", frame="page()"))
+    at.run()
+    assert _texts(at) == ["the page begins", "drawn last"] and not at.exception

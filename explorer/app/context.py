@@ -2,7 +2,7 @@
 
 `build_context` turns validated settings (and an imported checkpoint, if any) into a
 `Context`: the tokens, the model's config, and a friendly reason for anything missing.
-The entry script makes it current with `page.page_context`; a page reads it with
+The entry script makes it current with `page.page_frame`; a page reads it with
 `page.context()`.
 """
 

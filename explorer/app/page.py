@@ -1,4 +1,4 @@
-"""A page's frame: the context of this run (`page_context`, `current_context`), what is
+"""A page's frame: the context of this run (`page_frame`, `current_context`), what is
 drawn after the page (`draw_last`) or ends it early (`end_page`), the friendly errors a page
 shows when its text or model is refused, and the notes that say which model a page shows."""
 
@@ -27,15 +27,16 @@ from .sources import (
 
 
 @dataclass
-class _Frame:
-    """This run's page: its context, and the timed fragments to draw after it."""
+class PageFrame:
+    """This run's frame: its context (once the sidebar made it), and the timed fragments to
+    draw after the page (`draw_last`)."""
 
-    ctx: Context
+    ctx: Context | None = None
     last: list[Callable[[], None]] = field(default_factory=list)
 
 
-_CURRENT: contextvars.ContextVar[_Frame | None] = contextvars.ContextVar("page_context",
-                                                                         default=None)
+_CURRENT: contextvars.ContextVar[PageFrame | None] = contextvars.ContextVar("page_frame",
+                                                                            default=None)
 
 
 class PageEnd(Exception):  # noqa: N818 (an end, not an error)
@@ -43,29 +44,28 @@ class PageEnd(Exception):  # noqa: N818 (an end, not an error)
 
 
 @contextmanager
-def page_context(ctx: Context, last: Sequence[Callable[[], None]] = ()) -> Iterator[Context]:
-    """Make `ctx` this run's context while the page runs (the entry script uses this). Once
-    the page is drawn, also when it ended early (`end_page`) or failed, draw the timed
-    fragments it asked for (`draw_last`), then `last` (the class panel's)."""
-    frame = _Frame(ctx)
+def page_frame() -> Iterator[PageFrame]:
+    """This run's frame, opened by the entry script before the sidebar (which sets its
+    `ctx`) and closed after the page. Once the page is drawn, also when it ended early
+    (`end_page`) or failed, it draws the timed fragments asked for meanwhile (`draw_last`)."""
+    frame = PageFrame()
     token = _CURRENT.set(frame)
     try:
         try:
-            yield ctx
+            yield frame
         except PageEnd:
             pass
         except Exception:  # the failure is shown; a class still moves the page on
-            _draw(frame.last, last)
+            _draw(frame.last)
             raise
-        _draw(frame.last, last)
+        _draw(frame.last)
     finally:
         _CURRENT.reset(token)
 
 
-def _draw(*lists: Sequence[Callable[[], None]]) -> None:
-    for draws in lists:
-        for draw in draws:
-            draw()
+def _draw(draws: Sequence[Callable[[], None]]) -> None:
+    for draw in draws:
+        draw()
 
 
 def draw_last(draw: Callable[[], None]) -> None:
@@ -83,18 +83,13 @@ def draw_last(draw: Callable[[], None]) -> None:
     if frame is None:
         draw()
         return
-    frame.last.append(placed(draw))
-
-
-def placed(draw: Callable[[], None]) -> Callable[[], None]:
-    """`draw`, to be called later, into a container placed here now."""
-    slot = st.container()
+    slot = st.container()  # its place
 
     def drawn() -> None:
         with slot:
             draw()
 
-    return drawn
+    frame.last.append(drawn)
 
 
 def end_page() -> NoReturn:
@@ -108,7 +103,7 @@ def end_page() -> NoReturn:
 
 
 def current_context() -> Context | None:
-    """The context app.py made current for this run, or None for a page run on its own."""
+    """The context app.py made for this run, or None for a page run on its own."""
     frame = _CURRENT.get()
     return frame.ctx if frame is not None else None
 

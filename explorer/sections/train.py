@@ -525,7 +525,7 @@ def training_status_sidebar(where: Any = None) -> None:
     if not isinstance(ticket, Ticket) or (ticket.left and ticket.pending is None):
         return  # failed: the Train page says why
     with st.sidebar if where is None else where:
-        _status()
+        draw_last(_status)  # its timer starts once the page is drawn
 
 
 def _stopping(ticket: Ticket) -> None:
