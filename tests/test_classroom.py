@@ -664,3 +664,53 @@ def test_the_teachers_tally_draws_its_chart_again_only_when_an_answer_came(monke
     teacher.run()
     assert not teacher.exception, teacher.exception
     assert len(built) == 2 and built[0] != built[1]  # before the answer, and after it
+
+
+def test_a_stopped_race_reveals_the_answers_without_a_truth_and_says_so(monkeypatch):
+    StepGate(monkeypatch)  # no step is taken until the race is stopped
+    code, key = C.class_store().start(time.time())
+    teacher = app("train", exp_steps=20, class_breaks=["positional_encoding", "residual"],
+                  **{C.SEAT_KEY: C.Seat(code, key)})
+    teacher.button(key="class_ask_break").click().run()
+    student = app("train", **{C.SEAT_KEY: C.Seat(code, None), C.FOLLOW_KEY: True})
+    # while the question is open, the student's section 7 waits: a break trained there
+    # would give the answer away
+    assert not any(b.key == "exp_run" for b in student.button)
+    assert any(en.TEXT["class.break_wait"] in c.value for c in student.caption)
+    race = _race(teacher)
+    assert teacher.button(key="class_reveal").disabled
+    teacher.button(key="class_race_stop").click().run()
+    assert race.idle.wait(60) and race.results is None and not race.running
+    assert any(en.TEXT["class.race_stopped"] in i.value for i in teacher.info)
+    teacher.button(key="class_reveal").click().run()
+    assert not teacher.exception, teacher.exception
+    question = C.class_store().state(code).question
+    assert C.class_store().results(code, question.id).truth is None
+    student.run()
+    assert not student.exception, student.exception
+    none = en.TEXT["class.q_no_truth"].split(":")[0]
+    assert any(none in i.value for i in student.info)
+    assert any(b.key == "exp_run" for b in student.button)  # section 7 is back
+
+
+def test_a_race_stops_when_the_teacher_asks_another_question(monkeypatch):
+    StepGate(monkeypatch)
+    code, key = C.class_store().start(time.time())
+    teacher = app("train", exp_steps=20, class_breaks=["positional_encoding", "residual"],
+                  **{C.SEAT_KEY: C.Seat(code, key)})
+    teacher.button(key="class_ask_break").click().run()
+    race = _race(teacher)
+    assert race.running
+    C.class_store().ask(code, key, Question("option", "?", ("a", "b")), time.time())
+    teacher.run()  # any page: the sidebar sees the race's question is not the class's
+    assert race.idle.wait(60) and not race.running
+
+
+def test_a_break_question_offers_one_value_of_each_switch():
+    code, key = C.class_store().start(time.time())
+    both = ["decoder_mask.none", "decoder_mask.inverted", "residual"]
+    teacher = app("train", exp_steps=20, class_breaks=both, **{C.SEAT_KEY: C.Seat(code, key)})
+    assert any(en.TEXT["class.break_one_mask"] in c.value for c in teacher.caption)
+    teacher.button(key="class_ask_break").click().run()
+    assert C.class_store().state(code).question.choices == ("decoder_mask.none", "residual")
+    _race(teacher).stop("test_over")

@@ -19,7 +19,7 @@ from ..app import classroom as C
 from ..app.charts import show_chart
 from ..app.context import Context
 from ..app.memo import Shelf, remember
-from ..app.page import draw_last, placed
+from ..app.page import draw_last
 from ..app.sidebar import use_session_lang
 from ..classroom.store import (
     MAX_CHOICES,
@@ -73,14 +73,11 @@ def qr_png(text: str) -> bytes:
     return out.getvalue()
 
 
-def class_panel(store: ClassStore | None,
-                page_names: dict[str, str]) -> Callable[[], None] | None:
+def class_panel(store: ClassStore | None, page_names: dict[str, str]) -> None:
     """The sidebar's class panel for this session: no class, teaching one, or in one.
-    `page_names`: each page's path and its name in the learner's language. Returns what the
-    entry script must draw once the page is drawn (None: nothing), into its place in the
-    panel: the panel's timed fragment, the teacher's roster or a student's look at the
-    class, whose timer must start only once the page has reached the browser
-    (explorer/app/page.py `draw_last`)."""
+    `page_names`: each page's path and its name in the learner's language. Its timed
+    fragment (the teacher's roster, a student's look at the class) is drawn in its place
+    but sent after the page (`draw_last`)."""
     notice = C.take_notice()
     if notice is not None:
         st.warning(t(notice[0], **notice[1]), icon=":material/school:")
@@ -90,10 +87,9 @@ def class_panel(store: ClassStore | None,
     elif store is None:
         st.warning(t("class.unavailable"), icon=":material/cloud_off:")
     elif s.teaching:
-        return _teacher(store, s)
+        _teacher(store, s)
     else:
-        return _student(store, s, page_names)
-    return None
+        _student(store, s, page_names)
 
 
 def class_banner(presenter: bool) -> None:
@@ -129,21 +125,20 @@ def _start_or_join(store: ClassStore | None) -> None:
             st.rerun()  # in the class, or its notice at the top of the panel
 
 
-def _teacher(store: ClassStore, s: C.Seat) -> Callable[[], None]:
+def _teacher(store: ClassStore, s: C.Seat) -> None:
     link = join_link(st.context.url or "", s.code)
     with st.container(border=True, key="class_teacher"):
         st.caption(t("class.teaching"))
         st.markdown(f"## {s.code}")  # [0-9A-Z] only (codes.py): nothing to escape
         st.code(link, language=None, wrap_lines=True)
         st.image(qr_png(link), caption=t("class.qr_caption"), width="stretch")
-        roster = placed(lambda: _roster(store, s.code, s.teacher_key or ""))  # drawn last
+        draw_last(lambda: _roster(store, s.code, s.teacher_key or ""))
         if st.button(t("class.end"), key="class_end", icon=":material/stop_circle:",
                      width="stretch"):
             C.leave_class(store, end=True)
             st.rerun()
     _keep_key(key="class_key", data={"name": C.TEACHER_COOKIE + s.code,
                                      "value": s.teacher_key or ""}, height=0)
-    return roster
 
 
 @st.fragment(run_every=C.ROSTER_EVERY)
@@ -174,14 +169,15 @@ def _asked(questions: list[Tally]) -> None:
             if q.status == REVEALED and q.truth is not None and q.answered:
                 counts = t("class.asked_right", answered=q.answered,
                            right=percent(q.counts[q.truth] / q.answered))
+            elif q.status == REVEALED:  # a poll, or a truth that was never measured
+                counts = t("class.asked_no_truth", answered=q.answered)
             else:
                 counts = t("class.asked_open", answered=q.answered)
             st.markdown(f"**{q.question_id}.** {counts}")
             st.caption(_quoted(q.prompt))
 
 
-def _student(store: ClassStore, s: C.Seat,
-             page_names: dict[str, str]) -> Callable[[], None]:
+def _student(store: ClassStore, s: C.Seat, page_names: dict[str, str]) -> None:
     with st.container(border=True, key="class_student"):
         st.caption(t("class.in_class", code=s.code))
         # persist_state: st.switch_page (app.py, to the class's page) sends no widget
@@ -190,11 +186,10 @@ def _student(store: ClassStore, s: C.Seat,
         # heatmaps an open question hides) until the browser sent it back on.
         st.toggle(t("class.follow"), key=C.FOLLOW_KEY, help=t("class.follow_help"),
                   on_change=_maybe_follow_again, persist_state="session")
-        watch = placed(lambda: _watch_for(s.version)(store, page_names))  # drawn last
+        draw_last(lambda: _watch_for(s.version)(store, page_names))
         if st.button(t("class.leave"), key="class_leave", icon=":material/logout:"):
             C.leave_class(store, end=False)
             st.rerun()
-    return watch
 
 
 def _maybe_follow_again() -> None:
@@ -335,7 +330,7 @@ def _answer(store: ClassStore, s: C.Seat, question: PublicQuestion, labels: tupl
         results = store.results(s.code, question.id)
         if results is not None:
             _results(results.counts, labels, results.truth, results.answered,
-                     lang, presenter, about)
+                     lang, presenter, about, revealed=True)
         return False
     if st.session_state.get(ANSWERED_KEY) == (s.code, question.id):
         st.info(t(_SENT[about]), icon=":material/hourglass_top:")
@@ -499,7 +494,8 @@ def _tally(store: ClassStore, code: str, key: str, question_id: int,
     except ClassroomError:
         return
     shown = tally.truth if tally.status == REVEALED else None
-    _results(tally.counts, labels, shown, tally.answered, lang, presenter, about)
+    _results(tally.counts, labels, shown, tally.answered, lang, presenter, about,
+             revealed=tally.status == REVEALED)
     named = [f"{_quoted(labels[i])}: {', '.join(_quoted(n) for n in names)}"
              for i, names in enumerate(tally.nicknames) if names and i < len(labels)]
     if named:  # only the teacher sees who answered what (students see counts)
@@ -518,10 +514,12 @@ def _tally(store: ClassStore, code: str, key: str, question_id: int,
 
 
 def _results(counts: tuple[int, ...], labels: tuple[str, ...], truth: int | None,
-             answered: int, lang: str, presenter: bool, about: str) -> None:
+             answered: int, lang: str, presenter: bool, about: str,
+             revealed: bool = False) -> None:
     """The class's answers (and the truth, once revealed, in the words of the question's
     kind `about`) in a chart drawn like the page's others: large in presenter mode, a PNG
-    named after it."""
+    named after it. `revealed` with no truth: the answer was never measured (a race that
+    stopped) and the page says so."""
     truth_key = _TRUTH[about]
 
     def build() -> Any:
@@ -535,7 +533,9 @@ def _results(counts: tuple[int, ...], labels: tuple[str, ...], truth: int | None
         fig, share = Context.fixed(("class", "guesses", counts, labels, truth, lang, about),
                                    build)
     show_chart(fig, "class_guesses", None, presenter, key="class_guesses", share=share)
-    if truth is None:
+    if truth is None and revealed:
+        st.info(t("class.q_no_truth", n=answered), icon=":material/help:")
+    elif truth is None:
         st.caption(t("class.q_answered", n=answered))
     else:
         right = counts[truth] if 0 <= truth < len(counts) else 0

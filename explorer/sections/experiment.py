@@ -37,6 +37,7 @@ from ..training.experiments import (
     BreakPlan,
     Experiment,
     Race,
+    one_per_switch,
     parse_plan,
     start_experiment,
     start_race,
@@ -119,8 +120,8 @@ def _start(key: Any, ts: TrainSettings, seed: int, plan: Any, probe: Any) -> Exp
 def _where(exp: Experiment) -> tuple[float, str]:
     """How far the experiment is (0 to 1) and its progress text."""
     hub = training_hub()
-    if exp.queued:
-        place = exp.place
+    place = exp.place  # read once: the training thread clears it when its turn comes
+    if place is not None and exp.busy:
         return 0.0, t("train.queued" if place.ahead else "train.queued_next", ahead=place.ahead,
                       slots=hub.slots, seconds=f"{max(place.seconds, 1):.0f}")
     names = (t("exp.correct"), t("exp.broken"))
@@ -162,11 +163,26 @@ def _progress() -> None:
 
 def experiment_status_sidebar() -> None:
     """This learner's experiment, in the sidebar of every page while it trains (call it on
-    every run). Cheap when none trains: one look at the session state, nothing drawn."""
+    every run); and a teacher's race that no question waits for any more stops. Cheap when
+    none trains: a look at the session state, nothing drawn."""
     exp = _experiment()
     if exp is not None and exp.running:
         with st.sidebar:
-            _status()
+            draw_last(_status)  # its timer starts once the page is drawn
+    _stop_a_race_nobody_waits_for()
+
+
+def _stop_a_race_nobody_waits_for() -> None:
+    """Stop the teacher's race once its question is no longer the class's (another was
+    asked, or the class ended): it would hold a training core for nothing."""
+    kept = st.session_state.get(RACE_KEY)
+    if not (isinstance(kept, tuple) and len(kept) == 3 and isinstance(kept[2], Race)
+            and kept[2].running):
+        return
+    here = teaching()
+    asked = asked_about(ABOUT_BREAK, *here) if here is not None else None
+    if asked is None or (here[1].code, asked.id) != kept[:2]:
+        kept[2].stop("new_training")
 
 
 @st.fragment(run_every=PROGRESS_EVERY)
@@ -188,7 +204,11 @@ def experiment_section(ctx: Context, ts: TrainSettings, result: Trained,
     question "which break will hurt this task the most?"."""
     st.header(t("exp.header"))
     st.markdown(t("exp.intro"))
-    student_side(ABOUT_BREAK, _break_heading, get_lang(), ctx.presenter, label=_short)
+    if student_side(ABOUT_BREAK, _break_heading, get_lang(), ctx.presenter, label=_short):
+        # the class's question is open: a break trained here, or an experiment's results,
+        # would give the answer away
+        st.caption(t("class.break_wait"))
+        return
     for key, value in WIDGETS.items():
         set_default(key, value)
     # Validated before the widgets are drawn: a widget given a forged value (from a modified
@@ -236,6 +256,9 @@ def experiment_section(ctx: Context, ts: TrainSettings, result: Trained,
         return
     if exp.error is not None:
         st.error(t("exp.failed", error=exp.error), icon=":material/error:")
+        return
+    if teacher_hides(ABOUT_BREAK, ctx.presenter):  # the room sees the teacher's screen
+        st.caption(t("class.hidden_on_projector"))
         return
     _show(ctx, exp)
 
@@ -357,15 +380,13 @@ def _race_for(code: str, question_id: int) -> Race | None:
     return None
 
 
-def _offered() -> tuple[str, ...]:
+def _offered() -> None:
     """The teacher's breaks to offer, validated before the widget is drawn (a forged value
     would make it raise): known breaks, in the panel's order."""
     set_default(OFFERED_KEY, list(RACE_CHOICES))
     given = st.session_state.get(OFFERED_KEY)
     given = given if isinstance(given, list) else []
-    offered = tuple(c for c in BREAK_CHOICES if c in given)
-    st.session_state[OFFERED_KEY] = list(offered)
-    return offered
+    st.session_state[OFFERED_KEY] = [c for c in BREAK_CHOICES if c in given]
 
 
 def _ask_which_break(ctx: Context, ts: TrainSettings, result: Trained, task: TrainTask,
@@ -386,8 +407,13 @@ def _ask_which_break(ctx: Context, ts: TrainSettings, result: Trained, task: Tra
         _offered()
         chosen = st.multiselect(t("class.break_offered"), BREAK_CHOICES, key=OFFERED_KEY,
                                 format_func=_label)
-        offered = tuple(c for c in BREAK_CHOICES if c in (chosen or ()))
+        given = tuple(c for c in BREAK_CHOICES if c in (chosen or ()))
+        # no mask and the inverted one both decode nothing (bench/breaks.py): offered
+        # together, a loss's noise would decide between two equally right answers
+        offered = one_per_switch(given)
         trainable = result.key is not None and not result.problem
+        if len(offered) < len(given):
+            st.caption(t("class.break_one_mask"))
         if len(offered) < 2:
             st.caption(t("class.break_two"))
         if st.button(t("class.ask"), key="class_ask_break", icon=":material/help:",
@@ -404,6 +430,10 @@ def _ask_which_break(ctx: Context, ts: TrainSettings, result: Trained, task: Tra
         if asked is None:
             return
         race = _race_for(s.code, asked.id)
+        if race is not None and race.running and st.button(
+                t("train.stop"), key="class_race_stop", icon=":material/stop_circle:"):
+            race.stop("stop_button")
+            race.idle.wait(SETTLE_WAIT)
         _race_shown(race, teacher_hides(ABOUT_BREAK, ctx.presenter))
         measured = None if race is None else (lambda: (not race.running, race.hurt_most()))
         teacher_tally(store, s, asked, tuple(_short(c) for c in asked.choices), get_lang(),
@@ -452,6 +482,7 @@ def _race_shown(race: Race | None, hidden: bool) -> None:
         t("exp.row_greedy"): [percent(r.greedy) for r in race.results],
         t("exp.row_tf"): [percent(r.teacher_forced) for r in race.results],
         t("exp.row_loss"): [f"{r.loss:.3f}" for r in race.results],
+        t("exp.row_steps"): [str(r.steps) for r in race.results],
     }, hide_index=True, width="stretch")
     steps = race.correct.config.steps
     st.caption(t("class.race_caption", n=EVAL_SEQUENCES, steps=steps))
@@ -471,8 +502,8 @@ def _race_progress(race: Race) -> None:
     states = race.states
     names = [t("exp.correct"), *(_short(c) for c in race.choices)]
     done, text = 0.0, t("train.starting")
-    if race.queued:
-        place = race.place
+    place = race.place  # read once: the training thread clears it when its turn comes
+    if place is not None and race.busy:
         text = t("train.queued" if place.ahead else "train.queued_next", ahead=place.ahead,
                  slots=training_hub().slots, seconds=f"{max(place.seconds, 1):.0f}")
     for arm in reversed(range(len(states))):

@@ -256,11 +256,12 @@ def start_experiment(key: ModelKey, config: TrainConfig, plan: BreakPlan,
     return Experiment(plan=plan, correct=_fresh(k1, c1), broken=_fresh(k2, c2), probe=probe)
 
 
-def _fresh(key: ModelKey, config: TrainConfig) -> TrainedState:
+def _fresh(key: ModelKey, config: TrainConfig, time_limit: float = ARM_TIME_LIMIT
+           ) -> TrainedState:
     """One of several models trained in turn: no early stop (they all train the same
     budget), and a part of one run's time limit each."""
     state = start_training(key, config, early_stop=False)
-    state.time_limit = ARM_TIME_LIMIT
+    state.time_limit = time_limit
     return state
 
 
@@ -274,12 +275,16 @@ def start_race(key: ModelKey, config: TrainConfig, choices: tuple[str, ...], smo
                steps: int, probe: Probe) -> Race:
     """The correct model and one broken model per break of `choices` (each as
     `start_experiment` of that break alone would make it, `steps` steps each): fresh,
-    nothing trained yet."""
+    nothing trained yet. All train without label smoothing but the smoothing break's, so
+    that it differs from the correct model whatever the training's own epsilon; together
+    they hold a core no longer than one training may (TIME_LIMIT)."""
+    config = replace(config, smoothing=0.0)
+    limit = TIME_LIMIT / (len(choices) + 1)
     broken = []
     for choice in choices:
         _, (k2, c2) = arms(key, config, BreakPlan((choice,), smoothing, steps))
-        broken.append(_fresh(k2, c2))
-    return Race(choices=tuple(choices), correct=_fresh(key, replace(config, steps=steps)),
+        broken.append(_fresh(k2, c2, limit))
+    return Race(choices=tuple(choices), correct=_fresh(key, replace(config, steps=steps), limit),
                 broken=tuple(broken), probe=probe)
 
 

@@ -2104,18 +2104,19 @@ TEXT: dict[str, str] = {
     "class.ask_next_help": "Students see the source and the {k} tokens the decoder reads at "
                            "this step, and guess the token it writes (its greedy pick). Their "
                            "decoding stays hidden until you reveal.",
-    "class.ask_break_title": "Ask the class: which break will hurt {task} the most?",
+    "class.ask_break_title": "Ask the class: which break will hurt the {task} task the most?",
     "class.ask_break_help": "Students pick one of the breaks you offer. As you ask, the server "
                             "trains the correct model and one broken model per break, one "
                             "after the other: each break alone, as **Train both** would train "
-                            "it (the same initial weights and batches, {steps} steps each, "
-                            "label smoothing at ε = {eps}). The answer is the break whose model "
-                            "decodes the held-out sequences worst: the lowest greedy exact "
-                            "accuracy, a tie going to the lower teacher-forced accuracy. Reveal "
-                            "waits until every model is measured.",
+                            "it (the same initial weights and batches, {steps} steps each; no "
+                            "label smoothing but the smoothing break's ε = {eps}). The answer "
+                            "is the break whose model decodes the held-out sequences worst: "
+                            "the lowest greedy exact accuracy, a tie going to the lower "
+                            "teacher-forced accuracy, then to the higher loss. Reveal waits "
+                            "until every model is measured.",
     "class.break_offered": "Breaks to offer",
     "class.break_two": "Offer at least two breaks.",
-    "class.q_break": "Which break will hurt {task} the most?",
+    "class.q_break": "Which break will hurt the {task} task the most?",
     "class.q_break_how": "The teacher's server trains the correct model and one model with "
                          "each break, {steps} steps each. The answer is the break whose model "
                          "decodes worst (greedy exact accuracy on held-out sequences).",
@@ -2127,8 +2128,9 @@ TEXT: dict[str, str] = {
                            "right ({share}).",
     "class.reveal_waits": "Reveal is ready once every model is trained and measured.",
     "class.race_missing": "The models for this question are not in this tab (it was opened "
-                          "again), so the break that hurts most is not measured here: Reveal "
-                          "shows the class's answers without it. Ask again to measure it.",
+                          "again, or their training could not start), so the break that hurts "
+                          "most is not measured here: Reveal shows the class's answers "
+                          "without it. Ask again to measure it.",
     "class.race_stopped": "The training stopped before every model had trained, so the break "
                           "that hurts most is not measured: Reveal shows the class's answers "
                           "without it. Ask again to measure it.",
@@ -2143,10 +2145,17 @@ TEXT: dict[str, str] = {
                        "the held-out sequences: too few steps for the breaks to differ much. "
                        "For a race that shows something, ask again with more steps (section "
                        "7's slider; {default} is its default).",
-    "exp.short.decoder_mask.none": "No mask",
-    "exp.short.decoder_mask.inverted": "Inverted mask",
+    "exp.short.decoder_mask.none": "No subsequent mask",
+    "exp.short.decoder_mask.inverted": "Inverted subsequent mask",
     "exp.short.positional_encoding": "No positional encoding",
     "exp.short.scale_scores": "No √d_k scaling",
     "exp.short.residual": "No residuals",
     "exp.short.smoothing": "Label smoothing",
+    "class.break_wait": "The class's question is open: this section comes back when the "
+                        "teacher reveals the answer (a break trained here would give it away).",
+    "class.break_one_mask": "No subsequent mask and the inverted one both decode nothing: only "
+                            "the first of the two is offered.",
+    "class.asked_no_truth": "{answered} answered, revealed without a measured answer",
+    "class.q_no_truth": "Revealed without a measured answer: the models did not all finish "
+                        "training. {n} answered.",
 }

@@ -1763,7 +1763,7 @@ TEXT: dict[str, str] = {
     "class.roster": "已连接的学生：{connected} 名（{following} 名跟随，{exploring} 名自行探索）",
     "class.asked": "已提出的问题（{n} 个）",
     "class.asked_right": "{answered} 人作答，答对 {right}",
-    "class.asked_open": "{answered} 人作答，尚未揭晓",
+    "class.asked_open": "{answered} 人作答，尚未公布答案",
     "class.end": "结束课堂",
     "class.ended": "这堂课已经结束。",
     "class.in_class": "课堂 {code}",
@@ -1809,16 +1809,17 @@ TEXT: dict[str, str] = {
     "class.ask_next_title": "向全班提问：下一个 token 是什么？",
     "class.ask_next_help": "学生会看到源序列和解码器在这一步读入的 {k} 个 token，并猜测它写出的 "
                            "token（贪心解码的选择）。公布答案前，学生的解码过程保持隐藏。",
-    "class.ask_break_title": "向全班提问：哪种破坏对{task}伤害最大？",
+    "class.ask_break_title": "向全班提问：哪种破坏对“{task}”任务伤害最大？",
     "class.ask_break_help": "学生从你提供的破坏中选一个。提问的同时，服务器依次训练正确的模型"
-                            "和每种破坏各一个模型：每种破坏单独施加，与**同时训练两个**的做法相同"
-                            "（相同的初始权重和批，每个 {steps} 步，标签平滑 ε = {eps}）。答案"
-                            "是在留出序列上解码最差的那种破坏：贪心解码的整序列准确率最低；若相"
-                            "同，则教师强制的 token 准确率较低者为答案。所有模型测量完毕后才能"
-                            "公布答案。",
+                            "和每种破坏各一个模型：每种破坏单独施加，与**同时训练两个**的做法"
+                            "相同（相同的初始权重和批，每个 {steps} 步；除标签平滑这一破坏用 "
+                            "ε = {eps} 外，都不用标签平滑）。答案是在留出序列上解码最差的那种"
+                            "破坏：贪心解码的整序列准确率最低；若相同，则教师强制的 token 准确"
+                            "率较低者为答案，再相同则看损失较高者。所有模型测量完毕后才能公布"
+                            "答案。",
     "class.break_offered": "提供的破坏选项",
     "class.break_two": "请至少提供两种破坏。",
-    "class.q_break": "哪种破坏对{task}伤害最大？",
+    "class.q_break": "哪种破坏对“{task}”任务伤害最大？",
     "class.q_break_how": "老师的服务器会训练正确的模型，并为每种破坏各训练一个模型，每个 "
                          "{steps} 步。答案是解码最差的那种破坏（以留出序列上贪心解码的整序列"
                          "准确率衡量）。",
@@ -1828,8 +1829,9 @@ TEXT: dict[str, str] = {
     "class.q_break_truth": "伤害最大的破坏是：{token}。{n} 份回答中有 {right} 份正确"
                            "（{share}）。",
     "class.reveal_waits": "所有模型训练并测量完毕后即可公布答案。",
-    "class.race_missing": "这个问题的模型不在这个标签页里（它被重新打开过），因此这里没有测出"
-                          "哪种破坏伤害最大：公布答案时只显示全班的回答。再提问一次即可测量。",
+    "class.race_missing": "这个问题的模型不在这个标签页里（标签页被重新打开过，或训练未能开始），"
+                          "因此这里没有测出哪种破坏伤害最大：公布答案时只显示全班的回答。再提问"
+                          "一次即可测量。",
     "class.race_stopped": "训练在所有模型训练完之前停止了，因此没有测出哪种破坏伤害最大："
                           "公布答案时只显示全班的回答。再提问一次即可测量。",
     "class.race_hidden": "在你公布答案之前，测量结果在投影上保持隐藏。",
@@ -1841,10 +1843,15 @@ TEXT: dict[str, str] = {
     "class.race_weak": "训练 {steps} 步后，正确的模型本身在留出序列上也只解码对 {greedy}：步数"
                        "太少，各种破坏之间差别不大。想让比较说明问题，请用更多步数再提问一次"
                        "（第 7 节的滑块，默认 {default} 步）。",
-    "exp.short.decoder_mask.none": "去掉掩码",
-    "exp.short.decoder_mask.inverted": "掩码取反",
+    "exp.short.decoder_mask.none": "去掉后续位置掩码",
+    "exp.short.decoder_mask.inverted": "后续位置掩码取反",
     "exp.short.positional_encoding": "去掉位置编码",
     "exp.short.scale_scores": "去掉 √d_k 缩放",
     "exp.short.residual": "去掉残差连接",
     "exp.short.smoothing": "标签平滑",
+    "class.break_wait": "全班的问题还没有公布答案：老师公布后，本节会重新显示（在这里训练一种破"
+                        "坏会泄露答案）。",
+    "class.break_one_mask": "去掉后续位置掩码和掩码取反都解码不出任何正确结果：两者只提供第一个。",
+    "class.asked_no_truth": "{answered} 人作答，公布时没有测得的答案",
+    "class.q_no_truth": "公布时没有测得的答案：并非所有模型都训练完毕。共 {n} 人作答。",
 }
