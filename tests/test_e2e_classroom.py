@@ -258,11 +258,15 @@ def test_the_class_guesses_which_break_hurts_most_while_the_models_train(classro
     student.screenshot(path=str(ARTIFACTS / "class_break_question_zh.png"))
 
     reveal = teacher.locator(".st-key-class_reveal button")
-    teacher.wait_for_function(  # the models train: Reveal waits for their measurements
+    # the models train; once all are measured the page is drawn again: the measurements
+    # stay off the projector, and Reveal is ready
+    hidden = en.TEXT["class.race_hidden"]
+    teacher.wait_for_function(f"() => document.body.innerText.includes({hidden!r})",
+                              timeout=120_000)
+    teacher.wait_for_function(
         "() => { const b = document.querySelector('.st-key-class_reveal button');"
-        " return b !== null && !b.disabled; }", timeout=120_000)
+        " return b !== null && !b.disabled; }", timeout=FOLLOW_MS)
     settled(teacher)
-    assert en.TEXT["class.race_hidden"] in teacher.inner_text("[data-testid='stMain']")
     teacher.screenshot(path=str(ARTIFACTS / "class_break_tally_presenter.png"))
     after_rerun(teacher, reveal.click)
     teacher.wait_for_function(

@@ -477,13 +477,15 @@ def _race_shown(race: Race | None, hidden: bool) -> None:
     names = [t("exp.correct"), *(
         _short(c) + (f" ← {t('class.q_hurt_most')}" if i == worst else "")
         for i, c in enumerate(race.choices))]
-    st.dataframe({
+    table = {
         t("class.race_model"): names,
         t("exp.row_greedy"): [percent(r.greedy) for r in race.results],
         t("exp.row_tf"): [percent(r.teacher_forced) for r in race.results],
         t("exp.row_loss"): [f"{r.loss:.3f}" for r in race.results],
-        t("exp.row_steps"): [str(r.steps) for r in race.results],
-    }, hide_index=True, width="stretch")
+    }
+    if len({r.steps for r in race.results}) > 1:  # a model stopped by its time limit
+        table[t("exp.row_steps")] = [str(r.steps) for r in race.results]
+    st.dataframe(table, hide_index=True, width="stretch")
     steps = race.correct.config.steps
     st.caption(t("class.race_caption", n=EVAL_SEQUENCES, steps=steps))
     if race.results[0].greedy < WEAK_RACE:
