@@ -140,3 +140,21 @@ def test_head_split_views_follow_the_filters():
     assert head_split_views("Encoder", "layer 1") == (1, ("enc",))
     assert head_split_views("Decoder", "layer 2") == (2, ("dec", "cross"))
     assert head_split_views("Output", "layer 0") == (0, ("enc",))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_head_split_title_of_several_lines_is_padded_for_each_line_below_the_first(lang):
+    """Plotly lifts a multi-line title anchored at its top by part of a line per extra line;
+    without room given back, the first line's glyphs are cut at the chart's top edge (seen in
+    Chromium: 6 px above the chart for two lines at a padding of 10)."""
+    from explorer.figures.shapes import head_split_figure
+
+    rng = np.random.default_rng(0)
+    title = {"en": "Encoder self-attention, layer 0: encoder.layers.0.self_attn",
+             "zh": "编码器自注意力，第 0 层：encoder.layers.0.self_attn"}[lang]
+    fig = head_split_figure(rng.normal(size=(2, 3, 4)), rng.normal(size=(3, 8)),
+                            ["a", "b", "c"], title, lang=lang)
+    lines = fig.layout.title.text.count("<br>") + 1
+    assert lines >= 2  # wrapped to a phone's width
+    assert fig.layout.title.pad.t >= 10 + 20 * (lines - 1)
+    assert fig.layout.margin.t >= fig.layout.title.pad.t + 22 * lines  # room above the heads

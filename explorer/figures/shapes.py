@@ -91,14 +91,18 @@ def head_split_figure(q_heads: np.ndarray, concat: np.ndarray,
         fig.add_vline(x=j * d_k - 0.5, line=dict(color="black", width=1), row=1, col=h + 1)
     fig.update_yaxes(showticklabels=False, ticks="", autorange="reversed", row=1, col=h + 1)
     fig.update_xaxes(ticks="", row=1, col=h + 1)
-    # the title (wrapped to a phone's width) above the subplots' titles
+    # the title (wrapped to a phone's width) above the subplots' titles. Plotly lifts a
+    # title of several lines anchored at its top by part of a line per extra line: the
+    # padding gives that back, or the first line is cut at the chart's top edge
     title_text = title_html(title) if title else ""
-    above = 22 * (title_text.count("<br>") + 1) + 6 if title else 0
+    extra = title_text.count("<br>")
+    above = 22 * (extra + 1) + 6 + 20 * extra if title else 0
     top = 30 + above + 16 * concat_title.count("<br>")
     fig.update_layout(font=FONT, height=max(260, top + 60 + 24 * seq),
                       margin=dict(l=10, r=10, t=top, b=10),
                       title=dict(text=title_text, x=0, xanchor="left", y=1, yref="container",
-                                 yanchor="top", pad=dict(t=10)) if title else None)
+                                 yanchor="top", pad=dict(t=10 + 20 * extra))
+                      if title else None)
     fig.update_annotations(font_size=11)
     return fig
 
