@@ -6,6 +6,7 @@ Each test pins what the page used to compute inline, so moving it kept the behav
 import numpy as np
 import pytest
 import torch
+from apptest_helpers import ROOT
 from run_helpers import small_run
 
 from explorer.core.introspect import (
@@ -158,3 +159,14 @@ def test_a_head_split_title_of_several_lines_is_padded_for_each_line_below_the_f
     assert lines >= 2  # wrapped to a phone's width
     assert fig.layout.title.pad.t >= 10 + 20 * (lines - 1)
     assert fig.layout.margin.t >= fig.layout.title.pad.t + 22 * lines  # room above the heads
+
+
+def test_pandas_is_loaded_in_full_with_the_figures():
+    """plotly looks pandas up in sys.modules without importing it: a session's figure built
+    while another session's thread was importing pandas met the half-made module."""
+    import subprocess
+    import sys
+
+    code = ("import sys, explorer.figures.common; "
+            "assert hasattr(sys.modules['pandas'], 'Series')")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)

@@ -12,10 +12,19 @@ import unicodedata
 from collections.abc import Sequence
 
 import numpy as np
+import pandas  # noqa: F401 (loaded in full before any figure is built: see below)
 import plotly.colors as pc
 import plotly.graph_objects as go
 
 from ..text.i18n import Text
+
+# plotly checks a figure's data against pandas with `sys.modules.get("pandas")`
+# (_plotly_utils/optional_imports.py), not an import: while one session's thread imports
+# pandas (Streamlit's tables do), another session's figure saw the half-initialised module
+# and failed ("partially initialized module 'pandas' has no attribute 'Series"; a class
+# following its teacher onto the Masks page, tests/test_e2e_classroom.py). Imported here,
+# pandas is complete before a figure module is, in every thread: a thread importing a module
+# another thread is still initialising waits for it.
 
 FONT = dict(family="Inter, 'Noto Sans CJK SC', 'Microsoft YaHei', sans-serif", size=13)
 
