@@ -714,3 +714,35 @@ def test_a_break_question_offers_one_value_of_each_switch():
     teacher.button(key="class_ask_break").click().run()
     assert C.class_store().state(code).question.choices == ("decoder_mask.none", "residual")
     _race(teacher).stop("test_over")
+
+
+def _class_panel_alone() -> None:
+    from explorer.app import classroom as C
+    from explorer.sections.classroom import class_panel
+
+    class_panel(C.class_store(), {})
+
+
+@pytest.mark.parametrize("about, where", [("attention", "class.q_open_attention"),
+                                          ("next", "class.q_open_next"),
+                                          ("break", "class.q_open_break")])
+def test_the_class_panel_points_a_student_to_the_open_question_until_answered(about, where):
+    """A question sits in its section, which may be far down the page."""
+    code, key = C.class_store().start(time.time())
+    store = C.class_store()
+    question = store.ask(code, key, Question("option", "?", ("a", "b"), None,
+                                             {"about": about}), time.time())
+    at = AppTest.from_function(_class_panel_alone, default_timeout=60)
+    # a student whose page shows the class's version (app.py's `follow` brought it there)
+    at.session_state[C.SEAT_KEY] = C.Seat(code, None, version=store.version(code))
+    at.session_state[C.FOLLOW_KEY] = True
+    at.run()
+    assert not at.exception, at.exception
+    assert [i.value for i in at.info] == [en.TEXT[where]]
+    at.session_state["_class_answered"] = (code, question)  # this student answered
+    at.run()
+    assert not at.info
+    at.session_state["_class_answered"] = None
+    at.session_state[C.FOLLOW_KEY] = False  # exploring: the banner says where the class is
+    at.run()
+    assert en.TEXT[where] not in [i.value for i in at.info]

@@ -140,7 +140,8 @@ def test_a_class_follows_its_teacher_and_a_student_may_explore_and_come_back(cla
                                timeout=FOLLOW_MS)
     explorer.wait_for_function(_source_is("a dog saw a cat"), timeout=FOLLOW_MS)
     for page in (teacher, zh_student, explorer):
-        assert page.locator("[data-testid='stException']").count() == 0
+        errors = page.locator("[data-testid='stException']")
+        assert errors.count() == 0, errors.all_inner_texts()
 
 
 def test_a_question_hides_the_heatmaps_until_the_teacher_reveals_the_answers(classroom):
@@ -248,6 +249,8 @@ def test_the_class_guesses_which_break_hurts_most_while_the_models_train(classro
     settled(student)
     asked = zh.TEXT["class.q_break"].format(task=zh.TEXT["train.task_copy"])
     assert asked in student.inner_text(".st-key-class_question")
+    # the question is far down the page: the class panel says where
+    assert zh.TEXT["class.q_open_break"] in student.inner_text(".st-key-class_student")
     student.locator(".st-key-class_question").scroll_into_view_if_needed()
     student.locator(".st-key-class_answer [role='combobox']").first.click()
     options = student.get_by_role("option")
@@ -256,6 +259,7 @@ def test_the_class_guesses_which_break_hurts_most_while_the_models_train(classro
     after_rerun(student, options.first.click)
     after_rerun(student, student.locator(".st-key-class_send button").click)
     student.screenshot(path=str(ARTIFACTS / "class_break_question_zh.png"))
+    assert zh.TEXT["class.q_open_break"] not in student.inner_text(".st-key-class_student")
 
     reveal = teacher.locator(".st-key-class_reveal button")
     # the models train; once all are measured the page is drawn again: the measurements

@@ -25,6 +25,7 @@ from ..classroom.store import (
     MAX_CHOICES,
     MAX_LABEL_CHARS,
     NICKNAME_CHARS,
+    OPEN,
     REVEALED,
     AlreadyAnsweredError,
     ClassNotFoundError,
@@ -186,10 +187,22 @@ def _student(store: ClassStore, s: C.Seat, page_names: dict[str, str]) -> None:
         # heatmaps an open question hides) until the browser sent it back on.
         st.toggle(t("class.follow"), key=C.FOLLOW_KEY, help=t("class.follow_help"),
                   on_change=_maybe_follow_again, persist_state="session")
+        _where_to_answer(store, s)
         draw_last(lambda: _watch_for(s.version)(store, page_names))
         if st.button(t("class.leave"), key="class_leave", icon=":material/logout:"):
             C.leave_class(store, end=False)
             st.rerun()
+
+
+def _where_to_answer(store: ClassStore, s: C.Seat) -> None:
+    """A following student's pointer to the open question they have not answered: the
+    question sits in its section, which may be far down the page."""
+    question = current_question(store, s) if C.following() else None
+    about = about_of(question) if question is not None else None
+    if (about is None or question.status != OPEN
+            or st.session_state.get(ANSWERED_KEY) == (s.code, question.id)):
+        return
+    st.info(t(_WHERE[about]), icon=":material/quiz:")
 
 
 def _maybe_follow_again() -> None:
@@ -312,6 +325,9 @@ _TRUTH = {ABOUT_ATTENTION: "class.q_truth", ABOUT_NEXT: "class.q_next_truth",
           ABOUT_BREAK: "class.q_break_truth"}
 _MARK = {ABOUT_ATTENTION: "class.q_model_pick", ABOUT_NEXT: "class.q_model_pick",
          ABOUT_BREAK: "class.q_hurt_most"}  # the truth's mark on the answers chart
+# where on its page each kind waits for a student's answer (the class panel points there)
+_WHERE = {ABOUT_ATTENTION: "class.q_open_attention", ABOUT_NEXT: "class.q_open_next",
+          ABOUT_BREAK: "class.q_open_break"}
 
 
 def about_of(question: PublicQuestion) -> str | None:

@@ -2158,4 +2158,8 @@ TEXT: dict[str, str] = {
     "class.asked_no_truth": "{answered} answered, revealed without a measured answer",
     "class.q_no_truth": "Revealed without a measured answer: the models did not all finish "
                         "training. {n} answered.",
+    "class.q_open_attention": "The teacher asked a question: answer it on this page, above "
+                              "the heatmaps.",
+    "class.q_open_next": "The teacher asked a question: answer it on this page, in section 3.",
+    "class.q_open_break": "The teacher asked a question: answer it on this page, in section 7.",
 }

@@ -1854,4 +1854,7 @@ TEXT: dict[str, str] = {
     "class.break_one_mask": "去掉后续位置掩码和掩码取反都解码不出任何正确结果：两者只提供第一个。",
     "class.asked_no_truth": "{answered} 人作答，公布时没有测得的答案",
     "class.q_no_truth": "公布时没有测得的答案：并非所有模型都训练完毕。共 {n} 人作答。",
+    "class.q_open_attention": "老师提了一个问题：请在本页热力图上方作答。",
+    "class.q_open_next": "老师提了一个问题：请在本页第 3 节作答。",
+    "class.q_open_break": "老师提了一个问题：请在本页第 7 节作答。",
 }
