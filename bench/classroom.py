@@ -113,8 +113,26 @@ had). Side by side in one hour with the commit before:
 | (d) Reveal -> every student's page, p95 | 2.54 s | 2.02 s, 1.70 s |
 
 In two of seven runs of this bench since the decoding joined the view, one student's page
-missed the question until the reveal (29 of 30 showed it; the reveal reached all 30); in
-the two runs of the commit before it that day, none did. The cause is not known yet.
+missed the question until the reveal (29 of 30 showed it; the reveal reached all 30). The
+cause: the class panel's `_watch`, drawn at the top of the sidebar, started its timer
+before the rest of the page had left the server, and its rerun made Streamlit drop the
+page's last messages (the question). Timed fragments are now sent after the page
+(explorer/app/page.py `draw_last`, tests/test_class_timers_last.py); in the ten runs since,
+every question reached 30 of 30. Three runs in one hour after that, (a) timed as the target
+names it (the new heatmaps on each page):
+
+| | run 1 | run 2 | run 3 |
+|---|---|---|---|
+| (a) new heatmaps on every page, p95 | 1.79 s | 1.95 s | 2.16 s (x1.1 the target) |
+| (a) the page run ended, p95 | 1.86 s | 2.04 s | 2.20 s |
+| (b) the class adds, idle | 4.6% | 3.9% | 4.2% |
+| (d) Ask -> every page, p95 | 1.12 s | 1.43 s | 1.15 s |
+| (d) last answer -> the teacher's chart | 0.46 s | 0.51 s | 0.29 s |
+| (d) Reveal -> every page, p95 | 2.05 s | 2.17 s | 1.73 s |
+
+The floor is still the CPU: 31 page runs in one interpreter. Of a run, Streamlit builds
+its whole filtered session state again for every keyed widget
+(`SessionState.filtered_state`), the largest single cost left.
 """
 
 from __future__ import annotations
