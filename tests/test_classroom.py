@@ -704,6 +704,7 @@ def test_a_race_stops_when_the_teacher_asks_another_question(monkeypatch):
     C.class_store().ask(code, key, Question("option", "?", ("a", "b")), time.time())
     teacher.run()  # any page: the sidebar sees the race's question is not the class's
     assert race.idle.wait(60) and not race.running
+    assert {s.stop_reason for s in race.states} == {"question_gone"}
 
 
 def test_a_break_question_offers_one_value_of_each_switch():

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import streamlit as st
+
+from transformer.train import StepInfo
 
 from ..app.charts import show_chart
 from ..app.context import Context
@@ -37,6 +39,7 @@ from ..training.experiments import (
     BreakPlan,
     Experiment,
     Race,
+    Trainings,
     one_per_switch,
     parse_plan,
     start_experiment,
@@ -54,7 +57,7 @@ from .classroom import (
     teacher_tally,
     teaching,
 )
-from .train import INLINE_WAIT, Trained
+from .train import INLINE_WAIT, Trained, queued_text
 
 EXP_KEY = "exp_state"  # this learner's Experiment
 WIDGETS = {"exp_breaks": [BREAK_CHOICES[0]], "exp_eps": 0.1, "exp_steps": DEFAULT_BUDGET}
@@ -117,21 +120,27 @@ def _start(key: Any, ts: TrainSettings, seed: int, plan: Any, probe: Any) -> Exp
     return exp
 
 
+def _progress_of(trainings: Trainings, line: Callable[[int, StepInfo], str]) -> tuple[float, str]:
+    """How far models trained in turn are (0 to 1), and a progress text: the queue's place
+    while they wait, else `line(model, step)` of the last model that has trained a step."""
+    place = trainings.place  # read once: the training thread clears it when its turn comes
+    if place is not None and trainings.busy:
+        return 0.0, queued_text(place, training_hub().slots)
+    states = trainings.states
+    for arm in reversed(range(len(states))):
+        history = states[arm].history
+        if history:
+            info = history[-1]
+            return (arm + info.step / info.steps) / len(states), line(arm, info)
+    return 0.0, t("train.starting")
+
+
 def _where(exp: Experiment) -> tuple[float, str]:
     """How far the experiment is (0 to 1) and its progress text."""
-    hub = training_hub()
-    place = exp.place  # read once: the training thread clears it when its turn comes
-    if place is not None and exp.busy:
-        return 0.0, t("train.queued" if place.ahead else "train.queued_next", ahead=place.ahead,
-                      slots=hub.slots, seconds=f"{max(place.seconds, 1):.0f}")
     names = (t("exp.correct"), t("exp.broken"))
-    for arm, state in reversed(list(enumerate(exp.states))):
-        if state.history:
-            info = state.history[-1]
-            return (arm + info.step / info.steps) / 2, t(
-                "exp.progress", name=names[arm], step=info.step, steps=info.steps,
-                loss=f"{info.loss:.3f}", seconds=f"{info.elapsed:.1f}")
-    return 0.0, t("train.starting")
+    return _progress_of(exp, lambda arm, info: t(
+        "exp.progress", name=names[arm], step=info.step, steps=info.steps,
+        loss=f"{info.loss:.3f}", seconds=f"{info.elapsed:.1f}"))
 
 
 def _status_text(exp: Experiment) -> str:
@@ -175,14 +184,13 @@ def experiment_status_sidebar() -> None:
 def _stop_a_race_nobody_waits_for() -> None:
     """Stop the teacher's race once its question is no longer the class's (another was
     asked, or the class ended): it would hold a training core for nothing."""
-    kept = st.session_state.get(RACE_KEY)
-    if not (isinstance(kept, tuple) and len(kept) == 3 and isinstance(kept[2], Race)
-            and kept[2].running):
+    kept = _kept_race()
+    if kept is None or not kept[2].running:
         return
     here = teaching()
     asked = asked_about(ABOUT_BREAK, *here) if here is not None else None
     if asked is None or (here[1].code, asked.id) != kept[:2]:
-        kept[2].stop("new_training")
+        kept[2].stop("question_gone")
 
 
 @st.fragment(run_every=PROGRESS_EVERY)
@@ -371,13 +379,18 @@ def _break_heading(fields: Mapping[str, str]) -> None:
     st.caption(t("class.q_break_how", steps=fields.get("steps", "?")))
 
 
+def _kept_race() -> tuple[str, int, Race] | None:
+    """The race this teacher started last: (class code, question id, Race)."""
+    kept = st.session_state.get(RACE_KEY)
+    if isinstance(kept, tuple) and len(kept) == 3 and isinstance(kept[2], Race):
+        return kept
+    return None
+
+
 def _race_for(code: str, question_id: int) -> Race | None:
     """The race this teacher started for the question, if this session has it."""
-    kept = st.session_state.get(RACE_KEY)
-    if (isinstance(kept, tuple) and len(kept) == 3 and kept[:2] == (code, question_id)
-            and isinstance(kept[2], Race)):
-        return kept[2]
-    return None
+    kept = _kept_race()
+    return kept[2] if kept is not None and kept[:2] == (code, question_id) else None
 
 
 def _offered() -> None:
@@ -444,9 +457,9 @@ def _start_race(code: str, question_id: int, key: Any, ts: TrainSettings, seed: 
                 offered: tuple[str, ...], plan: BreakPlan, probe: Any) -> None:
     """Train the race of `offered` in the background, in turn with the server's trainings;
     a race of an earlier question stops."""
-    kept = st.session_state.get(RACE_KEY)
-    if isinstance(kept, tuple) and len(kept) == 3 and isinstance(kept[2], Race):
-        kept[2].stop("new_training")
+    kept = _kept_race()
+    if kept is not None:
+        kept[2].stop("question_gone")
     race = start_race(key, ts.train_config(seed), offered, plan.smoothing, plan.steps, probe)
     hub = training_hub()
     train_in_background(race, lambda on_wait: hub.turn(
@@ -501,19 +514,7 @@ def _race_progress(race: Race) -> None:
     use_session_lang()  # a run of this fragment alone skips app.py's
     if not race.running:
         st.rerun()
-    states = race.states
     names = [t("exp.correct"), *(_short(c) for c in race.choices)]
-    done, text = 0.0, t("train.starting")
-    place = race.place  # read once: the training thread clears it when its turn comes
-    if place is not None and race.busy:
-        text = t("train.queued" if place.ahead else "train.queued_next", ahead=place.ahead,
-                 slots=training_hub().slots, seconds=f"{max(place.seconds, 1):.0f}")
-    for arm in reversed(range(len(states))):
-        history = states[arm].history
-        if history:
-            info = history[-1]
-            done = (arm + info.step / info.steps) / len(states)
-            text = t("class.race_progress", name=names[arm], k=arm + 1, n=len(states),
-                     step=info.step, steps=info.steps)
-            break
-    st.progress(done, text=text)
+    st.progress(*_progress_of(race, lambda arm, info: t(
+        "class.race_progress", name=names[arm], k=arm + 1, n=len(names), step=info.step,
+        steps=info.steps)))

@@ -50,7 +50,7 @@ from ..figures.train import attention_figure, loss_figure, walkthrough_teacher_f
 from ..state.view import keep
 from ..text.i18n import get_lang, percent, sentences, t
 from ..training.decoding import teacher_forcing_rows
-from ..training.hub import GONE_GRACE, SNAPSHOT_WAIT, Hub, Request, Ticket
+from ..training.hub import GONE_GRACE, SNAPSHOT_WAIT, Hub, Place, Request, Ticket
 from ..training.run import (
     CHECK_EVERY,
     CHECK_SEQUENCES,
@@ -437,15 +437,19 @@ def _progress_text(hub: Hub, ticket: Ticket, info: StepInfo) -> str:
              left=f"{max(left, 1):.0f}")
 
 
+def queued_text(place: Place, slots: int) -> str:
+    """Where a training waits for one of the server's `slots` training cores."""
+    return t("train.queued" if place.ahead else "train.queued_next", ahead=place.ahead,
+             seconds=f"{max(place.seconds, 1):.0f}", slots=slots)
+
+
 def _show_wait(hub: Hub, ticket: Ticket, note: Any, progress: Any, live_chart: Any,
                presenter: bool, shown: dict[str, Any], chart_key: str = "tr_live") -> None:
     """One look at a wait: the place in the queue, or the shared training's progress.
     `chart_key`: the loss chart's key prefix, one per caller drawn in the same run."""
     others = ticket.job.waiting - 1
     if ticket.job.status == "queued":
-        place = hub.place(ticket)
-        text = t("train.queued" if place.ahead else "train.queued_next", ahead=place.ahead,
-                 seconds=f"{max(place.seconds, 1):.0f}", slots=hub.slots)
+        text = queued_text(hub.place(ticket), hub.slots)
     else:
         text = (t("train.shared_one") if others == 1 else
                 t("train.shared", n=others) if others > 1 else "")

@@ -134,7 +134,7 @@ class TrainedState:
 # Why a run stopped early: codes kept in the state, worded when shown (the learner may have
 # switched language since).
 STOP_REASONS = ("time_limit", "stop_request", "click", "stop_button", "tab_closed",
-                "new_training")
+                "new_training", "question_gone")
 
 
 def stop_reason_text(reason: str, time_limit: float = TIME_LIMIT) -> str:
