@@ -14,6 +14,7 @@ import streamlit as st
 # works; it is removed before the page draws (bench/browser.py (a): the first page fully
 # drawn about 1 s sooner).
 PLOTLY_REQUESTED = "_plotly_requested"
+NAV_PAGES = "_nav_pages"  # this session's st.Page objects: (language, pages, home)
 plotly_warm_up = st.empty()  # on every run, so the page's elements keep their places
 if PLOTLY_REQUESTED not in st.session_state:
     st.session_state[PLOTLY_REQUESTED] = True
@@ -29,7 +30,7 @@ from explorer.app.sidebar import use_session_lang  # noqa: E402
 from explorer.sections.classroom import class_banner, class_panel  # noqa: E402
 from explorer.sections.frame import draw_sidebar  # noqa: E402
 from explorer.sections.train import train_asked  # noqa: E402
-from explorer.text.i18n import t  # noqa: E402
+from explorer.text.i18n import get_lang, t  # noqa: E402
 
 # One intra-op thread per forward pass: on a 2-core server shared by a class, sessions run
 # in parallel threads, and more torch threads per pass only make them fight (README).
@@ -51,12 +52,28 @@ PAGES = [
     ("pages/shapes.py", "nav.shapes", ":material/straighten:", "shapes"),
     ("pages/train.py", "nav.train", ":material/model_training:", "train"),
 ]
-pages = [st.Page(path, title=t(title), icon=icon, url_path=url) for path, title, icon, url in PAGES]
-# Streamlit serves the default page at "/" only, so "/model" (a link a teacher types from
-# the page's name) would show "Page not found". The default is therefore the Model page
-# under another name, and /model is a page of its own; the menu below shows one entry.
-home = st.Page(PAGES[0][0], title=t(PAGES[0][1]), icon=PAGES[0][2], url_path="home",
-               default=True)
+
+
+def make_pages() -> tuple[list[st.Page], st.Page]:
+    """The six pages in the learner's language, and the default page ("/")."""
+    pages = [st.Page(path, title=t(title), icon=icon, url_path=url)
+             for path, title, icon, url in PAGES]
+    # Streamlit serves the default page at "/" only, so "/model" (a link a teacher types from
+    # the page's name) would show "Page not found". The default is therefore the Model page
+    # under another name, and /model is a page of its own; the menu below shows one entry.
+    home = st.Page(PAGES[0][0], title=t(PAGES[0][1]), icon=PAGES[0][2], url_path="home",
+                   default=True)
+    return pages, home
+
+
+# Made once per session and language, not on every run: st.Page looks its script up on the
+# disk, and under a class's load each such system call hands the interpreter to another
+# session's run and back (seven pages: 2.6 ms of CPU a run, timed in bench/classroom.py's class).
+# Never shared between sessions: st.navigation marks the page it runs on the object.
+made = st.session_state.get(NAV_PAGES)
+if not (isinstance(made, tuple) and len(made) == 3 and made[0] == get_lang()):
+    made = st.session_state[NAV_PAGES] = (get_lang(), *make_pages())
+_, pages, home = made
 page = st.navigation([home, *pages], position="hidden")
 by_path = {url: entry for (*_, url), entry in zip(PAGES, pages, strict=True)}
 here = page.url_path if page.url_path in by_path else PAGES[0][3]  # "/" shows the Model page

@@ -202,3 +202,20 @@ def test_no_page_uses_emoji_icons_debian_chromium_cannot_draw():
             if "icon=" in line:
                 value = line.split("icon=", 1)[1].strip()
                 assert value.startswith(('":material/', "icon", "None")), (path.name, line)
+
+
+def test_the_page_menu_is_made_once_per_session_and_again_in_another_language():
+    """app.py keeps the session's st.Page objects between runs; their titles are the
+    learner's language, so a language change makes them again."""
+    from explorer.text.locales import en, zh
+
+    at = app()  # app.py on "/" (a page test's app(page) runs the page alone)
+    lang, pages, home = at.session_state["_nav_pages"]
+    assert lang == "en" and pages[3].title == en.TEXT["nav.attention"]
+    at.run()  # another run keeps the same objects
+    assert at.session_state["_nav_pages"][1][3] is pages[3]
+    at.selectbox(key="lang").set_value("zh").run()
+    lang, pages, home = at.session_state["_nav_pages"]
+    assert lang == "zh" and pages[3].title == zh.TEXT["nav.attention"]
+    assert home.title == zh.TEXT["nav.model"]
+    assert not at.exception
