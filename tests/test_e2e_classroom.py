@@ -251,6 +251,8 @@ def test_the_class_guesses_which_break_hurts_most_while_the_models_train(classro
     assert asked in student.inner_text(".st-key-class_question")
     # the question is far down the page: the class panel says where
     assert zh.TEXT["class.q_open_break"] in student.inner_text(".st-key-class_student")
+    student.locator(".st-key-class_student").screenshot(
+        path=str(ARTIFACTS / "class_break_pointer_zh.png"))
     student.locator(".st-key-class_question").scroll_into_view_if_needed()
     student.locator(".st-key-class_answer [role='combobox']").first.click()
     options = student.get_by_role("option")
