@@ -145,8 +145,9 @@ def _where(exp: Experiment) -> tuple[float, str]:
 
 def _status_text(exp: Experiment) -> str:
     """One line for the sidebar: where the experiment is."""
-    if exp.queued:
-        return t("exp.status_queued", ahead=exp.place.ahead)
+    place = exp.place  # read once: the training thread clears it when its turn comes
+    if place is not None and exp.busy:
+        return t("exp.status_queued", ahead=place.ahead)
     names = (t("exp.correct"), t("exp.broken"))
     for arm, state in reversed(list(enumerate(exp.states))):
         if state.running and state.history:

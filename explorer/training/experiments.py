@@ -31,6 +31,7 @@ from transformer.tasks import Task
 from transformer.tokenize import PAD
 from transformer.train import Batch, StepInfo, TrainConfig, greedy_decode
 
+from .hub import Place
 from .run import (
     EVAL_SEED,
     EVAL_SEQUENCES,
@@ -181,7 +182,7 @@ class Trainings:
     # Cleared from when a background training is asked for until it has measured every
     # model (`train_in_background`), queue included: `idle.wait(timeout)` waits for it.
     idle: threading.Event = field(default_factory=_set_event, repr=False, compare=False)
-    place: object = None  # while it waits for a core: the hub's Place (ahead, seconds)
+    place: Place | None = None  # while it waits for a core: where it stands in the queue
     error: str | None = None  # what ended a background training, if it failed
 
     @property
@@ -315,7 +316,7 @@ class _LeftQueueError(Exception):
 
 # A turn: turn(on_wait) is a `with` block that runs once a core is free, calling
 # on_wait(place) while it waits (hub.Hub.turn with the expected seconds bound).
-Turn = Callable[[Callable[[object], None]], AbstractContextManager[None]]
+Turn = Callable[[Callable[[Place], None]], AbstractContextManager[None]]
 
 
 def train_in_background(exp: Trainings, turn: Turn,
@@ -327,7 +328,7 @@ def train_in_background(exp: Trainings, turn: Turn,
     results are measured (None when a model trained no step)."""
     exp.idle.clear()
 
-    def on_wait(place: object) -> None:
+    def on_wait(place: Place) -> None:
         exp.place = place
         if exp.states[0].stop_request.is_set():
             raise _LeftQueueError

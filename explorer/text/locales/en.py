@@ -1841,7 +1841,7 @@ TEXT: dict[str, str] = {
                            "or closing the tab loses it. Download it to keep it; “{panel}” in the "
                            "sidebar loads it back.",
     "train.reason.new_training": "a new training",
-    "train.reason.question_gone": "the class's question it was training for ended",
+    "train.reason.question_gone": "the class moved on from the question it trained for",
     "train.held_out_missed_same": "The “{metric}” beside it is a second, separate test, the "
                                   "held-out evaluation: {right} of {total} other sequences right "
                                   "({acc}). Passing one check does not mean every sequence is "

@@ -1588,7 +1588,7 @@ TEXT: dict[str, str] = {
     "train.download_keep": "你训练好的模型只存在于这个浏览器标签页中：刷新页面或关闭标签页都会丢失"
                            "它。下载下来即可保存；侧边栏的“{panel}”可以重新载入。",
     "train.reason.new_training": "开始了新的训练",
-    "train.reason.question_gone": "它所为之训练的课堂问题已经结束",
+    "train.reason.question_gone": "课堂已不再进行它所针对的问题",
     "train.held_out_missed_same": "旁边的“{metric}”来自另一次独立的测试，即留出评估：另外 {total} "
                                   "个序列中答对 {right} 个（{acc}）。通过一次检验并不等于每个序列"
                                   "都对；答错的 {wrong} 个序列长度都是 {lengths}。",
