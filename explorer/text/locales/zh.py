@@ -1422,11 +1422,11 @@ TEXT: dict[str, str] = {
     "preview.everywhere": "在每个页面上查看这个模型",
     # ---- 7. 破坏一个部件（explorer/sections/experiment.py）----
     "exp.header": "7. 破坏一个部件，与正确的模型并排训练",
-    "exp.intro": "下面每个开关只改变一处：`TransformerConfig` "
-                 "的一个字段（在“模型”页的模块树和代码里都能看到），或者训练时的标签平滑。**同时训"
-                 "练两个**会让正确的模型和被破坏的模型从相同的初始权重出发，在相同的任务、相同的批"
-                 "和相同的步数下训练（用第 2 节的模型和设置；开启 dropout "
-                 "时，两者丢弃哪些单元也由随机种子决定），然后用同样的方法测量两者。",
+    "exp.intro": "下面每个开关只改变一处：`TransformerConfig` 的一个字段（在“模型”页的模块树和代码"
+                 "里都能看到），或者训练时的标签平滑。**训练两个模型**会让正确的模型和被破坏的模型"
+                 "从相同的初始权重出发，在相同的任务、相同的批和相同的步数下训练（用第 2 节的模型"
+                 "和设置；开启 dropout 时，两者丢弃哪些单元也由随机种子决定），然后用同样的方法测"
+                 "量两者。",
     "exp.break_label": "要破坏的部件",
     "exp.break_help": "通常选一个，看看这个部件的作用；也可以同时选几个（甚至全部），照样能训"
                       "练，但结果就说不清是哪个部件造成的。",
@@ -1516,16 +1516,16 @@ TEXT: dict[str, str] = {
                              "h = 1（d_k = 128）。",
     "exp.hint.residual": "层数越多，残差连接越重要：在第 2 节选择侧边栏的模型，设 N = 4。",
     "exp.hint.smoothing": "标签平滑是一种正则化：模型有可能死记固定的训练集时，它才有用。",
-    "exp.run": "同时训练两个",
+    "exp.run": "训练两个模型",
     "exp.training": "先训练正确的模型，再训练被破坏的模型…",
     "exp.progress": "{name}：第 {step} / {steps} 步，损失 {loss}，{seconds} 秒",
     "exp.correct": "正确的模型",
     "exp.broken": "被破坏的模型",
     "exp.broken_named": "被破坏：{name}",
     "exp.cannot": "用这些设置无法训练：{reason}",
-    "exp.not_run": "选一个部件，然后按**同时训练两个**：两个模型先后训练，然后一起测量。",
-    "exp.incomplete": "实验在{name}训练第一步之前就停止了，所以没有可比较的结果；请再按一次**同时"
-                      "训练两个**。",
+    "exp.not_run": "选一个部件，然后按**训练两个模型**：两个模型先后训练，然后一起测量。",
+    "exp.incomplete": "实验在{name}训练第一步之前就停止了，所以没有可比较的结果；请再按一次**训练"
+                      "两个模型**。",
     "exp.trained": "已训练：{describe}；每个模型计划 {steps} 步（表中是实际训练的步数），从相"
                    "同的初始权重出发，用相同的批。准确率基于 {n} 个留出序列。",
     "exp.col_measure": "指标",
@@ -1588,7 +1588,7 @@ TEXT: dict[str, str] = {
     "train.download_keep": "你训练好的模型只存在于这个浏览器标签页中：刷新页面或关闭标签页都会丢失"
                            "它。下载下来即可保存；侧边栏的“{panel}”可以重新载入。",
     "train.reason.new_training": "开始了新的训练",
-    "train.reason.question_gone": "课堂已不再进行它所针对的问题",
+    "train.reason.question_gone": "课堂已转到别处，不再是这次训练所针对的问题",
     "train.held_out_missed_same": "旁边的“{metric}”来自另一次独立的测试，即留出评估：另外 {total} "
                                   "个序列中答对 {right} 个（{acc}）。通过一次检验并不等于每个序列"
                                   "都对；答错的 {wrong} 个序列长度都是 {lengths}。",
@@ -1623,7 +1623,7 @@ TEXT: dict[str, str] = {
     "ckpt.upload_button": "上传",
     "ckpt.upload_limit": "每个文件最大 {mb} MB：{types}",
     "exp.goes_on": "你继续使用应用的其他部分时（本页或其他页面，任一语言），两个模型都会继续训练。"
-                   "“停止”或再次点击**同时训练两个**会结束这次实验；两个模型都训练完后，结果会显示"
+                   "“停止”或再次点击**训练两个模型**会结束这次实验；两个模型都训练完后，结果会显示"
                    "在这里。",
     "exp.status": "破坏一个部件：{name}，第 {step} / {steps} 步",
     "exp.status_queued": "破坏一个部件：等待空闲的 CPU 核（前面还有 {ahead} 个）",
@@ -1750,28 +1750,28 @@ TEXT: dict[str, str] = {
     "shapes.ex.walk_out": "权重乘以 V：每个头上每个查询一个 d_k 维向量",
     "class.title": "开课或加入课堂",
     "class.start_help": "开一堂课并分享课堂码或链接：打开它的每个学生都看到你展示的页面、设置和句"
-                        "子，并在几秒内跟上你的改动。学生的界面语言保持各自的选择。",
+                        "子，并在几秒内跟上你的改动。学生仍使用各自的界面语言。",
     "class.start": "开课",
     "class.code_label": "课堂码",
     "class.join": "加入课堂",
     "class.not_a_code": "这不是课堂码：课堂码由六个字母和数字组成，例如 K7Q2XM。",
     "class.wait": "这里试过的课堂码太多了：请等 {seconds} 秒后再试。",
-    "class.not_found": "没有正在进行的课堂使用课堂码 {code}：它可能已经结束。不加入课堂，本应用照"
-                       "常可用。",
-    "class.unavailable": "此服务器无法开课：课堂存储无法打开（CLASS_STORE 设置）。",
-    "class.teaching": "你正在上这堂课。学生打开链接、扫描二维码或输入课堂码即可加入：",
+    "class.not_found": "课堂码 {code} 没有对应正在进行的课堂：它可能已经结束。不加入课堂，本应用也"
+                       "照常可用。",
+    "class.unavailable": "此服务器不支持课堂功能：无法打开课堂存储（CLASS_STORE 设置）。",
+    "class.teaching": "你是这堂课的老师。学生打开链接、扫描二维码或输入课堂码即可加入：",
     "class.qr_caption": "加入链接的二维码",
     "class.roster": "已连接的学生：{connected} 名（{following} 名跟随，{exploring} 名自行探索）",
     "class.asked": "已提出的问题（{n} 个）",
-    "class.asked_right": "{answered} 人作答，答对 {right}",
+    "class.asked_right": "{answered} 人作答，答对率 {right}",
     "class.asked_open": "{answered} 人作答，尚未公布答案",
     "class.end": "结束课堂",
     "class.ended": "这堂课已经结束。",
-    "class.in_class": "课堂 {code}",
+    "class.in_class": "你在课堂 {code} 中",
     "class.follow": "跟随老师",
     "class.follow_help": "开启时，你的页面显示老师展示的内容。你自己改动任何设置就进入自行探索；老"
                          "师的改动会等你重新跟随时再显示。",
-    "class.elsewhere": "你正在自行探索。课堂在“{page}”页。",
+    "class.elsewhere": "你正在自行探索。课堂正在“{page}”页上。",
     "class.back": "回到课堂",
     "class.leave": "离开课堂",
     "class.banner": "加入课堂：{code}",
@@ -1786,7 +1786,7 @@ TEXT: dict[str, str] = {
     "class.q_pick": "选一个 token",
     "class.q_pick_first": "请先选好你的回答，再提交。",
     "class.hidden_for_now": "老师公布答案之前，这一部分会被隐藏。",
-    "class.hidden_on_projector": "公布答案之前，投影上不显示这一部分。",
+    "class.hidden_on_projector": "在你公布答案之前，投影上不显示这一部分。",
     "class.q_closed": "这个问题已关闭：老师已经继续讲下去了。",
     "class.q_hidden": "老师公布答案之前，热力图会被隐藏，以免泄露答案。每人只能回答一次。",
     "class.ask_title": "向全班提问：它会看向哪里？",
@@ -1795,10 +1795,10 @@ TEXT: dict[str, str] = {
     "class.q_query": "查询 token",
     "class.ask": "向全班提问",
     "class.reveal": "公布答案",
-    "class.q_answered": "目前的回答：{n} 份",
+    "class.q_answered": "目前已收到 {n} 份回答",
     "class.q_truth": "模型对 {token} 的注意力最大：{n} 份回答中有 {right} 份正确（{share}）。",
     "class.q_model_pick": "模型的选择",
-    "class.q_nickname": "你的名字（可不填）",
+    "class.q_nickname": "你的名字（选填）",
     "class.q_nickname_help": "不填名字时回答是匿名的；名字只有老师能看到。",
     "class.q_names": "谁选了什么：{names}",
     "class.q_next": "第 {step} 步：解码器接下来会写出哪个 token？",
@@ -1808,39 +1808,36 @@ TEXT: dict[str, str] = {
     "class.q_next_hidden": "老师公布答案之前，解码过程会被隐藏，以免泄露答案。每人只能回答一次。",
     "class.q_next_truth": "解码器写出的是 {token}：{n} 份回答中有 {right} 份正确（{share}）。",
     "class.ask_next_title": "向全班提问：下一个 token 是什么？",
-    "class.ask_next_help": "学生会看到源序列和解码器在这一步读入的 {k} 个 token，并猜测它写出的 "
-                           "token（贪心解码的选择）。公布答案前，学生的解码过程保持隐藏。",
-    "class.ask_break_title": "向全班提问：哪种破坏对“{task}”任务伤害最大？",
-    "class.ask_break_help": "学生从你提供的破坏中选一个。提问的同时，服务器依次训练正确的模型"
-                            "和每种破坏各一个模型：每种破坏单独施加，与**同时训练两个**的做法"
-                            "相同（相同的初始权重和批，每个 {steps} 步；除标签平滑这一破坏用 "
-                            "ε = {eps} 外，都不用标签平滑）。答案是在留出序列上解码最差的那种"
-                            "破坏：贪心解码的整序列准确率最低；若相同，则教师强制的 token 准确"
-                            "率较低者为答案，再相同则看损失较高者。所有模型测量完毕后才能公布"
-                            "答案。",
+    "class.ask_next_help": "学生会看到源序列和解码器在这一步读入的 {k} 个 token，并猜测它写出的 to"
+                           "ken（即贪心解码选出的 token）。公布答案前，学生的解码过程保持隐藏。",
+    "class.ask_break_title": "向全班提问：哪种破坏对“{task}”任务损害最大？",
+    "class.ask_break_help": "学生从你提供的破坏中选一个。提问的同时，服务器依次训练正确的模型和每"
+                            "种破坏各一个模型：每种破坏单独施加，与**训练两个模型**的做法相同（相"
+                            "同的初始权重和批，每个 {steps} 步；除标签平滑这一破坏用 ε = {eps} 外"
+                            "，都不用标签平滑）。答案是在留出序列上解码最差的那种破坏：贪心解码的"
+                            "整序列准确率最低；若并列，取教师强制的 token 准确率较低者；再并列，取"
+                            "损失较高者。所有模型测量完毕后才能公布答案。",
     "class.break_offered": "提供的破坏选项",
     "class.break_two": "请至少提供两种破坏。",
-    "class.q_break": "哪种破坏对“{task}”任务伤害最大？",
+    "class.q_break": "哪种破坏对“{task}”任务损害最大？",
     "class.q_break_how": "老师的服务器会训练正确的模型，并为每种破坏各训练一个模型，每个 "
                          "{steps} 步。答案是解码最差的那种破坏（以留出序列上贪心解码的整序列"
                          "准确率衡量）。",
-    "class.q_break_sent": "你的回答已提交。所有模型训练并测量完毕后，老师会公布哪种破坏伤害"
-                          "最大。",
+    "class.q_break_sent": "你的回答已提交。所有模型训练并测量完毕后，老师会公布哪种破坏损害最大。",
     "class.q_break_hidden": "每人只能回答一次。全班的回答和测得的答案会在公布时显示。",
-    "class.q_break_truth": "伤害最大的破坏是：{token}。{n} 份回答中有 {right} 份正确"
-                           "（{share}）。",
+    "class.q_break_truth": "损害最大的破坏是：{token}。{n} 份回答中有 {right} 份正确（{share}）。",
     "class.reveal_waits": "所有模型训练并测量完毕后即可公布答案。",
     "class.race_missing": "这个问题的模型不在这个标签页里（标签页被重新打开过，或训练未能开始），"
-                          "因此这里没有测出哪种破坏伤害最大：公布答案时只显示全班的回答。再提问"
-                          "一次即可测量。",
-    "class.race_stopped": "训练在所有模型训练完之前停止了，因此没有测出哪种破坏伤害最大："
-                          "公布答案时只显示全班的回答。再提问一次即可测量。",
+                          "因此这里没有测出哪种破坏损害最大：公布答案时只显示全班的回答。再提问一"
+                          "次即可测量。",
+    "class.race_stopped": "训练在所有模型训练完之前停止了，因此没有测出哪种破坏损害最大：公布答案"
+                          "时只显示全班的回答。再提问一次即可测量。",
     "class.race_hidden": "在你公布答案之前，测量结果在投影上保持隐藏。",
     "class.race_model": "模型",
-    "class.race_caption": "每个模型从相同的初始权重出发训练 {steps} 步；准确率基于相同的 "
-                          "{n} 个留出序列。",
+    "class.race_caption": "每个模型从相同的初始权重出发训练 {steps} 步；准确率都在同样的 {n} 个留"
+                          "出序列上测得。",
     "class.race_progress": "第 {k} 个模型（共 {n} 个，{name}）：第 {step} / {steps} 步",
-    "class.q_hurt_most": "伤害最大",
+    "class.q_hurt_most": "损害最大",
     "class.race_weak": "训练 {steps} 步后，正确的模型本身在留出序列上也只解码对 {greedy}：步数"
                        "太少，各种破坏之间差别不大。想让比较说明问题，请用更多步数再提问一次"
                        "（第 7 节的滑块，默认 {default} 步）。",
@@ -1850,9 +1847,10 @@ TEXT: dict[str, str] = {
     "exp.short.scale_scores": "去掉 √d_k 缩放",
     "exp.short.residual": "去掉残差连接",
     "exp.short.smoothing": "标签平滑",
-    "class.break_wait": "全班的问题还没有公布答案：老师公布后，本节会重新显示（在这里训练一种破"
+    "class.break_wait": "课堂上的问题还没有公布答案：老师公布后，本节会重新显示（在这里训练一种破"
                         "坏会泄露答案）。",
-    "class.break_one_mask": "去掉后续位置掩码和掩码取反都解码不出任何正确结果：两者只提供第一个。",
+    "class.break_one_mask": "“去掉后续位置掩码”和“后续位置掩码取反”都一个序列也解码不对：两者只提"
+                            "供前一个。",
     "class.asked_no_truth": "{answered} 人作答，公布时没有测得的答案",
     "class.q_no_truth": "公布时没有测得的答案：并非所有模型都训练完毕。共 {n} 人作答。",
     "class.q_open_attention": "老师提了一个问题：请在本页热力图上方作答。",
