@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from explorer.app import classroom as C
 from explorer.classroom.store import NotTeacherError, Question
-from explorer.sections.classroom import join_link, qr_png
+from explorer.sections.classroom import ANSWERED_KEY, join_link, qr_png
 from explorer.text.i18n import set_lang
 from explorer.text.locales import en, zh
 
@@ -740,10 +740,10 @@ def test_the_class_panel_points_a_student_to_the_open_question_until_answered(ab
     at.run()
     assert not at.exception, at.exception
     assert [i.value for i in at.info] == [en.TEXT[where]]
-    at.session_state["_class_answered"] = (code, question)  # this student answered
+    at.session_state[ANSWERED_KEY] = (code, question)  # this student answered
     at.run()
     assert not at.info
-    at.session_state["_class_answered"] = None
+    at.session_state[ANSWERED_KEY] = None
     at.session_state[C.FOLLOW_KEY] = False  # exploring: the banner says where the class is
     at.run()
     assert en.TEXT[where] not in [i.value for i in at.info]
