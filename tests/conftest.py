@@ -241,3 +241,19 @@ def pytest_collection_modifyitems(config, items):
             if (module, name) in seen:
                 item.add_marker(pytest.mark.slow)
             seen.add((module, name))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed test's report also says what its browser pages showed, when a fixture of it
+    can tell (`describe_pages(name)`): a failure seen once on CI can be read from its log."""
+    report = yield
+    if report.when == "call" and report.failed:
+        for value in getattr(item, "funcargs", {}).values():
+            describe = getattr(value, "describe_pages", None)
+            if callable(describe):
+                try:
+                    report.sections.append(("pages when it failed", describe(item.name)))
+                except Exception as exc:  # a browser that is gone: the failure stays the news
+                    report.sections.append(("pages when it failed", repr(exc)))
+    return report

@@ -119,6 +119,38 @@ def test_a_student_who_changes_the_view_explores_and_comes_back_in_one_click():
     assert student.text_input(key="source").value == "the class moves on"
 
 
+def _follow_toggle(at: AppTest):
+    """The student's "Follow the teacher" toggle as drawn in the last run."""
+    (toggle,) = [w for w in at.sidebar.toggle if w.key.startswith(C.FOLLOW_TOGGLE)]
+    return toggle
+
+
+def test_the_follow_toggle_is_drawn_anew_whenever_the_app_turns_following():
+    """A browser's rerun carries every widget's value, and one sent before it heard that the
+    app turned following on or off would switch the toggle back: each turn draws a toggle of
+    a new key, which shows the student's own flag; the student's switch is theirs."""
+    teacher, code = _teacher()
+    student = _session(**{"class": code})
+    student.run()
+    first = _follow_toggle(student)
+    assert first.value is True
+    student.text_input(key="source").set_value("my own sentence").run()  # explores
+    exploring = _follow_toggle(student)
+    assert exploring.key != first.key and exploring.value is False
+    student.button(key="class_back").click().run()
+    student.run()
+    back = _follow_toggle(student)
+    assert back.key not in (first.key, exploring.key) and back.value is True
+    assert student.session_state[C.FOLLOW_KEY] is True
+    back.set_value(False).run()  # the student's own switch
+    assert student.session_state[C.FOLLOW_KEY] is False
+    assert _follow_toggle(student).value is False
+    _follow_toggle(student).set_value(True).run()
+    student.run()
+    assert student.session_state[C.FOLLOW_KEY] is True and _follow_toggle(student).value is True
+    assert not student.exception, student.exception
+
+
 def test_a_reopened_teacher_link_with_the_key_in_the_browser_steers_again(monkeypatch):
     teacher, code = _teacher()
     key = teacher.session_state[C.SEAT_KEY].teacher_key

@@ -58,12 +58,33 @@ class Classroom:
 
     def __init__(self, browser, url: str) -> None:
         self.browser, self.url = browser, url
+        self.pages: list = []
 
     def open(self, path: str, height: int = 1000):
         """A new person's page at `path` (and its query) of the app."""
         page = self.browser.new_context(viewport={"width": 1300, "height": height}).new_page()
         page.goto(f"{self.url}{path}")
+        self.pages.append(page)
         return page
+
+    def describe_pages(self, name: str) -> str:
+        """What each person's page shows (conftest.py adds it to a failed test's report),
+        with a screenshot of each in test-artifacts/."""
+        said = []
+        for i, page in enumerate(self.pages):
+            page.screenshot(path=str(ARTIFACTS / f"failed_{name}_{i}.png"), full_page=True)
+            state = page.evaluate("() => document.querySelector('[data-test-script-state]')"
+                                  "?.getAttribute('data-test-script-state')")
+            panel = page.locator(".st-key-class_student, .st-key-class_teacher")
+            follow = page.locator(".st-key-class_follow input")
+            errors = page.locator("[data-testid='stException']").all_inner_texts()
+            said.append(
+                f"page {i}: {page.url} (script {state}, follow "
+                f"{follow.is_checked() if follow.count() else '-'}, question "
+                f"{page.locator('.st-key-class_question').count()}, errors "
+                f"{errors})\n"
+                + (panel.first.inner_text()[:600] if panel.count() else "(no class panel)"))
+        return "\n\n".join(said)
 
     def start(self, path: str, height: int = 1000):
         """A teacher who opens `path` and starts a class: their page and the class's code."""

@@ -43,7 +43,10 @@ OWN_PARAMS = (LANG_PARAM, PRESENTER_PARAM, CLASS_PARAM)  # what each session kee
 STORE_ENV, DATA_ENV = "CLASS_STORE", "CLASS_DATA"
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 SEAT_KEY = "_class_seat"  # this session's Seat
-FOLLOW_KEY = "class_follow"  # the student's "Follow the teacher" toggle
+FOLLOW_KEY = "_class_following"  # whether this student follows the teacher now
+# The "Follow the teacher" toggle: its place (a container's key) and, with the seat's `turns`,
+# its widget key (`follow_toggle_key`)
+FOLLOW_TOGGLE = "class_follow"
 NOTICE_KEY = "_class_notice"  # why a join link did not join (a text key and values), once
 CLIENT_KEY = "_class_client"  # this session's id for the store's limit on wrong codes
 TRAIN_KEY = "_class_train"  # a following student's Train page trains with the teacher
@@ -76,6 +79,9 @@ class Seat:
     beat: float = 0.0  # time.time() of the student's last heartbeat
     # the teacher: Train clicks sent; a student: the teacher's count last trained along with
     trainings: str = "0"
+    # how often the app turned following on or off (Back to the class, exploring): the
+    # toggle's key changes with it (`follow_toggle_key`)
+    turns: int = 0
 
     @property
     def teaching(self) -> bool:
@@ -107,6 +113,38 @@ def following() -> bool:
     """Whether this session is a student who follows the teacher now."""
     s = seat()
     return s is not None and not s.teaching and st.session_state.get(FOLLOW_KEY) is True
+
+
+def follow_toggle_key(s: Seat) -> str:
+    """The key of the student's "Follow the teacher" toggle as drawn in this run.
+
+    Every rerun the browser asks for carries the value each widget shows, and a timer's
+    rerun sent before the browser heard that the app turned following on or off (a timer
+    ticks every WATCH_EVERY; one that comes while "Back to the class" is handled rides on
+    its rerun of the page) would carry the old value as if the student had switched the
+    toggle back. A toggle of a new key each time the app turns it leaves such a value with
+    a widget that is no longer drawn. The switch the student makes is the widget's own."""
+    shown = st.session_state.get(f"{FOLLOW_TOGGLE}_{s.turns}")
+    if shown is not None and shown != following():  # turned some other way: a new seat
+        s.turns += 1
+    return f"{FOLLOW_TOGGLE}_{s.turns}"
+
+
+def toggled(key: str) -> None:
+    """The toggle of key `key` was switched by the student: follow or explore."""
+    if st.session_state.get(key) is True:
+        follow_again()
+    else:
+        st.session_state[FOLLOW_KEY] = False
+
+
+def _turn(on: bool) -> None:
+    """The app turns following on or off (not the student's toggle): the toggle is drawn
+    anew, under its next key."""
+    st.session_state[FOLLOW_KEY] = on
+    s = seat()
+    if s is not None:
+        s.turns += 1
 
 
 def take_notice() -> tuple[str, dict[str, str]] | None:
@@ -264,7 +302,7 @@ def notice_exploring(s: Seat, own: dict[str, str]) -> None:
     if s.applied is None:
         s.applied = own
     elif own != s.applied:
-        st.session_state[FOLLOW_KEY] = False
+        _turn(False)
 
 
 def heartbeat(store: ClassStore, s: Seat) -> None:
@@ -323,7 +361,7 @@ def wait_for_class(store: ClassStore, s: Seat) -> bool:
 
 def follow_again() -> None:
     """"Back to the class": follow again; the next run brings the class's view."""
-    st.session_state[FOLLOW_KEY] = True
+    _turn(True)
     s = seat()
     if s is not None:
         s.version = -1

@@ -181,12 +181,14 @@ def _asked(questions: list[Tally]) -> None:
 def _student(store: ClassStore, s: C.Seat, page_names: dict[str, str]) -> None:
     with st.container(border=True, key="class_student"):
         st.caption(t("class.in_class", code=s.code))
-        # persist_state: st.switch_page (app.py, to the class's page) sends no widget
-        # values, and Streamlit drops every widget's value at a page change, so the toggle
-        # would read off for the new page's first run: the student shown exploring (and the
-        # heatmaps an open question hides) until the browser sent it back on.
-        st.toggle(t("class.follow"), key=C.FOLLOW_KEY, help=t("class.follow_help"),
-                  on_change=_maybe_follow_again, persist_state="session")
+        # Drawn from the seat's own flag each run (`C.following`), under a key that
+        # changes when the app turns following on or off (`C.follow_toggle_key`): the
+        # widget's value is never what says whether the student follows. A page change
+        # (st.switch_page, to the class's page) drops every widget's value; the flag stays.
+        key = C.follow_toggle_key(s)
+        with st.container(key=C.FOLLOW_TOGGLE):
+            st.toggle(t("class.follow"), value=C.following(), key=key,
+                      help=t("class.follow_help"), on_change=C.toggled, args=(key,))
         _where_to_answer(store, s)
         draw_last(lambda: _watch_for(s.version)(store, page_names))
         if st.button(t("class.leave"), key="class_leave", icon=":material/logout:"):
@@ -203,11 +205,6 @@ def _where_to_answer(store: ClassStore, s: C.Seat) -> None:
             or st.session_state.get(ANSWERED_KEY) == (s.code, question.id)):
         return
     st.info(t(_WHERE[about]), icon=":material/quiz:")
-
-
-def _maybe_follow_again() -> None:
-    if C.following():  # the toggle was switched on: the class's view comes back
-        C.follow_again()
 
 
 def _watch_for(version: int) -> Callable[[ClassStore, dict[str, str]], None]:
