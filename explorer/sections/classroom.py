@@ -114,16 +114,17 @@ def _start_or_join(store: ClassStore | None) -> None:
             st.caption(t("class.unavailable"))
             return
         st.caption(t("class.start_help"))
-        if st.button(t("class.start"), key="class_start", icon=":material/co_present:",
-                     width="stretch"):
-            C.start_class(store)
-            st.rerun()
+        st.button(t("class.start"), key="class_start", icon=":material/co_present:",
+                  width="stretch", on_click=C.start_class, args=(store,))
         code = st.text_input(t("class.code_label"), key="class_code", max_chars=20,
                              placeholder="K7Q2XM")
-        if st.button(t("class.join"), key="class_join", icon=":material/login:",
-                     width="stretch", disabled=not code):
-            C.join_class(store, code)
-            st.rerun()  # in the class, or its notice at the top of the panel
+        # in the class, or its notice at the top of the panel
+        st.button(t("class.join"), key="class_join", icon=":material/login:",
+                  width="stretch", disabled=not code, on_click=_join_typed, args=(store,))
+
+
+def _join_typed(store: ClassStore) -> None:
+    C.join_class(store, st.session_state.get("class_code"))
 
 
 def _teacher(store: ClassStore, s: C.Seat) -> None:
@@ -134,10 +135,8 @@ def _teacher(store: ClassStore, s: C.Seat) -> None:
         st.code(link, language=None, wrap_lines=True)
         st.image(qr_png(link), caption=t("class.qr_caption"), width="stretch")
         draw_last(lambda: _roster(store, s.code, s.teacher_key or ""))
-        if st.button(t("class.end"), key="class_end", icon=":material/stop_circle:",
-                     width="stretch"):
-            C.leave_class(store, end=True)
-            st.rerun()
+        st.button(t("class.end"), key="class_end", icon=":material/stop_circle:",
+                  width="stretch", on_click=C.leave_class, args=(store, True))
     _keep_key(key="class_key", data={"name": C.TEACHER_COOKIE + s.code,
                                      "value": s.teacher_key or ""}, height=0)
 
@@ -191,9 +190,8 @@ def _student(store: ClassStore, s: C.Seat, page_names: dict[str, str]) -> None:
                       help=t("class.follow_help"), on_change=C.toggled, args=(key,))
         _where_to_answer(store, s)
         draw_last(lambda: _watch_for(s.version)(store, page_names))
-        if st.button(t("class.leave"), key="class_leave", icon=":material/logout:"):
-            C.leave_class(store, end=False)
-            st.rerun()
+        st.button(t("class.leave"), key="class_leave", icon=":material/logout:",
+                  on_click=C.leave_class, args=(store, False))
 
 
 def _where_to_answer(store: ClassStore, s: C.Seat) -> None:
@@ -354,26 +352,41 @@ def _answer(store: ClassStore, s: C.Seat, question: PublicQuestion, labels: tupl
                           format_func=lambda i: labels[i], key="class_answer",
                           placeholder=t("class.q_pick"))
     picked = choice if isinstance(choice, int) and 0 <= choice < len(question.choices) else None
-    nickname = st.text_input(t("class.q_nickname"), key="class_nick",
-                             max_chars=NICKNAME_CHARS, help=t("class.q_nickname_help"))
-    if st.button(t("class.q_send"), key="class_send", type="primary",
-                 icon=":material/send:", disabled=picked is None):
-        if picked is None:  # a forged click, or a value no choice has
-            st.warning(t("class.q_pick_first"), icon=":material/touch_app:")
-            return True
-        try:
-            store.answer(s.code, question.id, s.student_id, picked,
-                         nickname if isinstance(nickname, str) and nickname else None,
-                         time.time())
-        except AlreadyAnsweredError:
-            pass
-        except ClassroomError:
-            st.warning(t("class.q_closed"), icon=":material/timer_off:")
-            return True
-        st.session_state[ANSWERED_KEY] = (s.code, question.id)
-        st.rerun()
+    st.text_input(t("class.q_nickname"), key="class_nick", max_chars=NICKNAME_CHARS,
+                  help=t("class.q_nickname_help"))
+    st.button(t("class.q_send"), key="class_send", type="primary", icon=":material/send:",
+              disabled=picked is None, on_click=_send,
+              args=(store, s.code, question.id, s.student_id, len(question.choices)))
+    problem = st.session_state.pop(_SEND_PROBLEM, None)
+    if problem == "class.q_pick_first":
+        st.warning(t(problem), icon=":material/touch_app:")
+    elif problem == "class.q_closed":
+        st.warning(t(problem), icon=":material/timer_off:")
     st.caption(t(_HIDDEN[about]))
     return True
+
+
+_SEND_PROBLEM = "_class_send_problem"  # why the answer just sent was refused (a text key)
+
+
+def _send(store: ClassStore, code: str, question_id: int, student_id: str,
+          choices: int) -> None:
+    """Send's callback (a callback, not the button's value: a click whose value another
+    run's end resets still sends): the answer picked, once."""
+    choice = st.session_state.get("class_answer")
+    nickname = st.session_state.get("class_nick")
+    if not (isinstance(choice, int) and 0 <= choice < choices):  # forged, or none picked
+        st.session_state[_SEND_PROBLEM] = "class.q_pick_first"
+        return
+    try:
+        store.answer(code, question_id, student_id, choice,
+                     nickname if isinstance(nickname, str) and nickname else None, time.time())
+    except AlreadyAnsweredError:
+        pass
+    except ClassroomError:
+        st.session_state[_SEND_PROBLEM] = "class.q_closed"
+        return
+    st.session_state[ANSWERED_KEY] = (code, question_id)
 
 
 def teacher_hides(about: str, presenter: bool) -> bool:
@@ -435,16 +448,15 @@ def teacher_next_question(src: Sequence[str], prefix: Sequence[str], probs: np.n
     with st.expander(t("class.ask_next_title"), icon=":material/quiz:",
                      expanded=question is not None):
         st.caption(t("class.ask_next_help", k=len(prefix)))
-        if st.button(t("class.ask"), key="class_ask_next", icon=":material/help:"):
-            ids = next_token_choices(itos, probs)
-            picked = [i for i in ids if itos[i] == next_token]
-            fields = {"about": ABOUT_NEXT, "step": str(step),
-                      "source": _tail(joiner.join(src)), "prefix": _tail(joiner.join(prefix))}
-            store.ask(s.code, s.teacher_key or "",
-                      Question("token", t("class.q_next", step=step),
-                               tuple(_token_label(itos[i]) for i in ids),
-                               ids.index(picked[0]) if picked else None, fields), time.time())
-            st.rerun()
+        ids = next_token_choices(itos, probs)
+        picked = [i for i in ids if itos[i] == next_token]
+        fields = {"about": ABOUT_NEXT, "step": str(step),
+                  "source": _tail(joiner.join(src)), "prefix": _tail(joiner.join(prefix))}
+        st.button(t("class.ask"), key="class_ask_next", icon=":material/help:",
+                  on_click=_ask_now, args=(store, s, Question(
+                      "token", t("class.q_next", step=step),
+                      tuple(_token_label(itos[i]) for i in ids),
+                      ids.index(picked[0]) if picked else None, fields)))
         if question is not None:  # its timer starts once the page is drawn
             teacher_tally(store, s, question, question.choices, lang, presenter)
 
@@ -465,20 +477,25 @@ def _ask(store: ClassStore, s: C.Seat, weights: np.ndarray, q_tok: list[str],
         query = st.selectbox(t("class.q_query"), range(len(q_tok)), key="class_query",
                              format_func=lambda i: f"{i}:{q_tok[i]}")
         query = query if isinstance(query, int) and 0 <= query < len(q_tok) else 0
-        if st.button(t("class.ask"), key="class_ask", icon=":material/help:"):
-            truth = int(np.argmax(weights[query]))
-            labels = tuple(f"{i}:{tok}" for i, tok in enumerate(k_tok))
-            # the prompt, in the teacher's words, is what the teacher's dashboard lists;
-            # students read the question from its fields, in their own language
-            prompt = t("class.q_token", token=q_tok[query], layer=layer, head=head,
-                       kind=KINDS[kind].label if kind in KINDS else kind)
-            fields = {"about": ABOUT_ATTENTION, "token": q_tok[query], "layer": str(layer),
-                      "head": str(head), "kind": kind}
-            store.ask(s.code, s.teacher_key or "",
-                      Question("token", prompt, labels, truth, fields), time.time())
-            st.rerun()
+        truth = int(np.argmax(weights[query]))
+        labels = tuple(f"{i}:{tok}" for i, tok in enumerate(k_tok))
+        # the prompt, in the teacher's words, is what the teacher's dashboard lists;
+        # students read the question from its fields, in their own language
+        prompt = t("class.q_token", token=q_tok[query], layer=layer, head=head,
+                   kind=KINDS[kind].label if kind in KINDS else kind)
+        fields = {"about": ABOUT_ATTENTION, "token": q_tok[query], "layer": str(layer),
+                  "head": str(head), "kind": kind}
+        st.button(t("class.ask"), key="class_ask", icon=":material/help:", on_click=_ask_now,
+                  args=(store, s, Question("token", prompt, labels, truth, fields)))
         if question is not None:  # its timer starts once the page is drawn
             teacher_tally(store, s, question, question.choices, lang, presenter)
+
+
+def _ask_now(store: ClassStore, s: C.Seat, question: Question) -> None:
+    """Ask's callback: the class is asked `question`, the one the teacher's page showed when
+    they clicked (a callback, not the button's value, which the end of another run of the
+    page, a timer's, may reset before this run reads it: the click would be lost)."""
+    store.ask(s.code, s.teacher_key or "", question, time.time())
 
 
 def teacher_tally(store: ClassStore, s: C.Seat, question: PublicQuestion,
@@ -518,12 +535,19 @@ def _tally(store: ClassStore, code: str, key: str, question_id: int,
     ready, truth = measured() if measured is not None else (True, None)
     if not ready:
         st.caption(t("class.reveal_waits"))
-    if st.button(t("class.reveal"), key="class_reveal", type="primary",
-                 icon=":material/visibility:", disabled=not ready):
-        if not ready:  # a forged click: the truth is not measured yet
-            return
-        store.reveal(code, key, question_id, time.time(), truth)
-        st.rerun(scope="app")
+    st.button(t("class.reveal"), key="class_reveal", type="primary",
+              icon=":material/visibility:", disabled=not ready, on_click=_reveal_now,
+              args=(store, code, key, question_id, ready, truth))
+
+
+def _reveal_now(store: ClassStore, code: str, key: str, question_id: int, ready: bool,
+                truth: int | None) -> None:
+    """Reveal's callback (see `_ask_now`): every student sees the answers; the teacher's
+    whole page runs again (on a projector it showed the heatmaps hidden)."""
+    if not ready:  # a forged click: the truth is not measured yet
+        return
+    store.reveal(code, key, question_id, time.time(), truth)
+    st.rerun(scope="app")
 
 
 def _results(counts: tuple[int, ...], labels: tuple[str, ...], truth: int | None,

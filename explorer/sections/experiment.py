@@ -18,12 +18,13 @@ import streamlit as st
 from transformer.train import StepInfo
 
 from ..app.charts import show_chart
+from ..app.classroom import Seat
 from ..app.context import Context
 from ..app.page import draw_last
 from ..app.session import session_alive
 from ..app.sidebar import use_session_lang
 from ..app.train_state import set_default, training_hub
-from ..classroom.store import Question
+from ..classroom.store import ClassStore, Question
 from ..figures.train import attention_figure, comparison_figure
 from ..state.view import keep
 from ..text.i18n import get_lang, percent, sentences, t
@@ -430,17 +431,14 @@ def _ask_which_break(ctx: Context, ts: TrainSettings, result: Trained, task: Tra
             st.caption(t("class.break_one_mask"))
         if len(offered) < 2:
             st.caption(t("class.break_two"))
-        if st.button(t("class.ask"), key="class_ask_break", icon=":material/help:",
-                     disabled=len(offered) < 2 or not trainable):
-            if len(offered) >= 2 and trainable:  # checked again: a click can be forged
-                question_id = store.ask(
-                    s.code, s.teacher_key or "",
-                    Question("option", t("class.q_break", task=task_name), offered, None,
-                             {"about": ABOUT_BREAK, "task": task.name,
-                              "steps": str(plan.steps)}), time.time())
-                _start_race(s.code, question_id, result.key, ts, ctx.settings.seed, offered,
-                            plan, film_probe(task, ctx.settings.source))
-                st.rerun()
+        st.button(t("class.ask"), key="class_ask_break", icon=":material/help:",
+                  disabled=len(offered) < 2 or not trainable, on_click=_ask_break_now,
+                  args=(store, s, Question("option", t("class.q_break", task=task_name),
+                                           offered, None,
+                                           {"about": ABOUT_BREAK, "task": task.name,
+                                            "steps": str(plan.steps)}),
+                        trainable, result.key, ts, ctx.settings.seed, plan, task,
+                        ctx.settings.source))
         if asked is None:
             return
         race = _race_for(s.code, asked.id)
@@ -452,6 +450,19 @@ def _ask_which_break(ctx: Context, ts: TrainSettings, result: Trained, task: Tra
         measured = None if race is None else (lambda: (not race.running, race.hurt_most()))
         teacher_tally(store, s, asked, tuple(_short(c) for c in asked.choices), get_lang(),
                       ctx.presenter, measured)
+
+
+def _ask_break_now(store: ClassStore, s: Seat, question: Question, trainable: bool, key: Any,
+                   ts: TrainSettings, seed: int, plan: BreakPlan, task: TrainTask,
+                   source: str) -> None:
+    """Ask's callback (a callback, not the button's value: the end of a timer's run of the
+    page may reset that value before this run reads it, and the click would be lost): the
+    question as the teacher's page showed it, and its race started."""
+    if len(question.choices) < 2 or not trainable:  # checked again: a click can be forged
+        return
+    question_id = store.ask(s.code, s.teacher_key or "", question, time.time())
+    _start_race(s.code, question_id, key, ts, seed, question.choices, plan,
+                film_probe(task, source))
 
 
 def _start_race(code: str, question_id: int, key: Any, ts: TrainSettings, seed: int,
