@@ -124,6 +124,7 @@ def _start_or_join(store: ClassStore | None) -> None:
 
 
 def _join_typed(store: ClassStore) -> None:
+    """Join's callback: the class of the code as typed."""
     C.join_class(store, st.session_state.get("class_code"))
 
 
@@ -371,8 +372,7 @@ _SEND_PROBLEM = "_class_send_problem"  # why the answer just sent was refused (a
 
 def _send(store: ClassStore, code: str, question_id: int, student_id: str,
           choices: int) -> None:
-    """Send's callback (a callback, not the button's value: a click whose value another
-    run's end resets still sends): the answer picked, once."""
+    """Send's callback: the answer picked, once, with the values of the click's own rerun."""
     choice = st.session_state.get("class_answer")
     nickname = st.session_state.get("class_nick")
     if not (isinstance(choice, int) and 0 <= choice < choices):  # forged, or none picked
@@ -493,8 +493,7 @@ def _ask(store: ClassStore, s: C.Seat, weights: np.ndarray, q_tok: list[str],
 
 def _ask_now(store: ClassStore, s: C.Seat, question: Question) -> None:
     """Ask's callback: the class is asked `question`, the one the teacher's page showed when
-    they clicked (a callback, not the button's value, which the end of another run of the
-    page, a timer's, may reset before this run reads it: the click would be lost)."""
+    they clicked."""
     store.ask(s.code, s.teacher_key or "", question, time.time())
 
 
@@ -542,8 +541,8 @@ def _tally(store: ClassStore, code: str, key: str, question_id: int,
 
 def _reveal_now(store: ClassStore, code: str, key: str, question_id: int, ready: bool,
                 truth: int | None) -> None:
-    """Reveal's callback (see `_ask_now`): every student sees the answers; the teacher's
-    whole page runs again (on a projector it showed the heatmaps hidden)."""
+    """Reveal's callback: every student sees the answers; the teacher's whole page runs
+    again (on a projector it showed the heatmaps hidden)."""
     if not ready:  # a forged click: the truth is not measured yet
         return
     store.reveal(code, key, question_id, time.time(), truth)

@@ -455,9 +455,7 @@ def _ask_which_break(ctx: Context, ts: TrainSettings, result: Trained, task: Tra
 def _ask_break_now(store: ClassStore, s: Seat, question: Question, trainable: bool, key: Any,
                    ts: TrainSettings, seed: int, plan: BreakPlan, task: TrainTask,
                    source: str) -> None:
-    """Ask's callback (a callback, not the button's value: the end of a timer's run of the
-    page may reset that value before this run reads it, and the click would be lost): the
-    question as the teacher's page showed it, and its race started."""
+    """Ask's callback: the question as the teacher's page showed it, and its race started."""
     if len(question.choices) < 2 or not trainable:  # checked again: a click can be forged
         return
     question_id = store.ask(s.code, s.teacher_key or "", question, time.time())
