@@ -24,6 +24,7 @@ if PLOTLY_REQUESTED not in st.session_state:
 import torch  # noqa: E402 (after the warm-up: this import alone takes ~0.7 s)
 
 from explorer.app import classroom  # noqa: E402
+from explorer.app.heap import freeze_imports  # noqa: E402
 from explorer.app.links import load_url_state  # noqa: E402
 from explorer.app.page import page_frame  # noqa: E402
 from explorer.app.sidebar import use_session_lang  # noqa: E402
@@ -89,14 +90,17 @@ with page_frame() as frame:
     class_slot = st.sidebar.container(key="class")
     st.sidebar.divider()
     plotly_warm_up.empty()  # the page draws from here on
-    frame.ctx = ctx = draw_sidebar()  # the sidebar also writes the view into the link
+    # the sidebar also writes the view into the link
+    frame.ctx = ctx = draw_sidebar(following=classroom.following())
     if seat is not None and store is not None:
         classroom.count_training(seat, train_asked())
         followed = classroom.class_view(st.query_params.to_dict(), here, seat.trainings)
         if seat.teaching:
             classroom.steer(store, seat, followed)  # the class sees what the teacher sees
-        else:
+        elif classroom.following():
             classroom.notice_exploring(seat, followed)
+            if not classroom.following():  # a change of their own: the sidebar unfolds
+                st.rerun()
     with class_slot:
         class_panel(store, {url: t(title) for _, title, _, url in PAGES})
     with menu:
@@ -110,3 +114,4 @@ with page_frame() as frame:
                          query_params=view)
     class_banner(ctx.presenter)  # a teacher in presenter mode: the class code, large
     page.run()
+freeze_imports()  # after a run that imported modules: they leave the GC's scans

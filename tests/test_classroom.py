@@ -90,7 +90,9 @@ def _student_in_chinese_follows(teacher: AppTest, code: str) -> None:
     assert not teacher.exception
     assert not student.exception, student.exception
     assert student.text_input(key="source").value == "the teacher types this"
-    assert student.number_input(key="N").value == 3
+    assert student.session_state["N"] == 3
+    assert _folded_size(student).startswith(zh.TEXT["sidebar.following_size"].split("{")[0])
+    assert "N 3 · h " in _folded_size(student)
     assert student.session_state["lang"] == "zh"  # the student's language is their own
     assert zh.TEXT["class.follow"] in [w.label for w in student.sidebar.toggle]
     set_lang("en")
@@ -101,6 +103,36 @@ def _student_in_chinese_follows(teacher: AppTest, code: str) -> None:
     assert student.text_input(key="source").value == "then this"
     assert student.session_state["presenter"] is not True
     assert student.session_state[C.FOLLOW_KEY] is True
+
+
+def _folded_size(at: AppTest) -> str:
+    """The label of a following student's folded model size ("" if not folded)."""
+    prefixes = tuple(lang.TEXT["sidebar.following_size"].split("{")[0] for lang in (en, zh))
+    labels = [e.label for e in at.sidebar.expander if e.label.startswith(prefixes)]
+    return labels[0] if labels else ""
+
+
+def test_a_following_students_model_size_is_one_line_that_opens_to_the_widgets():
+    """The class sets the size: folded, it is one line; opened, the usual widgets, and a
+    change there is the student's own (they explore, and the sidebar unfolds)."""
+    teacher, code = _teacher()
+    teacher.number_input(key="d_ff").set_value(96).run()
+    student = _session(**{"class": code})
+    student.run()
+    assert "N 2 · h 4 · d_model 32 · d_ff 96 · dropout 0.0 · seed 0" in _folded_size(student)
+    assert not [w for w in student.sidebar.number_input if w.key in ("N", "d_ff", "seed")]
+    student.session_state["size_open"] = True  # the learner opens it
+    student.run()
+    assert student.number_input(key="d_ff").value == 96
+    assert en.TEXT["sidebar.following_size_note"] in [c.value for c in student.sidebar.caption]
+    student.number_input(key="d_ff").set_value(128).run()
+    assert student.session_state[C.FOLLOW_KEY] is False  # exploring
+    assert _folded_size(student) == ""  # unfolded at once
+    assert student.number_input(key="d_ff").value == 128
+    teacher.number_input(key="d_ff").set_value(64).run()
+    student.run()
+    assert student.number_input(key="d_ff").value == 128  # never overwritten
+    assert not student.exception, student.exception
 
 
 def test_a_student_who_changes_the_view_explores_and_comes_back_in_one_click():

@@ -218,10 +218,10 @@ def _section(at) -> dict[str, object]:
 
 def test_a_knock_out_in_one_session_leaves_another_and_the_shared_model_alone():
     before = _digest(shipped_dates().model)
-    b = app("attention", model_source="dates", source=A_DATE, target="")
+    b = app("attention", ko_open=True, model_source="dates", source=A_DATE, target="")
     seen = _section(b)
-    a = app("attention", model_source="dates", source=A_DATE, target="", ko_part="cross",
-            ko_layer=0, ko_head=WHOLE)
+    a = app("attention", ko_open=True, model_source="dates", source=A_DATE, target="",
+            ko_part="cross", ko_layer=0, ko_head=WHOLE)
     assert not a.exception and _section(a)["metric"][1] != seen["metric"][1]
     b.run()
     assert _section(b) == seen
@@ -236,9 +236,28 @@ def _texts(at) -> str:
                                                  "warning") for el in getattr(at, kind))
 
 
+def test_the_experiment_is_drawn_only_while_open_and_the_link_says_whether_it_is():
+    at = app("attention", model_source="dates", source=A_DATE, target="")
+    assert not at.exception and not errors(at)
+    assert TABLES["en"]["ko.header"] in _texts(at)  # the title and what it does: always
+    assert TABLES["en"]["ko.open"] in [e.label for e in at.main.expander]
+    assert not [w for w in at.selectbox if w.key in ("ko_part", "ko_layer", "ko_head")]
+    assert "kon" not in at.query_params
+    at.session_state["ko_open"] = True  # the learner opens it
+    at.run()
+    assert at.selectbox(key="ko_part").value is not None
+    assert at.main.code[0].value == "2026-11-23 </s>"  # the whole model's answer
+    assert at.query_params["kon"] in ("1", ["1"])
+    for forged in ("<script>", 2, None):
+        at.session_state["ko_open"] = forged
+        at.run()
+        assert not at.exception and at.session_state["ko_open"] is False, forged
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_section_with_the_date_translator(lang):
-    with app_in(lang, "attention", model_source="dates", source=A_DATE, target="") as at:
+    with app_in(lang, "attention", ko_open=True, model_source="dates", source=A_DATE,
+                target="") as at:
         assert not at.exception and not errors(at)
         text = _texts(at)
         assert TABLES[lang]["ko.header"] in text
@@ -262,7 +281,7 @@ def test_the_section_with_the_date_translator(lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_section_with_the_untrained_model(lang):
-    with app_in(lang, "attention", model_source="untrained") as at:
+    with app_in(lang, "attention", ko_open=True, model_source="untrained") as at:
         assert not at.exception and not errors(at)
         assert TABLES[lang]["ko.no_task_untrained"] in [i.value for i in at.info]
         assert not any(b.key == "ko_measure" for b in at.button)
@@ -273,14 +292,14 @@ def test_the_section_with_the_untrained_model(lang):
     {"ko_layer": 99}, {"ko_head": 40}, {"ko_head": "<b>0</b>"}, {"ko_part": "<script>"},
     {"ko_layer": -3, "ko_head": 1.5}])
 def test_forged_widget_values_are_refused_with_a_warning(state):
-    at = app("attention", model_source="dates", source=A_DATE, target="", **state)
+    at = app("attention", ko_open=True, model_source="dates", source=A_DATE, target="", **state)
     assert not at.exception and not errors(at)
     assert TABLES["en"]["ko.refused"] in [w.value for w in at.warning]
     assert at.main.code[0].value == "2026-11-23 </s>"
 
 
 def test_a_head_left_over_becomes_the_whole_feed_forward_network():
-    at = app("attention", model_source="dates", source=A_DATE, target="",
+    at = app("attention", ko_open=True, model_source="dates", source=A_DATE, target="",
              ko_part="encoder_feed_forward", ko_head=2)
     assert not at.exception and not at.warning
     assert at.session_state["ko_head"] == WHOLE
@@ -288,7 +307,7 @@ def test_a_head_left_over_becomes_the_whole_feed_forward_network():
 
 
 def test_hostile_texts_give_no_exception():
-    at = app("attention", model_source="untrained")
+    at = app("attention", ko_open=True, model_source="untrained")
     for text in bad_input_texts():
         at.session_state["source"] = text
         at.run()
@@ -341,9 +360,10 @@ def test_the_sections_sentences_agree_with_each_other(lang):
     for key in ("ko.no_task_untrained", "ko.no_task_file", "ko.no_task_vocab",
                 "ko.no_task_long"):
         assert "still change" not in table[key] and "仍会改变" not in table[key]
-    with app_in(lang, "attention", model_source="untrained") as at:
+    with app_in(lang, "attention", ko_open=True, model_source="untrained") as at:
         assert table["ko.whose_shared"] in _texts(at)
-    with app_in(lang, "attention", model_source="dates", source=A_DATE, target="") as at:
+    with app_in(lang, "attention", ko_open=True, model_source="dates", source=A_DATE,
+                target="") as at:
         text = _texts(at)
         assert table["ko.whose_shared"] in text
         made = shipped_dates().meta

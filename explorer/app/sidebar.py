@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 
 import pyarrow as pa
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from transformer import dates as D
 from transformer.config import TransformerConfig
@@ -132,12 +133,14 @@ def next_seed() -> None:
     st.session_state["seed"] = seed + 1 if seed < high else low
 
 
-def render_sidebar(statuses: Sequence[Callable[[], None]] = ()) -> Context:
+def render_sidebar(statuses: Sequence[Callable[[], None]] = (),
+                   following: bool = False) -> Context:
     """Draw the shared controls, validate them again in Python, and return the context.
 
     `statuses`: what goes on in the background for this learner (a training, an
     experiment), each drawn by its section's function under the language and presenter
-    switches, on every page."""
+    switches, on every page. `following`: a student who follows a class sees the model's
+    size folded into one line (`_folded`)."""
     _init_state()
     imported = current_import()
     sb = st.sidebar
@@ -187,11 +190,13 @@ def render_sidebar(statuses: Sequence[Callable[[], None]] = ()) -> Context:
     texts = [st.session_state.get(k) for k in ("source", "target")]
     if any(isinstance(x, str) and writes_without_spaces(x[:MAX_TEXT_CHARS]) for x in texts):
         sb.caption(t("sidebar.tokens_unspaced"))
-    if loaded is not None:
-        _imported_model_widgets(loaded.config, source)
-    else:
-        _model_widgets()
     settings = parse_settings({k: st.session_state.get(k) for k in SETTING_NAMES})
+    # folded and closed (None): not drawn, the values stay as the class set them
+    where = _folded(loaded.config if loaded is not None else settings) if following else sb
+    if where is not None and loaded is not None:
+        _imported_model_widgets(loaded.config, source, where)
+    elif where is not None:
+        _model_widgets(where)
     for message in settings.errors:
         sb.error(message)
     checkpoint_panel()
@@ -209,8 +214,29 @@ def render_sidebar(statuses: Sequence[Callable[[], None]] = ()) -> Context:
     return ctx
 
 
-def _teaching_options(cfg: TransformerConfig | None = None) -> None:
-    """The teaching options: the sidebar's own (cfg None), or read-only copies of `cfg`'s."""
+def _folded(shown: Settings | TransformerConfig) -> DeltaGenerator | None:
+    """A following student's model size, in one line that opens to the usual widgets; the
+    widgets' container while it is open, else None.
+
+    The class sets these values, and drawing them costs every run of the thirty that a
+    teacher's change starts at once (bench/classroom.py (a)): while closed, only the line
+    is drawn, and `keep` holds the values."""
+    names = {"N": "N", "h": "h", "d_model": "d_model", "d_ff": "d_ff"}
+    if isinstance(shown, Settings):  # the sidebar's own model (a trained one's are fixed)
+        names |= {"dropout": "dropout", "seed": t("sidebar.seed_short")}
+    values = " · ".join(f"{name} {getattr(shown, key)}" for key, name in names.items())
+    box = st.sidebar.expander(t("sidebar.following_size", values=values), key="size_open",
+                              icon=":material/tune:", on_change="rerun")
+    if not box.open:
+        return None
+    box.caption(t("sidebar.following_size_note"))
+    return box
+
+
+def _teaching_options(cfg: TransformerConfig | None = None,
+                      where: DeltaGenerator | None = None) -> None:
+    """The teaching options: the sidebar's own (cfg None), or read-only copies of `cfg`'s;
+    in `where` (the sidebar by default)."""
     fixed = cfg is not None
 
     def own(name: str) -> dict:
@@ -224,8 +250,8 @@ def _teaching_options(cfg: TransformerConfig | None = None) -> None:
 
     # drawn only while open, like the tables below: closed, its widgets still cost every
     # run (bench/classroom.py), and keep() holds their values meanwhile
-    options = st.sidebar.expander(t("sidebar.teaching"), key="teaching_open",
-                                  on_change="rerun")
+    options = (st.sidebar if where is None else where).expander(
+        t("sidebar.teaching"), key="teaching_open", on_change="rerun")
     if not options.open:
         return
     with options:
@@ -245,9 +271,8 @@ def _teaching_options(cfg: TransformerConfig | None = None) -> None:
             st.toggle(t("sidebar.train_mode"), **keep("train_mode"))
 
 
-def _model_widgets() -> None:
-    """The size, seed and teaching options of the sidebar's own model."""
-    sb = st.sidebar
+def _model_widgets(sb: DeltaGenerator) -> None:
+    """The size, seed and teaching options of the sidebar's own model, in `sb`."""
     sb.selectbox(t("sidebar.preset"), (*PRESETS, "custom"), **keep("preset"),
                  on_change=_apply_preset, help=t("sidebar.preset_help"),
                  format_func=lambda p: t(f"sidebar.preset_{p.replace(' ', '_')}"))
@@ -263,7 +288,7 @@ def _model_widgets() -> None:
     sb.slider("dropout", 0.0, MAX_DROPOUT, step=0.05, **keep("dropout"), on_change=_mark_custom)
     lo, hi = LIMITS["seed"]
     sb.number_input(t("sidebar.seed"), lo, hi, step=1, **keep("seed"))
-    _teaching_options()
+    _teaching_options(where=sb)
 
 
 def source_name(source: str) -> str:
@@ -271,13 +296,12 @@ def source_name(source: str) -> str:
     return t(f"source.{source}")
 
 
-def _imported_model_widgets(cfg: TransformerConfig, source: str) -> None:
-    """Read-only copies of the size and options, showing the chosen model's.
+def _imported_model_widgets(cfg: TransformerConfig, source: str, sb: DeltaGenerator) -> None:
+    """Read-only copies of the size and options, showing the chosen model's, in `sb`.
 
     The sidebar's own values are kept (their widgets keep them while not drawn,
     `explorer.state.view.keep`) and come back with "Back to the sidebar's model".
     """
-    sb = st.sidebar
     sb.caption(t("sidebar.fixed_by_checkpoint") if source == "imported"
                else t("source.fixed", name=source_name(source)))
     c1, c2 = sb.columns(2)
@@ -285,7 +309,7 @@ def _imported_model_widgets(cfg: TransformerConfig, source: str) -> None:
     c2.number_input(t("sidebar.h"), value=cfg.h, disabled=True)
     c1.number_input("d_model", value=cfg.d_model, disabled=True)
     c2.number_input("d_ff", value=cfg.d_ff, disabled=True)
-    _teaching_options(cfg)
+    _teaching_options(cfg, sb)
 
 
 def _summary(ctx: Context) -> None:

@@ -15,10 +15,12 @@ from .experiment import experiment_status_sidebar
 from .train import training_status_sidebar
 
 
-def draw_sidebar() -> Context:
+def draw_sidebar(following: bool = False) -> Context:
     """The shared sidebar, with a training and a "break a part" experiment going on in the
-    background shown in it on every page; the context of its settings."""
-    return render_sidebar(statuses=(training_status_sidebar, experiment_status_sidebar))
+    background shown in it on every page; the context of its settings. `following`: a
+    student following a class (the model's size folded)."""
+    return render_sidebar(statuses=(training_status_sidebar, experiment_status_sidebar),
+                          following=following)
 
 
 def context() -> Context:

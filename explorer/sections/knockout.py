@@ -45,7 +45,8 @@ from ..training.knockout import (
 )
 from ..training.run import TrainedState
 
-KEYS = {"part": "ko_part", "layer": "ko_layer", "head": "ko_head"}  # widget keys
+KEYS = {"part": "ko_part", "layer": "ko_layer", "head": "ko_head"}  # the menus' widget keys
+OPEN_KEY = "ko_open"  # the expander that holds the experiment (a choice of the view)
 
 # Results are kept by what fixes them: the model's content (the untrained model's
 # architecture, seed and vocabulary; the shipped translator; a trained model's
@@ -278,10 +279,27 @@ def _pattern(run: Run, ctx: Context, unit: Unit, where: Any) -> None:
 
 
 def knockout_section(ctx: Context, run: Run) -> None:
-    """The section "Knock out a head", below the Attention page's step-by-step view."""
+    """The section "Knock out a head", below the Attention page's step-by-step view: its
+    title and what it does, then the experiment in an expander drawn only while open.
+
+    Closed, the experiment's two dozen elements cost no page run anything: a teacher's
+    change starts thirty students' runs at once, each paying Streamlit's cost per element
+    (bench/classroom.py (a)). Whether it is open is a choice of the view (`OPEN_KEY`), so a
+    class sees the experiment when its teacher opens it."""
     st.header(t("ko.header"))
     own = ctx.source in ("yours", "imported")  # in this session only
     st.markdown(sentences(t("ko.intro"), t("ko.whose_session" if own else "ko.whose_shared")))
+    if not isinstance(st.session_state.get(OPEN_KEY, False), bool):  # forged: closed
+        st.session_state[OPEN_KEY] = False
+    box = st.expander(t("ko.open"), key=OPEN_KEY, icon=":material/content_cut:",
+                      on_change="rerun")
+    if box.open:
+        with box:
+            _experiment(ctx, run)
+
+
+def _experiment(ctx: Context, run: Run) -> None:
+    """The menus, the answers with and without the knock-out, the accuracies and the grid."""
     unit = _choose(ctx)
     st.caption(t("ko.how", hook=unit.hook()))
     subject = _subject(ctx)

@@ -225,6 +225,7 @@ PAGE_CHOICES: tuple[Choice, ...] = (
     Choice("attn_layer", "layer", 0, "url.label.layer", limits=layers_of),
     Choice("attn_head", "head", 0, "url.label.head", limits=heads_of),
     Choice("attn_average", "avg", False, "url.label.average"),
+    Choice("ko_open", "kon", False, "url.label.ko_open"),
     Choice("ko_part", "ko", next(iter(PARTS)), "url.label.ko_part", values=tuple(PARTS)),
     Choice("ko_layer", "kol", 0, "url.label.layer", limits=layers_of),
     Choice("ko_head", "koh", 0, "url.label.head", limits=lambda m: (WHOLE, m.h - 1)),

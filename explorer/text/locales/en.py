@@ -658,6 +658,10 @@ TEXT: dict[str, str] = {
     "sidebar.h": "h (heads)",
     "sidebar.seed": "seed (initial weights)",
     "sidebar.teaching": "Teaching options",
+    "sidebar.seed_short": "seed",
+    "sidebar.following_size": "Model: {values}",
+    "sidebar.following_size_note": "These are the teacher's settings. Change one and you "
+                                   "explore on your own; \"Back to the class\" returns.",
     "sidebar.norm_placement": "LayerNorm placement",
     "sidebar.norm_pre": "pre (Annotated)",
     "sidebar.norm_post": "post (paper)",
@@ -760,6 +764,7 @@ TEXT: dict[str, str] = {
                      "its toolbar.",
     # ---- Knock out a head (explorer/sections/knockout.py) ----
     "ko.header": "Knock out a head",
+    "ko.open": "Try it: switch off a head or a sublayer",
     "ko.intro": "Switch off one head, or a whole sublayer, and see what the model loses: its "
                 "answer to your input, and its exact accuracy on fresh inputs of its task. The "
                 "head's output is replaced by zeros by a hook during these runs only; the model's "
@@ -1789,6 +1794,7 @@ TEXT: dict[str, str] = {
     "exp.cross_title": "cross-attention, last layer (mean of heads)",
     "url.label.pe_k": "positional-encoding offset k",
     "url.label.ko_part": "knocked-out sublayer",
+    "url.label.ko_open": "knock-out experiment (open or closed)",
     "url.label.tr_symbols": "training symbols",
     "url.label.tr_model": "model to train",
     "url.label.tr_steps": "training steps",

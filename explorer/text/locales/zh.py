@@ -595,6 +595,10 @@ TEXT: dict[str, str] = {
     "sidebar.h": "h（头数）",
     "sidebar.seed": "随机种子（初始权重）",
     "sidebar.teaching": "教学选项",
+    "sidebar.seed_short": "随机种子",
+    "sidebar.following_size": "模型：{values}",
+    "sidebar.following_size_note": "这些是老师的设置。改动其中任何一项，你就进入自行探索；"
+                                   "点“回到课堂”即可回来。",
     "sidebar.norm_placement": "层归一化的位置",
     "sidebar.norm_pre": "前置（Annotated）",
     "sidebar.norm_post": "后置（论文）",
@@ -682,6 +686,7 @@ TEXT: dict[str, str] = {
                      "打开。每张图都可单独下载 PNG：点击其工具栏中的相机图标。",
     # ---- 敲除一个头（explorer/sections/knockout.py） ----
     "ko.header": "敲除一个头",
+    "ko.open": "动手试试：关掉一个头或一个子层",
     "ko.intro": "关掉一个头，或整个子层，看看模型失去了什么：它对你的输入的回答，以及它在其任务的"
                 "新输入上的整序列准确率。这个头的输出只在这几次运行中由钩子置零；模型的权重不会改"
                 "变。",
@@ -1543,6 +1548,7 @@ TEXT: dict[str, str] = {
     "exp.cross_title": "交叉注意力，最后一层（各头平均）",
     "url.label.pe_k": "位置编码的偏移量 k",
     "url.label.ko_part": "敲除的子层",
+    "url.label.ko_open": "敲除实验（展开与否）",
     "url.label.tr_symbols": "训练用的符号",
     "url.label.tr_model": "要训练的模型",
     "url.label.tr_steps": "训练步数",
