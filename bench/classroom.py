@@ -157,6 +157,16 @@ ms). Alternating runs in one hour (`--changes 8 --idle 5`, the commit before and
 (d)'s answers are now sent as a browser must: the pick is a run of its own, then Send
 (drawn disabled until a choice is picked; Streamlit runs no callback of a widget that was
 disabled). Sent together, no answer was counted, and the tally never completed.
+
+In one run of three after that (`--changes 5 --idle 10`), one student's pick met a tick of
+the class look: the pick's run ended without its last messages (its script_finished, so
+this client waited 120 s for it), among them the announcement of the class look's timer,
+and that student never saw the reveal. A tick's own run of a class fragment now announces
+its timer again (explorer/app/classroom.py `announce_timer`;
+tests/test_class_timers_last.py). Three runs after that: new heatmaps on every page p95
+1.42, 1.42 and 1.81 s, every change on every page, every answer counted (the chart 0.43-0.49
+s after the last), the reveal on 30 of 30 pages (p95 1.22-1.50 s), the class idle 2.9-4.1%
+of a core, memory +2.5 to +3.6 MB.
 """
 
 from __future__ import annotations

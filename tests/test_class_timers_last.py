@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs
 
@@ -22,6 +23,7 @@ from streamlit.testing.v1 import AppTest
 
 from bench.classroom import Tab
 from bench.common import free_port, serve
+from explorer.app import classroom as C
 
 
 @dataclass
@@ -82,35 +84,66 @@ async def _class(url: str) -> tuple[OrderTab, OrderTab]:
     return teacher, student
 
 
-@pytest.mark.timeout(180)
-def test_the_class_panels_timers_reach_the_browser_after_the_page():
-    async def scenario() -> None:
+def _in_a_class(scenario: Callable[[OrderTab, OrderTab], Awaitable[None]]) -> None:
+    """`scenario(teacher, student)` in a class on a server of its own, closed after."""
+    async def run() -> None:
         with tempfile.TemporaryDirectory(prefix="class-timers-") as data:
             port = free_port()
             with serve(port, env={"CLASS_DATA": data, "CLASS_STORE": ""}) as url:
                 teacher, student = await _class(url)
                 try:
-                    # the teacher asks: the student's page ends early (its heatmaps hidden)
-                    asked = await teacher.run(teacher.value("class_ask", trigger_value=True))
-                    assert not asked.error, asked.error
-                    for _ in range(200):  # the student's class look reruns its page
-                        if "class_send" in student.full_drew:
-                            break
-                        await asyncio.sleep(0.05)
-                    assert "class_send" in student.full_drew, "the question never showed"
-                    for who, tab in (("teacher", teacher), ("student", student)):
-                        drawn = [r for r in tab.full_runs if r.drawn]
-                        assert len(drawn) >= 2, (who, len(drawn))
-                        for run in drawn[1:]:  # the teacher's first: before the class
-                            timers, late = _timers_come_last(run)
-                            # every run in the class draws the panel's timed fragment
-                            assert timers >= 1, (who, run.order[-5:])
-                            assert not late, (who, late, len(run.order))
-                    assert student.timers, "the student's class look has no timer"
+                    await scenario(teacher, student)
                 finally:
                     await asyncio.gather(teacher.close(), student.close())
 
-    asyncio.run(scenario())
+    asyncio.run(run())
+
+
+@pytest.mark.timeout(180)
+def test_the_class_panels_timers_reach_the_browser_after_the_page():
+    async def scenario(teacher: OrderTab, student: OrderTab) -> None:
+        # the teacher asks: the student's page ends early (its heatmaps hidden)
+        asked = await teacher.run(teacher.value("class_ask", trigger_value=True))
+        assert not asked.error, asked.error
+        for _ in range(200):  # the student's class look reruns its page
+            if "class_send" in student.full_drew:
+                break
+            await asyncio.sleep(0.05)
+        assert "class_send" in student.full_drew, "the question never showed"
+        for who, tab in (("teacher", teacher), ("student", student)):
+            drawn = [r for r in tab.full_runs if r.drawn]
+            assert len(drawn) >= 2, (who, len(drawn))
+            for run in drawn[1:]:  # the teacher's first: before the class
+                timers, late = _timers_come_last(run)
+                # every run in the class draws the panel's timed fragment
+                assert timers >= 1, (who, run.order[-5:])
+                assert not late, (who, late, len(run.order))
+        assert student.timers, "the student's class look has no timer"
+
+    _in_a_class(scenario)
+
+
+@pytest.mark.timeout(180)
+def test_a_tick_of_the_class_look_announces_its_timer_again():
+    """A run of the page announces the class look's timer among its last messages, which
+    Streamlit drops when a tick starts a new run before they were sent; the browser, which
+    cleared its timers when that run began, would then never look at the class again. The
+    tick's own run announces the timer again."""
+    async def scenario(teacher: OrderTab, student: OrderTab) -> None:
+        for _ in range(200):
+            if student.timers:
+                break
+            await asyncio.sleep(0.05)
+        (watch,) = [fid for fid, (every, _) in student.timers.items() if every == C.WATCH_EVERY]
+        student._stop_timers()  # the page's announcement never arrived
+        await student.ws.send(student._back_msg(student.widgets, fragment_id=watch))
+        for _ in range(200):  # the tick's run announces it before it waits for the class
+            if watch in student.timers:
+                break
+            await asyncio.sleep(0.05)
+        assert student.timers.get(watch, (None,))[0] == C.WATCH_EVERY
+
+    _in_a_class(scenario)
 
 
 # ---- The page frame: what comes after the page is drawn however the page ends --------------

@@ -21,7 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import streamlit as st
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
 
 from ..classroom.backend import open_store
 from ..classroom.codes import normalise_code
@@ -323,6 +325,33 @@ def fragment_rerun() -> bool:
     """Whether this run is a fragment's own rerun (its timer's), not a run of the page."""
     ctx = get_script_run_ctx(suppress_warning=True)
     return bool(ctx is not None and ctx.fragment_ids_this_run)
+
+
+def announce_timer(every: float) -> None:
+    """In a timed fragment's own rerun: announce its timer to the browser again.
+
+    Streamlit announces a fragment's timer (ForwardMsg `auto_rerun`) only in a run of the
+    page that draws it, among that run's last messages (explorer/app/page.py `draw_last`),
+    and the browser clears every timer when a run of the page starts. A tick sent just
+    before that, reaching a server whose event loop lags behind a class's thirty runs
+    after the run ended but before the loop sent its last messages, starts a new
+    ScriptRunner, and the loop drops them (app_session.py
+    `_handle_scriptrunner_event_on_event_loop`): the browser is left without the timer and
+    the student stops watching the class (bench/classroom.py (d): a student whose pick of
+    an answer met a tick missed the reveal). That tick's own rerun of the fragment
+    announces it again; the browser ignores the announcement of a timer it already has
+    (Streamlit 1.67's frontend, App.tsx `handleAutoRerun`). The fragment's id is read
+    from Streamlit's private thread state (1.67)."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None or not ctx.fragment_ids_this_run:
+        return  # a run of the page announced it
+    fragment = getattr(ThreadState.get(), "fragment_id", None)
+    if not fragment:
+        return
+    msg = ForwardMsg()
+    msg.auto_rerun.interval = every
+    msg.auto_rerun.fragment_id = fragment
+    ctx.enqueue(msg)
 
 
 def _asked_for_another_run() -> bool:

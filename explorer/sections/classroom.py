@@ -146,6 +146,7 @@ def _teacher(store: ClassStore, s: C.Seat) -> None:
 def _roster(store: ClassStore, code: str, key: str) -> None:
     """Who is in the class, redrawn on its own every ROSTER_EVERY seconds."""
     use_session_lang()  # a run of this fragment alone skips app.py's
+    C.announce_timer(C.ROSTER_EVERY)  # in case the page's announcement was dropped
     try:
         roster = store.roster(code, key, time.time())
     except (ClassNotFoundError, NotTeacherError):
@@ -231,6 +232,7 @@ def _watch(store: ClassStore, page_names: dict[str, str]) -> None:
     student's timed run then waits for the class to change (`C.wait_for_class`), so a
     change shows at once; a run of the whole page never waits."""
     use_session_lang()  # a run of this fragment alone skips app.py's
+    C.announce_timer(C.WATCH_EVERY)  # in case the page's announcement was dropped
     s = C.seat()
     if s is None:
         return
@@ -518,6 +520,7 @@ def _tally(store: ClassStore, code: str, key: str, question_id: int,
     """The answers as they arrive, redrawn on their own; Reveal shows every student.
     `presenter` is handed in: a fragment's own reruns run without the page's context."""
     use_session_lang()  # a run of this fragment alone skips app.py's
+    C.announce_timer(C.TALLY_EVERY)  # in case the page's announcement was dropped
     try:
         tally = store.tally(code, key, question_id)
     except ClassroomError:
