@@ -60,3 +60,37 @@ def test_post_norm_describes_add_then_norm():
     rows = {r.name: r for r in shape_rows(cache, model.config)}
     assert rows["encoder.layers.0.sublayer.0.hook_normed"].op.startswith("LayerNorm(x + ")
     assert "no final norm" in rows["encoder.hook_out"].op
+
+
+def test_component_source_parses_once_for_many_threads_at_once(monkeypatch):
+    """CPython 3.11's parser is not thread-safe (sessions drawing the Model page together
+    raised SystemError from ast.parse): the sources are read once, by one thread."""
+    import inspect
+    import threading
+
+    from explorer.core import introspect
+
+    calls: list[str] = []
+    real = inspect.getsource
+
+    def counting(obj):
+        calls.append(obj.__name__)
+        return real(obj)
+
+    monkeypatch.setattr(introspect.inspect, "getsource", counting)
+    introspect._component_sources_unlocked.cache_clear()
+    start = threading.Barrier(16)
+    shown: list[tuple[str, ...]] = []
+
+    def draw_model_page() -> None:
+        start.wait()
+        shown.append(tuple(component_source(name) for name in COMPONENTS))
+
+    threads = [threading.Thread(target=draw_model_page) for _ in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(calls) == sorted(COMPONENTS)  # each component read once, not per thread
+    assert shown == [tuple(component_source(name) for name in COMPONENTS)] * 16
+    introspect._component_sources_unlocked.cache_clear()

@@ -732,3 +732,16 @@ def test_every_captured_tensor_has_its_shape(N, h, d_k, d_ff, B, S, T, placement
             allowed = (tgt_mask if decoder_self else src_mask).unsqueeze(1).expand_as(pattern)
             has_any = allowed.any(-1, keepdim=True).expand_as(pattern)
             assert (pattern[~allowed & has_any] < 1e-6).all(), name
+
+
+@pytest.mark.parametrize("start_in_train_mode", [True, False])
+def test_train_hands_the_model_back_in_the_mode_it_came_in(start_in_train_mode):
+    task = make_task("copy", max_len=4)
+    model = make_model(task.vocab_size, task.vocab_size, N=1, d_model=8, d_ff=8, h=2,
+                       dropout=0.1, seed=0)
+    model.train(start_in_train_mode)
+    seen: list[bool] = []
+    train(model, task, TrainConfig(steps=2, batch_size=4, lr=1e-2),
+          lambda info: seen.append(model.training))
+    assert seen == [True, True]  # dropout on while it trains
+    assert model.training is start_in_train_mode

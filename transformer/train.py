@@ -350,7 +350,9 @@ def train(
     cfg: TrainConfig,
     callback: Callable[[StepInfo], bool | None] | None = None,
 ) -> list[StepInfo]:
-    """Train `model` in place on `task`; `callback(info)` runs after each step, True stops."""
+    """Train `model` in place on `task`; `callback(info)` runs after each step, True stops.
+
+    The model trains in train mode (dropout on) and is handed back in the mode it came in."""
     if model.config is None:
         raise ValueError("train() needs a model built by make_model/build_model.")
     vocab = task.vocab_size
@@ -370,6 +372,7 @@ def train(
                                  fused=True)
     history: list[StepInfo] = []
     start = time.perf_counter()
+    was_training = model.training
     model.train()
     try:
         for m in drops:
@@ -402,7 +405,7 @@ def train(
     finally:
         for m in drops:
             m.generator = None
-        model.eval()
+        model.train(was_training)
     return history
 
 

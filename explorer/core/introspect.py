@@ -10,11 +10,14 @@ Operation descriptions and component summaries are written in the run's language
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import math
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import get_args
 
 import numpy as np
@@ -195,7 +198,27 @@ def component_source(name: str) -> str:
     only: without the lines that hand over to the CPU fast paths of `transformer/fast.py`."""
     if name not in COMPONENTS:
         raise ValueError(f"Unknown component {name!r}; choose one of {', '.join(COMPONENTS)}.")
-    return paper_code(inspect.getsource(getattr(model_module, name)))
+    return _component_sources()[name]
+
+
+_SOURCES_LOCK = threading.Lock()
+
+
+@functools.cache
+def _component_sources_unlocked() -> Mapping[str, str]:
+    return MappingProxyType({name: paper_code(inspect.getsource(getattr(model_module, name)))
+                             for name in COMPONENTS})
+
+
+def _component_sources() -> Mapping[str, str]:
+    """Every component's source, read once per process and shared by every session.
+
+    `inspect.getsource` of a class runs `ast.parse` over the whole module, and CPython 3.11's
+    parser is not safe from several threads at once (sessions drawing the Model page together
+    raised `SystemError: AST constructor recursion depth mismatch`): one thread reads all of
+    them under a lock, and every later call only looks the text up."""
+    with _SOURCES_LOCK:
+        return _component_sources_unlocked()
 
 
 # A hand-over to transformer/fast.py in model.py: `if fast.<check>(...):  # comment`.
