@@ -25,22 +25,24 @@ import torch  # noqa: E402 (after the warm-up: this import alone takes ~0.7 s)
 
 from explorer.app import classroom  # noqa: E402
 from explorer.app.heap import freeze_imports  # noqa: E402
-from explorer.app.links import load_url_state  # noqa: E402
+from explorer.app.links import first_lang, lang_chosen, load_url_state  # noqa: E402
 from explorer.app.page import page_frame  # noqa: E402
-from explorer.app.sidebar import use_session_lang  # noqa: E402
+from explorer.app.sidebar import start_in, use_session_lang  # noqa: E402
 from explorer.sections.classroom import class_banner, class_panel  # noqa: E402
 from explorer.sections.frame import draw_sidebar  # noqa: E402
 from explorer.sections.train import train_asked  # noqa: E402
-from explorer.text.i18n import get_lang, t  # noqa: E402
+from explorer.text.i18n import LANGS, get_lang, t  # noqa: E402
 
 # One intra-op thread per forward pass: on a 2-core server shared by a class, sessions run
 # in parallel threads, and more torch threads per pass only make them fight (README).
 torch.set_num_threads(1)
 
 load_url_state()  # a shared link's settings, on the session's first run
+first_lang()  # a first visit: the browser's language, unless the link names one
 use_session_lang()  # the interface language of this run
 store = classroom.store_or_none()  # the class store (explorer/app/classroom.py)
 classroom.enter_from_link(store, st.query_params.to_dict())  # a class's join link
+start_in(classroom.take_class_lang(store, LANGS, lang_chosen()))  # a joiner's, the class's
 # The browser tab's title, in the learner's language (set here, it names the tab on every page)
 st.set_page_config(page_title=t("app.title"), page_icon=":material/neurology:", layout="wide")
 
@@ -79,9 +81,11 @@ page = st.navigation([home, *pages], position="hidden")
 by_path = {url: entry for (*_, url), entry in zip(PAGES, pages, strict=True)}
 here = page.url_path if page.url_path in by_path else PAGES[0][3]  # "/" shows the Model page
 seat = classroom.seat()
-if seat is not None and store is not None and not seat.teaching:
-    # a following student: the class's view, before any of its widgets is drawn
-    target = classroom.follow(store, seat, here)
+if seat is not None and store is not None:
+    # a following student: the class's view, before any of its widgets is drawn; a teacher
+    # who took the class back (a reopened link): the page the class is on
+    target = (classroom.resumed_page(seat, here) if seat.teaching
+              else classroom.follow(store, seat, here))
     if target in by_path:  # the view goes along: one history entry, Back returns to it
         st.switch_page(by_path[target], query_params=st.query_params.to_dict())
 # the frame draws every timed fragment after the page (explorer/app/page.py `draw_last`)
@@ -96,13 +100,14 @@ with page_frame() as frame:
         classroom.count_training(seat, train_asked())
         followed = classroom.class_view(st.query_params.to_dict(), here, seat.trainings)
         if seat.teaching:
-            classroom.steer(store, seat, followed)  # the class sees what the teacher sees
+            classroom.steer(store, seat, followed, get_lang())  # the class sees it
         elif classroom.following():
             classroom.notice_exploring(seat, followed)
             if not classroom.following():  # a change of their own: the sidebar unfolds
                 st.rerun()
+    page_names = {url: t(title) for _, title, _, url in PAGES}
     with class_slot:
-        class_panel(store, {url: t(title) for _, title, _, url in PAGES})
+        class_panel(store)
     with menu:
         view = st.query_params.to_dict()
         for entry in pages:
@@ -112,6 +117,7 @@ with page_frame() as frame:
             # "/" too.
             st.page_link(home if entry is pages[0] and page is home else entry,
                          query_params=view)
-    class_banner(ctx.presenter)  # a teacher in presenter mode: the class code, large
+    # a teacher in presenter mode: the class code, large; a student: where the class is
+    class_banner(store, ctx.presenter, page_names)
     page.run()
 freeze_imports()  # after a run that imported modules: they leave the GC's scans

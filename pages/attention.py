@@ -57,16 +57,21 @@ weights = patterns(run.cache, kind, cfg.N)  # (N, h, q_len, k_len)
 q_tok, k_tok = tokens[kind.queries], tokens[kind.keys]
 if student_question({k: v.label for k, v in KINDS.items()}, lang, ctx.presenter):
     end_page()  # a class question is open: the heatmaps would give the answer away
-# a teacher's projector, while the class's question is open: the room sees the screen
-presenting = teacher_hides(ABOUT_ATTENTION, ctx.presenter)
+# a teacher's question, above the heatmaps it asks about; on a projector, while it is
+# prepared or open, they wait for the reveal (the room sees the teacher's screen)
+asking = teacher_question(weights, q_tok, k_tok, kind.key, lang, ctx.presenter)
+presenting = teacher_hides(ABOUT_ATTENTION, ctx.presenter, asking)
 if not average and weights.size > GRID_CELL_BUDGET:
     average = True
     st.info(t("attn.too_many", N=cfg.N, h=cfg.h, q=len(q_tok), k=len(k_tok)))
 if presenting:
     st.caption(t("class.hidden_on_projector"))
 else:
-    grid, share = ctx.from_run(("grid", kind.key, average, lang), lambda: attention_grid(
-        weights, q_tok, k_tok, lang=lang, average_heads=average, title=kind.label))
+    # a projector's grid puts more heads side by side and a layer on one screen
+    grid, share = ctx.from_run(("grid", kind.key, average, lang, ctx.presenter),
+                               lambda: attention_grid(weights, q_tok, k_tok, lang=lang,
+                                                      average_heads=average, title=kind.label,
+                                                      wide=ctx.presenter))
     ctx.chart(grid, f"attention_{kind.key}_grid", key="attn_grid", share=share)
 if kind.key == "dec":
     st.caption(t("attn.upper_triangle"))
@@ -80,8 +85,6 @@ head = f2.selectbox(t("attn.head"), range(cfg.h), **keep("attn_head"),
 layer = layer if isinstance(layer, int) and 0 <= layer < cfg.N else 0
 head = head if isinstance(head, int) and 0 <= head < cfg.h else 0
 
-teacher_question(weights[layer, head], q_tok, k_tok, kind.key, layer, head, lang,
-                 ctx.presenter)
 if presenting:  # the head's steps end in its weights: they wait for the reveal too
     st.caption(t("class.hidden_on_projector"))
     end_page()

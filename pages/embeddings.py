@@ -4,6 +4,7 @@ import numpy as np
 import streamlit as st
 
 from explorer.app.cache import pe_table
+from explorer.app.numbers import fit_state, number_box
 from explorer.app.page import show_problems
 from explorer.core.introspect import embedding_range, xavier_bound
 from explorer.figures.embeddings import (
@@ -20,7 +21,7 @@ from explorer.figures.embeddings import (
 )
 from explorer.sections.frame import context
 from explorer.state.urlstate import EXTRAS
-from explorer.state.view import BY_KEY, MODEL_FREE, keep
+from explorer.state.view import BY_KEY, MODEL_FREE, PE_D_MODEL_RANGE, keep
 from explorer.text.i18n import get_lang, t
 
 st.title(t("emb.title"))
@@ -38,6 +39,7 @@ st.latex(  # two lines: one would run off a phone's screen
 # The Annotated Transformer's figure: d_model 20, dimensions 4-7 (declared with the link).
 PE_D_MODEL_DEFAULT: int = EXTRAS["ped"][1]  # type: ignore[assignment]
 PE_DIMS_DEFAULT: tuple[int, ...] = EXTRAS["dims"][1]  # type: ignore[assignment]
+PE_POSITIONS_RANGE = (10, 1000)  # the positions slider's
 
 
 def _clean_dims(value: object, d_model: int) -> list[int]:
@@ -48,30 +50,18 @@ def _clean_dims(value: object, d_model: int) -> list[int]:
             and 0 <= d < d_model]
 
 
-def _round_up_to_even() -> None:
-    """A typed odd d_model becomes the next even one in the widget itself (and in the link)."""
-    value = st.session_state.get("pe_d_model")
-    if isinstance(value, int) and value % 2:
-        st.session_state["pe_d_model"] = value + 1
-        st.session_state["pe_rounded"] = value
-
-
 st.header(t("emb.curves_header"))
 c1, c2 = st.columns(2)
 # The widgets take their value from the session state only (a shared link sets it before
 # the first run), so Streamlit never sees a default value and a state value for one widget.
-st.session_state.setdefault("pe_d_model", PE_D_MODEL_DEFAULT)
-d_model = int(c1.number_input(t("emb.d_model_label"), 2, 1024, step=2, **keep("pe_d_model"),
-                              on_change=_round_up_to_even))
-positions = int(c2.slider(t("emb.positions_label"), 10, 1000, value=100, step=10,
+# A typed d_model outside its range is put in it, an odd one made the next even one, in the
+# box itself (and in the link), and said.
+d_model = number_box(c1, t("emb.d_model_label"), "pe_d_model", *PE_D_MODEL_RANGE, step=2,
+                     default=PE_D_MODEL_DEFAULT, even=True,
+                     odd=lambda odd, even: t("emb.odd_d_model", odd=odd, d_model=even))
+fit_state("pe_positions", *PE_POSITIONS_RANGE, default=100)  # forged: Streamlit would raise
+positions = int(c2.slider(t("emb.positions_label"), *PE_POSITIONS_RANGE, step=10,
                           key="pe_positions"))
-rounded = st.session_state.pop("pe_rounded", None)
-if d_model % 2:  # a value the callback did not see (forged): round it here too
-    rounded, d_model = d_model, d_model + 1
-if rounded is not None:
-    st.info(t("emb.odd_d_model", odd=rounded, d_model=d_model), icon=":material/info:")
-d_model = max(2, min(d_model, 1024))
-positions = max(10, min(positions, 1000))
 table = pe_table(positions, d_model)
 default_dims = [d for d in PE_DIMS_DEFAULT if d < d_model] or [0, 1]
 st.session_state.setdefault("pe_dims", default_dims)

@@ -4,9 +4,11 @@ import numpy as np
 import streamlit as st
 import torch
 
+from explorer.app.numbers import number_box
 from explorer.app.page import show_problems
-from explorer.figures.common import heatmap
+from explorer.figures.common import MAX_LABELLED, heatmap
 from explorer.figures.masks import (
+    HALF_ROOM_WIDE,
     batch_masks_figure,
     effect_scores,
     example_words,
@@ -20,13 +22,14 @@ from explorer.figures.masks import (
     masking_effect_figure,
     padded_pair,
     self_attention_example,
+    sentence_positions,
     shape_text,
     underflow_below,
     walkthrough_head_axis,
 )
 from explorer.sections.frame import context
 from explorer.state.urlstate import EXTRAS
-from explorer.state.view import MASK_LEN_RANGE, MASK_SIZE_RANGE, keep
+from explorer.state.view import MASK_LEN_RANGE, MASK_SIZE_RANGE
 from explorer.text.i18n import get_lang, t
 from transformer.model import subsequent_mask
 
@@ -42,18 +45,6 @@ LEN_RANGE = MASK_LEN_RANGE  # the two sentence lengths of the padding example
 LEN_DEFAULTS = {EXTRAS[k][0]: EXTRAS[k][1] for k in ("la", "lb")}  # 3 and 4, as in the link
 
 
-def valid_length(value: object, default: int | None,
-                 bounds: tuple[int, int] = LEN_RANGE) -> int | None:
-    """`value` if it is a whole number within `bounds`, else `default`: a link or a modified
-    client may put anything in session state."""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, int) and not isinstance(value, bool) and (
-            bounds[0] <= value <= bounds[1]):
-        return value
-    return default
-
-
 st.title(t("mask.title"))
 st.markdown(t("mask.intro"))
 
@@ -64,31 +55,34 @@ tokens = list(ctx.tokens.tgt_in_tokens) if text_ok else ["<s>", "a", "b", "c"]
 
 st.header(t("mask.sub_header"))
 # The mask's size: the decoder input's length, unless the learner picks one (e.g. 5 or 20,
-# the sizes the walk-throughs print); checked again here, whatever the link or client sent.
-st.session_state["mask_size"] = valid_length(st.session_state.get("mask_size"), None,
-                                             MASK_SIZE_RANGE)
+# the sizes the walk-throughs print); checked again here, whatever was typed or sent.
 m1, m2 = st.columns(2)
 with m2:
-    chosen = st.number_input(t("mask.size_label"), *MASK_SIZE_RANGE, value=None, step=1,
-                             **keep("mask_size"),
-                             placeholder=t("mask.size_placeholder", n=len(tokens)),
-                             help=t("mask.size_help"))
-    chosen = valid_length(chosen, None, MASK_SIZE_RANGE)
+    chosen = number_box(st, t("mask.size_label"), "mask_size", *MASK_SIZE_RANGE, step=1,
+                        default=None, value=None,
+                        blank=t("mask.size_sentence", n=len(tokens)),
+                        placeholder=t("mask.size_placeholder", n=len(tokens)),
+                        help=t("mask.size_help"))
     st.markdown(t("mask.sub_text"))
     st.code(SUBSEQUENT_MASK_CODE, language="python", wrap_lines=True)
 size = len(tokens)  # the decoder input's positions (the sections below use the sentence)
 sub = subsequent_mask(size)[0].numpy()
 shown = chosen or size
-labels = tokens if chosen is None else [str(i) for i in range(shown)]
+# a size larger than the sentence: the positions past its end have no token
+labels = tokens if chosen is None else sentence_positions(tokens, shown, lang=lang)
 shown_mask = sub if chosen is None else subsequent_mask(shown)[0].numpy()
 # The page's figures and numbers are fixed by the sentence's tokens, the lengths and sizes
 # asked for, the language and, for the softmax sections, the scores: made once for every
 # learner who shows the same ones (a class following its teacher).
-fig, name = ctx.fixed(("masks", "sub", tuple(labels), lang), lambda: mask_figure(
-    shown_mask, labels, labels, f"subsequent_mask({shown})[0]", lang=lang))
+# half the page: on a projector, fewer column labels side by side (presenter mode's 18 px)
+room = HALF_ROOM_WIDE if ctx.presenter else MAX_LABELLED
+fig, name = ctx.fixed(("masks", "sub", tuple(labels), lang, room), lambda: mask_figure(
+    shown_mask, labels, labels, f"subsequent_mask({shown})[0]", lang=lang, room=room))
 ctx.chart(fig, "mask_subsequent", key="mask_sub", where=m1, share=name)
 m2.caption(t("mask.sub_caption", size=shown, allowed=int(shown_mask.sum()),
              total=shown * shown))
+if shown > size:
+    m2.caption(t("mask.sub_beyond", first=size, last=shown - 1, none=t("fig.masks.no_token")))
 
 st.header(t("mask.pad_header"))
 st.markdown(t("mask.pad_text"))
@@ -96,10 +90,9 @@ p1, p2 = st.columns(2)
 lengths = []
 for where, (key, default), name in zip((p1, p2), LEN_DEFAULTS.items(), "AB", strict=True):
     # The value comes from session state only (a link sets it before the page runs), checked
-    # again here: whatever is there, the widget gets a valid value or the default.
-    st.session_state[key] = valid_length(st.session_state.get(key, default), default)
-    value = where.number_input(t("mask.len_label", name=name), *LEN_RANGE, step=1, **keep(key))
-    lengths.append(valid_length(value, default))
+    # again here: whatever was typed or sent, the box shows the length used.
+    lengths.append(number_box(where, t("mask.len_label", name=name), key, *LEN_RANGE, step=1,
+                              default=default))
 len_a, len_b = lengths
 pair, _ = ctx.fixed(("masks", "pair", tuple(tokens), len_a, len_b),
                     lambda: padded_pair(example_words(tokens), len_a, len_b))
@@ -126,7 +119,11 @@ heads = ctx.cfg.h if ctx.cfg is not None else 8
 axes, _ = ctx.fixed(("masks", "axes", tuple(tokens), len_a, len_b, heads),
                     lambda: head_axis_rows(pair.batch, heads))
 st.markdown(t("mask.unsqueeze_text"))
-st.dataframe(head_axis_table(axes, lang=lang), hide_index=True, width="stretch")
+# The mask and what each unsqueeze makes of it first (a phone shows only the first columns).
+axis_table = head_axis_table(axes, lang=lang)
+key_columns = [t("mask.col_mask"), "unsqueeze(1)", "unsqueeze(0)"]
+st.dataframe(axis_table, hide_index=True, width="stretch",
+             column_order=[*key_columns, *(c for c in axis_table if c not in key_columns)])
 (seed_mask, seed_batch), _ = ctx.fixed(("masks", "walk-through axes"), walkthrough_head_axis)
 st.caption(t("mask.unsqueeze_caption", batch=pair.batch.src.size(0), h=heads,
              verdict=t("mask.unsqueeze_fails" if axes[0].wrong_result is None

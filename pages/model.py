@@ -27,8 +27,12 @@ tgt_len = len(ctx.tokens.tgt_in_tokens) if ctx.tokens is not None else 0
 
 # ---- 1. The architecture ----------------------------------------------------------------
 st.header(t("model.arch_header") if ctx.loaded is None else t("model.arch_header_loaded"))
+# Side by side where the page is wide enough, else (a phone) the encoder above the decoder:
+# the browser shows the one that fits (explorer.app.charts.show_chart's `narrow`).
 ctx.chart(architecture_figure(cfg, src_len, tgt_len, lang=lang, show_vocab=text_ok),
-          "model_architecture", key="model_architecture", theme=None)
+          "model_architecture", key="model_architecture", theme=None,
+          narrow=architecture_figure(cfg, src_len, tgt_len, lang=lang, show_vocab=text_ok,
+                                     stacked=True))
 lengths = (t("model.lengths_known", src_len=src_len, tgt_len=tgt_len) if text_ok
            else t("model.lengths_unknown"))
 st.caption(t("model.arch_caption", lengths=lengths,

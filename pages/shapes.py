@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from explorer.app.numbers import number_box
 from explorer.app.page import end_page, show_problems
 from explorer.core.introspect import (
     KINDS,
@@ -78,10 +79,15 @@ st.caption(t("shapes.caption", shown=len(shown), total=len(rows),
 columns = shape_table(shown, lang=lang)
 # Every column as wide as its longest value (the table does not wrap text, and it cut
 # "masked self-attention" or "masked_scores" short); the table scrolls sideways if needed.
+# The tensor and its shape come first, the tensor pinned: a phone shows only the first
+# columns, and the rest scroll in beside the tensor's name.
 widths = {name: column_width([name, *map(str, values)]) for name, values in columns.items()}
+tensor, shape = t("shapes.col_tensor"), t("shapes.col_shape")
+order = [tensor, shape, *(name for name in columns if name not in (tensor, shape))]
 event = st.dataframe(columns, hide_index=True, width="stretch", height=420,
                      on_select="rerun", selection_mode="single-row", key="shape_table",
-                     column_config={name: st.column_config.Column(width=w)
+                     column_order=order,
+                     column_config={name: st.column_config.Column(width=w, pinned=name == tensor)
                                     for name, w in widths.items()})
 st.download_button(t("shapes.download_csv"), shape_csv(rows, lang=lang), file_name="shapes.csv",
                    mime="text/csv", key="shape_csv")
@@ -92,8 +98,9 @@ if selected and 0 <= selected[0] < len(shown):
     value = run.cache[row.name]
     head = 0
     if value.ndim == 4:
-        # tensor_slice keeps the head within the tensor's, whatever the request says
-        head = int(st.number_input(t("shapes.head"), 0, value.shape[1] - 1, 0, key="shape_head"))
+        # a head the tensor has, whatever was typed or sent (tensor_slice checks it again)
+        head = number_box(st, t("shapes.head"), "shape_head", 0, value.shape[1] - 1, step=1,
+                          default=0, kept=False)
     z, where = tensor_slice(value, head, lang=lang)
     ctx.chart(values_figure(z, tokens.get(row.row_seq), tokens.get(row.col_seq),
                             f"{row.name}{where}  {z.shape[0]} × {z.shape[1]}", lang=lang),

@@ -132,8 +132,13 @@ def test_dates_smoke(capsys):
     assert dates.main(["--smoke"]) == 0
     out = capsys.readouterr().out
     assert "load models/dates.pt" in out and "Cross-attention alignment" in out
-    held_out_n = int(re.search(r"Held-out exact match: [\d.]+% of (\d+) dates", out).group(1))
-    # every held-out date is counted once by locale and once by style
+    cells, variants, held_out_n = map(int, re.search(
+        r"Held-out cells: (\d+) \((\d+) variants .* on (\d+) dates", out).groups())
+    assert cells == variants * (31 + 12)
+    assert re.search(r"Worst cell: \S+, (day|month) \d+: \d+/\d+", out)
+    # every held-out date is counted once by variant, once by locale and once by style
+    rows = _table(out, "| variant | dates | exact |")
+    assert len(rows) == variants and sum(int(r["dates"]) for r in rows) == held_out_n
     for header in ("| locale | exact | dates |", "| style | exact | dates |"):
         rows = _table(out, header)
         assert sum(int(r["dates"]) for r in rows) == held_out_n, header

@@ -36,6 +36,7 @@ from explorer.classroom.store import (
     ENDED_KEEP,
     IDLE_LIMIT,
     JOIN_FAILURES,
+    JOIN_STEP,
     JOIN_WINDOW,
     MAX_CHOICES,
     MAX_VIEW_VALUE_CHARS,
@@ -55,6 +56,8 @@ from explorer.classroom.store import (
     Results,
     Roster,
     clean_nickname,
+    client_of_address,
+    join_wait,
 )
 
 T0 = 1_700_000_000.0  # the store's clock: every call is handed its time
@@ -289,20 +292,99 @@ def test_a_code_no_class_has_is_not_found(store):
             store.answer(unknown, 1, "s1", 0, None, T0 + 1)
 
 
-def test_wrong_codes_make_that_client_wait(store):
+def test_wrong_codes_from_an_address_are_checked_one_every_step_and_a_right_code_joins(store):
+    """Ten wrong codes a minute are free; then each try of that address is checked
+    JOIN_STEP after its last wrong one: the same wait every time, and a right code joins
+    once its turn comes (never a wait that grows, nor a right code refused for long)."""
     code, _ = store.start(T0)
     for attempt in range(20):  # joining the right code is no failure
-        store.join(code, "guesser", T0 + attempt * 0.1)
-    wrong = [_other_code(code), "<script>alert(1)</script>", "", "K7Q2XU"]
+        assert store.join(code, "203.0.113.7", T0 + attempt * 0.1).code == code
+    wrong = [_other_code(code), "K7Q2XV", "ZZZZZZ"]
+    for attempt in range(JOIN_FAILURES):  # from as many browser sessions: one address
+        with pytest.raises(ClassNotFoundError) as refused:
+            store.join(wrong[attempt % len(wrong)], "203.0.113.7", T0 + attempt)
+        assert refused.value.next_try == (JOIN_STEP if attempt == JOIN_FAILURES - 1 else 0)
+    last = T0 + JOIN_FAILURES - 1
+    with pytest.raises(RateLimitedError) as limited:  # its turn has not come: not looked at
+        store.join(code, "203.0.113.7", last + 0.5)
+    assert limited.value.retry_after == pytest.approx(JOIN_STEP - 0.5)
+    assert store.join(code, "198.51.100.1", last + 0.5).code == code  # another address
+    assert store.join(code, "203.0.113.7", last + JOIN_STEP).code == code  # its turn
+    # a steady schedule: after each wrong code the next try waits JOIN_STEP, no more
+    now, waits = last + JOIN_STEP, []
+    for attempt in range(6):
+        with pytest.raises(ClassNotFoundError) as refused:
+            store.join(wrong[attempt % len(wrong)], "203.0.113.7", now)
+        assert refused.value.next_try == JOIN_STEP
+        with pytest.raises(RateLimitedError) as limited:
+            store.join(code, "203.0.113.7", now + 0.25)
+        waits.append(limited.value.retry_after)
+        now += JOIN_STEP
+    assert waits == [pytest.approx(JOIN_STEP - 0.25)] * 6
+    assert store.join(code, "203.0.113.7", now).code == code
+    # a minute without wrong codes: free again
+    with pytest.raises(ClassNotFoundError) as refused:
+        store.join(wrong[0], "203.0.113.7", now + JOIN_WINDOW)
+    assert refused.value.next_try == 0
+
+
+def test_text_that_is_no_code_is_refused_without_counting_as_a_guess(store):
+    code, _ = store.start(T0)
+    for i, text in enumerate(["", "<script>alert(1)</script>", "K7Q2X", *bad_input_texts()]):
+        with pytest.raises(ClassNotFoundError):
+            store.join(text, "203.0.113.7", T0 + i * 0.01)
+    assert store.join(code, "203.0.113.7", T0 + 1).code == code
+    with pytest.raises(ClassNotFoundError) as refused:  # the first wrong code of that address
+        store.join(_other_code(code), "203.0.113.7", T0 + 1)
+    assert refused.value.next_try == 0
+
+
+def test_tries_of_one_address_at_the_same_moment_are_checked_one_at_a_time(store):
+    """Guesses sent at once (threads here; replicas and processes alike) cannot slip in
+    together while the address waits its turn: one is checked, the others wait."""
+    code, _ = store.start(T0)
     for attempt in range(JOIN_FAILURES):
         with pytest.raises(ClassNotFoundError):
-            store.join(wrong[attempt % len(wrong)], "guesser", T0 + attempt)
-    with pytest.raises(RateLimitedError) as limited:
-        store.join(code, "guesser", T0 + 20)  # even the right code, once limited
-    assert limited.value.retry_after == pytest.approx(JOIN_WINDOW - 20)
-    assert store.join(code, "someone else", T0 + 20).code == code
-    # the first failure has left the window: nine are in it, so one more try is allowed
-    assert store.join(code, "guesser", T0 + JOIN_WINDOW + 0.5).code == code
+            store.join(_other_code(code), "guesser", T0 + attempt)
+    turn = T0 + JOIN_FAILURES - 1 + JOIN_STEP
+    barrier = threading.Barrier(8)
+    outcomes: list[str] = []
+
+    def guess(i: int) -> None:
+        barrier.wait(timeout=30)
+        try:
+            store.join(f"ZZZZ{ALPHABET[i]}{ALPHABET[i]}", "guesser", turn)
+            outcomes.append("checked")
+        except ClassNotFoundError:
+            outcomes.append("checked")
+        except RateLimitedError:
+            outcomes.append("waits")
+
+    threads = [threading.Thread(target=guess, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(outcomes) == ["checked"] + ["waits"] * 7
+
+
+@pytest.mark.parametrize("address, client", [
+    ("203.0.113.7", "203.0.113.7"), (" 203.0.113.7 ", "203.0.113.7"),
+    ("::ffff:203.0.113.7", "203.0.113.7"),
+    ("2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::/64"),
+    ("2001:db8:1:2::1", "2001:db8:1:2::/64"), ("2001:db8:1:3::1", "2001:db8:1:3::/64"),
+    (None, "unknown"), ("", "unknown"), ("not an address", "unknown"), ("<b>", "unknown"),
+])
+def test_a_join_is_limited_as_its_address_an_ipv6_one_by_its_64(address, client):
+    assert client_of_address(address) == client
+
+
+def test_the_wait_is_never_longer_than_one_step_whatever_the_clocks():
+    tried = [T0 + i for i in range(JOIN_FAILURES)]
+    assert join_wait(tried[:-1], tried[-1]) == 0
+    assert join_wait(tried, tried[-1]) == JOIN_STEP
+    assert join_wait(tried, tried[-1] - 30) == JOIN_STEP  # a replica's clock behind
+    assert join_wait(tried, tried[-1] + JOIN_STEP) == 0
 
 
 # -- the roster --
@@ -347,6 +429,42 @@ def test_a_student_answers_a_question_once(store):
     tally = store.tally(code, key, question)
     assert (tally.counts, tally.answered, tally.truth) == ((0, 1, 0, 0, 0, 0), 1, 1)
     assert tally.nicknames == ((), ("Ada",), (), (), (), ())
+
+
+def test_a_student_in_two_tabs_is_one_student_with_one_answer(store):
+    """A reload or a second tab keeps the browser's student id (explorer/app/classroom.py
+    STUDENT_COOKIE): the second answer is refused, the tally and the roster count people."""
+    code, key = store.start(T0)
+    question = store.ask(code, key, SAT, T0 + 1)
+    for tab in range(2):
+        store.heartbeat(code, "same-browser", True, T0 + 2 + tab)
+    store.heartbeat(code, "other", True, T0 + 2)
+    store.answer(code, question, "same-browser", 1, "Ada", T0 + 3)
+    with pytest.raises(AlreadyAnsweredError):
+        store.answer(code, question, "same-browser", 2, "Ada", T0 + 4)  # the other tab
+    store.answer(code, question, "other", 2, None, T0 + 4)
+    tally = store.tally(code, key, question)
+    assert (tally.answered, tally.counts[1:3]) == (2, (1, 1))
+    assert store.roster(code, key, T0 + 5).connected == 2
+
+
+def test_a_students_last_nickname_is_kept_for_their_next_answer(store):
+    code, key = store.start(T0)
+    assert store.nickname(code, "s1") is None  # no question asked yet
+    first = store.ask(code, key, POLL, T0 + 1)
+    assert store.nickname(code, "s1") is None
+    store.answer(code, first, "s1", 0, " Ada\u202e ", T0 + 2)
+    store.answer(code, first, "s2", 0, None, T0 + 2)
+    assert store.nickname(code, "s1") == "Ada" and store.nickname(code, "s2") is None
+    second = store.ask(code, key, POLL, T0 + 3)
+    assert store.nickname(code, "s1") == "Ada"  # not answered yet: the last one given
+    store.answer(code, second, "s1", 1, "Ada L.", T0 + 4)
+    assert store.nickname(code, "s1") == "Ada L."
+    third = store.ask(code, key, POLL, T0 + 5)
+    store.answer(code, third, "s1", 1, None, T0 + 6)  # anonymous this time: so it stays
+    assert store.nickname(code, "s1") is None
+    for code_, student in ((code, "<b>"), ("nonsense", "s1"), (_other_code(code), "s1")):
+        assert store.nickname(code_, student) is None
 
 
 def test_asking_a_new_question_closes_the_open_one(store):

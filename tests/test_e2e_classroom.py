@@ -250,7 +250,7 @@ def test_a_student_stays_in_the_class_through_a_reload_and_page_changes_and_back
     student.locator(".st-key-class_back").wait_for(timeout=FOLLOW_MS)
     runs = student.evaluate(RUNS_DONE)
     student.wait_for_function(f"() => window.__runsDone > {runs + 2}", timeout=60_000)
-    panel = student.inner_text(".st-key-class_student")
+    panel = student.inner_text(".st-key-class_notice")  # at the top of the page
     assert zh.TEXT["class.back"] in panel and en.TEXT["class.back"] not in panel
     assert not follow.is_checked()
     after_rerun(student, student.locator(".st-key-class_back button").click)
@@ -297,9 +297,9 @@ def test_the_class_guesses_which_break_hurts_most_while_the_models_train(classro
     settled(student)
     asked = zh.TEXT["class.q_break"].format(task=zh.TEXT["train.task_copy"])
     assert asked in student.inner_text(".st-key-class_question")
-    # the question is far down the page: the class panel says where
-    assert zh.TEXT["class.q_open_break"] in student.inner_text(".st-key-class_student")
-    student.locator(".st-key-class_student").screenshot(
+    # the question is far down the page: the top of the page says where
+    assert zh.TEXT["class.q_open_break"] in student.inner_text(".st-key-class_notice")
+    student.locator(".st-key-class_notice").screenshot(
         path=str(ARTIFACTS / "class_break_pointer_zh.png"))
     student.locator(".st-key-class_question").scroll_into_view_if_needed()
     student.locator(".st-key-class_answer [role='combobox']").first.click()
@@ -309,7 +309,7 @@ def test_the_class_guesses_which_break_hurts_most_while_the_models_train(classro
     after_rerun(student, options.first.click)
     click_until(student, ".st-key-class_send button", _gone(".st-key-class_send"))
     student.screenshot(path=str(ARTIFACTS / "class_break_question_zh.png"))
-    assert zh.TEXT["class.q_open_break"] not in student.inner_text(".st-key-class_student")
+    assert zh.TEXT["class.q_open_break"] not in student.inner_text(".st-key-class_notice")
 
     # the models train; once all are measured the page is drawn again: the measurements
     # stay off the projector, and Reveal is ready

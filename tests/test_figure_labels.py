@@ -55,10 +55,12 @@ def shown_labels(fig: dict, letter: str) -> list[list[str]]:
     return out
 
 
-def assert_every_label(fig: dict, letter: str, toks: list[str]) -> None:
-    """Every label of `toks` is written by the `letter` axes that write any: each writes all
-    of them, in an array of ticks that plotly does not thin."""
-    want = axis_labels(toks)
+def assert_every_label(fig: dict, letter: str, toks: list[str],
+                       want: list[str] | None = None) -> None:
+    """Every label of `toks` (as `want`, by default "i:token") is written by the `letter`
+    axes that write any: each writes all of them, in an array of ticks that plotly does not
+    thin."""
+    want = axis_labels(toks) if want is None else want
     written = [labels for labels in shown_labels(fig, letter) if labels]
     assert written, f"no {letter} axis writes labels"
     for labels in written:
@@ -158,16 +160,25 @@ SENTENCES = {
 }
 
 
+GRIDS = ("grid", "grid, 8 heads", "grid, averaged", "film")  # keys: `key_labels`
+SIDE_BY_SIDE = ("target masks", "masking effect")  # two panels: half as many column labels
+
+
 @pytest.mark.parametrize("sentence", list(SENTENCES))
 def test_every_token_label_of_every_heatmap_is_in_the_figure(sentence):
-    """The teacher can point at 月: no axis of up to 32 tokens leaves a label to plotly's
-    automatic thinning (every other key of the date, before)."""
+    """The teacher can point at 月: no axis of up to 32 tokens (16 under each of two panels
+    side by side) leaves a label to plotly's automatic thinning (every other key of the
+    date, before)."""
+    from explorer.figures.attention import key_labels
+    from explorer.figures.masks import SIDE_BY_SIDE_ROOM
+
     q, k = SENTENCES[sentence]
-    for _, fig, rows, cols in token_figures(q, k):
+    for name, fig, rows, cols in token_figures(q, k):
         if rows is not None:  # panels side by side name their rows once (left), or twice
             assert_every_label(fig, "y", rows)
-        if cols is not None:
-            assert_every_label(fig, "x", cols)
+        if cols is None or (name in SIDE_BY_SIDE and len(cols) > SIDE_BY_SIDE_ROOM):
+            continue
+        assert_every_label(fig, "x", cols, key_labels(cols) if name in GRIDS else None)
 
 
 @pytest.mark.parametrize("sentence", list(SENTENCES))
@@ -210,13 +221,28 @@ def test_grid_wraps_heads_so_that_a_row_keeps_its_key_labels_apart(heads, k_len,
     assert columns * k_len <= KEYS_PER_ROW or columns == 1
 
 
-def test_the_date_grid_names_every_character_under_every_column():
+def test_the_date_grid_names_every_character_under_every_row_of_panels():
+    """On the projector the date's characters were written under the lowest panels only,
+    1,500 px below the first: every row of panels has them, each character alone (the
+    date reads as it is written; the hover names the position)."""
     fig = _grid(ANSWER, DATE)
     labelled = [a for n, a in axes(fig).items() if n.startswith("x")
                 and a.get("showticklabels") is not False]
-    assert len(labelled) == 2  # 4 heads, 2 a row: the lowest panel of each column
+    assert len(labelled) == 8  # 2 layers x 4 heads, 2 a row: every panel
     for axis in labelled:
-        assert "7:月" in axis["ticktext"] and len(axis["ticktext"]) == 12
+        assert axis["ticktext"] == [esc(c) for c in DATE]
+        assert axis["tickvals"] == axis_labels(DATE)
+        assert axis["autotickangles"] == [0, -90]  # across when they fit
+    # between two rows of panels: room for the labels (upright at worst) and the heads' names
+    layout = fig["layout"]
+    plot = layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]
+    rows = sorted({tuple(a["domain"]) for n, a in axes(fig).items() if n.startswith("y")},
+                  reverse=True)
+    for (low, _), (_, high) in zip(rows, rows[1:], strict=False):
+        assert (low - high) * plot >= text_px("</s>", 12) + 20
+    # words keep their positions: "i:token"
+    words = _grid(tokens(6), tokens(6))
+    assert words["layout"]["xaxis"]["ticktext"] == axis_labels(tokens(6))
     heatmaps = [t for t in fig["data"] if t["type"] == "heatmap"]
     assert len(heatmaps) == 2 * 4
     # layer-major order, as film_figure's frames expect
@@ -453,11 +479,12 @@ def test_the_toolbar_keeps_only_the_camera_zoom_and_reset():
     assert "toImage" not in MODEBAR_REMOVE and "zoom2d" not in MODEBAR_REMOVE
 
 
-def test_the_architecture_scrolls_sideways_on_a_phone_instead_of_overlapping():
+def test_the_architecture_scrolls_sideways_below_its_least_width_instead_of_overlapping():
     """At 390 px "LayerNorm (sublayer[1].norm)" ran over both stacks: the drawing declares a
-    least width and its element scrolls sideways below it."""
+    least width and its element scrolls sideways below it (a phone is shown the stacked
+    drawing instead: tests/test_architecture_layout.py)."""
     from explorer.app.charts import min_width_css, presenter_spec, sized_spec
-    from explorer.figures.model import MIN_WIDTH_PX, architecture_figure
+    from explorer.figures.model import WIDE, architecture_figure
     from transformer.model import TransformerConfig
 
     fig = architecture_figure(TransformerConfig(11, 11, N=2, d_model=32, d_ff=64, h=4), 6, 7,
@@ -465,8 +492,8 @@ def test_the_architecture_scrolls_sideways_on_a_phone_instead_of_overlapping():
     for written in (sized_spec(fig), presenter_spec(fig)):
         css = min_width_css(written, "model_architecture")
         assert css is not None
-        assert f"min-width: {MIN_WIDTH_PX}px" in css and "overflow-x: auto" in css
-        assert ".st-key-model_architecture" in css
+        assert f"min-width: {WIDE.least_px:g}px" in css and "overflow-x: auto" in css
+        assert ".st-key-model_architecture" in css and "max-width" not in css
     assert min_width_css(sized_spec(fig), "bad key;}") is None
     from explorer.figures.common import heatmap
 
@@ -478,3 +505,124 @@ def test_escaping_survives_the_new_labels():
     fig = _grid([bad, "a"], [bad, "b"])
     text = json.dumps(fig, ensure_ascii=False)
     assert "<b>x</b>" not in text and esc(f"0:{bad}") in text
+
+
+# ---- a projector's date grid: a layer on one screen ------------------------------------------
+
+PROJECTOR_PX = 720 - 79  # a 1280 x 720 screen below Streamlit's header, in presenter mode
+MONTAG = list("Montag,23.November2026") + ["</s>"]  # the German example date's characters
+
+
+def _layers_on_the_projector(fig: dict) -> list[float]:
+    """Each layer's height on the projector (presenter mode's sizes), in pixels: its heads'
+    names, panels and key labels, from the top of its first head name to the lowest reach
+    of its last row's key labels."""
+    from plotly.graph_objects import Figure
+
+    from explorer.app.charts import presenter_spec
+    from explorer.figures.attention import HEAD_BAND_PX
+
+    big = presenter_spec(Figure(fig))["layout"]
+    k = big["height"] / fig["layout"]["height"]
+    plot = big["height"] - big["margin"]["t"] - big["margin"]["b"]
+    by_layer: dict[str, list[tuple[float, float]]] = {}
+    for name, axis in axes({"layout": big}).items():
+        if name.startswith("y"):
+            trace = next(t for t in fig["data"] if t["yaxis"] == "y" + name[5:])
+            layer = trace["hovertemplate"].split(" · ")[0]
+            by_layer.setdefault(layer, []).append(tuple(axis["domain"]))
+    below = big["margin"]["b"] - 4 * k - 44 * k  # the last row's key labels (no colour bar)
+    return [(max(h for _, h in spans) - min(lo for lo, _ in spans)) * plot
+            + k * HEAD_BAND_PX + below for spans in by_layer.values()]
+
+
+def test_a_layer_of_the_date_grid_fits_one_projector_screen():
+    """The date translator's 8 heatmaps stood one above the other, about 2,000 px on the
+    projector: there a layer's four heads, with every query row and the date's characters
+    under every row of panels, fit one 1280 x 720 screen."""
+    from plotly.graph_objects import Figure
+
+    from explorer.app.charts import PRESENTER_MIN_TICK, presenter_spec
+
+    fig = _grid(ANSWER, MONTAG, wide=True)
+    heights = _layers_on_the_projector(fig)
+    assert len(heights) == 2 and all(h <= PROJECTOR_PX for h in heights), heights
+    big = presenter_spec(Figure(fig))["layout"]
+    plot = big["height"] - big["margin"]["t"] - big["margin"]["b"]
+    for name, axis in axes({"layout": big}).items():
+        if name.startswith("x"):
+            assert axis["ticktext"] == [esc(c) for c in MONTAG]  # every row of panels
+        elif axis.get("showticklabels") is not False:
+            assert axis["ticktext"] == axis_labels(ANSWER)  # every query row, written ...
+            low, high = axis["domain"]
+            assert (high - low) * plot / len(ANSWER) >= PRESENTER_MIN_TICK  # ... apart
+    # the phone's grid (not wide) keeps one head a row for 23 keys
+    assert len({tuple(a["domain"]) for n, a in axes(_grid(ANSWER, MONTAG)).items()
+                if n.startswith("x")}) == 1
+
+
+# ---- a long input: every step-th label, never on top of each other ----------------------------
+
+LONG = tokens(48)
+
+
+@pytest.mark.parametrize("kind", ["words", "characters"])
+def test_a_long_input_writes_every_step_th_label_that_fits(kind):
+    """48 tokens wrote 48 labels over each other under the masks, the softmax panels and
+    the heatmaps: an axis of more than 32 tokens (16 under each of two panels side by side)
+    writes every step-th, from the first, with its position, and may stand them upright."""
+    from explorer.figures.attention import KEYS_PER_ROW
+    from explorer.figures.masks import SIDE_BY_SIDE_ROOM
+
+    toks = LONG if kind == "words" else list("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKL")
+    for name, fig, _, cols in token_figures(toks, toks):
+        if cols is None:
+            continue
+        room = SIDE_BY_SIDE_ROOM if name in SIDE_BY_SIDE else MAX_LABELLED
+        if name in GRIDS:  # one head a row: KEYS_PER_ROW of them at most, or every one of 32
+            room = max(KEYS_PER_ROW, MAX_LABELLED)
+        every = axis_labels(toks)
+        for axis_name, axis in axes(fig).items():
+            if not axis_name.startswith("x") or axis.get("showticklabels") is False:
+                continue
+            text, values = axis.get("ticktext"), axis.get("tickvals")
+            assert axis.get("tickmode") == "array" and text, (name, axis_name)
+            assert 1 < len(text) <= room, (name, len(text), room)
+            step = len(toks) // len(text) + (len(toks) % len(text) > 0)
+            assert text == every[::step], (name, text)  # positions kept: "2:quick"
+            assert values == (every if isinstance(values[0], str)
+                              else list(range(len(toks))))[::step], name
+            angles = axis.get("autotickangles") or []
+            assert -90 in angles or axis.get("tickangle") == -90, (name, angles)
+
+
+def test_short_inputs_keep_every_label():
+    from explorer.figures.common import tick_array, written
+
+    assert list(written(32)) == list(range(32)) and list(written(48)) == list(range(0, 48, 2))
+    assert list(written(64)) == list(range(0, 64, 2)) and len(written(65)) == 22
+    ticks = tick_array(list(range(5)), list("abcde"))
+    assert ticks["ticktext"] == list("abcde") and ticks["tickvals"] == [0, 1, 2, 3, 4]
+
+
+# ---- the Masks page's mask of any size: positions past the sentence --------------------------
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_positions_past_the_sentence_have_no_token(lang):
+    """With a mask larger than the sentence its rows and columns read "15:15", "16:16", as if
+    the sentence went on with numbers: they are positions without tokens."""
+    from explorer.figures.masks import mask_figure, sentence_positions
+    from explorer.text.i18n import Text
+
+    sentence = ["<s>", "the", "cat"]
+    labels = sentence_positions(sentence, 20, lang=lang)
+    none = Text(lang)("fig.masks.no_token")
+    assert labels == sentence + [none] * 17
+    assert none not in ("", "15") and not none.isdigit()
+    fig = spec(mask_figure(np.tril(np.ones((20, 20), dtype=bool)), labels, labels, "m",
+                           lang=lang))
+    rows = fig["layout"]["yaxis"]["ticktext"]
+    assert rows[:3] == ["0:&lt;s&gt;", "1:the", "2:cat"]
+    assert rows[15] == esc(f"15:{none}") and "15:15" not in rows
+    assert fig["layout"]["xaxis"]["ticktext"][16] == esc(f"16:{none}")
+    assert sentence_positions(sentence, 2, lang=lang) == ["<s>", "the"]  # a smaller mask

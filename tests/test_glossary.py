@@ -3,6 +3,8 @@ errors of transformer/ in the learner's language."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from apptest_helpers import app
 from shared_inputs import bad_input_items
@@ -149,10 +151,16 @@ def test_glossary_expander_is_the_last_thing_in_the_sidebar(lang):
     expanders = [e for e in at.sidebar.expander if e.label == title]
     assert len(expanders) == 1 and at.sidebar.expander[-1].label == title
     table = expanders[0].dataframe[0].value
-    heads = [TABLES[lang][f"glossary.col_{c}"] for c in ("en", "zh", "note", "avoid")]
+    # no column pinned in a narrow width: a phone's sidebar cut both terms short
+    config = json.loads(expanders[0].dataframe[0].proto.columns or "{}")
+    assert not any(c.get("pinned") or "width" in c for c in config.values())
+    # the term in the learner's language first: a phone's sidebar shows that column whole
+    terms = ("zh", "en") if lang == "zh" else ("en", "zh")
+    heads = [TABLES[lang][f"glossary.col_{c}"] for c in (*terms, "note", "avoid")]
     assert list(table.columns) == heads
     assert len(table) == len(GLOSSARY)
-    assert "teacher forcing" in list(table[heads[0]]) and "教师强制" in list(table[heads[1]])
+    english, chinese = TABLES[lang]["glossary.col_en"], TABLES[lang]["glossary.col_zh"]
+    assert "teacher forcing" in list(table[english]) and "教师强制" in list(table[chinese])
     notes = " ".join(table[heads[2]])
     assert ("词元" in notes) if lang == "zh" else ("tokenizer" in notes)
 
@@ -161,11 +169,12 @@ def test_glossary_rows_follow_the_language():
     try:
         set_lang("zh")
         rows = glossary_rows()
-        assert list(rows) == ["English", "中文", "说明", "中文里不用"]
+        assert list(rows) == ["中文", "English", "说明", "中文里不用"]
         assert rows["说明"][0] == GLOSSARY[0].note_zh
     finally:
         set_lang("en")
     assert glossary_rows()["Note"][0] == GLOSSARY[0].note_en
+    assert list(glossary_rows()) == ["English", "中文", "Note", "Not used in Chinese"]
 
 
 # ---- Errors of transformer/ in the learner's language -------------------------------------

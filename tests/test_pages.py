@@ -91,8 +91,30 @@ def test_the_subsequent_mask_takes_any_size_independent_of_the_target(size, lang
         assert array(_heatmaps(figure_list(at)[0])[0]["z"]).shape == (4, 4)
 
 
-@pytest.mark.parametrize("forged", [0, 33, "20", 2.5, True])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_mask_larger_than_the_sentence_names_its_positions_without_tokens(lang):
+    """Rows and columns past the sentence read "15:15", "16:16", as if it went on with
+    numbers: they are positions without a token, and the caption says so."""
+    from apptest_helpers import app_in
+
+    from explorer.text.i18n import Text
+
+    none = Text(lang)("fig.masks.no_token")
+    with app_in(lang, "masks", source="a b c", mask_size=20) as at:
+        assert not at.exception
+        rows = figure_list(at)[0]["layout"]["yaxis"]["ticktext"]
+        assert rows[:4] == ["0:&lt;s&gt;", "1:a", "2:b", "3:c"]  # the sentence's own tokens
+        assert rows[4:] == [f"{i}:{none}" for i in range(4, 20)]
+        assert any(Text(lang)("mask.sub_beyond", first=4, none=none) in c.value
+                   for c in at.caption)
+        at.number_input(key="mask_size").set_value(3).run()  # smaller: tokens only
+        assert figure_list(at)[0]["layout"]["yaxis"]["ticktext"] == ["0:&lt;s&gt;", "1:a",
+                                                                     "2:b"]
+
+
+@pytest.mark.parametrize("forged", ["20", 2.5, True])
 def test_a_forged_mask_size_falls_back_to_the_sentence(forged):
+    # a number out of range is put in range instead (tests/test_number_boxes.py)
     at = app("masks", source="a b c", mask_size=forged)
     assert not at.exception
     assert array(_heatmaps(figure_list(at)[0])[0]["z"]).shape == (4, 4)

@@ -333,15 +333,17 @@ def test_the_preview_of_a_date_as_the_task_writes_it_has_no_caveat():
 
 
 def test_the_same_rule_marks_every_date_models_answers():
-    from explorer.app.sources import answers_dates, outside_dates
+    from explorer.app.sources import answers_dates, check_date_answer
 
     assert answers_dates("dates", {}) and answers_dates("yours", {"task": "dates"})
     assert not answers_dates("yours", {"task": "copy"}) and not answers_dates("untrained", {})
     typed = D.source_tokens("Montag, 23. November 2026")
-    assert not outside_dates(typed, "2026-11-23", unknown=False)
-    assert outside_dates(typed, "2026-11-24", unknown=False)  # a wrong answer
-    assert outside_dates(typed, "2026-11-23", unknown=True)  # a character it never saw
-    assert outside_dates(tuple("hello world"), "0000-04-00", unknown=False)
+    right = check_date_answer(typed, "2026-11-23", unknown=False)
+    assert not right.outside and not right.wrong
+    wrong = check_date_answer(typed, "2026-11-24", unknown=False)  # the model's mistake
+    assert wrong.wrong and not wrong.outside and wrong.expected == "2026-11-23"
+    assert check_date_answer(typed, "2026-11-23", unknown=True).outside  # a character unknown
+    assert check_date_answer(tuple("hello world"), "0000-04-00", unknown=False).outside
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

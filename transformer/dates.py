@@ -37,6 +37,14 @@ Split. A day is held out when a hash of its ISO date says so (`HELD_OUT_SHARE`, 
 of the days): held-out days never appear in training, in any locale or style.
 `held_out_examples(n)` spreads n held-out dates evenly over every (locale, style, case).
 
+Cells. A model is judged by its worst cell, never by one average: `cell_examples` draws
+dates for every variant on every calendar day, and `cells_of` counts exact matches per
+variant x day of the month and per variant x month (`CELL_TARGET` for each).
+
+Reading. `read_date` tells from a typed text alone whether it is a date as the task writes
+them (each variant's pattern used as a parser), so a wrong answer to such a text is the
+model's mistake, and the right answer is known.
+
 Spans. Each `DateExample` records where the year, month and day fields (and the weekday,
 when present) sit, both in the text and in the source token positions, so that
 `alignment()` can measure the share of output digits whose cross-attention argmax falls
@@ -47,6 +55,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -151,6 +160,11 @@ def _locale(name: str):  # -> babel.Locale
     return Locale.parse(name)
 
 
+def locale_name(locale: str, language: str) -> str:
+    """A locale's name written in `language`, from CLDR: ("de", "zh") -> "德语"."""
+    return _locale(locale).get_display_name(language) or locale
+
+
 @cache
 def pattern(locale: str, style: str) -> str:
     """The CLDR pattern of a (locale, style), e.g. ("de", "full") -> "EEEE, d. MMMM y"."""
@@ -209,6 +223,20 @@ def _field_value(date: dt.date, letters: str) -> int:
     return getattr(date, field)
 
 
+def _cased(piece: str, lower: bool) -> str:
+    """A piece of a rendering in the variant's case: lower-cased only where that keeps its
+    length (so that spans stay put)."""
+    if not lower:
+        return piece
+    lowered = piece.lower()
+    return lowered if len(lowered) == len(piece) else piece
+
+
+def _chars(piece: str) -> list[str]:
+    """A piece's source tokens: its characters, whitespace dropped (the char tokenizer)."""
+    return [ch for ch in piece if not ch.isspace()]
+
+
 def render(date: dt.date, variant: Variant) -> DateExample:
     """Write `date` as `variant` says, with the spans of its fields."""
     text: list[str] = []
@@ -217,12 +245,9 @@ def render(date: dt.date, variant: Variant) -> DateExample:
     text_spans: dict[str, tuple[int, int]] = {}
     n_text = 0
     for kind, value in _pieces(variant.locale, variant.style):
-        piece = (_field_text(variant.locale, value, _field_value(date, value))
-                 if kind == "field" else value)
-        if variant.lower:
-            lowered = piece.lower()
-            piece = lowered if len(lowered) == len(piece) else piece
-        chars = [ch for ch in piece if not ch.isspace()]
+        piece = _cased(_field_text(variant.locale, value, _field_value(date, value))
+                       if kind == "field" else value, variant.lower)
+        chars = _chars(piece)
         if kind == "field":
             name = _FIELD_OF_LETTER[value[0]]
             spans[name] = (len(tokens), len(tokens) + len(chars))
@@ -416,6 +441,126 @@ def held_out_examples(n: int = 2000, seed: int = 0) -> list[DateExample]:
             for i, p in enumerate(picks)]
 
 
+# ---------------------------------------------------------------------------------------
+# Evaluation by cells: every variant on every day of the month and in every month
+# ---------------------------------------------------------------------------------------
+
+CELL_TARGET = 0.99  # what every cell must reach (exact match) for the model to be shipped
+CellField = Literal["day", "month"]
+CELL_FIELDS: tuple[str, ...] = get_args(CellField)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """Exact matches in one cell: one variant, on one day of the month or in one month."""
+
+    variant: str  # Variant.name
+    field: str  # "day" (value 1..31) or "month" (1..12)
+    value: int
+    right: int
+    total: int
+
+    @property
+    def accuracy(self) -> float:
+        return self.right / self.total if self.total else 0.0
+
+    @property
+    def name(self) -> str:
+        """E.g. "de/medium, day 30"."""
+        return f"{self.variant}, {self.field} {self.value}"
+
+
+@dataclass(frozen=True)
+class CellReport:
+    """Exact matches by cell: every variant x day of the month and every variant x month.
+
+    An average hides a cell that is always wrong (one variant on one day of the month is one
+    of 1,457 day cells, under 0.1% of the dates), so a model is judged by its worst cell.
+    """
+
+    cells: tuple[Cell, ...]  # variants in `variants()` order; days, then months, ascending
+    right: int  # dates decoded exactly, of
+    total: int  # the dates evaluated (each is in one day cell and one month cell)
+
+    @property
+    def exact(self) -> float:
+        return self.right / self.total if self.total else 0.0
+
+    @property
+    def worst(self) -> Cell:
+        """The cell with the lowest accuracy; of equals, the one measured on the fewest dates
+        (the least sure of them), then the first."""
+        return min(self.cells, key=_weakness)
+
+    def below(self, target: float = CELL_TARGET) -> tuple[Cell, ...]:
+        """The cells under `target`, worst first."""
+        return tuple(sorted((c for c in self.cells if c.accuracy < target), key=_weakness))
+
+    def meta(self) -> dict[str, object]:
+        """Plain data for a checkpoint's meta: {"day": {variant: [[right, total] for days
+        1..31]}, "month": {variant: [[right, total] for months 1..12]}}."""
+        out: dict[str, dict[str, list[list[int]]]] = {f: {} for f in CELL_FIELDS}
+        for c in self.cells:
+            out[c.field].setdefault(c.variant, []).append([c.right, c.total])
+        return dict(out)
+
+
+def _weakness(cell: Cell) -> tuple[float, int]:
+    """How cells are ranked, weakest first: by accuracy, then by fewest dates."""
+    return cell.accuracy, cell.total
+
+
+@cache
+def _days_by_month_day(split: str) -> Mapping[tuple[int, int], tuple[int, ...]]:
+    """The split's days (ordinals, ascending) by (month, day of the month)."""
+    out: dict[tuple[int, int], list[int]] = {}
+    for o in _days(split).tolist():
+        d = dt.date.fromordinal(o)
+        out.setdefault((d.month, d.day), []).append(o)
+    return MappingProxyType({k: tuple(v) for k, v in sorted(out.items())})
+
+
+def cell_examples(split: Split = "held_out", per_cell: int = 1, seed: int = 0,
+                  among: Sequence[Variant] | None = None) -> list[DateExample]:
+    """For every variant (of `among`, default all) and every (month, day of the month) of the
+    calendar, `per_cell` different dates of `split` with that month and day (years drawn at
+    random, seeded; fewer where the split has fewer, as for 29 February), so that every
+    variant x day cell gets about 12 x per_cell dates and every variant x month cell about
+    30 x per_cell."""
+    if split not in get_args(Split):
+        raise ValueError(f"split must be one of {get_args(Split)}, got {split!r}.")
+    gen = torch.Generator().manual_seed(seed)
+    out: list[DateExample] = []
+    for variant in variants() if among is None else among:
+        for days in _days_by_month_day(split).values():
+            k = min(per_cell, len(days))
+            for i in torch.randperm(len(days), generator=gen)[:k].tolist():
+                out.append(render(dt.date.fromordinal(days[i]), variant))
+    return out
+
+
+def cells_of(examples: Sequence[DateExample], right: Sequence[bool]) -> CellReport:
+    """Group exact matches (one per example) into variant x day and variant x month cells.
+
+    Cells no example falls in are left out (use `cell_examples` to cover them all)."""
+    counts: dict[tuple[str, str, int], list[int]] = {}
+    for ex, ok in zip(examples, right, strict=True):
+        for field in CELL_FIELDS:
+            cell = counts.setdefault((ex.variant.name, field, getattr(ex.date, field)), [0, 0])
+            cell[0] += bool(ok)
+            cell[1] += 1
+    order = {v.name: i for i, v in enumerate(variants())}
+    keys = sorted(counts, key=lambda k: (order.get(k[0], len(order)), k[0],
+                                         CELL_FIELDS.index(k[1]), k[2]))
+    cells = tuple(Cell(v, f, x, *counts[(v, f, x)]) for v, f, x in keys)
+    return CellReport(cells, sum(map(bool, right)), len(examples))
+
+
+def evaluate_cells(model: EncoderDecoder, examples: Sequence[DateExample]) -> CellReport:
+    """Greedy-decode `examples` (batched) and report exact matches by cell."""
+    return cells_of(examples, exact_matches(model, examples))
+
+
 def parse_iso(text: str) -> dt.date | None:
     """`text` as a date if it is YYYY-MM-DD within FIRST_YEAR..LAST_YEAR, else None."""
     if len(text) != ISO_LEN:
@@ -427,16 +572,68 @@ def parse_iso(text: str) -> dt.date | None:
     return date if FIRST_YEAR <= date.year <= LAST_YEAR else None
 
 
-def written_as_trained(tokens: Sequence[str], answer: str) -> bool:
-    """Whether `tokens` (a source, without </s>) is the date `answer` written exactly as one
-    of the task's variants writes it: True means the input is of the training kind and the
-    answer is right; False means the input is outside the training data, or the answer is
-    wrong (the model alone cannot tell which)."""
-    date = parse_iso(answer)
-    if date is None:
-        return False
+# The values each field can show (weekday: Monday is 0), to read a rendering back.
+_FIELD_VALUES: dict[str, range] = {"year": range(FIRST_YEAR, LAST_YEAR + 1),
+                                   "month": range(1, 13), "day": range(1, 32),
+                                   "weekday": range(7)}
+
+
+@cache
+def _reader(variant: Variant) -> tuple[re.Pattern[str], tuple[tuple[str, Mapping[str, int]], ...]]:
+    """`variant`'s pattern turned into a parser: a regular expression that every source it
+    writes (whitespace dropped) matches, one group per field, and for each group its field
+    and a table from the field's text to its value. Built from the same pieces as `render`,
+    on first use (~250 field texts per locale, shared by its case variants)."""
+    parts: list[str] = []
+    groups: list[tuple[str, Mapping[str, int]]] = []
+    for kind, value in _pieces(variant.locale, variant.style):
+        if kind == "chars":
+            parts.append(re.escape("".join(_chars(_cased(value, variant.lower)))))
+            continue
+        field = _FIELD_OF_LETTER[value[0]]
+        table = {"".join(_chars(_cased(_field_text(variant.locale, value, v), variant.lower))): v
+                 for v in _FIELD_VALUES[field]}
+        groups.append((field, MappingProxyType(table)))
+        parts.append("(" + "|".join(map(re.escape, sorted(table, key=len, reverse=True))) + ")")
+    return re.compile("".join(parts)), tuple(groups)
+
+
+def read_date(tokens: Sequence[str]) -> DateExample | None:
+    """The date that `tokens` (a source, without </s>) is, when it is exactly how one of the
+    task's variants writes one date from FIRST_YEAR to LAST_YEAR; else None.
+
+    Decided from the input alone, never from a model's answer: each variant's pattern is
+    tried as a parser (`_reader`), and a date it reads counts only if rendering it in that
+    variant gives back exactly `tokens` (the weekday included). A text two different dates
+    would both render to is None too (no text is: over every date and variant, each of the
+    2,970,209 different texts belongs to one date, and each reads back to it).
+    """
     wanted = tuple(tokens)
-    return any(render(date, v).tokens == wanted for v in variants())
+    if not wanted or len(wanted) > max_source_tokens() or any(len(t) != 1 for t in wanted):
+        return None  # longer than any rendering, or a token that is not one character
+    text = "".join(wanted)
+    found: dict[dt.date, DateExample] = {}
+    for variant in variants():
+        regex, groups = _reader(variant)
+        match = regex.fullmatch(text)
+        if match is None:
+            continue
+        values = {field: table[match.group(i + 1)] for i, (field, table) in enumerate(groups)}
+        try:
+            date = dt.date(values["year"], values["month"], values["day"])
+        except ValueError:  # 30 February
+            continue
+        example = render(date, variant)
+        if example.tokens == wanted:
+            found.setdefault(date, example)
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def written_as_trained(tokens: Sequence[str], answer: str) -> bool:
+    """Whether `tokens` (a source, without </s>) is a date written as the task writes them
+    (`read_date`) and `answer` is that date in YYYY-MM-DD."""
+    example = read_date(tokens)
+    return example is not None and example.iso == answer
 
 
 # ---------------------------------------------------------------------------------------
@@ -600,12 +797,13 @@ def alignment(
 
 
 __all__ = [
-    "ALIGNMENT_TARGETS", "FIELDS", "FIELD_DIGITS", "FIRST_YEAR", "LAST_YEAR", "LOCALES",
-    "STYLES", "TGT_LEN", "Alignment", "DateExample", "DateTask", "Variant", "accuracy_by",
-    "alignment", "alignment_by_layer", "cross_attention_argmax", "exact_matches", "film_probe",
-    "held_out_examples", "is_held_out", "max_source_tokens", "parse_iso", "pattern", "render",
-    "source_tensor", "source_tokens", "target_tensor", "translate", "translate_tokens",
-    "variants", "vocab", "written_as_trained",
+    "ALIGNMENT_TARGETS", "CELL_FIELDS", "CELL_TARGET", "FIELDS", "FIELD_DIGITS", "FIRST_YEAR",
+    "LAST_YEAR", "LOCALES", "STYLES", "TGT_LEN", "Alignment", "Cell", "CellReport",
+    "DateExample", "DateTask", "Variant", "accuracy_by", "alignment", "alignment_by_layer",
+    "cell_examples", "cells_of", "cross_attention_argmax", "evaluate_cells", "exact_matches",
+    "film_probe", "held_out_examples", "is_held_out", "locale_name", "max_source_tokens",
+    "parse_iso", "pattern", "read_date", "render", "source_tensor", "source_tokens",
+    "target_tensor", "translate", "translate_tokens", "variants", "vocab", "written_as_trained",
 ]
 
 

@@ -68,7 +68,9 @@ ANNOTATED = Recipe(
 # sources are up to 30 characters long. Early stop (the tool checks every 250 steps) ends
 # training long before `steps`, which is a ceiling. Noam's decay (peak 4.4e-3 at step 200,
 # then ∝ 1/√step) matters here: at a constant 3e-3 the last 1% of dates kept flipping
-# between right and wrong (98.5–99.2% from step 750 to 1500).
+# between right and wrong (98.5–99.2% from step 750 to 1500). Its tail is still too high for
+# the last cells (one language and style on one day of the month), which flip at ~1e-3: the
+# tool follows it with a cool-down at a constant 3e-4 (tools/train_dates.py, COOL_DOWN).
 DATES = Recipe(
     name="dates", N=2, d_model=64, h=4, d_ff=128, dropout=0.0,
     train=TrainConfig(steps=6000, batch_size=128, schedule="noam", factor=0.5, warmup=200,

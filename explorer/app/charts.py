@@ -41,10 +41,33 @@ _INLINE_SIZE = re.compile(r"(<span style='font-size:)(\d+(?:\.\d+)?)(px'>)")
 # and going back; panning and the zoom steps made it as wide as a phone's chart, where it
 # covered the titles, tick labels and colour bars at the top.
 MODEBAR_REMOVE = ["pan2d", "zoomIn2d", "zoomOut2d", "autoScale2d", "select2d", "lasso2d"]
+# The toolbar's own band above every chart that has one: plotly puts it over the top right
+# corner of the figure, where on a phone's narrow chart (and a half-width one on a laptop)
+# it covered titles, column labels and axis titles. Its buttons work as before (mouse,
+# tap, Tab key). The band is padding of the chart's element, whose height Streamlit sets to
+# the figure's: padding inside the chart itself would be measured by Streamlit and taken
+# from the figure's height; the plot's box must not clip the toolbar above it. (`:has`: a
+# chart drawn without a toolbar, a static one, keeps no band.)
+MODEBAR_BAND_PX = 30
+CHART_CSS = f"""<style>
+.stElementContainer:has(.stPlotlyChart .modebar-container) {{
+  padding-top: {MODEBAR_BAND_PX}px; box-sizing: content-box; }}
+.stElementContainer .stPlotlyChart .modebar-container {{ top: -{MODEBAR_BAND_PX}px !important; }}
+.stElementContainer .stPlotlyChart .js-plotly-plot {{ overflow: visible !important; }}
+</style>"""
 # A figure whose `layout.meta["min_width"]` names a least width (in pixels) is drawn that
-# wide, and a narrower screen (a phone) scrolls it sideways: its element gets this style.
+# wide, and a narrower screen scrolls it sideways: its element gets this style; with
+# `layout.meta["max_width"]` it is stretched no wider than that.
 MIN_WIDTH_CSS = ("<style>.st-key-{key} {{ overflow-x: auto; }} "
-                 ".st-key-{key} > div {{ min-width: {width}px; }}</style>")
+                 ".st-key-{key} > div {{ min-width: {width}px; }}{most}</style>")
+MAX_WIDTH_CSS = " .st-key-{key} {{ max-width: {width}px; }}"
+# A figure drawn two ways (show_chart's `narrow`): the element holding both is a CSS size
+# container, and only the drawing that fits its width is shown (the wide one from its least
+# width up, the narrow one below). Streamlit tells the server nothing of the screen's width.
+FIT_CSS = ("<style>.st-key-{box} {{ container-type: inline-size; }} "
+           "@container (max-width: {below}px) {{ .st-key-{wide} {{ display: none; }} }} "
+           "@container (min-width: {width}px) {{ .st-key-{narrow} {{ display: none; }} }}"
+           "</style>")
 _KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
@@ -227,7 +250,7 @@ def _shared_spec(fig: go.Figure, presenter: bool) -> dict[str, Any]:
 
 def show_chart(fig: go.Figure, name: str, model: TransformerConfig | Settings | None,
                presenter: bool, *, key: str, where: Any = None, share: tuple | None = None,
-               **kwargs: Any) -> None:
+               narrow: go.Figure | None = None, **kwargs: Any) -> None:
     """Draw `fig` in `where` (a container or column; default the page) with a PNG file name.
 
     The toolbar's camera button saves `<name>_<model size>.png`, the size of `model`: the
@@ -239,6 +262,9 @@ def show_chart(fig: go.Figure, name: str, model: TransformerConfig | Settings | 
     page's root font size. `where` may be an `st.empty()` placeholder, redrawn in a loop.
     `share`: a name that fixes `fig`, a figure shared by sessions: its written-out spec is
     then made once and read by every session's chart (nothing downstream changes it).
+    `narrow`: the same drawing laid out for a narrow page (a phone), shown instead of `fig`
+    where the page is narrower than `fig`'s least width (`layout.meta["min_width"]`), under
+    the key `<key>_narrow`; both go in a container keyed `<key>_fit`.
     """
     if share is not None:
         spec = remember(SPECS, (share, presenter), lambda: _shared_spec(fig, presenter))
@@ -246,8 +272,7 @@ def show_chart(fig: go.Figure, name: str, model: TransformerConfig | Settings | 
         spec = presenter_spec(fig)
     else:
         spec = sized_spec(fig)
-    if presenter:
-        key = f"{key}_presenter"
+    suffix = "_presenter" if presenter else ""
     config = {
         "displaylogo": False,
         "modeBarButtonsToRemove": MODEBAR_REMOVE,
@@ -256,17 +281,59 @@ def show_chart(fig: go.Figure, name: str, model: TransformerConfig | Settings | 
                                  .removesuffix(".png")},
     }
     kwargs.setdefault("width", "stretch")
+    if narrow is None:
+        _draw(spec, f"{key}{suffix}", where or st, config, kwargs)
+        return
+    small = presenter_spec(narrow) if presenter else sized_spec(narrow)
+    box = (where or st).container(key=f"{key}_fit")
+    css = fit_css(spec, f"{key}_fit", f"{key}{suffix}", f"{key}_narrow{suffix}")
+    if css:
+        st.html(css)  # only a style: Streamlit puts it where it takes no room
+    _draw(spec, f"{key}{suffix}", box, config, kwargs)
+    _draw(small, f"{key}_narrow{suffix}", box, config, kwargs)
+
+
+def _draw(spec: dict[str, Any], key: str, where: Any, config: dict[str, Any],
+          kwargs: dict[str, Any]) -> None:
+    """One chart of a written-out figure, with its width style if it declares widths."""
     css = min_width_css(spec, key)
     if css:
         st.html(css)  # only a style: Streamlit puts it where it takes no room
-    (where or st).plotly_chart(_Written(spec), key=key, config=config, **kwargs)
+    where.plotly_chart(_Written(spec), key=key, config=config, **kwargs)
+
+
+def _meta_px(spec: dict[str, Any], name: str) -> int | None:
+    """`layout.meta[name]`, a width in pixels, or None."""
+    meta = spec.get("layout", {}).get("meta")
+    width = meta.get(name) if isinstance(meta, dict) else None
+    if isinstance(width, bool) or not isinstance(width, (int, float)) or width <= 0:
+        return None
+    return int(width)
 
 
 def min_width_css(spec: dict[str, Any], key: str) -> str | None:
     """The style that draws the chart of element `key` at least `layout.meta["min_width"]`
-    pixels wide, scrolling sideways on a narrower screen; None when it names none."""
-    meta = spec.get("layout", {}).get("meta")
-    width = meta.get("min_width") if isinstance(meta, dict) else None
-    if not isinstance(width, (int, float)) or width <= 0 or not _KEY.match(key):
+    pixels wide, scrolling sideways on a narrower screen, and no wider than
+    `layout.meta["max_width"]` when given; None when it names no least width."""
+    width = _meta_px(spec, "min_width")
+    if width is None or not _KEY.match(key):
         return None
-    return MIN_WIDTH_CSS.format(key=key, width=int(width))
+    most = _meta_px(spec, "max_width")
+    return MIN_WIDTH_CSS.format(key=key, width=width, most=MAX_WIDTH_CSS.format(
+        key=key, width=most) if most is not None and most >= width else "")
+
+
+def fit_css(spec: dict[str, Any], box: str, wide: str, narrow: str) -> str | None:
+    """The style that shows, in the container `box`, the chart `wide` (of `spec`) where the
+    container is at least its least width wide and the chart `narrow` where it is less;
+    None when `spec` names no least width."""
+    width = _meta_px(spec, "min_width")
+    if width is None or not all(_KEY.match(k) for k in (box, wide, narrow)):
+        return None
+    return FIT_CSS.format(box=box, wide=wide, narrow=narrow, width=width,
+                          below=f"{width - 0.02:g}")
+
+
+def chart_css() -> None:
+    """The page's style for every chart (the toolbar's band): once a run, before the page."""
+    st.html(CHART_CSS)  # only a style: Streamlit puts it where it takes no room

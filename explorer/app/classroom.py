@@ -13,6 +13,7 @@ off): they then explore, and the class's changes wait until they choose to follo
 
 from __future__ import annotations
 
+import math
 import os
 import secrets
 import time
@@ -23,15 +24,23 @@ from pathlib import Path
 import streamlit as st
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
+from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
 from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
 
 from ..classroom.backend import open_store
 from ..classroom.codes import normalise_code
 from ..classroom.store import (
+    JOIN_FAILURES,
+    JOIN_STEP,
     ClassNotFoundError,
+    ClassState,
     ClassStore,
     NotTeacherError,
     RateLimitedError,
+    clean_nickname,
+    client_of_address,
+    is_student_id,
 )
 from ..state.urlstate import params_to_state
 from ..state.view import BY_URL, page_defaults
@@ -40,9 +49,16 @@ CLASS_PARAM = "class"  # the join link's query parameter: ?class=K7Q2XM
 PAGE_PARAM = "page"  # the page, in the view a class follows (a link's page is its path)
 TRAIN_PARAM = "trained"  # how many times the teacher pressed Train: students train with them
 LANG_PARAM = "lang"  # never followed: each student keeps their own language
+# the teacher's language, in the view the class follows: a student who joins starts in it
+# (unless their link names a language or they chose one), then keeps their own
+CLASS_LANG_PARAM = "clang"
 PRESENTER_PARAM = "pres"  # nor presenter mode: the projector's, not the students' laptops'
 OWN_PARAMS = (LANG_PARAM, PRESENTER_PARAM, CLASS_PARAM)  # what each session keeps its own
 STORE_ENV, DATA_ENV = "CLASS_STORE", "CLASS_DATA"
+# The address students open (the join link and its QR code), when the teacher's browser
+# does not show it: an app behind a proxy, or opened as localhost on the projecting laptop.
+# An environment variable, else a key of st.secrets (.streamlit/secrets.toml); README.
+PUBLIC_URL_SETTING = "CLASS_PUBLIC_URL"
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 SEAT_KEY = "_class_seat"  # this session's Seat
 FOLLOW_KEY = "_class_following"  # whether this student follows the teacher now
@@ -50,9 +66,17 @@ FOLLOW_KEY = "_class_following"  # whether this student follows the teacher now
 # its widget key (`follow_toggle_key`)
 FOLLOW_TOGGLE = "class_follow"
 NOTICE_KEY = "_class_notice"  # why a join link did not join (a text key and values), once
-CLIENT_KEY = "_class_client"  # this session's id for the store's limit on wrong codes
 TRAIN_KEY = "_class_train"  # a following student's Train page trains with the teacher
 TEACHER_COOKIE = "txclass_"  # + code: the teacher key, kept by the teacher's browser
+# + code: whether the teacher presents ("1"/"0"), kept by the teacher's browser: a reopened
+# class link shows the projector's screen as it was (the language is the class's `clang`)
+PRESENTER_COOKIE = "txpres_"
+# + code: a student's id in that class, kept by the student's browser: a reload or a second
+# tab is the same student (one answer each, counted once in the roster)
+STUDENT_COOKIE = "txstudent_"
+# A right code typed from an address that waits its turn (`ClassStore.join`): the tries the
+# join makes, waiting the store's `retry_after` (at most JOIN_STEP) before each next one
+JOIN_TRIES = 3
 # A following student's `_watch` fragment is timed every WATCH_EVERY seconds and its run
 # waits up to WAIT_FOR seconds for the class to change (`wait_for_class`; the ticks that come
 # meanwhile wait as one, so the next run starts as this one ends): a change made on this
@@ -84,6 +108,12 @@ class Seat:
     # how often the app turned following on or off (Back to the class, exploring): the
     # toggle's key changes with it (`follow_toggle_key`)
     turns: int = 0
+    lang_taken: bool = False  # a student: the class's language was offered (`take_class_lang`)
+    nickname: str | None = None  # a student: the nickname sent with their last answer
+    # a teacher who took the class back (`join_class`): its page still to go to, and
+    # whether the view of this session's first run is held back (`steer`)
+    resume_page: str | None = None
+    resumed: bool = False
 
     @property
     def teaching(self) -> bool:
@@ -154,21 +184,37 @@ def take_notice() -> tuple[str, dict[str, str]] | None:
     return st.session_state.pop(NOTICE_KEY, None)
 
 
-def _client_id() -> str:
-    """Who tries class codes, for the store's limit on wrong ones: this browser session.
-    Not the address: a school's students share one address behind its router (and a cloud
-    host's proxy may hide theirs), and ten typos in a class would lock everyone out. A
-    session that tries ten wrong codes a minute would need about 10^8 minutes to find one
-    class among 10^9 codes."""
-    return str(st.session_state.setdefault(CLIENT_KEY, secrets.token_urlsafe(12)))
-
-
-def _teacher_cookie(code: str) -> str | None:
+def _client_address() -> str:
+    """Who tries class codes, for the store's limit on wrong ones: the client's address
+    (`client_of_address`). A new browser session is no new client, so guesses from many
+    sessions add up. The address is Streamlit's `st.context.ip_address`: the connection's
+    peer, which the server (uvicorn) replaces by X-Forwarded-For only when the peer is a
+    proxy it trusts (FORWARDED_ALLOW_IPS, by default this computer's own). The header is
+    never read here: any client can write one. A school's students share one address, and
+    a right code is never turned away for their typos (`join_class`)."""
     try:
-        value = st.context.cookies.get(TEACHER_COOKIE + code)
+        address = st.context.ip_address
+    except Exception:  # no request context (a test's bare run)
+        address = None
+    return client_of_address(address)
+
+
+def _cookie(name: str) -> str | None:
+    """A cookie the browser sent when this session connected, if any."""
+    try:
+        value = st.context.cookies.get(name)
     except Exception:  # no request context (a test's bare run)
         return None
     return value if isinstance(value, str) else None
+
+
+def _teacher_cookie(code: str) -> str | None:
+    return _cookie(TEACHER_COOKIE + code)
+
+
+def _pause(seconds: float) -> None:
+    """A join's wait for its turn (`join_class`)."""
+    time.sleep(seconds)
 
 
 def start_class(store: ClassStore) -> Seat:
@@ -178,32 +224,86 @@ def start_class(store: ClassStore) -> Seat:
     return new
 
 
+def _try_join(store: ClassStore, code: str) -> ClassState | None:
+    """The class's state for `code` typed here; None, with a notice, when it joins no class.
+    While this address waits its turn for too many wrong codes, the try waits (at most
+    JOIN_STEP each time, JOIN_TRIES times): a right code joins, never refused."""
+    address = _client_address()
+    for attempt in range(JOIN_TRIES):
+        try:
+            return store.join(code, address, time.time())
+        except RateLimitedError as exc:
+            if attempt == JOIN_TRIES - 1:  # others of this address tried at each turn
+                st.session_state[NOTICE_KEY] = (
+                    "class.wait", {"seconds": str(max(1, math.ceil(exc.retry_after)))})
+                return None
+            _pause(exc.retry_after)
+        except ClassNotFoundError as exc:
+            paced = exc.next_try > 0
+            st.session_state[NOTICE_KEY] = (
+                "class.not_found_paced" if paced else "class.not_found",
+                {"code": code, "n": str(JOIN_FAILURES), "step": f"{JOIN_STEP:g}"})
+            return None
+    return None
+
+
 def join_class(store: ClassStore, text: object) -> Seat | None:
     """Join the class of a typed or linked code, as its teacher if this browser holds its
-    key (a teacher who closed the tab and opened the link again), else as a student who
-    follows. None, with a notice (`take_notice`), when the code joins no class."""
+    key (a teacher who closed the tab and opened the link again: the class comes back as
+    it was, `_take_back`), else as a student who follows, with the id this browser keeps
+    for the class (a reload or another tab is the same student). None, with a notice
+    (`take_notice`), when the code joins no class."""
     code = normalise_code(text)
     if code is None:
         st.session_state[NOTICE_KEY] = ("class.not_a_code", {})
         return None
-    now = time.time()
-    try:
-        store.join(code, _client_id(), now)
-    except RateLimitedError as exc:
-        st.session_state[NOTICE_KEY] = ("class.wait", {"seconds": f"{exc.retry_after:.0f}"})
-        return None
-    except ClassNotFoundError:
-        st.session_state[NOTICE_KEY] = ("class.not_found", {"code": code})
+    state = _try_join(store, code)
+    if state is None:
         return None
     key = _teacher_cookie(code)
     if key is not None:
         try:
-            store.roster(code, key, now)  # refused unless it is this class's key
+            store.roster(code, key, time.time())  # refused unless it is this class's key
         except NotTeacherError:
             key = None
-    st.session_state[SEAT_KEY] = new = Seat(code, key)
+    if key is not None:
+        new = _take_back(Seat(code, key), state)
+    else:
+        kept = _cookie(STUDENT_COOKIE + code)
+        new = Seat(code, None) if not is_student_id(kept) else Seat(code, None, student_id=kept)
+        new.nickname = store.nickname(code, new.student_id)
+    st.session_state[SEAT_KEY] = new
     st.session_state[FOLLOW_KEY] = True
     return new
+
+
+def _take_back(s: Seat, state: ClassState) -> Seat:
+    """The teacher's seat in a class taken back: this session shows the class's view as it
+    was (page, model, sentence, each page's choices, the Train count), in presenter mode if
+    this browser was, in the class's language (`take_class_lang`); the first run's view is
+    held back (`steer`), so no student moves unless the teacher changes something."""
+    apply_view(state.view)
+    presenter = _cookie(PRESENTER_COOKIE + s.code)
+    if presenter in ("0", "1"):
+        st.session_state[BY_URL[PRESENTER_PARAM].key] = presenter == "1"
+    s.version, s.sent = state.version, dict(state.view)
+    s.trainings = state.view.get(TRAIN_PARAM, "0")
+    s.resume_page, s.resumed = state.view.get(PAGE_PARAM), True
+    return s
+
+
+def resumed_page(s: Seat, page: str) -> str | None:
+    """The page of a class its teacher just took back, once, when it is not `page` (the
+    caller switches to it)."""
+    target, s.resume_page = s.resume_page, None
+    return target if target and target != page else None
+
+
+def keep_nickname(nickname: object) -> None:
+    """The nickname a student just sent: their next answer starts with it."""
+    s = seat()
+    if s is not None:
+        s.nickname = clean_nickname(nickname)
 
 
 def leave_class(store: ClassStore | None, end: bool) -> None:
@@ -216,6 +316,35 @@ def leave_class(store: ClassStore | None, end: bool) -> None:
             pass  # ended already
     st.session_state.pop(SEAT_KEY, None)
     st.session_state.pop(FOLLOW_KEY, None)
+    # the address kept the class (a reload rejoins it, links.py `publish_view`): this run's
+    # `enter_from_link` would join again, or tell a teacher no class runs with that code
+    if st.query_params.get(CLASS_PARAM) is not None:
+        del st.query_params[CLASS_PARAM]
+
+
+def take_class_lang(store: ClassStore | None, langs: tuple[str, ...], chosen: bool) -> str | None:
+    """A student just seated in a class starts in the class's language (one of `langs`),
+    unless their language was `chosen` (a link's ?lang, the language selector): the
+    language to use, once per seat, else None."""
+    s = seat()
+    if s is None or (s.teaching and not s.resumed) or s.lang_taken or store is None:
+        return None  # a teacher who took their class back takes its language, theirs
+    s.lang_taken = True
+    state = store.state(s.code)
+    lang = state.view.get(CLASS_LANG_PARAM) if state is not None else None
+    return lang if lang in langs and not chosen else None
+
+
+def public_url() -> str | None:
+    """The public address students open, from the PUBLIC_URL_SETTING (an environment
+    variable, else st.secrets), or None when it is not set."""
+    value = os.environ.get(PUBLIC_URL_SETTING)
+    if not value:
+        try:
+            value = st.secrets.get(PUBLIC_URL_SETTING)
+        except Exception:  # no secrets file: the setting is not given
+            value = None
+    return value.strip() if isinstance(value, str) and value.strip() else None
 
 
 def enter_from_link(store: ClassStore | None, params: Mapping[str, object]) -> None:
@@ -252,8 +381,13 @@ def take_class_training() -> None:
     st.session_state.pop(TRAIN_KEY, None)
 
 
-def steer(store: ClassStore, s: Seat, view: dict[str, str]) -> None:
-    """Show the class the teacher's view, when it changed since the last run."""
+def steer(store: ClassStore, s: Seat, view: dict[str, str], lang: str | None = None) -> None:
+    """Show the class the teacher's view, when it changed since the last run; `lang`, the
+    teacher's language, is the class's (`take_class_lang`)."""
+    view = {**view, CLASS_LANG_PARAM: lang} if lang is not None else view
+    if s.resumed:  # the first run after taking the class back: the class shows its own view
+        s.resumed, s.sent = False, view  # (a model only the old session had is not here)
+        return
     if view == s.sent:
         return
     try:
@@ -274,20 +408,25 @@ def follow(store: ClassStore, s: Seat, page: str) -> str | None:
     if state is None or state.ended:
         return None
     s.version, s.applied = state.version, None
-    widgets, _ = params_to_state({k: v for k, v in state.view.items()
-                                  if k not in (PAGE_PARAM, TRAIN_PARAM, *OWN_PARAMS)})
-    # a link leaves out the choices at their default: the class's is the default then (a
-    # choice the session never set shows its default already: every key set here makes
-    # each widget of every later run dearer, Streamlit's SessionState.filtered_state)
-    defaults = {k: v for k, v in _page_defaults().items() if k in st.session_state}
-    for key, value in {**defaults, **widgets}.items():
-        st.session_state[key] = value
+    apply_view(state.view)
     trainings = state.view.get(TRAIN_PARAM, "0")
     if trainings not in ("0", s.trainings):  # the teacher pressed Train: the same training
         st.session_state[TRAIN_KEY] = True  # (the hub shares it; a late joiner gets it done)
     s.trainings = trainings
     target = state.view.get(PAGE_PARAM)
     return target if target and target != page else None
+
+
+def apply_view(view: Mapping[str, str]) -> None:
+    """The widgets set to a class's `view` (the language and presenter mode kept)."""
+    widgets, _ = params_to_state({k: v for k, v in view.items() if k not in (
+        PAGE_PARAM, TRAIN_PARAM, CLASS_LANG_PARAM, *OWN_PARAMS)})
+    # a link leaves out the choices at their default: the class's is the default then (a
+    # choice the session never set shows its default already: every key set here makes
+    # each widget of every later run dearer, Streamlit's SessionState.filtered_state)
+    defaults = {k: v for k, v in _page_defaults().items() if k in st.session_state}
+    for key, value in {**defaults, **widgets}.items():
+        st.session_state[key] = value
 
 
 def _page_defaults() -> dict[str, object]:
@@ -352,6 +491,52 @@ def announce_timer(every: float) -> None:
     msg.auto_rerun.interval = every
     msg.auto_rerun.fragment_id = fragment
     ctx.enqueue(msg)
+
+
+def left_page(shown: str, rerun: RerunData) -> bool:
+    """Whether `rerun` is a fragment's rerun that a browser asked for on a page other than
+    `shown`, the page the session runs now (both are page script hashes)."""
+    return bool(rerun.fragment_id_queue and shown and rerun.page_script_hash
+                and rerun.page_script_hash != shown)
+
+
+def keep_fragment_reruns_on_their_page() -> None:
+    """Make this server drop a fragment's rerun that a browser asked for on a page the
+    server has since switched it away from (a class moving a student: st.switch_page).
+
+    A browser sends each fragment timer's tick with the page it shows (Streamlit 1.67's
+    frontend, App.tsx `sendRerunBackMsg`: its currentPageScriptHash), and stops its timers
+    only once it reads the next run of the whole page. After a server-side st.switch_page
+    the ticks it sent before that name the page it left, and until the new page's run ends
+    the fragment storage still holds the fragments of the old one, so AppSession.request_rerun
+    takes them. Run after the new page's run (script_runner.py `_run_script`), such a tick
+    runs as a change of page back to the old one: widget state and query parameters are
+    reset to the old page's, and its new_session message (the old page's hash, with fragment
+    ids) makes the frontend remove every element the page drew (App.tsx `handleNewSession`:
+    a page hash other than its currentPageScriptHash calls `clearAppState`, which keeps only
+    the entry script's elements). The student is left with the new page's address and
+    sidebar over an empty page until the class's next change.
+
+    The session's page is the PagesManager's current page (session-wide, set by every run and
+    by st.navigation: what the browser's later ticks name). A fragment rerun that names
+    another page is dropped when the script thread takes it, before it starts (nothing is
+    sent): the browser has left that page, and the new page's run announced the timers it
+    keeps. Reads ScriptRunner's private `_pages_manager` and wraps its private
+    `_run_script`, once per process (Streamlit 1.67)."""
+    run_script = ScriptRunner._run_script
+    if getattr(run_script, "keeps_fragment_reruns_on_their_page", False):
+        return
+
+    def _run_script(self: ScriptRunner, rerun_data: RerunData) -> None:
+        if left_page(self._pages_manager.current_page_script_hash, rerun_data):
+            return
+        run_script(self, rerun_data)
+
+    _run_script.keeps_fragment_reruns_on_their_page = True  # type: ignore[attr-defined]
+    ScriptRunner._run_script = _run_script  # type: ignore[method-assign]
+
+
+keep_fragment_reruns_on_their_page()  # on this module's import, before any class moves
 
 
 def _asked_for_another_run() -> bool:

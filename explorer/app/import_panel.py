@@ -18,6 +18,7 @@ from ..core.runs import Run, Tokens, forward
 from ..core.settings import LIMITS
 from ..text.i18n import get_lang, t
 from .memo import Shelf, forget, remember
+from .numbers import number_box
 
 IMPORT_KEY = "imported_checkpoint"  # this session's LoadedCheckpoint (never shared)
 # The model source to show from the next run on (the source radio is drawn before this
@@ -98,8 +99,10 @@ def checkpoint_panel() -> LoadedCheckpoint | None:
         upload = st.file_uploader(t("ckpt.file"), type=["pt", "pth", "bin", "ckpt"],
                                   key="ckpt_file",
                                   max_upload_size=MAX_CHECKPOINT_BYTES // 2**20)
-        h = st.number_input(t("ckpt.h"), 1, LIMITS["h"][1], value=None, step=1, key="ckpt_h",
-                            placeholder=t("ckpt.h_placeholder"), help=t("ckpt.h_help"))
+        # in range in Python, whatever was typed (explorer/app/numbers.py); empty: from the file
+        h = number_box(st, t("ckpt.h"), "ckpt_h", 1, LIMITS["h"][1], step=1, default=None,
+                       kept=False, blank=t("ckpt.h_placeholder"), value=None,
+                       placeholder=t("ckpt.h_placeholder"), help=t("ckpt.h_help"))
         vocab_file = st.file_uploader(t("ckpt.vocab"), type=["txt"], key="ckpt_vocab",
                                       help=t("ckpt.vocab_help"), max_upload_size=5)
         if st.button(t("ckpt.load"), key="ckpt_load", disabled=upload is None, type="primary"):

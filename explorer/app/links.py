@@ -15,13 +15,16 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from ..state.urlstate import EXTRAS, params_to_state, settings_to_params
 from ..state.view import PAGE_CHOICES, PE_D_MODEL_RANGE, Model, page_defaults
-from ..text.i18n import get_lang, set_lang, t
+from ..text.i18n import LANGS, get_lang, lang_of_locale, set_lang, t
 from . import classroom
 from .context import Context
 from .copy_link import copy_link_button
 
 _URL_LOADED = "_url_loaded"  # set once the link's parameters were read, on the first run
 _URL_NOTICES = "_url_notices"  # what the link asked for that was refused
+# Whether this session's language was chosen: named by the link it opened (?lang) or picked
+# in the sidebar. Else it is the browser's, and a class the learner joins may give its own.
+LANG_CHOSEN = "_lang_chosen"
 
 
 def _history_navigation() -> bool:
@@ -49,13 +52,43 @@ def load_url_state() -> None:
         return
     written_in = get_lang()
     state, notices = params_to_state(params)
-    if back:  # a link leaves out what is at its default: back to the default
-        state = {**page_defaults(), **state}
+    if back:  # a link leaves out what is at its default: back to the default (the
+        # language's is the browser's, `view_params`)
+        state = {**page_defaults(), "lang": browser_lang(), **state}
     for key, value in state.items():
         st.session_state[key] = value
     if notices and set_lang(st.session_state.get("lang")) != written_in:
         notices = params_to_state(params)[1]  # again, in the language the link asks for
     st.session_state[_URL_NOTICES] = list(notices)
+
+
+def browser_lang() -> str:
+    """The language of the learner's browser (`st.context.locale`), English if unknown."""
+    try:
+        return lang_of_locale(st.context.locale)
+    except Exception:  # no browser (a test's bare run)
+        return lang_of_locale(None)
+
+
+def first_lang() -> None:
+    """On a session's first run, after its link was read: the browser's language, unless the
+    link named one (a Chinese student who scans a class's QR code reads Chinese)."""
+    if LANG_CHOSEN in st.session_state:
+        return
+    chosen = st.session_state.get("lang") in LANGS
+    st.session_state[LANG_CHOSEN] = chosen
+    if not chosen:
+        st.session_state["lang"] = browser_lang()
+
+
+def lang_chosen() -> bool:
+    """Whether the learner's language was chosen (a link's ?lang, the sidebar's selector)."""
+    return st.session_state.get(LANG_CHOSEN) is True
+
+
+def mark_lang_chosen() -> None:
+    """The learner picked a language: the address keeps it from now on (`view_params`)."""
+    st.session_state[LANG_CHOSEN] = True
 
 
 def view_params(ctx: Context) -> dict[str, str]:
@@ -82,9 +115,17 @@ def view_params(ctx: Context) -> dict[str, str]:
     _pe_as_shown(extras)
     extras["model"] = ctx.source  # the model shown (an unavailable choice shows "untrained")
     try:
-        return settings_to_params(ctx.settings, extras)
+        params = settings_to_params(ctx.settings, extras)
     except (ValueError, TypeError):
-        return settings_to_params(ctx.settings, {})
+        params = settings_to_params(ctx.settings, {})
+    # Without ?lang a link opens in its reader's browser language: the address names the
+    # language when it is not this browser's, so a reload keeps a language picked
+    lang = st.session_state.get("lang")
+    if lang in LANGS and lang != browser_lang():
+        params["lang"] = lang  # (in its place when settings_to_params wrote it)
+    else:
+        params.pop("lang", None)
+    return params
 
 
 def _pe_as_shown(extras: dict[str, object]) -> None:

@@ -5,23 +5,29 @@ shows when its text or model is refused, and the notes that say which model a pa
 from __future__ import annotations
 
 import contextvars
+import datetime as dt
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import streamlit as st
 
+from transformer import dates as D
+
 from ..core.runs import ImportedTokens
-from ..text.i18n import percent, t
+from ..text.i18n import get_lang, percent, t
+from .charts import chart_css
 from .context import EOS_TOKEN, Context
 from .sidebar import show_sentence
 from .sources import (
     ALIGNMENT_DATES,
+    DateCheck,
     answers_dates,
+    cell_summary,
+    check_date_answer,
     date_examples,
     dates_alignment,
-    outside_dates,
     token_mode,
 )
 
@@ -50,6 +56,7 @@ def page_frame() -> Iterator[PageFrame]:
     (`end_page`) or failed, it draws the timed fragments asked for meanwhile (`draw_last`)."""
     frame = PageFrame()
     token = _CURRENT.set(frame)
+    chart_css()  # every chart's toolbar in a band of its own
     try:
         try:
             yield frame
@@ -130,6 +137,44 @@ def _use_example() -> None:
     st.session_state["date_example"] = None
 
 
+def cell_label(cell: D.Cell) -> str:
+    """A cell of the date translator's evaluation as a learner reads it: the language, an
+    example of the style (on that day, or in that month), and the day or month."""
+    variant = {v.name: v for v in D.variants()}.get(cell.variant)
+    try:
+        date = (dt.date(2026, 1, cell.value) if cell.field == "day"
+                else dt.date(2026, cell.value, 23))
+    except (TypeError, ValueError):
+        variant = None
+    if variant is None or cell.field not in D.CELL_FIELDS:
+        return cell.name
+    return t(f"dates.cell_{cell.field}", language=D.locale_name(variant.locale, get_lang()),
+             example=D.render(date, variant).text, value=cell.value)
+
+
+def date_cells_text(meta: dict[str, Any]) -> str:
+    """What the date translator's file says of its held-out accuracy, by its weakest cell
+    (an average would hide a cell that is always wrong)."""
+    summary = cell_summary(meta)
+    if summary is None:  # a file without cells: its average, said to be one
+        return t("dates.average", accuracy=percent(float(meta.get("held_out_exact", 0.0))),
+                 n=meta.get("held_out_n", "?"))
+    worst = summary.worst  # of cells all right, the one on the fewest dates
+    key = "dates.all_cells" if worst.right == worst.total else "dates.worst_cell"
+    result = t(key, cell=cell_label(worst), accuracy=percent(worst.accuracy),
+               right=worst.right, total=worst.total)
+    return t("dates.cells", n=f"{summary.dates:,}", cells=f"{summary.cells:,}", result=result)
+
+
+def warn_date_check(check: DateCheck) -> None:
+    """Say when a date model's answer is wrong (the text is a date as it was trained to
+    read) or cannot be judged (the text is outside what it was trained on)."""
+    if check.outside:
+        st.warning(t("source.dates_outside"), icon=":material/help:")
+    elif check.wrong:
+        st.warning(t("source.dates_wrong", expected=check.expected), icon=":material/error:")
+
+
 def show_source_notes(ctx: Context) -> None:
     """Say which model the page shows, what the decoder reads, and whether the input is of
     the kind the model was trained on."""
@@ -140,8 +185,7 @@ def show_source_notes(ctx: Context) -> None:
     meta = loaded.meta
     if ctx.source == "dates":
         st.info(t("source.dates_weights", steps=meta.get("steps", "?"),
-                  accuracy=percent(float(meta.get("held_out_exact", 0.0))),
-                  n=meta.get("held_out_n", "?")), icon=":material/calendar_month:")
+                  checked=date_cells_text(meta)), icon=":material/calendar_month:")
         st.caption(t("source.dates_scope"))
         st.pills(t("source.examples"), date_examples(), key="date_example",
                  on_change=_use_example)
@@ -168,5 +212,4 @@ def show_source_notes(ctx: Context) -> None:
     if answers_dates(ctx.source, meta):
         raw = tokens.src_tokens
         raw = raw[:-1] if raw[-1:] == (EOS_TOKEN,) else raw  # the source as typed
-        if outside_dates(raw, answer, bool(unknown)):
-            st.warning(t("source.dates_outside"), icon=":material/help:")
+        warn_date_check(check_date_answer(raw, answer, bool(unknown)))

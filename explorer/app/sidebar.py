@@ -7,7 +7,8 @@ of the `Settings` fields, so the link, the validation and the widgets share one 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import pyarrow as pa
 import streamlit as st
@@ -15,9 +16,16 @@ from streamlit.delta_generator import DeltaGenerator
 
 from transformer import dates as D
 from transformer.config import TransformerConfig
-from transformer.tokenize import MAX_TEXT_CHARS, writes_without_spaces
+from transformer.tasks import DIGITS, TASKS
+from transformer.tokenize import (
+    MAX_TEXT_CHARS,
+    SPECIALS,
+    TokenizeError,
+    tokenize,
+    writes_without_spaces,
+)
 
-from ..core.runs import Tokens
+from ..core.runs import ImportedTokens, Tokens
 from ..core.settings import (
     CHOICES,
     DEFAULT_PRESET,
@@ -35,16 +43,20 @@ from ..core.settings import (
 from ..state.view import MODEL_SOURCE_KEY, PAGE_CHOICES, keep, shown_key
 from ..text.glossary import glossary_rows
 from ..text.i18n import LANG_NAMES, LANGS, get_lang, set_lang, t
+from ..training.task import DEFAULT_DIGITS, WORD_MIN_LEN, date_probe_example
 from .context import Context, build_context
 from .import_panel import checkpoint_panel, current_import, take_pending_source
-from .links import publish_view, take_notices
+from .links import mark_lang_chosen, publish_view, take_notices
 from .memo import Shelf, remember
+from .numbers import fit_note, fit_state
 from .sources import (
     SOURCES,
     TRAINED_SOURCES,
     answers_of,
+    date_examples,
     resolve_source,
     shipped_answer,
+    token_mode,
 )
 from .train_state import trained_state
 
@@ -73,9 +85,23 @@ html { font-size: 21px; }
 
 def _keep_choices_on_language_change() -> None:
     """Write every translated choice back, so the browser gets its label in the new language."""
+    mark_lang_chosen()
+    _rewrite_choices()
+
+
+def _rewrite_choices() -> None:
     for key in TRANSLATED_CHOICES:
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
+
+
+def start_in(lang: str | None) -> None:
+    """The session goes on in `lang` (None: as it is), from this point of the run: a student
+    who just joined a class starts in the class's language (the choices' labels too)."""
+    if lang in LANGS and lang != st.session_state.get("lang"):
+        st.session_state["lang"] = lang
+        _rewrite_choices()
+        use_session_lang()
 
 
 def _clear_target() -> None:
@@ -94,6 +120,28 @@ def _mark_custom() -> None:
     st.session_state["preset"] = preset_of(st.session_state)
 
 
+def _number_names() -> dict[str, str]:
+    """The sidebar's number boxes (their ranges are LIMITS'), by key: their labels."""
+    return {"N": t("sidebar.N"), "h": t("sidebar.h"), "d_model": "d_model", "d_ff": "d_ff",
+            "seed": t("sidebar.seed")}
+
+
+def _fit_numbers() -> list[str]:
+    """Put every number of the sidebar's model in its range before anything reads it (the
+    boxes give the browser no bounds: explorer/app/numbers.py); what was changed, said in
+    the learner's language."""
+    base = Settings()
+    notes = []
+    for key, name in _number_names().items():
+        low, high = LIMITS[key]
+        note = fit_note(fit_state(key, low, high, default=getattr(base, key)), name, low, high)
+        if note:
+            notes.append(note)
+    if notes:  # a number put back in its range may be a preset's again
+        _mark_custom()
+    return notes
+
+
 def _init_state() -> None:
     for key, value in settings_values(Settings()).items():
         st.session_state.setdefault(key, value)
@@ -107,6 +155,12 @@ def _init_state() -> None:
         st.session_state["lang"] = LANGS[0]
     if not isinstance(st.session_state.get(PRESENTER_KEY), bool):
         st.session_state[PRESENTER_KEY] = False
+
+
+def presenting() -> bool:
+    """Whether this session's presenter mode is on (the sidebar's switch): its screen is
+    projected. For a fragment's own rerun too, which runs without the page's context."""
+    return st.session_state.get(PRESENTER_KEY) is True
 
 
 def use_session_lang() -> str:
@@ -133,22 +187,29 @@ def next_seed() -> None:
     st.session_state["seed"] = seed + 1 if seed < high else low
 
 
-def render_sidebar(statuses: Sequence[Callable[[], None]] = (),
+def render_sidebar(statuses: Sequence[Callable[[DeltaGenerator], None]] = (),
                    following: bool = False) -> Context:
     """Draw the shared controls, validate them again in Python, and return the context.
 
     `statuses`: what goes on in the background for this learner (a training, an
-    experiment), each drawn by its section's function under the language and presenter
-    switches, on every page. `following`: a student who follows a class sees the model's
-    size folded into one line (`_folded`)."""
+    experiment), each drawn by its section's function, in the container it is handed,
+    under the language and presenter switches, on every page. `following`: a student who
+    follows a class sees the model's size folded into one line (`_folded`)."""
     _init_state()
     imported = current_import()
     sb = st.sidebar
     sb.selectbox(t("sidebar.language"), LANGS, **keep("lang"), format_func=LANG_NAMES.get,
                  on_change=_keep_choices_on_language_change)
     sb.toggle(t("sidebar.presenter"), **keep(PRESENTER_KEY), help=t("sidebar.presenter_help"))
+    # Each status has its own container on every run, drawn or not: the browser keeps a
+    # block of an earlier run until this run writes one at its place, and a new block of the
+    # same kind takes over the old one's children until its own arrive. Had a status been
+    # drawn only while something trains, the run that first draws it would have put its
+    # empty container where the share box was (which then showed the old share box, beside
+    # the new one a place further down) until the page's end: after a Train click, all the
+    # while the click's run waits for the training.
     for status in statuses:
-        status()
+        status(sb.container())
     share_slot = sb.empty()  # filled last, once the whole view is known
     presenter = st.session_state.get(PRESENTER_KEY) is True
     if presenter:
@@ -178,6 +239,9 @@ def render_sidebar(statuses: Sequence[Callable[[], None]] = (),
         sb.info(t("source.reads_target", name=source_name(source)), icon=":material/input:")
         sb.button(t("source.clear_target"), on_click=_clear_target, key="clear_target",
                   icon=":material/backspace:")
+    # filled once the sentence is read in the model's vocabulary; drawn on every run, so that
+    # the sidebar's blocks below keep their places (see the statuses above)
+    unknown_slot = sb.container()
     mode_names = {"word": t("sidebar.tokens_word"), "char": t("sidebar.tokens_char")}.get
     fixed_mode = loaded.meta.get("token_mode") if loaded is not None else None
     if fixed_mode in CHOICES["token_mode"]:  # the model was trained on text read this way
@@ -190,13 +254,18 @@ def render_sidebar(statuses: Sequence[Callable[[], None]] = (),
     texts = [st.session_state.get(k) for k in ("source", "target")]
     if any(isinstance(x, str) and writes_without_spaces(x[:MAX_TEXT_CHARS]) for x in texts):
         sb.caption(t("sidebar.tokens_unspaced"))
+    fitted = _fit_numbers()
     settings = parse_settings({k: st.session_state.get(k) for k in SETTING_NAMES})
+    if st.session_state.get("dropout") != settings.dropout:  # refused (its message below):
+        st.session_state["dropout"] = settings.dropout  # a slider takes no value off its range
     # folded and closed (None): not drawn, the values stay as the class set them
     where = _folded(loaded.config if loaded is not None else settings) if following else sb
     if where is not None and loaded is not None:
         _imported_model_widgets(loaded.config, source, where)
     elif where is not None:
         _model_widgets(where)
+    for note in fitted:  # under the boxes, which show the number used
+        (where or sb).warning(note, icon=":material/rule:")
     for message in settings.errors:
         sb.error(message)
     checkpoint_panel()
@@ -206,12 +275,80 @@ def render_sidebar(statuses: Sequence[Callable[[], None]] = (),
     elif loaded is not None and source in TRAINED_SOURCES:
         answer = answers_of(loaded)
     ctx = build_context(settings, loaded, presenter, source, answer)
+    _offer_known_example(ctx, unknown_slot)
     _summary(ctx)
     # The page's own selections (layer, head, ...) are already in session_state: widgets
     # write a learner's change there before the rerun starts, so the link is complete now.
     publish_view(ctx, share_slot)
     _glossary()  # the last thing in the sidebar
     return ctx
+
+
+def known_example(source: str, meta: Mapping[str, Any]) -> tuple[str, str] | None:
+    """A sentence whose every token the trained model `source` (with its checkpoint's
+    `meta`) knows, and the token mode to read it in: its task's own example (the digits
+    "3 1 4 1 5 9 2", the words it was trained on, a date); None for a model of another task."""
+    if source == "dates":
+        return date_examples()[0], "char"
+    task, symbols = meta.get("task"), meta.get("symbols")
+    if task == "dates":
+        return date_probe_example().text, "char"
+    if task not in TASKS or not isinstance(symbols, list) or not symbols:
+        return None
+    words = [str(s) for s in symbols]
+    if tuple(words) == DIGITS:
+        return DEFAULT_DIGITS, "word"
+    return " ".join(words[:WORD_MIN_LEN]), "word"
+
+
+def sentence_tokens(ctx: Context) -> list[str]:
+    """The sentence's tokens as the learner wrote them, read as the shown trained model
+    reads (its token mode): before its vocabulary turns the ones it lacks into `<unk>`."""
+    if ctx.loaded is None or not isinstance(ctx.tokens, ImportedTokens):
+        return []
+    try:
+        return tokenize(ctx.settings.source, token_mode(ctx.loaded, ctx.settings.token_mode))
+    except TokenizeError:
+        return []
+
+
+def unknown_tokens(tokens: Sequence[str], vocab: Sequence[str]) -> list[str]:
+    """The tokens a model's (source) vocabulary `vocab` lacks, each once, in order: the model
+    reads each as `<unk>`."""
+    known = set(vocab)
+    return list(dict.fromkeys(tok for tok in tokens if tok not in known and tok not in SPECIALS))
+
+
+def _use_known_example(text: str, mode: str) -> None:
+    """The button's callback: the example becomes the sentence, read as the model reads it."""
+    show_sentence(text)
+    st.session_state["token_mode"] = mode
+
+
+MAX_UNKNOWN_SHOWN = 12  # unknown tokens listed (the count says how many in all)
+
+
+def _offer_known_example(ctx: Context, where: DeltaGenerator) -> None:
+    """When the trained model shown does not know tokens of the sentence (every token of
+    "the cat sat on the mat" is `<unk>` to a model trained on digits): say which, and offer
+    its task's own example in one click."""
+    tokens = sentence_tokens(ctx)
+    unknown = unknown_tokens(tokens, ctx.loaded.src_vocab) if ctx.loaded is not None else []
+    if not unknown:
+        return
+    words = [tok for tok in tokens if tok not in SPECIALS]
+    where.warning(t("source.unknown_tokens", name=source_name(ctx.source),
+                    n=sum(tok in set(unknown) for tok in words), total=len(words)),
+                  icon=":material/help:")
+    # the learner's own text: shown as plain text, never as Markdown or HTML
+    shown = unknown[:MAX_UNKNOWN_SHOWN]
+    where.code("  ".join(shown) + (" …" if len(unknown) > len(shown) else ""),
+               language=None, wrap_lines=True)
+    example = known_example(ctx.source, ctx.loaded.meta)
+    if example is not None:
+        where.button(t("source.use_known_example"), key="use_known_example",
+                     on_click=_use_known_example, args=example, icon=":material/input:",
+                     help=t("source.use_known_example_help"))
 
 
 def _folded(shown: Settings | TransformerConfig) -> DeltaGenerator | None:
@@ -276,18 +413,16 @@ def _model_widgets(sb: DeltaGenerator) -> None:
     sb.selectbox(t("sidebar.preset"), (*PRESETS, "custom"), **keep("preset"),
                  on_change=_apply_preset, help=t("sidebar.preset_help"),
                  format_func=lambda p: t(f"sidebar.preset_{p.replace(' ', '_')}"))
+    # No min or max for the browser: it would keep a number outside them in the box, unused,
+    # under Streamlit's English hint; `_fit_numbers` puts it in range and says so instead.
+    names = _number_names()
     c1, c2 = sb.columns(2)
-    lo, hi = LIMITS["N"]
-    c1.number_input(t("sidebar.N"), lo, hi, step=1, **keep("N"), on_change=_mark_custom)
-    lo, hi = LIMITS["h"]
-    c2.number_input(t("sidebar.h"), lo, hi, step=1, **keep("h"), on_change=_mark_custom)
-    lo, hi = LIMITS["d_model"]
-    c1.number_input("d_model", lo, hi, step=2, **keep("d_model"), on_change=_mark_custom)
-    lo, hi = LIMITS["d_ff"]
-    c2.number_input("d_ff", lo, hi, step=16, **keep("d_ff"), on_change=_mark_custom)
+    c1.number_input(names["N"], step=1, **keep("N"), on_change=_mark_custom)
+    c2.number_input(names["h"], step=1, **keep("h"), on_change=_mark_custom)
+    c1.number_input(names["d_model"], step=2, **keep("d_model"), on_change=_mark_custom)
+    c2.number_input(names["d_ff"], step=16, **keep("d_ff"), on_change=_mark_custom)
     sb.slider("dropout", 0.0, MAX_DROPOUT, step=0.05, **keep("dropout"), on_change=_mark_custom)
-    lo, hi = LIMITS["seed"]
-    sb.number_input(t("sidebar.seed"), lo, hi, step=1, **keep("seed"))
+    sb.number_input(names["seed"], step=1, **keep("seed"))
     _teaching_options(where=sb)
 
 
@@ -355,12 +490,10 @@ def _glossary() -> None:
         return
     with glossary:
         st.caption(t("glossary.caption"))
-        # the sidebar shows about two narrow columns: the two terms, pinned beside each
-        # other (the notes scroll in beside them)
-        pinned = {t(col): st.column_config.TextColumn(width="small", pinned=True)
-                  for col in ("glossary.col_en", "glossary.col_zh")}
+        # the learner's term first, as wide as its longest (pinned in narrow columns, a
+        # phone's sidebar cut both terms short); the other term and the notes scroll in
         st.dataframe(_table(("glossary", get_lang()), glossary_rows), hide_index=True,
-                     width="stretch", column_config=pinned)
+                     width="stretch")
 
 
 # The sidebar's tables as Arrow tables, made once for every session that shows the same

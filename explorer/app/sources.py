@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -65,19 +66,37 @@ def shipped_dates_meta() -> dict:
         return {}
 
 
-def expected_date(tokens: Sequence[str]) -> list[str] | None:
-    """The right ISO answer for a typed date, when the app can be sure of it, else None.
+@dataclass(frozen=True)
+class CellSummary:
+    """What a date model's file says of its held-out cells (tools/train_dates.py)."""
 
-    The shipped translator proposes an answer; it is kept only if writing that date in one
-    of the task's own variants gives exactly the typed characters, so the check, not the
-    model, vouches for it. None: the text is not a date as the task writes them (or the
-    shipped translator misread it, which it did for none of 2,000 held-out dates).
-    """
-    model = shipped_dates_model()
-    if model is None:
+    worst: D.Cell  # the cell with the lowest exact match
+    cells: int  # how many cells (variant x day of the month, variant x month)
+    dates: int  # held-out dates they were measured on
+
+
+def cell_summary(meta: Mapping[str, Any]) -> CellSummary | None:
+    """The held-out cells recorded in a date model's meta, or None without them."""
+    try:
+        found = meta["held_out_cells"]
+        worst = found["worst"]
+        cell = D.Cell(str(worst["variant"]), str(worst["field"]), int(worst["value"]),
+                      int(worst["right"]), int(worst["total"]))
+        cells = sum(len(rows) for by in found["cells"].values() for rows in by.values())
+        return CellSummary(cell, cells, int(found["total"]))
+    except (KeyError, TypeError, ValueError, AttributeError):
         return None
-    guess = D.translate_tokens(model, [list(tokens)])[0]
-    return list(guess) if D.written_as_trained(tokens, guess) else None
+
+
+def expected_date(tokens: Sequence[str]) -> list[str] | None:
+    """The right ISO answer (its characters) for a typed date (without </s>), or None.
+
+    Known from the text alone (`dates.read_date`): when the text is a date written exactly
+    as one of the task's languages and styles writes it, its date is the answer, whatever
+    any model says. None: the text is not a date as the task writes them.
+    """
+    example = D.read_date(tokens)
+    return list(example.iso) if example is not None else None
 
 
 def answers_dates(source: str, meta: Mapping[str, Any]) -> bool:
@@ -85,11 +104,32 @@ def answers_dates(source: str, meta: Mapping[str, Any]) -> bool:
     return source == "dates" or (source == "yours" and meta.get("task") == "dates")
 
 
-def outside_dates(typed: Sequence[str], answer: str, unknown: bool) -> bool:
-    """The one rule for every place a date model answers: the input is outside what it was
-    trained on unless it has no character the model does not know and is exactly how one of
-    the task's languages and styles writes the model's answer (`typed`: without </s>)."""
-    return unknown or not D.written_as_trained(typed, answer)
+@dataclass(frozen=True)
+class DateCheck:
+    """What the app can say of a date model's answer to a typed text, decided from the text."""
+
+    expected: str | None  # the right answer, when the text is a date as the task writes them
+    right: bool  # the model's answer is `expected`
+
+    @property
+    def outside(self) -> bool:
+        """The text is outside what the model was trained on: no answer is known to be right."""
+        return self.expected is None
+
+    @property
+    def wrong(self) -> bool:
+        """The text is of a form the model was trained on and its answer is not that date."""
+        return self.expected is not None and not self.right
+
+
+def check_date_answer(typed: Sequence[str], answer: str, unknown: bool) -> DateCheck:
+    """The one rule for every place a date model answers (`typed`: the source without </s>):
+    the text is inside what the model was trained on when it has no character the model does
+    not know and is a date written exactly as one of the task's variants writes it; then
+    that date, not the model, says what the answer should be."""
+    example = None if unknown else D.read_date(typed)
+    expected = example.iso if example is not None else None
+    return DateCheck(expected, expected is not None and answer == expected)
 
 
 ALIGNMENT_DATES = 400  # held-out dates the Attention page's alignment sentence is measured on

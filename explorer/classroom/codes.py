@@ -4,8 +4,8 @@ code a person typed.
 Crockford's alphabet leaves out I, L, O and U, the letters people mix up with 1, 0 and V
 (and U with V, and rude words), so a code read aloud or off a projector is typed right;
 what people type for the left-out letters is read as the digit they meant. 32**6 ≈ 1.07e9
-codes: with the join rate limit (store.JOIN_FAILURES a minute) guessing a live class is
-hopeless.
+codes: with the join rate limit (store.join_wait: past ten wrong codes a minute, one try
+every JOIN_STEP seconds per address) guessing a live class is hopeless.
 """
 
 from __future__ import annotations

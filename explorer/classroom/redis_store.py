@@ -14,10 +14,10 @@ calls `expire` on empties itself.
 
     {prefix}{code}            hash: digest, view, version, question, question_id, ended, active
     {prefix}{code}:students   hash: student id -> "seen|following"
-    {prefix}{code}:q:{id}     hash: choices, truth, status, results
+    {prefix}{code}:q:{id}     hash: choices, truth, status, results, prompt, labels
     {prefix}{code}:a:{id}     hash: student id -> JSON [choice, nickname]
     {prefix}live, {prefix}ended   sorted sets of codes
-    {prefix}join:{client}     sorted set: the client's wrong codes, by time
+    {prefix}join:{client}     sorted set: the client's wrong codes (and tries under way), by time
 """
 
 from __future__ import annotations
@@ -44,18 +44,22 @@ from .store import (
     AlreadyAnsweredError,
     ClassFullError,
     ClassNotFoundError,
+    ClassState,
     ClassStore,
     InvalidAnswerError,
     NotTeacherError,
     Question,
     QuestionClosedError,
+    RateLimitedError,
     Record,
     Results,
     Roster,
     Tally,
     check_live,
     count,
+    explorers_of,
     is_teacher,
+    join_wait,
     make_state,
     public_json,
     results_from_json,
@@ -178,19 +182,50 @@ class RedisStore(ClassStore):
         version = self._r.hget(self._class(code), "version")
         return int(version) if version is not None else None
 
-    def _failures(self, client: str, now: float) -> list[float]:
-        key = f"{self._p}join:{client}"
-        with self._r.pipeline(transaction=False) as pipe:
-            pipe.zremrangebyscore(key, "-inf", now - JOIN_WINDOW)
-            pipe.zrange(key, 0, -1, withscores=True)
-            return [at for _, at in pipe.execute()[1]]
+    def _tried(self, client: Any, key: str, now: float) -> list[float]:
+        return [at for _, at in client.zrangebyscore(key, f"({now - JOIN_WINDOW!r}", "+inf",
+                                                     withscores=True)]
 
-    def _fail(self, client: str, now: float) -> None:
+    def _join(self, code: str, client: str, now: float) -> ClassState | None:
         key = f"{self._p}join:{client}"
-        with self._r.pipeline(transaction=False) as pipe:
-            pipe.zadd(key, {f"{now!r}:{secrets.token_hex(4)}": now})
+        mark = f"{now!r}:{secrets.token_hex(4)}"
+
+        def take_turn(pipe: Any) -> None:
+            wait = join_wait(self._tried(pipe, key, now), now)
+            if wait > 0:
+                raise RateLimitedError(wait)
+            pipe.multi()
+            pipe.zremrangebyscore(key, "-inf", now - JOIN_WINDOW)
+            pipe.zadd(key, {mark: now})
             pipe.expire(key, int(2 * JOIN_WINDOW))
-            pipe.execute()
+        # The try is written as a wrong one before its code is read: a try of the same
+        # client at the same moment (another replica) conflicts, runs again and sees it;
+        # a right code takes it back. So no two codes of one client are read at once.
+        self._r.transaction(take_turn, key)
+        found = self._fetch(self._r, code)
+        if found is None or found.ended or now - found.active > IDLE_LIMIT:
+            return None
+        self._r.zrem(key, mark)
+        return make_state(code, found.version, found.view, found.question, False)
+
+    def _next_try(self, client: str, now: float) -> float:
+        return join_wait(self._tried(self._r, f"{self._p}join:{client}", now), now)
+
+    def _nickname(self, code: str, student_id: str) -> str | None:
+        last = self._last_question(code)
+        if not last:
+            return None
+        with self._r.pipeline(transaction=False) as pipe:
+            for question_id in range(last, 0, -1):  # the latest answer first
+                pipe.hget(self._answers(code, question_id), student_id)
+            for value in pipe.execute():
+                if value:
+                    return json.loads(value)[1]
+        return None
+
+    def _last_question(self, code: str) -> int:
+        """The id of the class's last question (0: none asked)."""
+        return int(self._r.hget(self._class(code), "question_id") or 0)
 
     def _steer(self, code: str, teacher_key: str, view: str, now: float) -> int:
         def steer(pipe: Any, found: _Class) -> int:
@@ -223,12 +258,14 @@ class RedisStore(ClassStore):
         found = self._teacher(self._r, code, teacher_key, None)
         students = self._r.hgetall(self._students(code))
         connected = following = 0
-        forgotten = []
+        forgotten, exploring = [], []
         for student, seen_following in students.items():
             seen, follows = seen_following.split("|")
             if float(seen) >= now - CONNECTED:
                 connected += 1
                 following += follows == "1"
+                if follows != "1":
+                    exploring.append(student)
             elif float(seen) < now - FORGET_STUDENT:
                 forgotten.append(student)
         if forgotten:
@@ -240,7 +277,25 @@ class RedisStore(ClassStore):
             except ClassNotFoundError:
                 pass  # it ended in the meantime: nothing to keep alive
         return Roster(connected=connected, following=following,
-                      exploring=connected - following)
+                      exploring=connected - following,
+                      explorers=explorers_of(self._nicknames(code, found.question_id,
+                                                             exploring)))
+
+    def _nicknames(self, code: str, questions: int, students: list[str]) -> list[str | None]:
+        """Each student's nickname as last given with an answer (None: never given)."""
+        if not students or not questions:
+            return [None] * len(students)
+        with self._r.pipeline(transaction=False) as pipe:
+            for question_id in range(1, questions + 1):
+                pipe.hmget(self._answers(code, question_id), students)
+            answered = pipe.execute()
+        names: list[str | None] = [None] * len(students)
+        for row in answered:  # oldest question first: a later name wins
+            for i, value in enumerate(row):
+                nickname = json.loads(value)[1] if value else None
+                if nickname:
+                    names[i] = nickname
+        return names
 
     def _ask(self, code: str, teacher_key: str, question: Question, now: float) -> int:
         def ask(pipe: Any, found: _Class) -> int:
@@ -253,7 +308,7 @@ class RedisStore(ClassStore):
             pipe.hset(key, mapping={
                 "choices": len(question.choices), "status": OPEN,
                 "truth": "" if question.truth is None else question.truth, "results": "",
-                "prompt": question.prompt})
+                "prompt": question.prompt, "labels": json.dumps(list(question.choices))})
             pipe.expire(key, LIVE_TTL)
             pipe.hset(self._class(code), mapping={
                 "question_id": question_id, "version": found.version + 1,
@@ -297,7 +352,8 @@ class RedisStore(ClassStore):
             raise QuestionClosedError("no such question")
         answers = self._answer_list(self._r, code, question_id)
         return tally_of(question_id, question["status"], int(question["choices"]),
-                        _truth(question["truth"]), answers, question.get("prompt", ""))
+                        _truth(question["truth"]), answers, question.get("prompt", ""),
+                        tuple(json.loads(question.get("labels") or "[]")))
 
     def _reveal(self, code: str, teacher_key: str, question_id: int, now: float,
                 truth: int | None) -> Results:
@@ -333,6 +389,10 @@ class RedisStore(ClassStore):
         if status != REVEALED:
             return None
         return results_from_json(question_id, _truth(truth), results)
+
+    def _answer_of(self, code: str, question_id: int, student_id: str) -> int | None:
+        value = self._r.hget(self._answers(code, question_id), student_id)
+        return int(json.loads(value)[0]) if value else None
 
     def _end(self, code: str, teacher_key: str, now: float) -> None:
         found = self._fetch(self._r, code)

@@ -35,18 +35,22 @@ from .store import (
     AlreadyAnsweredError,
     ClassFullError,
     ClassNotFoundError,
+    ClassState,
     ClassStore,
     InvalidAnswerError,
     NotTeacherError,
     Question,
     QuestionClosedError,
+    RateLimitedError,
     Record,
     Results,
     Roster,
     Tally,
     check_live,
     count,
+    explorers_of,
     is_teacher,
+    join_wait,
     make_state,
     public_json,
     results_from_json,
@@ -66,7 +70,8 @@ SCHEMA = (
     "CREATE INDEX IF NOT EXISTS classes_by_activity ON classes (ended, active)",
     """CREATE TABLE IF NOT EXISTS questions (
         code TEXT NOT NULL, id INTEGER NOT NULL, choices INTEGER NOT NULL, truth INTEGER,
-        status TEXT NOT NULL, results TEXT, prompt TEXT, PRIMARY KEY (code, id)) WITHOUT ROWID""",
+        status TEXT NOT NULL, results TEXT, prompt TEXT, labels TEXT,
+        PRIMARY KEY (code, id)) WITHOUT ROWID""",
     """CREATE TABLE IF NOT EXISTS answers (
         code TEXT NOT NULL, question INTEGER NOT NULL, student TEXT NOT NULL,
         choice INTEGER NOT NULL, nickname TEXT, at REAL NOT NULL,
@@ -94,6 +99,8 @@ class SQLiteStore(ClassStore):
             columns = {row[1] for row in db.execute("PRAGMA table_info(questions)")}
             if "prompt" not in columns:  # a data folder written before prompts were kept
                 db.execute("ALTER TABLE questions ADD COLUMN prompt TEXT")
+            if "labels" not in columns:  # ... or before the choices' labels were (JSON)
+                db.execute("ALTER TABLE questions ADD COLUMN labels TEXT")
 
     def close(self) -> None:
         with self._lock:
@@ -176,15 +183,35 @@ class SQLiteStore(ClassStore):
             row = db.execute("SELECT version FROM classes WHERE code = ?", (code,)).fetchone()
         return row[0] if row else None
 
-    def _failures(self, client: str, now: float) -> list[float]:
-        with self._connection() as db:
-            return [at for (at,) in db.execute(
-                "SELECT at FROM join_failures WHERE client = ? AND at > ?",
-                (client, now - JOIN_WINDOW))]
+    @staticmethod
+    def _tried(db: sqlite3.Connection, client: str, now: float) -> list[float]:
+        return [at for (at,) in db.execute(
+            "SELECT at FROM join_failures WHERE client = ? AND at > ?",
+            (client, now - JOIN_WINDOW))]
 
-    def _fail(self, client: str, now: float) -> None:
-        with self._connection() as db:
+    def _join(self, code: str, client: str, now: float) -> ClassState | None:
+        # one write transaction: tries of one client from several threads or processes
+        # are checked one after the other, each against the wrong codes before it
+        with self._write() as db:
+            wait = join_wait(self._tried(db, client, now), now)
+            if wait > 0:
+                raise RateLimitedError(wait)
+            row = db.execute("SELECT version, view, question, ended, active FROM classes"
+                             " WHERE code = ?", (code,)).fetchone()
+            if row is not None and not row[3] and now - row[4] <= IDLE_LIMIT:
+                return make_state(code, row[0], row[1], row[2], False)
             db.execute("INSERT INTO join_failures (client, at) VALUES (?, ?)", (client, now))
+            return None
+
+    def _next_try(self, client: str, now: float) -> float:
+        with self._connection() as db:
+            return join_wait(self._tried(db, client, now), now)
+
+    def _nickname(self, code: str, student_id: str) -> str | None:
+        with self._connection() as db:
+            row = db.execute("SELECT nickname FROM answers WHERE code = ? AND student = ?"
+                             " ORDER BY question DESC LIMIT 1", (code, student_id)).fetchone()
+        return row[0] if row else None
 
     def _steer(self, code: str, teacher_key: str, view: str, now: float) -> int:
         with self._write() as db:
@@ -225,8 +252,14 @@ class SQLiteStore(ClassStore):
             if not row[1] and TOUCH_EVERY <= now - row[2] <= IDLE_LIMIT:
                 db.execute("UPDATE classes SET active = max(active, ?) WHERE code = ?"
                            " AND ended = 0", (now, code))
+            # each exploring student's nickname as last given with an answer
+            names = [name for (name,) in db.execute(
+                "SELECT (SELECT nickname FROM answers WHERE answers.code = students.code"
+                " AND answers.student = students.student AND nickname IS NOT NULL"
+                " ORDER BY at DESC LIMIT 1) FROM students"
+                " WHERE code = ? AND seen >= ? AND following = 0", (code, now - CONNECTED))]
         return Roster(connected=connected, following=following,
-                      exploring=connected - following)
+                      exploring=connected - following, explorers=explorers_of(names))
 
     def _ask(self, code: str, teacher_key: str, question: Question, now: float) -> int:
         with self._write() as db:
@@ -234,10 +267,10 @@ class SQLiteStore(ClassStore):
             question_id = row[4] + 1
             db.execute("UPDATE questions SET status = ? WHERE code = ? AND status = ?",
                        (CLOSED, code, OPEN))
-            db.execute("INSERT INTO questions (code, id, choices, truth, status, prompt)"
-                       " VALUES (?, ?, ?, ?, ?, ?)",
+            db.execute("INSERT INTO questions (code, id, choices, truth, status, prompt,"
+                       " labels) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (code, question_id, len(question.choices), question.truth, OPEN,
-                        question.prompt))
+                        question.prompt, json.dumps(list(question.choices))))
             db.execute("UPDATE classes SET question_id = ?, question = ?,"
                        " version = version + 1, active = max(active, ?) WHERE code = ?",
                        (question_id, public_json(question_id, question, OPEN), now, code))
@@ -272,13 +305,14 @@ class SQLiteStore(ClassStore):
     def _tally(self, code: str, teacher_key: str, question_id: int) -> Tally:
         with self._connection() as db:
             self._teacher(db, code, teacher_key, None)
-            question = db.execute("SELECT choices, truth, status, prompt FROM questions"
-                                  " WHERE code = ? AND id = ?", (code, question_id)).fetchone()
+            question = db.execute("SELECT choices, truth, status, prompt, labels FROM"
+                                  " questions WHERE code = ? AND id = ?",
+                                  (code, question_id)).fetchone()
             if question is None:
                 raise QuestionClosedError("no such question")
             answers = self._answers(db, code, question_id)
         return tally_of(question_id, question[2], question[0], question[1], answers,
-                        question[3] or "")
+                        question[3] or "", tuple(json.loads(question[4] or "[]")))
 
     def _reveal(self, code: str, teacher_key: str, question_id: int, now: float,
                 truth: int | None) -> Results:
@@ -308,6 +342,12 @@ class SQLiteStore(ClassStore):
         if row is None or row[1] != REVEALED:
             return None
         return results_from_json(question_id, row[0], row[2])
+
+    def _answer_of(self, code: str, question_id: int, student_id: str) -> int | None:
+        with self._connection() as db:
+            row = db.execute("SELECT choice FROM answers WHERE code = ? AND question = ?"
+                             " AND student = ?", (code, question_id, student_id)).fetchone()
+        return row[0] if row else None
 
     def _end(self, code: str, teacher_key: str, now: float) -> None:
         with self._write() as db:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import json
 import re
 import secrets
@@ -38,8 +39,13 @@ SWEEP_EVERY = 60.0  # seconds between one server's `expire` runs, asked for by `
 CONNECTED = 10.0  # a student seen this recently counts as connected
 FORGET_STUDENT = 3600.0  # a student not seen for this long leaves the roster's table
 TOUCH_EVERY = 60.0  # the teacher's polling writes "still here" at most this often
-JOIN_FAILURES = 10  # wrong codes a client may try in JOIN_WINDOW before waiting
+# Wrong codes from one client address: JOIN_FAILURES within JOIN_WINDOW seconds are free;
+# while that many are in the window, each try comes JOIN_STEP seconds after the last wrong
+# one (`join_wait`): one check every 2 s, ~43,000 a day per address against ~1.07e9 codes.
+# A right code is never refused for long: it waits its turn (at most JOIN_STEP), then joins.
+JOIN_FAILURES = 10
 JOIN_WINDOW = 60.0
+JOIN_STEP = 2.0
 MAX_STUDENTS = 1000  # per class: ids are the client's, so their number needs a bound
 NICKNAME_CHARS = 24
 MAX_CHOICES = 256  # a token question offers every source token; the model reads 256 at most
@@ -66,7 +72,12 @@ class ClassroomError(Exception):
 
 
 class ClassNotFoundError(ClassroomError):
-    """No live class has this code (never started, ended, idle too long, or mistyped)."""
+    """No live class has this code (never started, ended, idle too long, or mistyped).
+    `next_try`: seconds until the client that typed it may try another (`join_wait`)."""
+
+    def __init__(self, message: str, next_try: float = 0.0):
+        super().__init__(message)
+        self.next_try = next_try
 
 
 class NotTeacherError(ClassroomError):
@@ -74,7 +85,8 @@ class NotTeacherError(ClassroomError):
 
 
 class RateLimitedError(ClassroomError):
-    """Too many wrong codes from one client; `retry_after` seconds until it may try again."""
+    """Too many wrong codes from one client; `retry_after` seconds (at most JOIN_STEP) until
+    its next try is checked."""
 
     def __init__(self, retry_after: float):
         super().__init__(f"too many wrong class codes: try again in {retry_after:.0f} s")
@@ -140,6 +152,8 @@ class Roster:
     connected: int  # seen within CONNECTED seconds
     following: int  # of those, following the teacher's view
     exploring: int  # of those, looking around on their own
+    # the exploring ones' nicknames, as they last gave one with an answer, sorted
+    explorers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -153,6 +167,7 @@ class Tally:
     truth: int | None
     nicknames: tuple[tuple[str, ...], ...]
     prompt: str = ""  # the question as asked (the teacher's dashboard lists them)
+    choices: tuple[str, ...] = ()  # its choices' labels (the teacher's export of the class)
 
 
 @dataclass(frozen=True)
@@ -181,6 +196,38 @@ def client_digest(client_id: object) -> str:
     """A fixed-size name for a client id (an address, a session id: whatever the app has),
     so any text can key the rate limit without ending up in the store."""
     return hashlib.sha256(str(client_id).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def client_of_address(address: object) -> str:
+    """The client a join is limited as: its address (st.context.ip_address), an IPv6 one by
+    its /64 (one home or phone is given a whole /64, so each of its addresses is not a new
+    client); "unknown" when there is none (a loopback connection, a bare test run)."""
+    try:
+        ip = ipaddress.ip_address(str(address).strip()) if address else None
+    except ValueError:
+        ip = None
+    if ip is None:
+        return "unknown"
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def join_wait(tried: Iterable[float], now: float) -> float:
+    """Seconds until a client whose wrong codes came at `tried` may try a code (0: now).
+    While JOIN_FAILURES are within JOIN_WINDOW, a try is checked JOIN_STEP after the last
+    wrong one: a steady wait, never longer (a clock a little behind another's included)."""
+    recent = [t for t in tried if t > now - JOIN_WINDOW]
+    if len(recent) < JOIN_FAILURES:
+        return 0.0
+    return min(max(max(recent) + JOIN_STEP - now, 0.0), JOIN_STEP)
+
+
+def is_student_id(text: object) -> bool:
+    """Whether `text` can be a student's id (what a browser keeps may have been edited)."""
+    return isinstance(text, str) and _STUDENT_ID.fullmatch(text) is not None
 
 
 def clean_text(text: str, limit: int) -> str:
@@ -270,7 +317,8 @@ def count(answers: Iterable[tuple[int, str | None]], choices: int) -> tuple[list
 
 
 def tally_of(question_id: int, status: str, choices: int, truth: int | None,
-             answers: list[tuple[int, str | None]], prompt: str = "") -> Tally:
+             answers: list[tuple[int, str | None]], prompt: str = "",
+             labels: tuple[str, ...] = ()) -> Tally:
     """The teacher's tally of `answers` ((choice, nickname) pairs in any order): the
     nicknames of each choice sorted, so every back end gives the same one."""
     counts, answered = count(answers, choices)
@@ -281,7 +329,12 @@ def tally_of(question_id: int, status: str, choices: int, truth: int | None,
     return Tally(question_id=question_id, status=status, counts=tuple(counts),
                  answered=answered, truth=truth,
                  nicknames=tuple(tuple(sorted(n, key=str.casefold)) for n in names),
-                 prompt=prompt)
+                 prompt=prompt, choices=tuple(labels))
+
+
+def explorers_of(nicknames: Iterable[str | None]) -> tuple[str, ...]:
+    """The roster's nicknames of exploring students: those given, sorted as the tally's."""
+    return tuple(sorted((n for n in nicknames if n), key=str.casefold))
 
 
 def results_from_json(question_id: int, truth: int | None, results: str) -> Results:
@@ -371,21 +424,30 @@ class ClassStore(ABC):
         raise RuntimeError("no free class code")
 
     def join(self, code: str, client_id: str, now: float) -> ClassState:
-        """The class's state for a student who typed `code`. A client that tried
-        JOIN_FAILURES wrong codes in the last JOIN_WINDOW seconds waits (RateLimitedError),
-        whatever it tries next, so codes cannot be guessed."""
-        client = client_digest(client_id)
-        tried = sorted(t for t in self._failures(client, now) if t > now - JOIN_WINDOW)
-        if len(tried) >= JOIN_FAILURES:
-            # the wait ends when so many have left the window that one more try is allowed
-            leaves = tried[len(tried) - JOIN_FAILURES]
-            raise RateLimitedError(max(leaves + JOIN_WINDOW - now, 0.001))
+        """The class's state for a student who typed `code` from `client_id` (an address,
+        `client_of_address`). Codes cannot be guessed: a client with JOIN_FAILURES wrong
+        codes in the last JOIN_WINDOW seconds has its next try checked only JOIN_STEP after
+        the last wrong one (RateLimitedError says how long; the code is not looked at), a
+        right code too, which joins once its turn comes. Text that is no code is refused
+        and not counted: it cannot guess anything. A wrong code's ClassNotFoundError says
+        when the client may try again (`next_try`)."""
         canonical = normalise_code(code)
-        record = self._read(canonical) if canonical else None
-        if record is None or record.state.ended or now - record.active > IDLE_LIMIT:
-            self._fail(client, now)
-            raise ClassNotFoundError("no live class has this code")
-        return record.state
+        if canonical is None:
+            raise ClassNotFoundError("not a class code")
+        client = client_digest(client_id)
+        state = self._join(canonical, client, now)
+        if state is None:
+            raise ClassNotFoundError("no live class has this code",
+                                     self._next_try(client, now))
+        return state
+
+    def nickname(self, code: str, student_id: str) -> str | None:
+        """The nickname a student sent with their latest answer in the class (None: none
+        given then, or no answer yet): their next answer starts with it."""
+        canonical = normalise_code(code)
+        if canonical is None or not is_student_id(student_id):
+            return None
+        return self._nickname(canonical, student_id)
 
     def state(self, code: str) -> ClassState | None:
         """What students follow (None when no class has this code): one read."""
@@ -488,6 +550,14 @@ class ClassStore(ABC):
         _BELL.ring(code)
         return results
 
+    def answer_of(self, code: str, question_id: int, student_id: str) -> int | None:
+        """The choice a student answered the question with (None: no answer, or no such
+        question): after the reveal each student is told their own answer."""
+        canonical = normalise_code(code)
+        if canonical is None or type(question_id) is not int:
+            return None
+        return self._answer_of(canonical, question_id, _student(student_id))
+
     def results(self, code: str, question_id: int) -> Results | None:
         """The truth and the counts, once revealed; None before (and for no such question)."""
         canonical = normalise_code(code)
@@ -523,11 +593,17 @@ class ClassStore(ABC):
     def _version(self, code: str) -> int | None: ...
 
     @abstractmethod
-    def _failures(self, client: str, now: float) -> list[float]:
-        """When `client` tried a wrong code in the last JOIN_WINDOW seconds."""
+    def _join(self, code: str, client: str, now: float) -> ClassState | None:
+        """In one step no other try of `client` comes between: RateLimitedError while
+        `join_wait` of its wrong codes says to wait (nothing else read or written), else
+        the live class's state, or None with a wrong code recorded at `now`."""
 
     @abstractmethod
-    def _fail(self, client: str, now: float) -> None: ...
+    def _next_try(self, client: str, now: float) -> float:
+        """`join_wait` of `client`'s wrong codes at `now`."""
+
+    @abstractmethod
+    def _nickname(self, code: str, student_id: str) -> str | None: ...
 
     @abstractmethod
     def _steer(self, code: str, teacher_key: str, view: str, now: float) -> int: ...
@@ -557,6 +633,9 @@ class ClassStore(ABC):
     def _results(self, code: str, question_id: int) -> Results | None: ...
 
     @abstractmethod
+    def _answer_of(self, code: str, question_id: int, student_id: str) -> int | None: ...
+
+    @abstractmethod
     def _end(self, code: str, teacher_key: str, now: float) -> None: ...
 
     @staticmethod
@@ -574,7 +653,7 @@ class ClassStore(ABC):
 
 
 def _student(student_id: str) -> str:
-    if not isinstance(student_id, str) or not _STUDENT_ID.fullmatch(student_id):
+    if not is_student_id(student_id):
         raise ValueError("a student id is 1 to 64 letters, digits, '-' or '_'")
     return student_id
 

@@ -12,6 +12,7 @@ import torch
 
 from transformer.hook_paths import AttentionPoint, sublayer_hook
 from transformer.model import MASK_FILL
+from transformer.tokenize import SPECIALS
 
 from ..core.introspect import AttentionKind
 from ..text.i18n import Text
@@ -26,8 +27,8 @@ from .common import (
     heatmap,
     label_size,
     text_px,
+    tick_array,
     title_html,
-    token_axis,
 )
 
 # Weights drawn one heatmap per head; beyond this, the page averages the heads. It also
@@ -36,9 +37,21 @@ from .common import (
 GRID_CELL_BUDGET = 2_500
 ROW_PX = 18  # least height of a query row whose label is written (the font is 13 px)
 KEYS_PER_ROW = 28  # key labels side by side under a row of panels (a phone: ~10 px each)
+# ... on a projector (presenter mode at 1280 x 720, the sidebar open): a plot 790 px wide,
+# 14 px a key for labels of at least 18 px (explorer.app.charts.PRESENTER_MIN_TICK), upright
+# when need be (a character's glyph is about 13 px across then): two heads a row for the
+# dates the translator reads (up to 27 characters and </s>)
+KEYS_PER_ROW_WIDE = 56
+# A layer of the grid on one projector screen: 720 px less Streamlit's header (79 px) and
+# a margin, over presenter mode's 1.54 (explorer.app.charts: its fonts go from 13 to 20 px
+# and this figure's height as much, `grow_with_text`): about 400 px as laid out here.
+LAYER_SCREEN_PX = 400
+WIDE_ROW_PX = 12  # least height of a labelled query row then (18.5 px on the projector)
+WIDE_TICK_PX = 12  # a projector's least tick label (18 px) in this figure's pixels
 MAX_PANEL_PX = MAX_LABELLED * ROW_PX  # longer sentences label every step-th query row
 HEAD_BAND_PX = 22  # room above a row of panels for its heads' names
 LAYER_GAP_PX = 12  # between two layers' panels
+KEY_GAP_PX = 8  # between a row of panels and its key labels' lowest reach
 COLORBAR_PX = 44  # the colour bar under the grid, with its numbers
 
 
@@ -52,28 +65,41 @@ def _span(low: float, high: float) -> list[float]:
     return [min(max(round(low, 9), 0.0), 1.0), min(max(round(high, 9), 0.0), 1.0)]
 
 
-def grid_columns(n_heads: int, k_len: int) -> int:
+def grid_columns(n_heads: int, k_len: int, keys_per_row: int = KEYS_PER_ROW) -> int:
     """Heads side by side in one row of the attention grid.
 
-    As many as keep KEYS_PER_ROW key labels in a row, so that every label is written and
-    they stay apart on a phone too; a layer's heads are then spread evenly over its rows
-    (4 heads of 12 keys: 2 and 2).
+    As many as keep `keys_per_row` key labels in a row (KEYS_PER_ROW: a phone's), so that
+    every label is written and they stay apart; a layer's heads are then spread evenly over
+    its rows (4 heads of 12 keys: 2 and 2).
     """
-    fit = max(1, min(n_heads, KEYS_PER_ROW // max(k_len, 1)))
+    fit = max(1, min(n_heads, keys_per_row // max(k_len, 1)))
     rows = math.ceil(n_heads / fit)
     return math.ceil(n_heads / rows)
 
 
-def _grid_rows(n_heads: int, q_len: int) -> tuple[int, int]:
+def _grid_rows(n_heads: int, q_len: int, room: float | None = None) -> tuple[int, int]:
     """Pixel height of one panel, and the step between labelled query rows.
 
     Panels grow with the number of query tokens, so that each row keeps ROW_PX and its
     label stays readable (also in presenter mode, where fonts grow 1.5x and heights 1.3x);
-    beyond MAX_LABELLED query tokens only every step-th row is labelled.
+    beyond MAX_LABELLED query tokens only every step-th row is labelled. `room`: the most a
+    panel may take (a layer on one projector screen), rows then at least WIDE_ROW_PX.
     """
     cell = 150 if n_heads <= 4 else 110
     panel = min(max(cell, ROW_PX * q_len), MAX_PANEL_PX)
-    return panel, max(1, math.ceil(ROW_PX * q_len / panel))
+    row = ROW_PX
+    if room is not None:
+        panel, row = max(min(panel, int(room)), 4 * WIDE_ROW_PX), WIDE_ROW_PX
+    return panel, max(1, math.ceil(row * q_len / panel))
+
+
+def key_labels(k_tokens: Sequence[str]) -> list[str]:
+    """The grid's key labels (escaped): each character alone when every key is a single
+    character or a special token (a character-level sentence, a date, reads as it is
+    written under each row of panels; the hover names the position), else "i:token"."""
+    if all(len(tok) == 1 or tok in SPECIALS for tok in k_tokens):
+        return [esc(tok) for tok in k_tokens]
+    return axis_labels(k_tokens)
 
 
 def attention_grid(
@@ -84,22 +110,26 @@ def attention_grid(
     lang: str,
     average_heads: bool = False,
     title: str = "",
+    wide: bool = False,
 ) -> go.Figure:
     """One heatmap per layer and head, all on the same 0-1 colour scale.
 
     Each layer is a band of panels, one per head; when a row of heads would hold more than
     KEYS_PER_ROW key labels, the layer's heads wrap onto more rows (`grid_columns`), each
-    row under its heads' names. Every query label (left) and key label (under the lowest
-    panel of each column) is written, up to MAX_LABELLED tokens; the key labels stand
-    upright when the drawn width leaves no room at 45 degrees (plotly picks the angle).
-    The layer names are on the right, the colour bar below (the plotly toolbar, top right,
-    would cover it).
+    row under its heads' names. Every query label (left) is written, and every row of
+    panels has its key labels under it (`key_labels`), up to MAX_LABELLED tokens (then
+    every step-th); the key labels stand upright when the drawn width leaves no room
+    across (plotly picks the angle). The layer names are on the right, the colour bar below
+    (the plotly toolbar, top right, would cover it).
+
+    `wide`: drawn on a projector (presenter mode): KEYS_PER_ROW_WIDE keys side by side, and
+    a layer as tall as one screen (LAYER_SCREEN_PX), its query rows thinned if need be.
     """
     t = Text(lang)
     if average_heads:
         weights = weights.mean(axis=1, keepdims=True)
     n_layers, n_heads, q_len, k_len = weights.shape
-    cols = grid_columns(n_heads, k_len)
+    cols = grid_columns(n_heads, k_len, KEYS_PER_ROW_WIDE if wide else KEYS_PER_ROW)
     per_layer = math.ceil(n_heads / cols)  # rows of panels per layer
     head_title = "fig.attention.head" if cols <= 4 else "fig.attention.head_short"
     col_titles = ([t("fig.attention.mean_of_heads")] if average_heads
@@ -112,19 +142,37 @@ def attention_grid(
     # Both axes are categories named by the labels, so the hover reads them as %{y} and
     # %{x}: a per-cell array of label pairs would be copied, cell by cell, for every panel.
     qlab, klab = axis_labels(q_tokens), axis_labels(k_tokens)
-    panel, step = _grid_rows(n_heads, q_len)
+    # a panel's key labels: each row of panels writes them, every step-th of a long input
+    # (with their positions: characters alone, some left out, would not read as the text)
+    per_panel = max((KEYS_PER_ROW_WIDE if wide else KEYS_PER_ROW) // cols,
+                    MAX_LABELLED if cols == 1 else 1)
+    short = k_len <= per_panel and key_labels(k_tokens) != klab
+    keys = tick_array(klab, key_labels(k_tokens) if short else klab, per_panel)
+    across = label_size(cols * len(keys["ticktext"]))  # the labels side by side in a row
+    keys["tickfont"] = dict(size=across) if across else None
+    key_size = across or TICK_SIZE
+    # Room under each row of panels for its key labels: upright at worst (a projector's
+    # 18 px at least); a character alone stands upright only beside a longer one (</s>).
+    size = max(key_size, WIDE_TICK_PX) if wide else key_size
+    longest = max((text_px(lab, size) for lab in keys["ticktext"]), default=0.0)
+    band = int(min(KEY_GAP_PX + longest, 150))
+    room = None
+    if wide:  # a layer's panels, head names and key labels on one screen
+        room = (LAYER_SCREEN_PX - per_layer * (HEAD_BAND_PX + band)) / per_layer
+    panel, step = _grid_rows(n_heads, q_len, room)
     shown_q = [lab if i % step == 0 else "" for i, lab in enumerate(qlab)]
-    key_size = label_size(cols * k_len) if k_len <= MAX_LABELLED else None
     # Rows of panels, top to bottom, in pixels: (layer, first head, top, bottom, titled).
     bands: list[tuple[int, int, float, float, bool]] = []
     gap = LAYER_GAP_PX if per_layer == 1 else 2 * LAYER_GAP_PX  # wrapped: a divider in it
     dividers: list[float] = []
     y = 0.0
     for layer in range(n_layers):
-        if layer:
-            dividers.append(y + gap / 2)
-            y += gap
         for row in range(per_layer):
+            if bands:  # the key labels of the row of panels above
+                y += band
+            if layer and not row:
+                dividers.append(y + gap / 2)
+                y += gap
             titled = layer == 0 or per_layer > 1
             y += HEAD_BAND_PX if titled else 0.0
             bands.append((layer, row * cols, y, y + panel, titled))
@@ -145,7 +193,6 @@ def attention_grid(
             suffix = "" if n == 1 else str(n)
             col = head - first
             left = col * (width + hs)
-            lowest = layer == n_layers - 1 and head + cols >= n_heads  # lowest in its column
             data.append(dict(
                 type="heatmap", z=weights[layer, head], x=klab, y=qlab, zmin=0.0, zmax=1.0,
                 colorscale="Blues", showscale=n == 1,
@@ -156,9 +203,8 @@ def attention_grid(
                 hovertemplate=f"{row_titles[layer]} · {hover_titles[head]}<br>{query} "
                 f"%{{y}}<br>{key} %{{x}}<br>{weight} %{{z:.3f}}<extra></extra>",
             ))
-            xaxis = token_axis(klab, autotickangles=[-45, -90], showticklabels=lowest)
-            if key_size:
-                xaxis["tickfont"] = dict(size=key_size)
+            xaxis = dict(type="category", ticks="", showgrid=False, **keys,
+                         autotickangles=[0, -90] if short else [-45, -90])
             xaxis.update(domain=_span(left, left + width), anchor=f"y{suffix}")
             layout[f"xaxis{suffix}"] = xaxis
             layout[f"yaxis{suffix}"] = dict(
@@ -182,12 +228,11 @@ def attention_grid(
         middle = (spans[0][0] + spans[-1][1]) / 2
         layout["annotations"].append(dict(
             text=row_titles[layer], x=1, y=1 - middle / plot, xref="paper", yref="paper",
-            xanchor="left", yanchor="middle", xshift=2, textangle=90, showarrow=False,
+            # clear of the last key's label, upright beside it (</s>)
+            xanchor="left", yanchor="middle", xshift=12, textangle=90, showarrow=False,
             font=dict(size=12)))
-    # Room below for the key labels (upright at worst) and the colour bar.
-    size = key_size or TICK_SIZE
-    longest = max((text_px(lab, size) for lab in klab), default=0.0)
-    below = int(min(12 + longest, 150)) + COLORBAR_PX
+    # Room below for the lowest row's key labels and the colour bar.
+    below = band + 4 + COLORBAR_PX
     top_margin = 40 if title else MODEBAR_PX
     layout.update(
         title=dict(text=esc(title), x=0, xanchor="left", xref="container", y=1,
@@ -197,7 +242,7 @@ def attention_grid(
         # presenter mode grows the height as much as the labels (explorer.app.charts): rows of
         # ROW_PX keep their labels apart
         meta={"grow_with_text": True},
-        margin=dict(l=10, r=24, t=top_margin, b=below),
+        margin=dict(l=10, r=34, t=top_margin, b=below),
     )
     return fast_figure(data, layout)
 

@@ -8,6 +8,7 @@ a figure is a function of its arguments and a cache of it is keyed by what it de
 from __future__ import annotations
 
 import html
+import math
 import unicodedata
 from collections.abc import Sequence
 
@@ -92,6 +93,24 @@ VALUE_COLS = 8  # cell numbers are written while a row has at most this many cel
 # Closing punctuation stays with the character before it, opening with the one after.
 _CLOSING = set("）)」』】，。、：；！？,.:;!?%")
 _OPENING = set("（(「『【")
+
+
+def written(n: int, room: int = MAX_LABELLED) -> range:
+    """The places whose labels an axis of `n` labels writes: every one up to `room`, else
+    every step-th from the first, at most `room` of them. A long input (48 tokens) wrote 48
+    labels over each other, at any angle."""
+    return range(0, n, max(1, math.ceil(n / max(room, 1))))
+
+
+def tick_array(values: Sequence, labels: Sequence[str], room: int = MAX_LABELLED) -> dict:
+    """An axis's ticks: `labels` (escaped) at `values`, thinned to at most `room`
+    (`written`), in a font size that fits as many side by side (`label_size`); plotly's
+    own thinning off (tickmode "array")."""
+    shown = written(len(labels), room)
+    size = label_size(len(shown))
+    return dict(tickmode="array", tickvals=[values[i] for i in shown],
+                ticktext=[labels[i] for i in shown],
+                tickfont=dict(size=size) if size else None)
 
 
 def label_size(n: int) -> int | None:
@@ -183,20 +202,17 @@ def fitting_title(noun: str, room_px: float, size: float = 14) -> str:
     return noun if text_px(noun, size) <= 0.6 * room_px else head_word(noun)
 
 
-def token_axis(labels: Sequence[str], title: str | None = None, **extra: object) -> dict:
+def token_axis(labels: Sequence[str], title: str | None = None, room: int = MAX_LABELLED,
+               **extra: object) -> dict:
     """An axis whose categories are `labels` (from `axis_labels`).
 
-    Up to MAX_LABELLED of them, every one is written (tickmode "array": plotly thins
-    nothing), in a smaller font when many, without tick marks (a neighbouring panel would
-    get them) or grid lines (they showed through blank cells). More than that, plotly thins
-    them to what fits.
+    Up to `room` of them, every one is written (tickmode "array": plotly thins nothing),
+    else every step-th (`written`), in a smaller font when many, without tick marks (a
+    neighbouring panel would get them) or grid lines (they showed through blank cells).
     """
     axis: dict = dict(type="category", ticks="", showgrid=False,
                       title=dict(text=esc(title)) if title else None)
-    if len(labels) <= MAX_LABELLED:
-        size = label_size(len(labels))
-        axis.update(tickmode="array", tickvals=list(labels), ticktext=list(labels),
-                    tickfont=dict(size=size) if size else None)
+    axis.update(tick_array(list(labels), list(labels), room))
     axis.update(extra)
     return axis
 
@@ -219,11 +235,11 @@ def heatmap(
 ) -> go.Figure:
     """A heatmap over token positions; rows top to bottom, hover shows both tokens and value.
 
-    Every token label is written (up to MAX_LABELLED per axis); the column labels above the
-    matrix stand at 45 degrees, or upright when the drawn width leaves no room (plotly picks
-    the angle). Cell numbers are written for up to VALUE_COLS columns, in a size that plotly
-    fits to the drawn cells. The colour bar lies under the matrix, the title (wrapped when
-    long) under it.
+    Every token label is written (up to MAX_LABELLED per axis, else every step-th:
+    `written`); the column labels above the matrix stand at 45 degrees, or upright when
+    the drawn width leaves no room (plotly picks the angle). Cell numbers are written for
+    up to VALUE_COLS columns, in a size that plotly fits to the drawn cells. The colour bar
+    lies under the matrix, the title (wrapped when long) under it.
     """
     t = Text(lang)
     z = np.asarray(z, dtype=float)
@@ -254,8 +270,9 @@ def heatmap(
     )
     if x_tokens is not None:
         xaxis = token_axis(xlab, x_title, side="top", autotickangles=[-45, -90])
-        size = label_size(len(xlab)) or TICK_SIZE
-        above = 0.71 * max((text_px(lab, size) for lab in xlab), default=0.0)
+        shown = xaxis["ticktext"]
+        size = label_size(len(shown)) or TICK_SIZE
+        above = 0.71 * max((text_px(lab, size) for lab in shown), default=0.0)
     else:
         xaxis = dict(type="category", title=dict(text=esc(x_title)) if x_title else None,
                      side="top", ticks="")
@@ -269,7 +286,8 @@ def heatmap(
     if y_title and plot > 0:
         y_title = fitting_title(y_title, plot)
     yaxis = (
-        token_axis(ylab, y_title, autorange="reversed")
+        # every row is at least 18 px tall (below): each keeps its label
+        token_axis(ylab, y_title, room=len(ylab), autorange="reversed")
         if y_tokens is not None
         else dict(type="category", title=dict(text=esc(y_title)) if y_title else None,
                   autorange="reversed", ticks="")

@@ -18,6 +18,7 @@ from transformer.train import Batch
 from ..text.i18n import Text
 from .common import (
     FONT,
+    MAX_LABELLED,
     MODEBAR_PX,
     MULTILINE_LIFT,
     TICK_SIZE,
@@ -28,11 +29,23 @@ from .common import (
     head_word,
     label_size,
     text_px,
+    tick_array,
     title_html,
 )
 
 ALLOWED = "#2e86c1"
 BLOCKED = "#ecf0f1"
+SIDE_BY_SIDE_ROOM = MAX_LABELLED // 2  # column labels under each of two panels side by side
+# ... of a mask in half the page on a projector (presenter mode at 1280 px: a plot about
+# 210 px wide for labels of 18 px, upright)
+HALF_ROOM_WIDE = 12
+
+
+def sentence_positions(tokens: Sequence[str], size: int, *, lang: str) -> list[str]:
+    """The tokens at positions 0 .. size - 1 of a sentence of `tokens`: a position past its
+    end has none, and is named so (never a number that reads as a token: "15:15")."""
+    none = Text(lang)("fig.masks.no_token")
+    return [tokens[i] if i < len(tokens) else none for i in range(size)]
 
 
 def mask_figure(
@@ -45,8 +58,11 @@ def mask_figure(
     blocked_is_one: bool = False,
     row_noun: str | None = None,
     col_noun: str | None = None,
+    room: int = MAX_LABELLED,
 ) -> go.Figure:
     """A boolean mask (True = may attend) drawn as 1/0 cells with token axes.
+
+    `room`: column labels written side by side at most (`written`: every step-th beyond).
 
     With `blocked_is_one`, the numbers follow the opposite convention (1 = masked), but the
     colours still show where attention is allowed. The axis titles default to query (rows)
@@ -78,11 +94,13 @@ def mask_figure(
     cols = axis_labels(col_tokens)
     rows = axis_labels(row_tokens)
     # The column labels stand rotated by 45 degrees above the matrix (upright when the drawn
-    # width leaves no room: plotly picks the angle, and makes room above them): the top
-    # margin holds the longest, the right margin whatever the last ones reach past the last
-    # column (plotly hides a tick label that would leave the figure).
-    size = label_size(len(cols)) or TICK_SIZE
-    widths = [0.71 * text_px(lab, size) for lab in cols] or [0.0]
+    # width leaves no room: plotly picks the angle, and makes room above them), every
+    # step-th of a long sentence's (`written`): the top margin holds the longest, the right
+    # margin whatever the last ones reach past the last column (plotly hides a tick label
+    # that would leave the figure).
+    x_ticks = tick_array(list(range(mask.shape[1])), cols, room)
+    size = label_size(len(x_ticks["ticktext"])) or TICK_SIZE
+    widths = [0.71 * text_px(lab, size) for lab in x_ticks["ticktext"]] or [0.0]
     top = int(max(MODEBAR_PX, 36 + max(widths)))
     right = int(max(10, 10 + widths[-1], 10 + max(widths[-2:]) - 30))
     lines = title_html(title).count("<br>") + 1 if title else 0
@@ -93,10 +111,7 @@ def mask_figure(
         # under the matrix, its lines flowing down (anchored at its top)
         title=dict(text=title_html(title), x=0.5, xanchor="center", y=0, yref="paper",
                    yanchor="top", pad=dict(t=16 + lift)) if title else None,
-        xaxis=dict(tickmode="array", tickvals=list(range(mask.shape[1])),
-                   ticktext=cols, side="top", autotickangles=[-45, -90], ticks="",
-                   tickfont=dict(size=label_size(len(cols))) if label_size(len(cols))
-                   else None,
+        xaxis=dict(**x_ticks, side="top", autotickangles=[-45, -90], ticks="",
                    title=dict(text=esc(col_noun))),
         yaxis=dict(tickmode="array", tickvals=list(range(mask.shape[0])),
                    ticktext=rows, autorange="reversed", ticks="",
@@ -146,15 +161,19 @@ def batch_masks_figure(
             row=1, col=i + 1,
         )
         outer_right = n == 2 and i == 1
-        fig.update_xaxes(tickmode="array", tickvals=list(range(m.shape[1])),
-                         ticktext=labels[i], tickangle=-45, ticks="", row=1, col=i + 1)
+        # side by side: half the width each, so half as many column labels (`written`),
+        # in the font of all of them side by side
+        columns = tick_array(list(range(m.shape[1])), labels[i], SIDE_BY_SIDE_ROOM)
+        across = label_size(n * len(columns["ticktext"]))
+        columns["tickfont"] = dict(size=across) if across else None
+        fig.update_xaxes(**columns, autotickangles=[-45, -90], ticks="", row=1, col=i + 1)
         fig.update_yaxes(tickmode="array", tickvals=list(range(m.shape[0])),
                          ticktext=labels[i], autorange="reversed", ticks="",
                          side="right" if outer_right else "left", row=1, col=i + 1)
     fig.update_traces(textfont_color="black")
     left = int(20 + widths[0])
     right = int(20 + widths[-1]) if n == 2 else 10
-    below = int(20 + 0.71 * max(widths, default=0.0))  # the rotated column labels
+    below = int(20 + max(widths, default=0.0))  # the column labels, upright at worst
     top = 70 if any("\n" in title for title in titles) else 50
     fig.update_layout(font=FONT, height=max(300, top + 10 + below + 30 * size),
                       margin=dict(l=left, r=right, t=top, b=below))
@@ -190,8 +209,14 @@ def masking_effect_figure(
     n = len(tokens)
     panel = max(150, 28 * n)  # pixels per panel row
     size = label_size(n)
+    # two panels side by side: each writes half as many column labels (`written`), in the
+    # font of as many again side by side
+    columns = tick_array(list(range(n)), labels, SIDE_BY_SIDE_ROOM)
+    across = label_size(2 * len(columns["ticktext"]))
+    columns["tickfont"] = dict(size=across) if across else None
     # the column labels under each panel: upright at worst (plotly picks the angle)
-    label_px = int(20 + max((text_px(lab, size or TICK_SIZE) for lab in labels), default=0.0))
+    label_px = int(20 + max((text_px(lab, across or TICK_SIZE)
+                             for lab in columns["ticktext"]), default=0.0))
     # a panel is half the width (a phone: ~140 px): longer titles take two lines
     titles = [title_html(p[0], 160) for p in panels]
     two = 22 * max(title.count("<br>") for title in titles)
@@ -217,9 +242,7 @@ def masking_effect_figure(
             ),
             row=row, col=col,
         )
-        fig.update_xaxes(tickmode="array", tickvals=list(range(n)), ticktext=labels,
-                         autotickangles=[-60, -90], ticks="", tickfont_size=size,
-                         row=row, col=col)
+        fig.update_xaxes(**columns, autotickangles=[-60, -90], ticks="", row=row, col=col)
         fig.update_yaxes(tickmode="array", tickvals=list(range(n)),  # same rows left, right
                          ticktext=labels, showticklabels=col == 1, ticks="",
                          tickfont_size=size, autorange="reversed", row=row, col=col)

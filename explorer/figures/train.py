@@ -21,7 +21,7 @@ from transformer.train import Batch, LabelSmoothing, StepInfo, rate
 
 from ..text.i18n import Text
 from .attention import attention_grid
-from .common import FONT, esc, fast_figure, heatmap
+from .common import FONT, MULTILINE_LIFT, esc, fast_figure, heatmap, title_html
 
 if TYPE_CHECKING:  # data in, figure out: the page hands the decoding over
     from ..training.decoding import BeamDecoding
@@ -172,15 +172,23 @@ def beam_figure(beam: BeamDecoding, *, lang: str) -> go.Figure:
                         line=dict(color="white", width=1))))
     n_steps = len(beam.steps)
     rows = max((len(step) for step in beam.steps), default=1)
+    # The title wrapped to a phone's chart (330 px) at the top, the legend under it, then the
+    # plot: on a phone the title ran off the chart and into the legend beside it. Plotly
+    # lifts a title anchored at its top by MULTILINE_LIFT a line after the first: padded so.
+    title = title_html(t("beam.fig_title", k=beam.beam_size, alpha=f"{beam.alpha:g}"), 330)
+    lift = MULTILINE_LIFT * title.count("<br>")
+    lines = title.count("<br>") + 1
     layout = dict(
-        title=dict(text=esc(t("beam.fig_title", k=beam.beam_size, alpha=f"{beam.alpha:g}"))),
+        title=dict(text=title, x=0, xanchor="left", xref="container", y=1, yref="container",
+                   yanchor="top", pad=dict(t=8 + lift, l=4)),
         xaxis=dict(title=dict(text=esc(t("beam.fig_step_axis"))), range=[-0.6, n_steps + 0.9],
                    tickmode="array", tickvals=list(range(n_steps + 1)), zeroline=False),
         yaxis=dict(title=dict(text=esc(t("beam.fig_rank_axis"))), autorange="reversed",
                    tickmode="array", tickvals=list(range(rows)),
                    ticktext=[str(r + 1) for r in range(rows)], zeroline=False),
-        font=FONT, height=max(300, 150 + 30 * rows), margin=dict(l=10, r=10, t=60, b=10),
-        legend=dict(orientation="h", y=1.0, yanchor="bottom", x=1, xanchor="right"),
+        font=FONT, height=max(300, 150 + 30 * rows) + 22 * (lines - 1) + lift + 24,
+        margin=dict(l=10, r=10, t=8 + lift + 22 * lines + 50, b=10),  # legend: 2 rows at most
+        legend=dict(orientation="h", y=1.0, yanchor="bottom", x=0, xanchor="left"),
         hoverlabel=dict(align="left"),
     )
     return fast_figure(data, layout)

@@ -4,7 +4,10 @@ class's view. The seat and the store are explorer/app/classroom.py's."""
 
 from __future__ import annotations
 
+import csv
 import io
+import ipaddress
+import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -20,7 +23,7 @@ from ..app.charts import show_chart
 from ..app.context import Context
 from ..app.memo import Shelf, remember
 from ..app.page import draw_last
-from ..app.sidebar import use_session_lang
+from ..app.sidebar import presenting, use_session_lang
 from ..classroom.store import (
     MAX_CHOICES,
     MAX_LABEL_CHARS,
@@ -30,20 +33,24 @@ from ..classroom.store import (
     AlreadyAnsweredError,
     ClassNotFoundError,
     ClassroomError,
+    ClassState,
     ClassStore,
     NotTeacherError,
     PublicQuestion,
     Question,
     Tally,
+    clean_text,
 )
 from ..core.introspect import KINDS
 from ..figures.attention import guesses_chart
 from ..text.i18n import percent, t
 
-# Keeps the teacher key in the teacher's browser for this browser session (a cookie with no
-# expiry, sent only to this server's pages): a teacher who closes the tab and opens the
-# class's link again gets the class back. The key and the name travel as the component's
-# data and are only ever assigned to document.cookie, never written into the page.
+# Keeps a seat in its browser for this browser session (a cookie with no expiry, sent only
+# to this server's pages, `_keep_seat`): the teacher key and presenter mode (a teacher who
+# closes the tab and opens the class's link again gets the class back as it was), a
+# student's id (a reload or a second tab is the same student). The name and the value
+# travel as the component's data and are only ever assigned to document.cookie, never
+# written into the page.
 _COOKIE_JS = """
 export default function ({ data }) {
   const name = String(data && data.name || "");
@@ -57,14 +64,63 @@ ANSWERED_KEY = "_class_answered"  # (code, question id) this student answered
 # the teacher's chart of the answers so far, by what it shows (`_results`)
 TALLY_CHARTS = Shelf("the class's answers so far", 2, shared=False)
 MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|<>~$")
+SHOW_NAMES = "class_show_names"  # the teacher's "show names on the projector" switch
+BANNER_FOLDED = "_class_banner_folded"  # the code of the class whose banner is folded
+END_ASKED = "_class_end_asked"  # the code of the class the teacher asked to end (to confirm)
+ENDED_KEY = "_class_ended"  # (code, its questions' tallies): the class this teacher ended
 _keep_key = component("transformer_explorer_class_key", html="<span></span>", js=_COOKIE_JS)
 
 
-def join_link(page_url: str, code: str) -> str:
-    """The address students open: this page's, with only the class code."""
-    parts = urlsplit(page_url or "")
+def join_link(page_url: str, code: str, public: str | None = None) -> str:
+    """The address students open, with only the class code: at the `public` address when
+    one is set (`C.public_url`, `public_address`), else this page's."""
+    parts = urlsplit(public or page_url or "")
     return urlunsplit((parts.scheme, parts.netloc, parts.path or "/", f"{C.CLASS_PARAM}={code}",
                        ""))
+
+
+def public_address(setting: str | None) -> str | None:
+    """The public address setting if it is one (http or https, with a host), else None."""
+    parts = urlsplit(setting or "")
+    return setting if parts.scheme in ("http", "https") and parts.hostname else None
+
+
+def is_loopback(url: str) -> bool:
+    """Whether `url` names this computer itself (localhost, 127.0.0.1, ::1, 0.0.0.0): an
+    address no student's phone can open."""
+    host = (urlsplit(url or "").hostname or "").rstrip(".").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_unspecified
+
+
+def short_link(link: str, pages: Sequence[str] = ()) -> str:
+    """A join link as a room reads it aloud: without its scheme, nor the page it was made
+    on (one of `pages`' URL paths: a student goes to the class's page anyway)."""
+    parts = urlsplit(link)
+    head, _, last = parts.path.rpartition("/")
+    path = head + "/" if last in pages else parts.path
+    return urlunsplit(("", parts.netloc, path, parts.query, "")).lstrip("/")
+
+
+def _class_link(code: str) -> str:
+    """This class's join link: at the public address when the setting gives one."""
+    return join_link(st.context.url or "", code, public_address(C.public_url()))
+
+
+def _link_warnings(link: str) -> None:
+    """Tell the teacher when students cannot open `link`: a setting that is not an address,
+    or this computer's own address (the app opened as localhost)."""
+    if C.public_url() is not None and public_address(C.public_url()) is None:
+        st.warning(t("class.public_url_bad", setting=C.PUBLIC_URL_SETTING),
+                   icon=":material/link_off:")
+    if is_loopback(link):
+        st.warning(t("class.loopback", setting=C.PUBLIC_URL_SETTING),
+                   icon=":material/wifi_off:")
 
 
 def qr_png(text: str) -> bytes:
@@ -74,42 +130,91 @@ def qr_png(text: str) -> bytes:
     return out.getvalue()
 
 
-def class_panel(store: ClassStore | None, page_names: dict[str, str]) -> None:
-    """The sidebar's class panel for this session: no class, teaching one, or in one.
-    `page_names`: each page's path and its name in the learner's language. Its timed
-    fragment (the teacher's roster, a student's look at the class) is drawn in its place
-    but sent after the page (`draw_last`)."""
+def class_panel(store: ClassStore | None) -> None:
+    """The sidebar's class panel for this session: no class (or the one this teacher just
+    ended), teaching one, or in one. The teacher's roster, a timed fragment, is drawn in
+    its place but sent after the page (`draw_last`); a student's look at the class is at
+    the top of the page (`class_banner`)."""
     notice = C.take_notice()
     if notice is not None:
         st.warning(t(notice[0], **notice[1]), icon=":material/school:")
     s = C.seat()
     if s is None:
+        _ended_class()
         _start_or_join(store)
     elif store is None:
         st.warning(t("class.unavailable"), icon=":material/cloud_off:")
     elif s.teaching:
         _teacher(store, s)
     else:
-        _student(store, s, page_names)
+        _student(store, s)
 
 
-def class_banner(presenter: bool) -> None:
-    """In presenter mode, the teacher's class code and join link across the top of the
-    page, large enough for the back of a classroom, with the QR code one click away."""
+def class_banner(store: ClassStore | None, presenter: bool,
+                 page_names: dict[str, str]) -> None:
+    """The top of the page, for this session's class: in presenter mode, the teacher's
+    class code and join link (`_teacher_banner`); for a student, what the class does that
+    they would miss (`_student_notices`): the sidebar is folded away on a phone.
+    `page_names`: each page's URL path and its name in the learner's language."""
     s = C.seat()
-    if not presenter or s is None or not s.teaching:
+    if s is None:
         return
-    link = join_link(st.context.url or "", s.code)
+    if s.teaching and presenter:
+        _teacher_banner(s, tuple(page_names))
+    elif not s.teaching and store is not None:
+        _student_notices(store, s, page_names)
+
+
+def _teacher_banner(s: C.Seat, pages: Sequence[str]) -> None:
+    """The class code and join link across the top of the page, large enough for the back of
+    a classroom, with the QR code one click away; folded by the teacher, one line: the
+    short link (`short_link` of `pages`' URL paths), its code in bold."""
+    link = _class_link(s.code)
     with st.container(border=True, key="class_banner"):
+        if st.session_state.get(BANNER_FOLDED) == s.code:
+            with st.container(horizontal=True, vertical_alignment="center", wrap=False):
+                # the code is [0-9A-Z] only (codes.py); the address is the request's: escaped
+                address = _quoted(short_link(link, pages).removesuffix(s.code))
+                st.markdown(t("class.banner_line", link=f"{address}**{s.code}**"),
+                            width="stretch")
+                _qr_button(link)
+                st.button(t("class.banner_unfold"), key="class_banner_unfold",
+                          icon=":material/unfold_more:", on_click=_fold_banner, args=(None,))
+            return  # the class panel says what is wrong with the address, if anything
         left, right = st.columns([3, 1], vertical_alignment="center")
-        left.markdown(f"# {t('class.banner', code=s.code)}")  # [0-9A-Z] only (codes.py)
+        left.markdown(f"# {t('class.banner', code=s.code)}")
         left.code(link, language=None)
-        with right.popover(t("class.qr_button"), icon=":material/qr_code_2:"):
-            st.image(qr_png(link), width=360)
+        with right:
+            _qr_button(link)
+            st.button(t("class.banner_fold"), key="class_banner_fold",
+                      icon=":material/unfold_less:", on_click=_fold_banner, args=(s.code,))
+        if is_loopback(link):  # the class panel explains; here, one line
+            st.warning(t("class.loopback_short"), icon=":material/wifi_off:")
+
+
+def _qr_button(link: str) -> None:
+    """The join link's QR code, one click away."""
+    with st.popover(t("class.qr_button"), icon=":material/qr_code_2:"):
+        st.image(qr_png(link), width=360)
+
+
+def _fold_banner(code: str | None) -> None:
+    """Fold's and Unfold's callback: the banner of class `code` is one line (None: large)."""
+    st.session_state[BANNER_FOLDED] = code
+
+
+def _student_notices(store: ClassStore, s: C.Seat, page_names: dict[str, str]) -> None:
+    """A student's notices at the top of the page, where a phone shows them: a question to
+    answer on this page, and (the student's look at the class, `_watch`) that they explore
+    and where the class is, with the way back, or that the class has ended."""
+    with st.container(key="class_notice"):
+        _where_to_answer(store, s)
+        draw_last(lambda: _watch_for(s.version)(store, page_names))
 
 
 def _start_or_join(store: ClassStore | None) -> None:
-    with st.expander(t("class.title"), icon=":material/school:"):
+    # a key: its place moves when a notice comes above it, and it stays open for a retype
+    with st.expander(t("class.title"), icon=":material/school:", key="class_join_box"):
         if store is None:
             st.caption(t("class.unavailable"))
             return
@@ -129,17 +234,95 @@ def _join_typed(store: ClassStore) -> None:
 
 
 def _teacher(store: ClassStore, s: C.Seat) -> None:
-    link = join_link(st.context.url or "", s.code)
+    link = _class_link(s.code)
     with st.container(border=True, key="class_teacher"):
         st.caption(t("class.teaching"))
         st.markdown(f"## {s.code}")  # [0-9A-Z] only (codes.py): nothing to escape
         st.code(link, language=None, wrap_lines=True)
+        _link_warnings(link)
         st.image(qr_png(link), caption=t("class.qr_caption"), width="stretch")
+        if presenting():  # the room sees this screen
+            st.toggle(t("class.show_names"), key=SHOW_NAMES, help=t("class.show_names_help"))
         draw_last(lambda: _roster(store, s.code, s.teacher_key or ""))
+        _end_button(store, s)
+    _keep_seat(s)
+
+
+def _keep_seat(s: C.Seat) -> None:
+    """This browser keeps the seat (`_COOKIE_JS`): the teacher's key and presenter mode, a
+    student's id."""
+    if s.teaching:
+        _keep_key(key="class_key", data={"name": C.TEACHER_COOKIE + s.code,
+                                         "value": s.teacher_key or ""}, height=0)
+        presents = presenting()
+        _keep_key(key="class_presenter", data={"name": C.PRESENTER_COOKIE + s.code,
+                                               "value": "1" if presents else "0"}, height=0)
+    else:
+        _keep_key(key="class_student_key", data={"name": C.STUDENT_COOKIE + s.code,
+                                                 "value": s.student_id}, height=0)
+
+
+def names_shown(presenter: bool) -> bool:
+    """Whether the teacher's screen shows students' nicknames: always, but on a projector
+    (`presenter`) only once the teacher switches them on (`SHOW_NAMES`)."""
+    return not presenter or st.session_state.get(SHOW_NAMES) is True
+
+
+def _end_button(store: ClassStore, s: C.Seat) -> None:
+    """End the class, once the teacher confirms it: every student's class ends with it."""
+    if st.session_state.get(END_ASKED) != s.code:
         st.button(t("class.end"), key="class_end", icon=":material/stop_circle:",
-                  width="stretch", on_click=C.leave_class, args=(store, True))
-    _keep_key(key="class_key", data={"name": C.TEACHER_COOKIE + s.code,
-                                     "value": s.teacher_key or ""}, height=0)
+                  width="stretch", on_click=_ask_end, args=(s.code,))
+        return
+    st.warning(t("class.end_confirm"), icon=":material/stop_circle:")
+    yes, no = st.columns(2)
+    yes.button(t("class.end_yes"), key="class_end_yes", type="primary", width="stretch",
+               on_click=_end_now, args=(store,))
+    no.button(t("class.end_no"), key="class_end_no", width="stretch", on_click=_ask_end,
+              args=(None,))
+
+
+def _ask_end(code: str | None) -> None:
+    """End's callback (and Cancel's, with None): ask to confirm the end of class `code`."""
+    st.session_state[END_ASKED] = code
+
+
+def _end_now(store: ClassStore) -> None:
+    """The confirmed end's callback: the class ends for everyone; its questions and their
+    answers stay on the teacher's page (`_ended_class`), to look at and download."""
+    s = C.seat()
+    st.session_state.pop(END_ASKED, None)
+    if s is None or not s.teaching:
+        return
+    code, key = s.code, s.teacher_key or ""
+    C.leave_class(store, True)
+    try:
+        asked = store.questions(code, key)
+    except ClassroomError:  # gone already (ended long ago and forgotten)
+        asked = []
+    st.session_state[ENDED_KEY] = (code, tuple(asked))
+    st.session_state.pop(BANNER_FOLDED, None)
+
+
+def _ended_class() -> None:
+    """The class this teacher ended: said so (not as an error), with its questions and
+    answers to look at and download, until the teacher closes it."""
+    ended = st.session_state.get(ENDED_KEY)
+    if not (isinstance(ended, tuple) and len(ended) == 2):
+        return
+    code, asked = ended
+    with st.container(border=True, key="class_ended"):
+        st.info(t("class.ended_teacher", code=code), icon=":material/event_busy:")
+        if asked:
+            _asked(list(asked), code, expanded=True)
+        else:
+            st.caption(t("class.ended_none"))
+        st.button(t("class.ended_close"), key="class_ended_close", icon=":material/close:",
+                  width="stretch", on_click=_close_ended)
+
+
+def _close_ended() -> None:
+    st.session_state.pop(ENDED_KEY, None)
 
 
 @st.fragment(run_every=C.ROSTER_EVERY)
@@ -154,19 +337,24 @@ def _roster(store: ClassStore, code: str, key: str) -> None:
         return
     st.caption(t("class.roster", connected=roster.connected, following=roster.following,
                  exploring=roster.exploring))
+    # who explores, by the names they gave
+    if roster.explorers and names_shown(presenting()):
+        st.caption(t("class.roster_explorers",
+                     names=", ".join(_quoted(n) for n in roster.explorers)))
     try:
-        _asked(store.questions(code, key))
+        _asked(store.questions(code, key), code)
     except (ClassNotFoundError, NotTeacherError):
         pass  # ended meanwhile: the next redraw says so
 
 
-def _asked(questions: list[Tally]) -> None:
+def _asked(questions: list[Tally], code: str, expanded: bool = False) -> None:
     """The teacher's dashboard: every question asked so far, newest first, with how many
-    answered and, once revealed, the share right. A prompt holds the learner's tokens: its
-    markdown characters are escaped."""
+    answered and, once revealed, the share right; the whole as CSV and JSON. A prompt holds
+    the learner's tokens: its markdown characters are escaped."""
     if not questions:
         return
-    with st.expander(t("class.asked", n=len(questions)), icon=":material/quiz:"):
+    with st.expander(t("class.asked", n=len(questions)), icon=":material/quiz:",
+                     expanded=expanded):
         for q in reversed(questions):
             if q.status == REVEALED and q.truth is not None and q.answered:
                 counts = t("class.asked_right", answered=q.answered,
@@ -177,9 +365,57 @@ def _asked(questions: list[Tally]) -> None:
                 counts = t("class.asked_open", answered=q.answered)
             st.markdown(f"**{q.question_id}.** {counts}")
             st.caption(_quoted(q.prompt))
+        name = f"class_{code}_questions"
+        st.download_button("CSV", data=lambda: results_csv(questions),
+                           file_name=f"{name}.csv", mime="text/csv", key="class_results_csv",
+                           on_click="ignore", icon=":material/download:", width="stretch",
+                           help=t("class.results_help"))
+        st.download_button("JSON", data=lambda: results_json(code, questions),
+                           file_name=f"{name}.json", mime="application/json",
+                           key="class_results_json", on_click="ignore",
+                           icon=":material/download:", width="stretch",
+                           help=t("class.results_help"))
 
 
-def _student(store: ClassStore, s: C.Seat, page_names: dict[str, str]) -> None:
+def results_table(questions: Sequence[Tally]) -> list[dict[str, Any]]:
+    """Every question of a class as a record: its prompt, status, how many answered, its
+    choices with their counts and the right one (none for a poll or a truth never measured).
+    Nicknames stay out: the file leaves the teacher's screen."""
+    return [{"question": q.question_id, "prompt": q.prompt, "status": q.status,
+             "answered": q.answered, "truth": q.truth,
+             "choices": [{"choice": i, "label": q.choices[i] if i < len(q.choices) else "",
+                          "count": n, "right": q.truth == i}
+                         for i, n in enumerate(q.counts)]}
+            for q in questions]
+
+
+def results_json(code: str, questions: Sequence[Tally]) -> bytes:
+    """The class's questions and answers as JSON (`results_table`)."""
+    return json.dumps({"class": code, "questions": results_table(questions)},
+                      ensure_ascii=False, indent=1).encode("utf-8")
+
+
+def _cell(value: object) -> object:
+    """A CSV cell that a spreadsheet will not run as a formula (a label may be any token)."""
+    return "'" + value if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t",
+                                                                   "\r") else value
+
+
+def results_csv(questions: Sequence[Tally]) -> bytes:
+    """The class's questions and answers as CSV: one row per choice (`results_table`)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["question", "prompt", "status", "answered", "choice", "label", "count",
+                     "right"])
+    for q in results_table(questions):
+        for c in q["choices"]:
+            writer.writerow([q["question"], _cell(q["prompt"]), q["status"], q["answered"],
+                             c["choice"], _cell(c["label"]), c["count"],
+                             "" if q["truth"] is None else int(c["right"])])
+    return out.getvalue().encode("utf-8-sig")  # the BOM: a spreadsheet reads it as UTF-8
+
+
+def _student(store: ClassStore, s: C.Seat) -> None:
     with st.container(border=True, key="class_student"):
         st.caption(t("class.in_class", code=s.code))
         # Drawn from the seat's own flag each run (`C.following`), under a key that
@@ -190,10 +426,9 @@ def _student(store: ClassStore, s: C.Seat, page_names: dict[str, str]) -> None:
         with st.container(key=C.FOLLOW_TOGGLE):
             st.toggle(t("class.follow"), value=C.following(), key=key,
                       help=t("class.follow_help"), on_change=C.toggled, args=(key,))
-        _where_to_answer(store, s)
-        draw_last(lambda: _watch_for(s.version)(store, page_names))
         st.button(t("class.leave"), key="class_leave", icon=":material/logout:",
                   on_click=C.leave_class, args=(store, False))
+    _keep_seat(s)
 
 
 def _where_to_answer(store: ClassStore, s: C.Seat) -> None:
@@ -201,10 +436,22 @@ def _where_to_answer(store: ClassStore, s: C.Seat) -> None:
     question sits in its section, which may be far down the page."""
     question = current_question(store, s) if C.following() else None
     about = about_of(question) if question is not None else None
-    if (about is None or question.status != OPEN
-            or st.session_state.get(ANSWERED_KEY) == (s.code, question.id)):
+    if about is None or question.status != OPEN or answered(store, s, question.id):
         return
     st.info(t(_WHERE[about]), icon=":material/quiz:")
+    toast_once(("asked", s.code, question.id), t(_WHERE[about]), ":material/quiz:")
+
+
+TOASTED = "_class_toasted"  # what this student was told in a toast already
+
+
+def toast_once(event: tuple, text: str, icon: str) -> None:
+    """`text` in a toast, once per `event`: a notice at the top of the page is out of sight
+    of a student scrolled down it (a phone's page is long); the toast shows where they are."""
+    told = st.session_state.setdefault(TOASTED, set())
+    if event not in told:
+        told.add(event)
+        st.toast(text, icon=icon)
 
 
 def _watch_for(version: int) -> Callable[[ClassStore, dict[str, str]], None]:
@@ -242,15 +489,30 @@ def _watch(store: ClassStore, page_names: dict[str, str]) -> None:
         version != s.version or not following) else None
     if version is None or (state is not None and state.ended):
         st.warning(t("class.ended"), icon=":material/event_busy:")
+        toast_once(("ended", s.code), t("class.ended"), ":material/event_busy:")
         return
     if following:
         if version != s.version or (C.fragment_rerun() and C.wait_for_class(store, s)):
             st.rerun(scope="app")  # the class moved on: the page follows
         return
+    _exploring(store, s, state, page_names)
+
+
+def _exploring(store: ClassStore, s: C.Seat, state: ClassState | None,
+               page_names: dict[str, str]) -> None:
+    """An exploring student's notice: where the class is, a question they have not answered
+    yet, and "Back to the class" one tap away."""
     where = (state.view.get(C.PAGE_PARAM, "") if state is not None else "")
+    question = state.question if state is not None else None
+    if (question is not None and question.status == OPEN and about_of(question) is not None
+            and store.answer_of(s.code, question.id, s.student_id) is None):
+        st.warning(t("class.q_open_exploring"), icon=":material/quiz:")
+        toast_once(("asked", s.code, question.id), t("class.q_open_exploring"),
+                   ":material/quiz:")
     st.info(t("class.elsewhere", page=page_names.get(where, where)), icon=":material/groups:")
+    toast_once(("exploring", s.code, s.turns), t("class.explore_toast"), ":material/groups:")
     st.button(t("class.back"), key="class_back", icon=":material/u_turn_left:",
-              on_click=C.follow_again, width="stretch")
+              on_click=C.follow_again, width="stretch", type="primary")
 
 
 # What a question asks about: where a token looks, which token comes next (token
@@ -293,11 +555,20 @@ def student_question(kind_labels: dict[str, str], lang: str, presenter: bool) ->
     page. True when the page must hide its heatmaps (before the reveal: they would give the
     answer away)."""
     def heading(fields: Mapping[str, str]) -> None:
-        st.subheader(t("class.q_token", token=_quoted(fields.get("token", "")),
+        st.subheader(t("class.q_token", query=_quoted(query_label(fields)),
                        layer=fields.get("layer", "?"), head=fields.get("head", "?"),
                        kind=kind_labels.get(fields.get("kind", ""), "")))
+        st.caption(t("class.q_numbering"))
 
     return student_side(ABOUT_ATTENTION, heading, lang, presenter)
+
+
+def query_label(fields: Mapping[str, str]) -> str:
+    """The query token of a "where will it look?" question as its choices name tokens,
+    position:token ("1:2": the output may hold several 2s); a question asked without its
+    position, by the token alone."""
+    token, position = fields.get("token", ""), fields.get("query", "")
+    return f"{position}:{token}" if position.isdigit() else token
 
 
 def student_next_question(lang: str, presenter: bool) -> bool:
@@ -343,10 +614,12 @@ def _answer(store: ClassStore, s: C.Seat, question: PublicQuestion, labels: tupl
     if question.status == REVEALED:
         results = store.results(s.code, question.id)
         if results is not None:
+            _own_answer(store.answer_of(s.code, question.id, s.student_id), results.truth,
+                        labels)
             _results(results.counts, labels, results.truth, results.answered,
                      lang, presenter, about, revealed=True)
         return False
-    if st.session_state.get(ANSWERED_KEY) == (s.code, question.id):
+    if answered(store, s, question.id):
         st.info(t(_SENT[about]), icon=":material/hourglass_top:")
         return True
     # no answer preselected: a first choice (often <pad> or <s>) would be sent by a student
@@ -355,6 +628,8 @@ def _answer(store: ClassStore, s: C.Seat, question: PublicQuestion, labels: tupl
                           format_func=lambda i: labels[i], key="class_answer",
                           placeholder=t("class.q_pick"))
     picked = choice if isinstance(choice, int) and 0 <= choice < len(question.choices) else None
+    if "class_nick" not in st.session_state and s.nickname:  # the name sent last time
+        st.session_state["class_nick"] = s.nickname
     st.text_input(t("class.q_nickname"), key="class_nick", max_chars=NICKNAME_CHARS,
                   help=t("class.q_nickname_help"))
     st.button(t("class.q_send"), key="class_send", type="primary", icon=":material/send:",
@@ -372,6 +647,34 @@ def _answer(store: ClassStore, s: C.Seat, question: PublicQuestion, labels: tupl
 _SEND_PROBLEM = "_class_send_problem"  # why the answer just sent was refused (a text key)
 
 
+def answered(store: ClassStore, s: C.Seat, question_id: int) -> bool:
+    """Whether this student answered the question: in this session, or as the same student
+    in another tab or before a reload (the store knows their id's answer)."""
+    if st.session_state.get(ANSWERED_KEY) == (s.code, question_id):
+        return True
+    if store.answer_of(s.code, question_id, s.student_id) is None:
+        return False
+    st.session_state[ANSWERED_KEY] = (s.code, question_id)
+    return True
+
+
+def _own_answer(choice: int | None, truth: int | None, labels: tuple[str, ...]) -> None:
+    """After the reveal, a student's own answer and whether it was right (the class's
+    chart shows only counts)."""
+    def label(i: int) -> str:
+        return _quoted(labels[i]) if 0 <= i < len(labels) else "?"
+
+    if choice is None:
+        st.info(t("class.q_you_none"), icon=":material/person:")
+    elif truth is None:  # a truth never measured: nothing to be right about
+        st.info(t("class.q_you_picked", answer=label(choice)), icon=":material/person:")
+    elif choice == truth:
+        st.success(t("class.q_you_right", answer=label(choice)), icon=":material/thumb_up:")
+    else:
+        st.warning(t("class.q_you_wrong", answer=label(choice), truth=label(truth)),
+                   icon=":material/school:")
+
+
 def _send(store: ClassStore, code: str, question_id: int, student_id: str,
           choices: int) -> None:
     """Send's callback: the answer picked, once, with the values of the click's own rerun."""
@@ -383,22 +686,40 @@ def _send(store: ClassStore, code: str, question_id: int, student_id: str,
     try:
         store.answer(code, question_id, student_id, choice,
                      nickname if isinstance(nickname, str) and nickname else None, time.time())
+        C.keep_nickname(nickname)  # the next question starts with it
     except AlreadyAnsweredError:
-        pass
+        pass  # sent from another tab of this browser, or before a reload: one answer
     except ClassroomError:
         st.session_state[_SEND_PROBLEM] = "class.q_closed"
         return
     st.session_state[ANSWERED_KEY] = (code, question_id)
 
 
-def teacher_hides(about: str, presenter: bool) -> bool:
+# The teacher's "Ask the class" panel of each kind of question (an expander's key: whether
+# it is open), and the fields that say what a question of that kind asks about
+ASK_PANELS = {ABOUT_ATTENTION: "class_ask_open", ABOUT_NEXT: "class_ask_next_open"}
+_ABOUT_FIELDS = {ABOUT_ATTENTION: ("kind", "layer", "head", "query"),
+                 ABOUT_NEXT: ("step", "source", "prefix")}
+
+
+def teacher_hides(about: str, presenter: bool, shown: Mapping[str, str] | None = None) -> bool:
     """Whether the teacher's own page, on a projector (`presenter`), hides what would give
-    the answer away: while the class's question about `about` (`ABOUT_ATTENTION`,
-    `ABOUT_NEXT`) is open, the whole room sees the teacher's screen."""
+    the answer away, the whole room seeing the teacher's screen: while the class's question
+    about `about` (`ABOUT_ATTENTION`, `ABOUT_NEXT`, `ABOUT_BREAK`) is open, and while the
+    teacher prepares one in its open "Ask the class" panel, until a question about what the
+    page shows (`shown`, the fields the panel would ask with) is asked and revealed."""
     here = teaching() if presenter else None
-    question = current_question(*here) if here is not None else None
-    return (question is not None and about_of(question) == about
-            and question.status != REVEALED)
+    if here is None:
+        return False
+    question = current_question(*here)
+    asked = question if question is not None and about_of(question) == about else None
+    if asked is not None and asked.status != REVEALED:
+        return True
+    if about not in ASK_PANELS or st.session_state.get(ASK_PANELS[about]) is not True:
+        return False
+    return not (asked is not None and shown is not None and all(
+        asked.fields.get(name) == clean_text(shown.get(name, ""), MAX_LABEL_CHARS)
+        for name in _ABOUT_FIELDS[about]))
 
 
 def teaching() -> tuple[ClassStore, C.Seat] | None:
@@ -409,13 +730,15 @@ def teaching() -> tuple[ClassStore, C.Seat] | None:
 
 
 def teacher_question(weights: np.ndarray, q_tok: list[str], k_tok: list[str], kind: str,
-                     layer: int, head: int, lang: str, presenter: bool) -> None:
-    """The teacher's side on the Attention page: ask which key token a query token will
-    attend to most in the head shown (`weights`: its (q_len, k_len) pattern, whose row
-    maximum is the truth); then the answers as they arrive, and Reveal."""
+                     lang: str, presenter: bool) -> dict[str, str] | None:
+    """The teacher's side on the Attention page, above the heatmaps it asks about: ask which
+    key token a query token will attend to most in a layer and head of attention `kind`
+    (`weights`: every layer's and head's (N, h, q_len, k_len) patterns, whose row maxima
+    are the truths); then the answers as they arrive, and Reveal. The fields of the
+    question the panel would ask now (`teacher_hides`), None when this session teaches no
+    class."""
     here = teaching()
-    if here is not None:
-        _ask(*here, weights, q_tok, k_tok, kind, layer, head, lang, presenter)
+    return _ask(*here, weights, q_tok, k_tok, kind, lang, presenter) if here else None
 
 
 def next_token_choices(itos: Sequence[str], probs: np.ndarray) -> list[int]:
@@ -447,13 +770,15 @@ def teacher_next_question(src: Sequence[str], prefix: Sequence[str], probs: np.n
         return
     store, s = here
     question = asked_about(ABOUT_NEXT, store, s)
+    # opened, it hides the decoding on a projector until the question is revealed
+    # (`teacher_hides`); its widgets are drawn closed too (the Ask button of a run's click)
     with st.expander(t("class.ask_next_title"), icon=":material/quiz:",
-                     expanded=question is not None):
+                     expanded=question is not None, key=ASK_PANELS[ABOUT_NEXT],
+                     on_change="rerun"):
         st.caption(t("class.ask_next_help", k=len(prefix)))
         ids = next_token_choices(itos, probs)
         picked = [i for i in ids if itos[i] == next_token]
-        fields = {"about": ABOUT_NEXT, "step": str(step),
-                  "source": _tail(joiner.join(src)), "prefix": _tail(joiner.join(prefix))}
+        fields = {"about": ABOUT_NEXT, **next_fields(src, prefix, step, joiner)}
         st.button(t("class.ask"), key="class_ask_next", icon=":material/help:",
                   on_click=_ask_now, args=(store, s, Question(
                       "token", t("class.q_next", step=step),
@@ -463,40 +788,80 @@ def teacher_next_question(src: Sequence[str], prefix: Sequence[str], probs: np.n
             teacher_tally(store, s, question, question.choices, lang, presenter)
 
 
+def next_fields(src: Sequence[str], prefix: Sequence[str], step: int,
+                joiner: str) -> dict[str, str]:
+    """What a "which token next?" question asks about: the step, the source and the prefix
+    as text (their ends: a label is at most MAX_LABEL_CHARS)."""
+    return {"step": str(step), "source": _tail(joiner.join(src)),
+            "prefix": _tail(joiner.join(prefix))}
+
+
 def _quoted(text: str) -> str:
     """A token, as text inside a heading: markdown's special characters escaped."""
     return "".join("\\" + ch if ch in MARKDOWN_SPECIALS else ch for ch in text)
 
 
+# The Ask panel's own layer and head, and the page's focus (pages/attention.py) they start
+# from and show once asked
+_ASK_LAYER, _ASK_HEAD = "class_ask_layer", "class_ask_head"
+_FOCUS = {_ASK_LAYER: "attn_layer", _ASK_HEAD: "attn_head"}
+
+
 def _ask(store: ClassStore, s: C.Seat, weights: np.ndarray, q_tok: list[str],
-         k_tok: list[str], kind: str, layer: int, head: int, lang: str,
-         presenter: bool) -> None:
-    """The teacher's side: ask about a query token of the head shown; then the tally."""
+         k_tok: list[str], kind: str, lang: str, presenter: bool) -> dict[str, str]:
+    """The teacher's side: ask about a query token of a layer and head; then the tally.
+    The question's fields as the panel shows them now."""
     question = asked_about(ABOUT_ATTENTION, store, s)
+    n_layers, n_heads = weights.shape[:2]
+    for key, n in ((_ASK_LAYER, n_layers), (_ASK_HEAD, n_heads), ("class_query", len(q_tok))):
+        if not _index_in(st.session_state.get(key), n):  # unset, or a model made smaller
+            focus = st.session_state.get(_FOCUS[key]) if key in _FOCUS else None
+            st.session_state[key] = focus if _index_in(focus, n) else 0
+    # opened, it hides the heatmaps on a projector until the question is revealed
+    # (`teacher_hides`); its widgets are drawn closed too (the Ask button of a run's click)
     with st.expander(t("class.ask_title"), icon=":material/quiz:",
-                     expanded=question is not None):
+                     expanded=question is not None, key=ASK_PANELS[ABOUT_ATTENTION],
+                     on_change="rerun"):
         st.caption(t("class.ask_help"))
-        query = st.selectbox(t("class.q_query"), range(len(q_tok)), key="class_query",
+        c1, c2, c3 = st.columns([2, 1, 1])
+        query = c1.selectbox(t("class.q_query"), range(len(q_tok)), key="class_query",
                              format_func=lambda i: f"{i}:{q_tok[i]}")
-        query = query if isinstance(query, int) and 0 <= query < len(q_tok) else 0
-        truth = int(np.argmax(weights[query]))
+        layer = c2.selectbox(t("attn.layer"), range(n_layers), key=_ASK_LAYER,
+                             format_func=lambda i: t("fig.attention.layer", i=i))
+        head = c3.selectbox(t("attn.head"), range(n_heads), key=_ASK_HEAD,
+                            format_func=lambda j: t("fig.attention.head", j=j))
+        query = query if _index_in(query, len(q_tok)) else 0
+        layer = layer if _index_in(layer, n_layers) else 0
+        head = head if _index_in(head, n_heads) else 0
+        truth = int(np.argmax(weights[layer, head, query]))
         labels = tuple(f"{i}:{tok}" for i, tok in enumerate(k_tok))
+        fields = {"about": ABOUT_ATTENTION, "token": q_tok[query], "query": str(query),
+                  "layer": str(layer), "head": str(head), "kind": kind}
         # the prompt, in the teacher's words, is what the teacher's dashboard lists;
         # students read the question from its fields, in their own language
-        prompt = t("class.q_token", token=q_tok[query], layer=layer, head=head,
+        prompt = t("class.q_token", query=query_label(fields), layer=layer, head=head,
                    kind=KINDS[kind].label if kind in KINDS else kind)
-        fields = {"about": ABOUT_ATTENTION, "token": q_tok[query], "layer": str(layer),
-                  "head": str(head), "kind": kind}
         st.button(t("class.ask"), key="class_ask", icon=":material/help:", on_click=_ask_now,
-                  args=(store, s, Question("token", prompt, labels, truth, fields)))
+                  args=(store, s, Question("token", prompt, labels, truth, fields),
+                        {"attn_layer": layer, "attn_head": head}))
         if question is not None:  # its timer starts once the page is drawn
             teacher_tally(store, s, question, question.choices, lang, presenter)
+    return fields
 
 
-def _ask_now(store: ClassStore, s: C.Seat, question: Question) -> None:
+def _index_in(value: object, n: int) -> bool:
+    """Whether `value` is an index of a sequence of `n` (a bool is not)."""
+    return type(value) is int and 0 <= value < n
+
+
+def _ask_now(store: ClassStore, s: C.Seat, question: Question,
+             focus: Mapping[str, int] | None = None) -> None:
     """Ask's callback: the class is asked `question`, the one the teacher's page showed when
-    they clicked."""
+    they clicked; the page's `focus` choices (the layer and head asked about) then show
+    what it asks about, to the class too once revealed."""
     store.ask(s.code, s.teacher_key or "", question, time.time())
+    for key, value in (focus or {}).items():
+        st.session_state[key] = value
 
 
 def teacher_tally(store: ClassStore, s: C.Seat, question: PublicQuestion,
@@ -530,8 +895,10 @@ def _tally(store: ClassStore, code: str, key: str, question_id: int,
              revealed=tally.status == REVEALED)
     named = [f"{_quoted(labels[i])}: {', '.join(_quoted(n) for n in names)}"
              for i, names in enumerate(tally.nicknames) if names and i < len(labels)]
-    if named:  # only the teacher sees who answered what (students see counts)
-        st.caption(t("class.q_names", names="; ".join(named)))
+    if named and names_shown(presenter):  # only the teacher sees who answered what (students see
+        st.caption(t("class.q_names", names="; ".join(named)))  # counts), on a projector
+    elif named:  # only when they choose to
+        st.caption(t("class.q_names_hidden", n=sum(len(n) for n in tally.nicknames)))
     if tally.status == REVEALED:
         return
     ready, truth = measured() if measured is not None else (True, None)

@@ -19,6 +19,7 @@ from transformer.tasks import DIGITS, Task, make_task
 from ..app.classroom import following
 from ..app.context import Context
 from ..app.memo import remember
+from ..app.numbers import number_box
 from ..app.sources import MAX_ANSWER, expected_date, shipped_dates_model
 from ..app.train_state import MINE, TRAINED_RESULTS, content_id, set_default, untrained
 from ..core.checkpoint import LoadedCheckpoint
@@ -81,6 +82,7 @@ from ..training.task import (
 )
 from .classroom import (
     ABOUT_NEXT,
+    next_fields,
     student_next_question,
     teacher_hides,
     teacher_next_question,
@@ -226,10 +228,13 @@ def _step_view(ctx: Context, decoding: Decoding, name: tuple | None = None,
         st.caption(t("train.no_cache_caption"))
 
 
-# score(Y) = log P(Y) / lp(Y), GNMT's length penalty (Wu et al. 2016), the paper's section 6.1
 WHICH_SEEN_KEY = "tr_which_seen"  # the trained model the decoding choice last saw
-BEAM_FORMULA = (r"\mathrm{score}(Y) = \frac{\log P(Y)}{lp(Y)}, \qquad "
-                r"lp(Y) = \frac{(5 + |Y|)^{\alpha}}{(5 + 1)^{\alpha}}")
+# The Noam schedule chart's own numbers (section 6): their boxes' ranges.
+NOAM_D_MODEL, NOAM_WARMUP, NOAM_FACTOR = (2, 1024), (1, 20000), (0.1, 5.0)
+# score(Y) = log P(Y) / lp(Y), GNMT's length penalty (Wu et al. 2016), the paper's section 6.1
+# (one above the other: side by side they were wider than a phone's page)
+BEAM_FORMULA = (r"\begin{gathered}\mathrm{score}(Y) = \frac{\log P(Y)}{lp(Y)}, \\ "
+                r"lp(Y) = \frac{(5 + |Y|)^{\alpha}}{(5 + 1)^{\alpha}}\end{gathered}")
 
 
 def _beam_settings() -> tuple[int, float]:
@@ -408,6 +413,21 @@ def _class_asks(ctx: Context) -> bool:
     return True
 
 
+def _step_shown(decoding: Decoding) -> int:
+    """The decoding step the page shows (`_step_view`'s slider): the view's, else the last."""
+    n_steps = len(decoding.steps)
+    return int(_picked("tr_step", range(1, n_steps + 1), n_steps)) if n_steps > 1 else 1
+
+
+def _projector_hides(ctx: Context, decoding: Decoding, joiner: str) -> bool:
+    """Whether a teacher's projector hides the decoding's answer: while the class's "which
+    token next?" is open, or prepared in its panel until one about the step shown is
+    revealed (`teacher_hides`)."""
+    k = _step_shown(decoding)
+    return teacher_hides(ABOUT_NEXT, ctx.presenter,
+                         next_fields(decoding.src, decoding.steps[k - 1].prefix, k, joiner))
+
+
 def _imported_decoding(ctx: Context, loaded: LoadedCheckpoint) -> None:
     """The imported checkpoint decodes the sidebar's text, read in its own vocabulary."""
     if ctx.tokens is None:  # the sidebar says why the text cannot be read
@@ -418,11 +438,11 @@ def _imported_decoding(ctx: Context, loaded: LoadedCheckpoint) -> None:
     st.code(" ".join(src), language=None)
     if _class_asks(ctx):
         return
-    presenting = teacher_hides(ABOUT_NEXT, ctx.presenter)
     max_len = min(MAX_ANSWER + 1, loaded.config.max_len)
     # the entry holds `loaded` too, so its id cannot name another import while it is kept
     _, decoding = remember(MINE, ("imported", id(loaded), src, max_len),
                        lambda: (loaded, decode_checkpoint(loaded, src, max_len)))
+    presenting = _projector_hides(ctx, decoding, " ")
     task = loaded.meta.get("task") if isinstance(loaded.meta, Mapping) else None
     task = task if task in TRAIN_TASKS else None  # a task of this app, named by its file
     expected = _imported_expected(loaded, task, src)
@@ -504,7 +524,6 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
         return
     if _class_asks(ctx):
         return
-    presenting = teacher_hides(ABOUT_NEXT, ctx.presenter)
     use_trained = which == "trained" and trained is not None
     if use_trained:
         model, version = trained.model, ("trained", content_id(trained))
@@ -515,6 +534,7 @@ def decoding_section(ctx: Context, result: Trained, task: TrainTask) -> None:
     name = (*version, key, tuple(tokens))
     # copies of one training share it
     decoding = remember(TRAINED_RESULTS, name, lambda: decode_input(model, task, tokens))
+    presenting = _projector_hides(ctx, decoding, "" if dates else " ")
     expected = None
     if dates:
         expected = remember(MINE, ("expected", tuple(tokens)), lambda: expected_date(tokens))
@@ -559,21 +579,14 @@ def _noam(ctx: Context, s: Settings) -> None:
     """The Noam schedule's chart, with its own d_model, warm-up and factor."""
     st.markdown(t("train.noam_text"))
     n1, n2, n3 = st.columns(3)
-    set_default("tr_noam_d", int(min(max(s.d_model, 2), 1024)))
-    set_default("tr_noam_warmup", 4000)
-    set_default("tr_noam_factor", 1.0)
-    nd = n1.number_input("d_model", 2, 1024, step=2, key="tr_noam_d")
-    nw = n2.number_input("warmup", 1, 20000, step=100, key="tr_noam_warmup")
-    nf = n3.number_input("factor", 0.1, 5.0, step=0.1, key="tr_noam_factor")
-    try:
-        nd, nw, nf = int(nd), int(nw), float(nf)
-        valid = 2 <= nd <= 1024 and 1 <= nw <= 20000 and 0.1 <= nf <= 5.0
-    except (TypeError, ValueError, OverflowError):
-        valid = False
-    if valid:
-        ctx.chart(noam_figure(nd, nf, nw, lang=get_lang()), "noam_schedule", key="tr_noam")
-    else:
-        st.error(t("train.noam_invalid"))
+    # each number is put in its range in Python, whatever was typed (explorer/app/numbers.py)
+    nd = number_box(n1, "d_model", "tr_noam_d", *NOAM_D_MODEL, step=2, kept=False,
+                    default=int(min(max(s.d_model, NOAM_D_MODEL[0]), NOAM_D_MODEL[1])))
+    nw = number_box(n2, "warmup", "tr_noam_warmup", *NOAM_WARMUP, step=100, kept=False,
+                    default=4000)
+    nf = number_box(n3, "factor", "tr_noam_factor", *NOAM_FACTOR, step=0.1, kept=False,
+                    default=1.0)
+    ctx.chart(noam_figure(nd, nf, nw, lang=get_lang()), "noam_schedule", key="tr_noam")
 
 
 def _loss(ctx: Context) -> None:

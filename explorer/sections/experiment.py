@@ -172,13 +172,15 @@ def _progress() -> None:
     st.caption(t("exp.goes_on"))
 
 
-def experiment_status_sidebar() -> None:
+def experiment_status_sidebar(where: Any = None) -> None:
     """This learner's experiment, in the sidebar of every page while it trains (call it on
     every run); and a teacher's race that no question waits for any more stops. Cheap when
-    none trains: a look at the session state, nothing drawn."""
+    none trains: a look at the session state, nothing drawn.
+
+    `where`: the container to draw in (default: the sidebar)."""
     exp = _experiment()
     if exp is not None and exp.running:
-        with st.sidebar:
+        with st.sidebar if where is None else where:
             draw_last(_status)  # its timer starts once the page is drawn
     _stop_a_race_nobody_waits_for()
 

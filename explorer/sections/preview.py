@@ -14,8 +14,9 @@ from transformer.tokenize import EOS, SPECIALS
 
 from ..app.context import Context, build_context
 from ..app.memo import Shelf, remember
+from ..app.page import warn_date_check
 from ..app.sidebar import show_sentence
-from ..app.sources import date_example, outside_dates, shipped_answer, shipped_dates
+from ..app.sources import DateCheck, check_date_answer, date_example, shipped_answer, shipped_dates
 from ..core.runs import forward
 from ..core.settings import Settings
 from ..figures.model import date_preview_figure
@@ -32,7 +33,7 @@ class DatePreview:
     src_tokens: tuple[str, ...]  # the date's characters and </s> (unknown ones as <unk>)
     out_tokens: tuple[str, ...]  # the decoder's input: <s> and the model's answer
     answer: str  # the answer as text
-    outside: bool  # the text is not a date as the task writes them (`outside_dates`)
+    check: DateCheck  # whether the text is a date as trained, and the answer right
     layer: int  # the decoder layer drawn (the one the alignment sentence names)
     weights: np.ndarray  # (len(out_tokens), len(src_tokens)) cross-attention, heads averaged
 
@@ -61,7 +62,7 @@ def _preview(text: str) -> DatePreview | None:
     mean = weights.mean(axis=0)
     mean.setflags(write=False)  # shared by every session that previews this text
     return DatePreview(src, tuple(ctx.tokens.tgt_in_tokens), answer,
-                       outside_dates(typed, answer, unknown), layer, mean)
+                       check_date_answer(typed, answer, unknown), layer, mean)
 
 
 def _show_everywhere() -> None:
@@ -85,8 +86,7 @@ def show_date_preview(ctx: Context) -> None:
             st.caption(t("preview.unreadable", n=MAX_PREVIEW_CHARS))
         else:
             st.markdown(t("preview.answer", answer=preview.answer, layer=preview.layer))
-            if preview.outside:
-                st.warning(t("source.dates_outside"), icon=":material/help:")
+            warn_date_check(preview.check)
             ctx.chart(date_preview_figure(preview.weights, preview.out_tokens,
                                           preview.src_tokens,
                                           t("preview.figure_title", layer=preview.layer),

@@ -24,7 +24,8 @@ from ..app import classroom
 from ..app.charts import show_chart
 from ..app.context import Context
 from ..app.memo import remember
-from ..app.page import draw_last
+from ..app.numbers import fit_ahead, number_box
+from ..app.page import date_cells_text, draw_last
 from ..app.session import session_alive, session_disconnected
 from ..app.sidebar import next_seed, use_session_lang
 from ..app.sources import shipped_dates_meta
@@ -150,7 +151,13 @@ def read_task(source: str) -> tuple[TrainSettings, TrainTask]:
     defaults = TrainSettings()
     for key, name in WIDGETS.items():
         set_default(key, getattr(defaults, name))
+    # their boxes give the browser no bounds: a number typed outside is put in range here
+    fit_ahead("tr_warmup", *WARMUP_RANGE, default=defaults.warmup)
+    fit_ahead("tr_factor", *FACTOR_RANGE, default=defaults.factor)
     ts = parse_train_settings({name: st.session_state.get(key) for key, name in WIDGETS.items()})
+    for key, name in (("tr_steps", "steps"), ("tr_smoothing", "smoothing")):
+        if st.session_state.get(key) != getattr(ts, name):  # refused (section 1 says why): a
+            st.session_state[key] = getattr(ts, name)  # slider takes no value off its range
     return ts, task_for(ts.task, ts.symbols, source)[0]
 
 
@@ -253,10 +260,13 @@ def _training_widgets(s: Settings, ts: TrainSettings) -> None:
              format_func=lambda name: t(f"train.schedule_{name}"))
     if ts.schedule != "noam":
         t2.select_slider(t("train.lr"), LR_CHOICES, **keep("tr_lr"), format_func=lambda x: f"{x:g}")
+    base = TrainSettings()
     if ts.schedule != "constant":
-        t3.number_input(t("train.warmup"), *WARMUP_RANGE, step=10, **keep("tr_warmup"))
+        number_box(t3, t("train.warmup"), "tr_warmup", *WARMUP_RANGE, step=10,
+                   default=base.warmup)
     if ts.schedule == "noam":
-        t2.number_input(t("train.factor"), *FACTOR_RANGE, step=0.1, **keep("tr_factor"))
+        number_box(t2, t("train.factor"), "tr_factor", *FACTOR_RANGE, step=0.1,
+                   default=base.factor)
     dates = ts.task == "dates"
     task = D.DateTask() if dates else None
     shipped = shipped_dates_meta() if dates else {}  # the translator in models/dates.pt
@@ -269,8 +279,7 @@ def _training_widgets(s: Settings, ts: TrainSettings) -> None:
                  lr=f"{recipe.train.lr:g}", warmup=recipe.train.warmup,
                  batch=recipe.train.batch_size, shipped_batch=DATES.train.batch_size,
                  shipped_steps=shipped.get("steps", "?"),
-                 shipped_accuracy=percent(float(shipped.get("held_out_exact", 0.0))),
-                 shipped_n=shipped.get("held_out_n", "?")))  # the last four: dates only
+                 shipped_checked=date_cells_text(shipped)))  # the last three: dates only
     if ts.model == "sidebar":
         st.caption(t("train.sidebar_caption", seconds=f"{TIME_LIMIT:.0f}"))
 

@@ -90,6 +90,42 @@ def parse_bool(text: str) -> bool | None:
 
 
 @dataclass(frozen=True)
+class Fitted:
+    """A number as a number box uses it (`fit_number`): `value`, what was `given`, and why
+    the two differ (None: the given number is used)."""
+
+    value: Any
+    given: Any
+    reason: str | None = None  # "below", "above", "odd", "not_whole" or "not_number"
+
+
+def fit_number(value: Any, low: float, high: float, *, default: Any, whole: bool = True,
+               even: bool = False, blank: bool = False) -> Fitted:
+    """`value` (typed, or whatever a link or a modified client put in session state) as a
+    number box of the closed range [low, high] uses it: a number outside the range becomes
+    the nearest end, an odd one the next even one when `even` (the one before at the top
+    end); what is not a number (or not whole when `whole`) becomes `default`. `blank`: an
+    empty box (None) is a value of its own (the Masks page's "as long as the sentence")."""
+    if value is None and blank:
+        return Fitted(None, value)
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or not math.isfinite(value)):
+        return Fitted(default, value, "not_number")
+    if whole and value != int(value):
+        return Fitted(default, value, "not_whole")
+    number = int(value) if whole else float(value)
+    reason = None
+    if number < low:
+        number, reason = low, "below"
+    elif number > high:
+        number, reason = high, "above"
+    if even and int(number) % 2:
+        number = number + 1 if number + 1 <= high else number - 1
+        reason = reason or "odd"
+    return Fitted(int(number) if whole else float(number), value, reason)
+
+
+@dataclass(frozen=True)
 class Model:
     """The two numbers of the model a link describes that bound a layer and a head."""
 

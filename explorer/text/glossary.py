@@ -259,11 +259,14 @@ def misnamed_pages(text: str) -> list[str]:
 
 
 def glossary_rows() -> dict[str, list[str]]:
-    """The glossary as table columns, headed and noted in the current language."""
+    """The glossary as table columns, headed and noted in the current language: the term in
+    that language first, then the other's (the sidebar's narrow table shows the first whole
+    and scrolls the others in beside it), the note, the variants not used."""
     zh = get_lang() == "zh"
+    terms = {t("glossary.col_en"): [term.en for term in GLOSSARY],
+             t("glossary.col_zh"): [term.zh for term in GLOSSARY]}
     return {
-        t("glossary.col_en"): [term.en for term in GLOSSARY],
-        t("glossary.col_zh"): [term.zh for term in GLOSSARY],
+        **dict(reversed(terms.items()) if zh else terms.items()),
         t("glossary.col_note"): [term.note_zh if zh else term.note_en for term in GLOSSARY],
         t("glossary.col_avoid"): ["、".join(term.avoid + tuple(m.shown for m in term.misuses))
                                   for term in GLOSSARY],

@@ -58,6 +58,15 @@ _TEXTS: dict[str, Text] = {lang: Text(lang) for lang in TABLES}  # t() makes non
 _lang: ContextVar[str] = ContextVar("lang", default=DEFAULT_LANG)
 
 
+def lang_of_locale(locale: object) -> str:
+    """The interface language for a browser's locale ("zh-CN", "zh_Hant_TW", "en-US"): the
+    table of its language, whatever the region or script (a reader of traditional
+    characters reads the simplified ones), else English."""
+    if not isinstance(locale, str):
+        return DEFAULT_LANG
+    return _known(locale.strip().replace("_", "-").split("-")[0].lower())
+
+
 def set_lang(lang: object) -> str:
     """Use `lang` for this run (an unknown value falls back to English); returns the one used."""
     chosen = _known(lang)

@@ -321,6 +321,10 @@ TEXT: dict[str, str] = {
                      "read the word it must predict at position *i*+1.",
     "mask.size_label": "Size of the mask",
     "mask.size_placeholder": "your sentence: {n}",
+    "mask.size_sentence": "your decoder input's length ({n})",
+    "mask.sub_beyond": "Positions from {first} on lie past the end of your decoder input "
+                       "({first} tokens): they have no token, hence labels such as "
+                       "{first}:{none}. The mask depends only on its size.",
     "mask.size_help": "Empty: one row and column per position of your decoder input (`<s>` and the"
                       " target). Type a size (1–32) to see the mask on its own, e.g. 5 or 20, the "
                       "sizes code walk-throughs print; it depends on nothing but the size.",
@@ -589,6 +593,7 @@ TEXT: dict[str, str] = {
     "fig.masks.key": "key",
     "fig.masks.may_attend": "may attend",
     "fig.masks.blocked": "blocked",
+    "fig.masks.no_token": "—",  # a position past the end of the sentence has no token
     "fig.masks.scores": "scores",
     "fig.masks.softmax_without": "softmax without mask",
     "fig.masks.softmax_with": "softmax with mask",
@@ -878,6 +883,12 @@ TEXT: dict[str, str] = {
     "settings.value_of_type": "a value of type {type}",
     "settings.int_whole": "{name} must be a whole number between {low} and {high}; got {value}.",
     "settings.int_range": "{name} must be between {low} and {high}; got {value}.",
+    # a number box (explorer/app/numbers.py): what it did to a number outside its range
+    "number.below": "{name}: {given} is less than {low}, the smallest allowed; {used} is used.",
+    "number.above": "{name}: {given} is more than {high}, the largest allowed; {used} is used.",
+    "number.odd": "{name}: {given} is odd and only even numbers are allowed; {used} is used.",
+    "number.not_whole": "{name}: {given} is not a whole number; {used} is used.",
+    "number.not_number": "{name}: that is not a number from {low} to {high}; {used} is used.",
     "settings.choice": "{name} must be one of {allowed}; got {value}.",
     "settings.bool": "{name} must be on or off; got {value}.",
     "settings.not_text_source": "The source text must be text; got {type}.",
@@ -1383,9 +1394,10 @@ TEXT: dict[str, str] = {
     "train.adam_caption_dates": "Adam with β = (0.9, 0.98), ε = 1e-9 as in the paper. The date "
                                 "recipe: {lr} after a {warmup}-step warm-up, batch {batch}, no "
                                 "label smoothing. The shipped translator was trained longer "
-                                "(tools/train_dates.py, Noam schedule, batch {shipped_batch}, "
-                                "{shipped_steps} steps) and gets {shipped_accuracy} of "
-                                "{shipped_n} held-out dates right.",
+                                "(tools/train_dates.py: Noam schedule, then a low constant rate "
+                                "until every language and style was right on every day of the "
+                                "month in a check on training dates; batch {shipped_batch}, "
+                                "{shipped_steps} steps). {shipped_checked}",
     "train.metric_accuracy_help_dates": "The held-out evaluation: greedy decoding of {n} dates "
                                         "on days never used for training (nor for the stop "
                                         "checks, each of which looks at {check_n} training "
@@ -1460,8 +1472,6 @@ TEXT: dict[str, str] = {
                        "(this app's, not the paper's) is that Adam's first updates rest on poor "
                        "estimates of the gradients' statistics, so they are kept small. Dotted: "
                        "The Annotated Transformer's example curves.",
-    "train.noam_invalid": "Use d_model from 2 to 1024, warmup from 1 to 20000 and factor from "
-                          "0.1 to 5.",
     "train.smoothing_expander": "Label smoothing",
     "train.smoothing_text": "Instead of training towards a one-hot target (all probability on "
                             "the label), label smoothing keeps 1 − ε on the label and spreads "
@@ -1597,9 +1607,23 @@ TEXT: dict[str, str] = {
                     "Choose \"Untrained\" above to get your own settings back.",
     "source.params": "Parameters ({name})",
     "source.dates_weights": "**A trained model**: the date translator that ships with the app "
-                            "({steps} training steps; {accuracy} exact on {n} dates it never "
-                            "saw). Type a date in any of its languages as the source sentence, "
-                            "e.g. `Montag, 23. November 2026` or `2026年11月23日`.",
+                            "({steps} training steps). {checked} Type a date in any of its "
+                            "languages as the source sentence, e.g. `Montag, 23. November 2026` "
+                            "or `2026年11月23日`.",
+    "dates.cells": "Checked on {n} dates it never saw, cell by cell ({cells} cells: each "
+                   "language and style on each day of the month, and in each month), {result}.",
+    "dates.worst_cell": "its weakest cell, {cell}, is {accuracy} exact ({right} of {total})",
+    "dates.all_cells": "every cell is 100% exact, down to the one measured on the fewest dates, "
+                       "{cell}: {right} of {total}",
+    "dates.average": "{accuracy} of {n} dates it never saw are exact (an average: a language "
+                     "and style that fails on one day of the month barely moves it).",
+    "dates.cell_day": "{language} written like `{example}`, day {value} of the month",
+    "dates.cell_month": "{language} written like `{example}`, month {value}",
+    "source.dates_wrong": "The model got this one wrong: the text is a date written exactly as "
+                          "it was trained to read (the app writes this date the same way in one "
+                          "of the task's languages and styles), so the right answer is "
+                          "**{expected}**. The attention below is the model's own, mistake "
+                          "included.",
     "source.yours_weights": "**Your trained model** ({task}, {steps} steps): the attention "
                             "it learned on the Train & decode page.",
     "source.answer": "The target box is blank, so the decoder reads the model's own answer: "
@@ -1609,6 +1633,12 @@ TEXT: dict[str, str] = {
                         "decoder reads only `<s>`.",
     "source.unknown": "{n} of your tokens are not in this model's vocabulary and read as "
                       "`<unk>` (see the token table in the sidebar).",
+    "source.unknown_tokens": "**{name}** does not know {n} of the {total} tokens of your "
+                             "sentence (below): it reads each as `<unk>`, so what it shows "
+                             "for them means little.",
+    "source.use_known_example": "Use an example the model knows",
+    "source.use_known_example_help": "Its task's own input becomes the sentence (the target "
+                                     "box is left blank).",
     "source.dates_outside": "This does not look like a date the model was trained on (a date from "
                             "1900 to 2099 written in one of the task's languages and styles). It "
                             "still answers, because a model always does; treat the answer and the "
@@ -2043,7 +2073,12 @@ TEXT: dict[str, str] = {
     "class.join": "Join the class",
     "class.not_a_code": "That is not a class code: a class code has six letters and digits, like "
                         "K7Q2XM.",
-    "class.wait": "Too many class codes were tried from here: wait {seconds} s, then try again.",
+    "class.wait": "Many wrong class codes came from your network, so its codes are checked "
+                  "one at a time: try again in {seconds} s.",
+    "class.not_found_paced": "No class is running with the code {code}. {n} or more wrong class "
+                             "codes came from your network within a minute, so each code "
+                             "from it is now checked {step} s after the last wrong one: a "
+                             "right code still joins, after that wait.",
     "class.not_found": "No class is running with the code {code}: it may have ended. The app "
                        "works as usual without it.",
     "class.unavailable": "Classes are not available on this server: its class store could not be "
@@ -2070,8 +2105,10 @@ TEXT: dict[str, str] = {
     "class.qr_button": "QR code",
     "class.q_students": "students",
     "class.q_chart": "The class's answers",
-    "class.q_token": "Where will \"{token}\" look? Which token does it attend to most in layer "
-                     "{layer}, head {head} ({kind})?",
+    "class.q_token": "Where will \"{query}\" look? {kind}, layer {layer}, head {head}: which "
+                     "token does it attend to most?",
+    "class.q_numbering": "Tokens are named position:token, as in the choices; positions, layers "
+                         "and heads are numbered from 0, as in the heatmaps.",
     "class.q_sent": "Your answer is in. The heatmaps come back when the teacher reveals the "
                     "answer.",
     "class.q_your_answer": "Your answer",
@@ -2084,9 +2121,10 @@ TEXT: dict[str, str] = {
     "class.q_hidden": "The heatmaps are hidden until the teacher reveals the answer: they would "
                       "give it away. One answer each.",
     "class.ask_title": "Ask the class: where will it look?",
-    "class.ask_help": "Pick a query token: students guess which token it attends to most in the "
-                      "layer, head and attention shown below. Their heatmaps stay hidden until "
-                      "you reveal.",
+    "class.ask_help": "Pick a query token, and a layer and a head of the attention chosen "
+                      "above: students guess which token it attends to most. Their heatmaps "
+                      "stay hidden until you reveal; in presenter mode yours too, from when you "
+                      "open this panel.",
     "class.q_query": "Query token",
     "class.ask": "Ask the class",
     "class.reveal": "Reveal the answer",
@@ -2095,8 +2133,44 @@ TEXT: dict[str, str] = {
                      "({share}).",
     "class.q_model_pick": "the model's pick",
     "class.q_nickname": "Your name (optional)",
-    "class.q_nickname_help": "Answers are anonymous unless you give a name; only the teacher sees "
-                             "it.",
+    "class.q_nickname_help": "A name is optional. If you give one, only the teacher's screen "
+                             "shows it, beside your answer and in the list of who explores; "
+                             "other students never see it. When the teacher's screen is "
+                             "projected, names stay hidden there unless the teacher chooses "
+                             "to show them.",
+    "class.q_names_hidden": "Names given with the answers: {n}, hidden on the projector (\"Show "
+                            "names on the projector\" in the class panel shows them).",
+    "class.show_names": "Show names on the projector",
+    "class.show_names_help": "In presenter mode students' names are hidden: who answered what, "
+                             "and who explores. Switch this on to show them to the room.",
+    "class.roster_explorers": "Exploring: {names}",
+    "class.q_open_exploring": "The teacher asked a question. Go back to the class to answer it.",
+    "class.q_you_none": "You did not answer this question.",
+    "class.q_you_picked": "Your answer: {answer}.",
+    "class.q_you_right": "Your answer, {answer}, was right.",
+    "class.q_you_wrong": "Your answer was {answer}; the right one is {truth}.",
+    "class.banner_fold": "Fold",
+    "class.banner_unfold": "Unfold",
+    "class.public_url_bad": "The {setting} setting is not a web address (http:// or https:// and "
+                            "a host): the join link uses this browser's address instead.",
+    "class.loopback": "Students cannot open this link: it is this computer's own address. Open "
+                      "the app at the computer's network address, or set {setting} to the "
+                      "address students use (README, \"Use it in class\").",
+    "class.loopback_short": "Students cannot open this address: it is this computer's own (see "
+                            "the class panel).",
+    "class.banner_line": "Join the class: {link}",
+    "class.explore_toast": "You are exploring on your own: the class goes on without you. \"Back "
+                           "to the class\" is at the top of the page.",
+    "class.end_confirm": "End the class for every student? Their pages stop following you. Its "
+                         "questions and answers stay here, to look at and download.",
+    "class.end_yes": "End it",
+    "class.end_no": "Cancel",
+    "class.ended_teacher": "The class {code} has ended. Its questions and answers are below, to "
+                           "look at and download.",
+    "class.ended_none": "No question was asked in this class.",
+    "class.ended_close": "Close",
+    "class.results_help": "Download every question: its prompt, status, how many answered, "
+                          "each choice's count and the right one. No names.",
     "class.q_names": "Who answered what: {names}",
     "class.q_next": "Step {step}: which token will the decoder write next?",
     "class.q_next_source": "The source it translates:",

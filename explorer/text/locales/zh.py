@@ -279,6 +279,10 @@ TEXT: dict[str, str] = {
                      "就能直接读到它要在位置 *i*+1 预测的那个词。",
     "mask.size_label": "掩码的大小",
     "mask.size_placeholder": "你的句子：{n}",
+    "mask.size_sentence": "你的解码器输入的长度（{n}）",
+    "mask.sub_beyond": "从位置 {first} 起已超出你的解码器输入（共 {first} 个 token）："
+                       "这些位置没有 token，所以标为 {first}:{none} 这样的形式。掩码只取决于"
+                       "它的大小。",
     "mask.size_help": "留空：解码器输入（`<s>` 加目标句子）的每个位置各占一行一列。输入一"
                       "个大小（1–32）就能单独看这个掩码，比如代码讲解里常打印的 5 或 20；"
                       "它只取决于大小。",
@@ -528,6 +532,7 @@ TEXT: dict[str, str] = {
     "fig.masks.key": "键",
     "fig.masks.may_attend": "可以关注",
     "fig.masks.blocked": "被屏蔽",
+    "fig.masks.no_token": "—",
     "fig.masks.scores": "分数",
     "fig.masks.softmax_without": "不加掩码的 softmax",
     "fig.masks.softmax_with": "加掩码的 softmax",
@@ -789,6 +794,11 @@ TEXT: dict[str, str] = {
     "settings.value_of_type": "一个 {type} 类型的值",
     "settings.int_whole": "{name} 必须是 {low} 到 {high} 之间的整数；收到的是 {value}。",
     "settings.int_range": "{name} 必须在 {low} 到 {high} 之间；收到的是 {value}。",
+    "number.below": "{name}：{given} 小于允许的最小值 {low}，现在使用 {used}。",
+    "number.above": "{name}：{given} 大于允许的最大值 {high}，现在使用 {used}。",
+    "number.odd": "{name}：{given} 是奇数，这里只能用偶数，现在使用 {used}。",
+    "number.not_whole": "{name}：{given} 不是整数，现在使用 {used}。",
+    "number.not_number": "{name}：这不是 {low} 到 {high} 之间的数，现在使用 {used}。",
     "settings.choice": "{name} 必须是以下之一：{allowed}；收到的是 {value}。",
     "settings.bool": "{name} 只能是开或关；收到的是 {value}。",
     "settings.not_text_source": "源句子必须是文本；收到的是 {type}。",
@@ -1210,9 +1220,9 @@ TEXT: dict[str, str] = {
     "train.adam_caption_dates": "与论文相同，使用 Adam，β = (0.9, 0.98)，ε = "
                                 "1e-9。日期训练方案：{warmup} 步学习率预热后学习率为 {lr}，批大小 "
                                 "{batch}，不使用标签平滑。应用自带的日期翻译器训练得更久（tools/tr"
-                                "ain_dates.py，Noam 调度，批大小 {shipped_batch}，{shipped_steps} "
-                                "步），在 {shipped_n} 个留出日期上整序列准确率为 "
-                                "{shipped_accuracy}。",
+                                "ain_dates.py：先用 Noam 调度，再用较低的固定学习率，直到在训练日期"
+                                "上的检验中每种语言和格式在每月的每一天都正确；批大小 "
+                                "{shipped_batch}，{shipped_steps} 步）。{shipped_checked}",
     "train.metric_accuracy_help_dates": "留出评估：对 {n} 个日期做贪心解码，这些日子从未用于训"
                                         "练（也没有用于停止检验；每次停止检验看 {check_n} 个训"
                                         "练日期）。整个答案（直到 </s>）完全正确的比例。",
@@ -1272,8 +1282,6 @@ TEXT: dict[str, str] = {
                        "越大），学习率越小。论文没有说明为什么要预热；一种常见的解释（这是本应用的"
                        "解释，不是论文的）是：Adam 最初几步依据的梯度统计量还很不准，所以让这几步"
                        "保持较小。点线：The Annotated Transformer 中的示例曲线。",
-    "train.noam_invalid": "请使用 2 到 1024 之间的 d_model、1 到 20000 之间的 warmup 和 0.1 到 "
-                          "5 之间的 factor。",
     "train.smoothing_expander": "标签平滑",
     "train.smoothing_text": "标签平滑不以 one-hot 目标（全部概率都在标签上）为训练目标，而是在"
                             "标签上保留 1 − ε，把 ε 分给其他 token，只有 `<pad>` 始终为 "
@@ -1388,9 +1396,21 @@ TEXT: dict[str, str] = {
                     "恢复你自己的设置。",
     "source.params": "参数量（{name}）",
     "source.dates_weights": "**这是一个训练过的模型**：随应用提供的日期翻译器（训练了 {steps} "
-                            "步；在 {n} 个它从未见过的日期上整序列准确率为 "
-                            "{accuracy}）。把任意一种它学过的语言写的日期填作源句子，例如 "
+                            "步）。{checked}把任意一种它学过的语言写的日期填作源句子，例如 "
                             "`Montag, 23. November 2026` 或 `2026年11月23日`。",
+    "dates.cells": "在 {n} 个它从未见过的日期上逐个组合检查（共 {cells} 个组合：每种语言和格式"
+                   "配上每月的每一天，以及配上每个月份），{result}。",
+    "dates.worst_cell": "最弱的组合是{cell}，整序列准确率为 {accuracy}（{total} 个中对了 "
+                        "{right} 个）",
+    "dates.all_cells": "每个组合的整序列准确率都是 100%，包括日期最少的组合{cell}（{total} 个中"
+                       "对了 {right} 个）",
+    "dates.average": "在 {n} 个它从未见过的日期上整序列准确率为 {accuracy}（这是平均值：某种语言"
+                     "和格式即使在每月的某一天总是出错，也几乎不影响它）。",
+    "dates.cell_day": "“{language}、写成 `{example}` 这种格式、每月 {value} 日”",
+    "dates.cell_month": "“{language}、写成 `{example}` 这种格式、{value} 月”",
+    "source.dates_wrong": "模型答错了：这段文字正是模型训练时学过的日期写法（应用用任务中的某种语言"
+                          "和格式写这个日期，得到的正是这段文字），所以正确答案是 "
+                          "**{expected}**。下面的注意力是模型自己的，包括这个错误。",
     "source.yours_weights": "**你训练的模型**（{task}，{steps} 步）：这是它在“训练与解码”页上"
                             "学到的注意力。",
     "source.answer": "目标框是空的，因此解码器读入的是模型自己生成的答案：**{answer}**。于是交叉注"
@@ -1398,6 +1418,10 @@ TEXT: dict[str, str] = {
     "source.no_answer": "目标框是空的，而模型在这里没有给出答案，所以解码器只读入 `<s>`。",
     "source.unknown": "你的 token 中有 {n} 个不在这个模型的词表里，被读作 `<unk>`（见侧边栏的 "
                       "token 表）。",
+    "source.unknown_tokens": "**{name}**不认识你的句子 {total} 个 token 中的 {n} 个（见下方）："
+                             "它把它们都读作 `<unk>`，所以它对这些 token 显示的结果没有多少意义。",
+    "source.use_known_example": "使用模型认识的例句",
+    "source.use_known_example_help": "用它的任务自己的输入作为句子（目标框留空）。",
     "source.dates_outside": "这看起来不像模型训练时见过的日期（1900 到 2099 "
                             "年之间、用任务中某种语言和格式书写的日期）。它仍然会给出答案，因为模"
                             "型总会输出点什么；请把这里的答案和注意力看作模型在训练数据之外的猜测"
@@ -1761,7 +1785,11 @@ TEXT: dict[str, str] = {
     "class.code_label": "课堂码",
     "class.join": "加入课堂",
     "class.not_a_code": "这不是课堂码：课堂码由六个字母和数字组成，例如 K7Q2XM。",
-    "class.wait": "这里试过的课堂码太多了：请等 {seconds} 秒后再试。",
+    "class.wait": "你所在的网络试过很多错误的课堂码，所以它的课堂码要逐个检查：请 {seconds} 秒后"
+                  "再试。",
+    "class.not_found_paced": "课堂码 {code} 没有对应正在进行的课堂。你所在的网络在一分钟内试了 {n} "
+                             "个或更多错误的课堂码，所以现在它的每个课堂码都要在上一个错误的课堂码 "
+                             "{step} 秒之后才检查：正确的课堂码等过这段时间后仍能加入。",
     "class.not_found": "课堂码 {code} 没有对应正在进行的课堂：它可能已经结束。不加入课堂，本应用也"
                        "照常可用。",
     "class.unavailable": "此服务器不支持课堂功能：无法打开课堂存储（CLASS_STORE 设置）。",
@@ -1784,8 +1812,10 @@ TEXT: dict[str, str] = {
     "class.qr_button": "二维码",
     "class.q_students": "学生人数",
     "class.q_chart": "全班的回答",
-    "class.q_token": "“{token}”会看向哪里？在第 {layer} 层第 {head} 个头（{kind}）中，它对哪个 "
-                     "token 的注意力最大？",
+    "class.q_token": "“{query}”会看向哪里？在{kind}第 {layer} 层的头 {head} 中，它对哪个 token "
+                     "的注意力最大？",
+    "class.q_numbering": "token 写作“位置:token”，与选项一致；位置、层和头都从 0 开始编号，与热力"
+                         "图一致。",
     "class.q_sent": "你的回答已提交。老师公布答案后，热力图会重新显示。",
     "class.q_your_answer": "你的回答",
     "class.q_send": "提交回答",
@@ -1796,8 +1826,9 @@ TEXT: dict[str, str] = {
     "class.q_closed": "这个问题已关闭：老师已经继续讲下去了。",
     "class.q_hidden": "老师公布答案之前，热力图会被隐藏，以免泄露答案。每人只能回答一次。",
     "class.ask_title": "向全班提问：它会看向哪里？",
-    "class.ask_help": "选一个查询 token：学生猜测在下面所示的层、头和注意力中，它对哪个 token "
-                      "的注意力最大。公布答案前，学生的热力图保持隐藏。",
+    "class.ask_help": "选一个查询 token，并在上面所选的注意力中选一层和一个头：学生猜测它对哪个 "
+                      "token 的注意力最大。公布答案前，学生的热力图保持隐藏；在演示模式下，从"
+                      "你打开这个面板起，你自己的热力图也会隐藏。",
     "class.q_query": "查询 token",
     "class.ask": "向全班提问",
     "class.reveal": "公布答案",
@@ -1805,7 +1836,39 @@ TEXT: dict[str, str] = {
     "class.q_truth": "模型对 {token} 的注意力最大：{n} 份回答中有 {right} 份正确（{share}）。",
     "class.q_model_pick": "模型的选择",
     "class.q_nickname": "你的名字（选填）",
-    "class.q_nickname_help": "不填名字时回答是匿名的；名字只有老师能看到。",
+    "class.q_nickname_help": "名字可以不填。填了的话，只有老师的屏幕会在你的回答旁边和自行探索的"
+                             "名单里显示它，其他同学看不到。老师投影屏幕时，除非老师选择显示，"
+                             "投影上也不显示名字。",
+    "class.q_names_hidden": "回答附带的名字：{n} 个，投影上已隐藏（在课堂面板中打开“在投影上显示名"
+                            "字”即可显示）。",
+    "class.show_names": "在投影上显示名字",
+    "class.show_names_help": "演示模式下，学生的名字（谁选了什么、谁在自行探索）默认隐藏。打开此开"
+                             "关即向全班显示。",
+    "class.roster_explorers": "自行探索的学生：{names}",
+    "class.q_open_exploring": "老师提了一个问题。回到课堂即可作答。",
+    "class.q_you_none": "你没有回答这个问题。",
+    "class.q_you_picked": "你的回答：{answer}。",
+    "class.q_you_right": "你的回答 {answer} 是对的。",
+    "class.q_you_wrong": "你的回答是 {answer}；正确答案是 {truth}。",
+    "class.banner_fold": "收起",
+    "class.banner_unfold": "展开",
+    "class.public_url_bad": "{setting} 设置不是网址（需以 http:// 或 https:// 开头并带主机名）：加"
+                            "入链接改用这个浏览器的地址。",
+    "class.loopback": "学生打不开这个链接：它是这台电脑自己的地址。请用这台电脑的网络地址打开本应"
+                      "用，或把 {setting} 设为学生访问的地址（见 README 的“Use it in class”"
+                      "一节）。",
+    "class.loopback_short": "学生打不开这个地址：它是这台电脑自己的（见课堂面板）。",
+    "class.banner_line": "加入课堂：{link}",
+    "class.explore_toast": "你正在自行探索，课堂会继续进行而不带上你。“回到课堂”在页面顶部。",
+    "class.end_confirm": "要为所有学生结束这堂课吗？他们的页面将不再跟随你。课上的问题和回答会留在"
+                         "这里，可以查看和下载。",
+    "class.end_yes": "结束",
+    "class.end_no": "取消",
+    "class.ended_teacher": "课堂 {code} 已经结束。下面是它的问题和回答，可以查看和下载。",
+    "class.ended_none": "这堂课没有提过问题。",
+    "class.ended_close": "关闭",
+    "class.results_help": "下载每个问题：题目、状态、作答人数、每个选项的人数和正确答案。不含名"
+                          "字。",
     "class.q_names": "谁选了什么：{names}",
     "class.q_next": "第 {step} 步：解码器接下来会写出哪个 token？",
     "class.q_next_source": "它要翻译的源序列：",

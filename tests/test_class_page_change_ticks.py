@@ -1,0 +1,122 @@
+"""A fragment timer's tick that a browser sent before it read a page change runs nothing.
+
+When a class moves a student to another page (st.switch_page on the server), the
+student's browser goes on sending its timers' ticks with the page it still shows until it
+reads the new page's run. Such a tick, reaching the server while it runs the new page, was
+run after it as a change of page back to the old one, whose new_session message makes
+Streamlit's frontend empty the new page (explorer/app/classroom.py
+`keep_fragment_reruns_on_their_page`). The server now drops it.
+
+Served for real (one `streamlit run app.py` on 127.0.0.1, a free port, its class store a
+SQLite file in a temporary folder), with the protocol clients of bench/classroom.py; the
+student's client resends its last tick of the class look at the moment the server starts
+the new page, as a busy browser does (tests/test_e2e_class_follow.py `reads_late`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import time
+from urllib.parse import parse_qs
+
+import pytest
+from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
+
+from bench.classroom import Tab
+from bench.common import free_port, serve
+from explorer.app import classroom as C
+
+
+class LateTab(Tab):
+    """A student's tab whose last timer tick reaches the server again when the server starts
+    a run of another page; it notes every run's page (new_session) in order."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.last_tick: bytes | None = None
+        self.resent = 0  # ticks sent again
+        self.runs: list[tuple[str, bool]] = []  # (page script hash, a fragment run)
+        self.full_done: list[str] = []  # the page of each full run that ended drawn
+
+    def _back_msg(self, widgets, page_name: str = "", fragment_id: str = "") -> bytes:
+        data = super()._back_msg(widgets, page_name, fragment_id)
+        if fragment_id:
+            self.last_tick = data
+        return data
+
+    def _on(self, msg, kb: float) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        kind = msg.WhichOneof("type")
+        if kind == "new_session":
+            page, fragments = msg.new_session.page_script_hash, bool(msg.metadata.run.fragment_ids)
+            if not fragments and self.page_hash and page != self.page_hash and self.last_tick:
+                # the server starts another page; this tab still shows the old one
+                asyncio.get_running_loop().create_task(self.ws.send(self.last_tick))
+                self.last_tick, self.resent = None, self.resent + 1
+            self.runs.append((page, fragments))
+        elif (kind == "script_finished" and msg.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY
+              and self.runs and not self.runs[-1][1]):
+            self.full_done.append(self.runs[-1][0])
+        super()._on(msg, kb)
+
+
+async def _until(done, timeout: float = 60.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while not done() and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    return done()
+
+
+def _runs_after_page(student: LateTab, page: str) -> list[tuple[str, bool]]:
+    """The runs that began after the student's last full run of `page` ended drawn."""
+    drawn = [i for i, (p, fragments) in enumerate(student.runs) if p == page and not fragments]
+    return student.runs[drawn[-1] + 1:] if drawn else []
+
+
+@pytest.mark.timeout(240)
+def test_a_tick_sent_before_the_browser_read_a_page_change_runs_nothing():
+    async def scenario(url: str) -> None:
+        teacher = Tab(url, "attention")
+        assert not (await teacher.open()).error
+        started = await teacher.run(teacher.value("class_start", trigger_value=True))
+        assert not started.error, started.error
+        code = parse_qs(teacher.query).get("class", [""])[0]
+        student = LateTab(url, "", f"class={code}")
+        try:
+            assert not (await student.open()).error
+            assert await _until(lambda: student.page == "attention" and any(
+                every == C.WATCH_EVERY for every, _ in student.timers.values()))
+            # the class look has ticked on this page: that tick will come again
+            assert await _until(lambda: student.last_tick is not None)
+            for page in ("masks", "shapes"):  # two page changes, each met by a late tick
+                target = student.page_hashes[page]  # the menu names every page's hash
+                moved = await teacher.go(page)
+                assert not moved.error, moved.error
+                assert await _until(lambda t=target: student.full_done[-1:] == [t])
+                # the run after the new page's own run: its class look's next tick
+                assert await _until(lambda t=target: len(_runs_after_page(student, t)) >= 1)
+                assert all(p == target for p, _ in _runs_after_page(student, target)), (
+                    page, student.runs[-4:])
+                assert student.page == page
+            assert student.resent == 2
+        finally:
+            await asyncio.gather(teacher.close(), student.close())
+
+    with tempfile.TemporaryDirectory(prefix="class-ticks-") as data:
+        with serve(free_port(), env={"CLASS_DATA": data, "CLASS_STORE": ""}) as url:
+            asyncio.run(scenario(url))
+
+
+@pytest.mark.parametrize("queue, asked, shown, left", [
+    (["f1"], "page_b", "page_b", False),  # a tick of the page shown
+    (["f1"], "page_a", "page_b", True),  # a tick sent before the browser read the change
+    ([], "page_a", "page_b", False),  # a run of the whole page goes where it is asked
+    (["f1"], "", "page_b", False),  # no page named: Streamlit's own default
+    (["f1"], "page_a", "", False),  # the session's first run: no page yet
+])
+def test_a_fragment_rerun_has_left_the_page_only_when_it_names_another(queue, asked, shown,
+                                                                       left):
+    rerun = RerunData(page_script_hash=asked, fragment_id_queue=queue)
+    assert C.left_page(shown, rerun) is left
