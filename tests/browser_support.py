@@ -1,7 +1,8 @@
 """Browser-test support: the fixtures that serve the app and open Debian's Chromium, helpers.
 
-The fixtures (`app_url`, `browser`, `page`) are registered in conftest.py, so every test
-module can use them: each module gets its own server, stopped when the module ends.
+The fixtures (`app_url`, `class_url`, `browser`, `page`) are registered in conftest.py, so
+every test module can use them: each module gets its own server, stopped when the module
+ends.
 Without a browser the tests are skipped with a message, except under CI (CI=true), where a
 missing browser is a failure: `make test` installs Debian's Chromium when it is missing and
 the user is root.
@@ -10,6 +11,8 @@ the user is root.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from serve import (  # the server and the page helpers (tests/serve.py)
@@ -69,13 +72,32 @@ def app_url():
 
 
 @pytest.fixture(scope="module")
-def browser(app_url):
+def class_url(tmp_path_factory):
+    """The app served with a class store of its own (SQLite in a temporary folder)."""
+    need_browser()
+    data = tmp_path_factory.mktemp("classes")
+    with serve(free_port(), {"CLASS_DATA": str(data)}) as url:
+        yield url
+
+
+@contextmanager
+def chromium() -> Iterator:
+    """Debian's Chromium (a Playwright Browser), closed on leaving; test-artifacts/ exists."""
     from playwright.sync_api import sync_playwright
 
+    ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def browser(app_url):
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture

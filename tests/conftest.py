@@ -7,8 +7,9 @@ import torch
 # tests do not fight each other (or a busy CI machine) for the two cores.
 torch.set_num_threads(1)
 
-# Browser fixtures (app_url, browser, page) for every test module: tests/browser_support.py.
-from browser_support import app_url, browser, page  # noqa: E402,F401
+# Browser fixtures (app_url, class_url, browser, page) for every test module:
+# tests/browser_support.py.
+from browser_support import app_url, browser, class_url, page  # noqa: E402,F401
 
 # Trainings started by pages under AppTest run in the hub's threads, inside this process,
 # where a test can watch and pause them (tests/test_isolation.py). The worker processes the
@@ -48,7 +49,7 @@ def _train_clicks_wait_for_the_end(monkeypatch):
 # `slow`: the bench scripts' smoke runs (a test named *_smoke in test_bench_* or
 # test_load_smoke), and the tests below, whose cost is not worth it in the inner loop. Each
 # page and feature keeps fast tests; the comments say which cover what a slow one checks.
-BROWSER_FIXTURES = {"page", "browser", "app_url"}
+BROWSER_FIXTURES = {"page", "browser", "app_url", "class_url"}
 BROWSER_CALLS = {"need_browser", "_need_browser"}
 BENCH_MODULES = ("test_bench_", "test_load_smoke")
 

@@ -22,15 +22,11 @@ import re
 import time
 
 import pytest
-from browser_support import ARTIFACTS, need_browser
+from browser_support import ARTIFACTS, chromium
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from serve import CHROMIUM, CHROMIUM_ARGS, after_rerun, free_port, serve
+from serve import after_rerun
 
 from explorer.text.locales import en
-
-# Drives Chromium through the module's own server (not browser_support's fixtures):
-# marked here, since conftest.py recognises a browser test by those fixtures.
-pytestmark = pytest.mark.browser
 
 FOLLOW_S = 15.0  # from the teacher's click to every student's page drawn
 STUDENTS = 5
@@ -117,14 +113,6 @@ def reads_late(page) -> None:
     page.route_web_socket(re.compile(r".*/_stcore/stream$"), route)
 
 
-@pytest.fixture(scope="module")
-def class_url(tmp_path_factory):
-    need_browser()
-    data = tmp_path_factory.mktemp("classes")
-    with serve(free_port(), {"CLASS_DATA": str(data)}) as url:
-        yield url
-
-
 class Room:
     """A teacher and their students, each in a browser context of their own."""
 
@@ -159,15 +147,8 @@ class Room:
 
 @pytest.fixture
 def room(class_url):
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield Room(browser, class_url)
-        finally:
-            browser.close()
+    with chromium() as browser:
+        yield Room(browser, class_url)
 
 
 def go_to(page, name: str, title: str, chart: str) -> None:

@@ -18,13 +18,11 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_support import ARTIFACTS, need_browser, settled
-from serve import CHROMIUM, CHROMIUM_ARGS, after_rerun, choose, free_port, serve
+from browser_support import ARTIFACTS, chromium, settled
+from serve import after_rerun, choose
 from test_e2e_classroom import FOLLOW_MS, click_until, lands_on
 
 from explorer.text.locales import en, zh
-
-pytestmark = pytest.mark.browser
 
 TEXTS = {"en": en.TEXT, "zh": zh.TEXT}
 LOCALES = {"en": "en-US", "zh": "zh-CN"}
@@ -34,25 +32,12 @@ GRID = "[class*='st-key-attn_grid']"  # the heatmaps (a key of their own in pres
 SHOTS = Path(os.environ.get("SCREENSHOTS_DIR") or ARTIFACTS)  # where the screenshots go
 
 
-@pytest.fixture(scope="module")
-def class_url(tmp_path_factory):
-    need_browser()
-    data = tmp_path_factory.mktemp("classes")
-    with serve(free_port(), {"CLASS_DATA": str(data)}) as url:
-        yield url
-
-
 @pytest.fixture
-def chromium():
-    from playwright.sync_api import sync_playwright
-
+def browsers():
+    """Chromium, with the screenshots' folder made."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with chromium() as browser:
+        yield browser
 
 
 def _has_text(text: str, selector: str = "body") -> str:
@@ -70,10 +55,10 @@ def _box(page, selector: str) -> dict:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_a_class_on_a_projector_and_a_phone(chromium, class_url, lang):
+def test_a_class_on_a_projector_and_a_phone(browsers, class_url, lang):
     other = "zh" if lang == "en" else "en"
-    teacher = chromium.new_context(viewport=PROJECTOR, locale=LOCALES[lang]).new_page()
-    student = chromium.new_context(viewport=PHONE, locale=LOCALES[other], is_mobile=True,
+    teacher = browsers.new_context(viewport=PROJECTOR, locale=LOCALES[lang]).new_page()
+    student = browsers.new_context(viewport=PHONE, locale=LOCALES[other], is_mobile=True,
                                    has_touch=True).new_page()
     try:
         _class(class_url, lang, teacher, student)

@@ -12,23 +12,19 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from browser_support import ARTIFACTS, settled
 from serve import RUNS_DONE, after_rerun, choose
-from test_e2e_classroom import (  # noqa: F401 (class_url, classroom: fixtures used here)
+from test_e2e_classroom import (  # noqa: F401 (classroom: a fixture used here)
     FOLLOW_MS,
     _gone,
     _shown,
     _source_is,
-    class_url,
     classroom,
     click_until,
     lands_on,
 )
 
 from explorer.text.locales import en, zh
-
-pytestmark = pytest.mark.browser
 
 # Whether this page has left the path or the sentence it showed when this was first
 # evaluated, at any moment since (a MutationObserver sees a change that a later run undoes).

@@ -11,15 +11,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import ARTIFACTS, need_browser, settled
+from browser_support import ARTIFACTS, chromium, settled
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from serve import CHROMIUM, CHROMIUM_ARGS, RUNS_DONE, after_rerun, free_port, serve
+from serve import RUNS_DONE, after_rerun
 
 from explorer.text.locales import en, zh
-
-# Each test drives Chromium through the module's server (its fixtures, not browser_support's):
-# marked here, since conftest.py recognises a browser test by those fixtures.
-pytestmark = pytest.mark.browser
 
 FOLLOW_MS = 20_000  # the target is 2 s (bench/classroom.py); a loaded CI machine gets room
 
@@ -69,14 +65,6 @@ def _gone(selector: str) -> str:
 def _source_is(text: str) -> str:
     return ("() => [...document.querySelectorAll('.st-key-source input')]"
             f".some(e => e.value === {text!r})")
-
-
-@pytest.fixture(scope="module")
-def class_url(tmp_path_factory):
-    need_browser()
-    data = tmp_path_factory.mktemp("classes")
-    with serve(free_port(), {"CLASS_DATA": str(data)}) as url:
-        yield url
 
 
 class Classroom:
@@ -138,15 +126,8 @@ def lands_on(page, name: str) -> None:
 
 @pytest.fixture
 def classroom(class_url):
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield Classroom(browser, class_url)
-        finally:
-            browser.close()
+    with chromium() as browser:
+        yield Classroom(browser, class_url)
 
 
 def test_a_class_follows_its_teacher_and_a_student_may_explore_and_come_back(classroom):
