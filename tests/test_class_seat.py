@@ -216,6 +216,46 @@ def test_a_teacher_who_reopens_the_class_link_gets_the_class_back_and_no_student
         set_lang("en")
 
 
+def _said(at: AppTest) -> str:
+    return "\n".join(str(e.value) for kind in ("markdown", "info", "warning")
+                     for e in at.sidebar.get(kind))
+
+
+def test_a_teacher_who_opens_the_link_of_a_class_they_ended_finds_its_questions(browsers):
+    """The results of an ended class outlive the teacher's tab, in that browser only."""
+    store = C.class_store()
+    laptop = Browser()
+    teacher = laptop.open()
+    teacher.button(key="class_start").click()
+    laptop.run(teacher)
+    seat = teacher.session_state[C.SEAT_KEY]
+    code, key = seat.code, seat.teacher_key
+    asked = store.ask(code, key, ATTENTION, time.time())
+    store.answer(code, asked, "s1", 1, "Ann", time.time())
+    store.reveal(code, key, asked, time.time())
+    teacher.button(key="class_end").click()
+    laptop.run(teacher)
+    teacher.button(key="class_end_yes").click()
+    laptop.run(teacher)
+    assert store.state(code).ended
+
+    again = laptop.open(**{"class": code})  # the tab closed, the link opened again
+    said = _said(again)
+    assert C.SEAT_KEY not in again.session_state
+    assert en.TEXT["class.ended_teacher"].format(code=code) in said
+    assert en.TEXT["class.asked_right"].format(answered=1, right="100%") in said
+    assert not again.sidebar.warning  # not "no class is running with the code"
+    downloads = {e.proto.id.rsplit("-", 1)[-1] for e in again.get("download_button")}
+    assert {"class_results_csv", "class_results_json"} <= downloads
+
+    other = Browser().open(**{"class": code})  # a student's link: no results, a notice
+    assert en.TEXT["class.ended_teacher"].format(code=code) not in _said(other)
+    assert other.sidebar.warning[0].value.startswith(
+        en.TEXT["class.not_found"].format(code=code)[:30])
+    forged = Browser(**{C.TEACHER_COOKIE + code: "not-the-key"}).open(**{"class": code})
+    assert en.TEXT["class.ended_teacher"].format(code=code) not in _said(forged)
+
+
 class Clock:
     """time for explorer/app/classroom.py: a join's wait moves it, instead of sleeping."""
 

@@ -34,6 +34,7 @@ from ..classroom.store import (
     JOIN_FAILURES,
     JOIN_STEP,
     ClassNotFoundError,
+    ClassroomError,
     ClassState,
     ClassStore,
     NotTeacherError,
@@ -67,6 +68,9 @@ FOLLOW_KEY = "_class_following"  # whether this student follows the teacher now
 FOLLOW_TOGGLE = "class_follow"
 NOTICE_KEY = "_class_notice"  # why a join link did not join (a text key and values), once
 TRAIN_KEY = "_class_train"  # a following student's Train page trains with the teacher
+# (code, its questions' tallies): a class this session's teacher ended, its questions and
+# answers kept to look at and download (`keep_ended`)
+ENDED_KEY = "_class_ended"
 TEACHER_COOKIE = "txclass_"  # + code: the teacher key, kept by the teacher's browser
 # + code: whether the teacher presents ("1"/"0"), kept by the teacher's browser: a reopened
 # class link shows the projector's screen as it was (the language is the class's `clang`)
@@ -259,6 +263,7 @@ def join_class(store: ClassStore, text: object) -> Seat | None:
         return None
     state = _try_join(store, code)
     if state is None:
+        _reopen_ended(store, code)
         return None
     key = _teacher_cookie(code)
     if key is not None:
@@ -275,6 +280,33 @@ def join_class(store: ClassStore, text: object) -> Seat | None:
     st.session_state[SEAT_KEY] = new
     st.session_state[FOLLOW_KEY] = True
     return new
+
+
+def keep_ended(store: ClassStore, code: str, key: str) -> bool:
+    """Keep in this session the questions of the ended class `code`, with their answers,
+    when `key` is its teacher key: whether it was kept (the store keeps an ended class for
+    ENDED_KEEP)."""
+    state = store.state(code)
+    if state is None or not state.ended:
+        return False
+    try:
+        if state.question is None:  # nothing was asked: the key is checked all the same
+            store.tally(code, key, 1)
+        asked = store.questions(code, key)
+    except NotTeacherError:
+        return False
+    except ClassroomError:  # no question 1 (nothing asked), or forgotten meanwhile
+        asked = []
+    st.session_state[ENDED_KEY] = (code, tuple(asked))
+    return True
+
+
+def _reopen_ended(store: ClassStore, code: str) -> None:
+    """A teacher who opens the link of a class they ended finds it ended, with its
+    questions and answers (`keep_ended`), not told that no class runs with that code."""
+    key = _teacher_cookie(code)
+    if key is not None and keep_ended(store, code, key):
+        st.session_state.pop(NOTICE_KEY, None)
 
 
 def _take_back(s: Seat, state: ClassState) -> Seat:

@@ -67,7 +67,6 @@ MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|<>~$")
 SHOW_NAMES = "class_show_names"  # the teacher's "show names on the projector" switch
 BANNER_FOLDED = "_class_banner_folded"  # the code of the class whose banner is folded
 END_ASKED = "_class_end_asked"  # the code of the class the teacher asked to end (to confirm)
-ENDED_KEY = "_class_ended"  # (code, its questions' tallies): the class this teacher ended
 _keep_key = component("transformer_explorer_class_key", html="<span></span>", js=_COOKIE_JS)
 
 
@@ -296,18 +295,15 @@ def _end_now(store: ClassStore) -> None:
         return
     code, key = s.code, s.teacher_key or ""
     C.leave_class(store, True)
-    try:
-        asked = store.questions(code, key)
-    except ClassroomError:  # gone already (ended long ago and forgotten)
-        asked = []
-    st.session_state[ENDED_KEY] = (code, tuple(asked))
+    if not C.keep_ended(store, code, key):  # gone already (ended long ago and forgotten)
+        st.session_state[C.ENDED_KEY] = (code, ())
     st.session_state.pop(BANNER_FOLDED, None)
 
 
 def _ended_class() -> None:
     """The class this teacher ended: said so (not as an error), with its questions and
     answers to look at and download, until the teacher closes it."""
-    ended = st.session_state.get(ENDED_KEY)
+    ended = st.session_state.get(C.ENDED_KEY)
     if not (isinstance(ended, tuple) and len(ended) == 2):
         return
     code, asked = ended
@@ -322,7 +318,7 @@ def _ended_class() -> None:
 
 
 def _close_ended() -> None:
-    st.session_state.pop(ENDED_KEY, None)
+    st.session_state.pop(C.ENDED_KEY, None)
 
 
 @st.fragment(run_every=C.ROSTER_EVERY)
