@@ -288,8 +288,9 @@ def test_the_verdict_follows_the_numbers(ok, bad, verdict):
     def arm(tf, greedy):
         return ArmResult(1.0, tf, greedy, 1.0, 10, (), None, None)
 
-    text = _explanation(BreakPlan(("scale_scores",)), arm(*ok), arm(*bad), 16)
-    assert verdict in text
+    text = _explanation(BreakPlan(("scale_scores",)), arm(*ok), arm(*bad), 16,
+                        "held-out sequences (never in a training batch)")
+    assert verdict in text and "the same 200 held-out sequences (never in" in text
 
 
 # ---- the experiment goes on in the background -------------------------------------------

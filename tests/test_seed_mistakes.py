@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
-from apptest_helpers import app
+from apptest_helpers import app, app_in
 
 from explorer.app.context import build_context
 from explorer.core.settings import Settings
@@ -55,6 +55,22 @@ def test_cross_entropy_and_nll_give_the_same_number_on_logits_0_to_4():
     assert f"{expected:.4f}" == "1.4519"
 
 
+def test_cross_entropy_on_log_probabilities_is_wasted_work_and_the_real_mistakes_differ():
+    """log_softmax(log p) = log p: CrossEntropyLoss on log-probabilities gives NLLLoss's loss
+    and gradient. On probabilities, or NLLLoss on logits, the numbers are wrong."""
+    from explorer.figures.train import cross_entropy_example
+
+    logits = [0.0, 1.0, 2.0, 3.0, 4.0]
+    ce = cross_entropy_example()
+    assert ce["ce_log"] == pytest.approx(ce["nll"], rel=1e-6) and ce["grad_gap"] < 1e-6
+    probs = [math.exp(v) / sum(math.exp(w) for w in logits) for v in logits]
+    on_probs = -math.log(math.exp(probs[3]) / sum(math.exp(q) for q in probs))
+    assert ce["ce_probs"] == pytest.approx(on_probs, rel=1e-6)  # 1.6044, not 1.4519
+    floor = -math.log(math.e / (math.e + 4))  # a perfect one-hot "probability" row
+    assert ce["ce_probs_floor"] == pytest.approx(floor, rel=1e-6) and floor > 0.9
+    assert ce["nll_logits"] == -3.0  # -x[y] of the raw logit: below zero
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_train_page_shows_nll_and_cross_entropy(lang):
     ctx = build_context(Settings())
@@ -68,7 +84,10 @@ def test_train_page_shows_nll_and_cross_entropy(lang):
     assert TABLES[lang]["train.loss_expander"] in [e.label for e in at.expander]
     assert f"x[y] = {x_y:.4f}" in text and f"**{-x_y:.4f}** = −x[y]" in text
     assert f"{mean:.4f}" in text
-    assert text.count("1.4519") >= 3 and "−x[y]" in text
+    assert text.count("1.4519") >= 4 and "−x[y]" in text
+    assert "**1.6044**" in text and "0.9048" in text and "**-3.0000**" in text
+    wasted = "白做了一步" if lang == "zh" else "only wasted work"
+    assert wasted in text and "second time" not in text and "第二遍" not in text
     marker = "漏掉了负号" if lang == "zh" else "the minus sign is missing"
     assert marker in text
 
@@ -107,6 +126,49 @@ def test_blocked_weights_are_exactly_zero_in_float32_and_when_they_are_not():
     assert round(cut32, 1) == -104.0 and round(cut16, 1) == -17.3
     assert torch.exp(torch.tensor(-104.0)) == 0 < torch.exp(torch.tensor(-103.9))
     assert torch.exp(torch.tensor(-17.4).half()) == 0 < torch.exp(torch.tensor(-17.2).half())
+
+
+def test_a_row_with_every_key_blocked_spreads_one_over_n_not_zeros():
+    """The exact zeros hold only in a row that keeps a key: the app's attention() on a row
+    whose keys are all blocked gives 1/n each, as its texts say."""
+    from transformer.model import attention
+
+    n = 4
+    q = torch.randn(1, 1, n, 8, generator=torch.Generator().manual_seed(0))
+    mask = torch.ones(1, 1, n, n, dtype=torch.bool)
+    mask[..., 2, :] = False  # row 2: every key blocked
+    mask[..., 0, 1:] = False  # row 0: only key 0 left
+    _, p = attention(q, q, q, mask)
+    assert torch.equal(p[0, 0, 2], torch.full((n,), 1 / n))
+    assert (p[0, 0, 0, 1:] == 0).all() and p[0, 0, 0, 0] == 1
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", ["masks", "attention"])
+def test_the_exact_zero_claim_names_the_row_with_every_key_blocked(lang, page):
+    key = "mask.intro" if page == "masks" else "attn.step3"
+    assert "1/n" in TABLES[lang][key]
+    if (page, lang) == ("masks", "zh"):
+        return  # AppTest draws this page's lines above its sidebar in English (a browser
+        # draws them in Chinese); the table's text is checked above
+    with app_in(lang, page) as at:
+        assert not at.exception, at.exception
+        assert TABLES[lang][key] in " ".join(_texts(at))
+
+
+def test_the_weights_are_named_the_softmax_of_the_masked_scores():
+    """What the Model and Shapes pages call hook_pattern is what it holds."""
+    from explorer.core.introspect import _ops
+    from transformer.config import TransformerConfig
+
+    assert _ops(TransformerConfig(11, 11))["hook_pattern"] == "softmax(masked_scores, dim=-1)"
+    cache = build_context(Settings(source="a b c")).run().cache
+    for where in ("encoder.layers.0.self_attn", "decoder.layers.0.self_attn"):
+        masked = torch.as_tensor(cache[f"{where}.hook_masked_scores"])
+        assert torch.allclose(torch.as_tensor(cache[f"{where}.hook_pattern"]),
+                              masked.softmax(-1), atol=1e-6)
+    decoder = torch.as_tensor(cache["decoder.layers.0.self_attn.hook_masked_scores"])
+    assert (decoder[0, 0].triu(1) == -1e9).any()  # the decoder's are masked indeed
 
 
 @pytest.mark.parametrize("lang", LANGS)

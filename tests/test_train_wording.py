@@ -234,3 +234,33 @@ def test_the_date_task_counts_languages_and_locales_apart(lang):
         assert f"one of {languages} languages ({locales} locales" in text
     else:
         assert f"用 {languages} 种语言之一（{locales} 种区域写法" in text
+
+
+# ---- what an evaluation decodes: held out only when the task holds any out ------------------
+
+EVALUATED = ("ko.acc_caption", "exp.measured", "exp.trained", "class.race_caption",
+             "train.metric_accuracy_help")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_evaluation_is_called_held_out_only_for_a_task_that_holds_some_out(lang):
+    """Two words make 62 sequences of lengths 1 to 5: none held out, so the evaluation's
+    sequences are training's, and no text may say they never appear in a batch."""
+    from explorer.text.i18n import TABLES
+    from explorer.training.task import evaluated_text
+    from transformer.tasks import Task
+
+    two_words = Task("reverse", ("a", "b"), 1, 5)
+    digits = Task("copy", tuple("0123456789"), 1, 9)
+    assert two_words.held_lengths == () and digits.held_lengths
+    set_lang(lang)
+    try:
+        assert evaluated_text(two_words) == TABLES[lang]["eval.not_held"]
+        assert evaluated_text(digits) == TABLES[lang]["eval.held"]
+        assert evaluated_text(D.DateTask()) == TABLES[lang]["eval.held"]
+    finally:
+        set_lang("en")
+    never = "never" if lang == "en" else "从不"
+    for key in EVALUATED:  # the claim is made once, in eval.held, and never for all tasks
+        assert "{sequences}" in TABLES[lang][key] and never not in TABLES[lang][key], key
+    assert never in TABLES[lang]["eval.held"] and never not in TABLES[lang]["eval.not_held"]

@@ -335,7 +335,7 @@ def _ops(cfg: TransformerConfig) -> dict[str, str]:
         "hook_v": "linears[2](value).view(batch, -1, h, d_k).transpose(1, 2)",
         "hook_scores": "Q @ K.transpose(-2, -1) / √d_k",
         "hook_masked_scores": "scores.masked_fill(mask == 0, -1e9)",
-        "hook_pattern": "softmax(scores, dim=-1)",
+        "hook_pattern": "softmax(masked_scores, dim=-1)",
         "hook_z": "dropout(p_attn) @ V",
         "hook_concat": "x.transpose(1, 2).contiguous().view(batch, -1, h * d_k)",
         "attn.hook_out": "linears[3](concat)  (W^O)",

@@ -467,16 +467,35 @@ CE_EXAMPLE = dict(logits=(0.0, 1.0, 2.0, 3.0, 4.0), label=3)  # a walk-through's
 
 
 def cross_entropy_example() -> dict[str, float]:
-    """The logits [0, 1, 2, 3, 4] and the label 3, three ways: nn.CrossEntropyLoss on the
-    logits, nn.NLLLoss on their log_softmax, and -log(e^3 / (e^0 + ... + e^4)) by hand."""
+    """The logits [0, 1, 2, 3, 4] and the label 3, given to the two losses every way round.
+
+    The right ways, one number: nn.CrossEntropyLoss on the logits ("ce"), nn.NLLLoss on their
+    log_softmax ("nll"), -log(e^3 / (e^0 + ... + e^4)) by hand, and CrossEntropyLoss on the
+    log-probabilities ("ce_log": log_softmax(log p) = log p, so only work is wasted; "grad_gap"
+    is the largest difference of its gradient from NLLLoss's, with respect to the logits).
+    The two mistakes, other numbers: CrossEntropyLoss on probabilities ("ce_probs", and
+    "ce_probs_floor", what it gives a perfect one-hot prediction: never 0) and NLLLoss on raw
+    logits ("nll_logits" = -x[y], below zero and unbounded)."""
     ex = CE_EXAMPLE
-    x = torch.tensor([ex["logits"]])
+    x = torch.tensor([ex["logits"]])  # (1, classes)
     y = torch.tensor([ex["label"]])
+    ce, nll = torch.nn.CrossEntropyLoss(), torch.nn.NLLLoss()
     by_hand = -math.log(math.exp(ex["logits"][ex["label"]])
                         / sum(math.exp(v) for v in ex["logits"]))
-    return {"ce": float(torch.nn.CrossEntropyLoss()(x, y)),
-            "nll": float(torch.nn.NLLLoss()(torch.log_softmax(x, dim=-1), y)),
-            "by_hand": by_hand, "x_y": float(torch.log_softmax(x, dim=-1)[0, ex["label"]])}
+    grads = []
+    for loss in (ce, nll):  # both on the log-probabilities of the same logits
+        logits = x.clone().requires_grad_(True)
+        loss(torch.log_softmax(logits, dim=-1), y).backward()
+        grads.append(logits.grad)
+    perfect = torch.nn.functional.one_hot(y, x.size(1)).float()
+    return {"ce": float(ce(x, y)),
+            "nll": float(nll(torch.log_softmax(x, dim=-1), y)),
+            "by_hand": by_hand, "x_y": float(torch.log_softmax(x, dim=-1)[0, ex["label"]]),
+            "ce_log": float(ce(torch.log_softmax(x, dim=-1), y)),
+            "grad_gap": float((grads[0] - grads[1]).abs().max()),
+            "ce_probs": float(ce(torch.softmax(x, dim=-1), y)),
+            "ce_probs_floor": float(ce(perfect, y)),
+            "nll_logits": float(nll(x, y))}
 
 
 TF_EXAMPLE = ("it", "is", "a", "good", "day")  # a walk-through's teacher-forcing sentence

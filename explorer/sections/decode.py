@@ -607,7 +607,10 @@ def _loss(ctx: Context) -> None:
     ce = cross_entropy_example()
     st.markdown(t("train.ce_example", logits=list(map(int, CE_EXAMPLE["logits"])),
                   label=CE_EXAMPLE["label"], ce=f"{ce['ce']:.4f}", nll=f"{ce['nll']:.4f}",
-                  by_hand=f"{ce['by_hand']:.4f}", x_y=f"{ce['x_y']:.4f}"))
+                  by_hand=f"{ce['by_hand']:.4f}", x_y=f"{ce['x_y']:.4f}",
+                  ce_log=f"{ce['ce_log']:.4f}", grad_gap=f"{ce['grad_gap']:.1g}",
+                  ce_probs=f"{ce['ce_probs']:.4f}", ce_probs_floor=f"{ce['ce_probs_floor']:.4f}",
+                  nll_logits=f"{ce['nll_logits']:.4f}"))
 
 
 def _smoothing(ctx: Context) -> None:

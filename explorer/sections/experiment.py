@@ -49,7 +49,7 @@ from ..training.experiments import (
 )
 from ..training.run import EVAL_SEQUENCES, stop_reason_text
 from ..training.settings import TRAIN_TASKS, TrainSettings
-from ..training.task import TrainTask, film_probe
+from ..training.task import TrainTask, evaluated_text, film_probe
 from .classroom import (
     ABOUT_BREAK,
     asked_about,
@@ -291,12 +291,13 @@ def _show(ctx: Context, exp: Experiment) -> None:
     ok, bad = exp.results
     names = (t("exp.correct"), t("exp.broken_named", name=_labels(exp.plan.choices)))
     st.caption(t("exp.trained", describe=correct.key.describe(), steps=correct.config.steps,
-                 n=EVAL_SEQUENCES))
+                 n=EVAL_SEQUENCES, sequences=evaluated_text(correct.task)))
     st.dataframe({
         t("exp.col_measure"): [t("exp.row_loss"), t("exp.row_tf"), t("exp.row_greedy"),
                                t("exp.row_steps"), t("exp.row_seconds")],
         names[0]: _column(ok), names[1]: _column(bad)}, hide_index=True, width="stretch")
-    st.markdown(_explanation(exp.plan, ok, bad, correct.model.config.d_k))
+    st.markdown(_explanation(exp.plan, ok, bad, correct.model.config.d_k,
+                             evaluated_text(correct.task)))
     show_chart(comparison_figure([correct.history, broken.history], names,
                                  correct.config.steps, lang=get_lang()), "experiment_curves",
                correct.model.config, ctx.presenter, key="exp_curves")
@@ -308,12 +309,14 @@ def _column(r: ArmResult) -> list[str]:
             f"{r.seconds:.1f} s"]
 
 
-def _explanation(plan: BreakPlan, ok: ArmResult, bad: ArmResult, d_k: int) -> str:
-    """What each broken part does, the measured numbers, and a verdict chosen by the numbers
-    (with a hint where to see more, for a single part)."""
+def _explanation(plan: BreakPlan, ok: ArmResult, bad: ArmResult, d_k: int,
+                 sequences: str) -> str:
+    """What each broken part does, the measured numbers (on `sequences`, `evaluated_text`),
+    and a verdict chosen by the numbers (with a hint where to see more, for a single part)."""
     nums = dict(tf_ok=percent(ok.teacher_forced), tf_bad=percent(bad.teacher_forced),
                 greedy_ok=percent(ok.greedy), greedy_bad=percent(bad.greedy),
-                loss_ok=f"{ok.loss:.3f}", loss_bad=f"{bad.loss:.3f}", n=EVAL_SEQUENCES)
+                loss_ok=f"{ok.loss:.3f}", loss_bad=f"{bad.loss:.3f}", n=EVAL_SEQUENCES,
+                sequences=sequences)
     if (bad.teacher_forced >= max(CHEAT_TF, ok.teacher_forced - 0.02)
             and ok.greedy - bad.greedy >= GAP):
         verdict = t("exp.verdict_gap", **nums)
@@ -512,7 +515,8 @@ def _race_shown(race: Race | None, hidden: bool) -> None:
         table[t("exp.row_steps")] = [str(r.steps) for r in race.results]
     st.dataframe(table, hide_index=True, width="stretch")
     steps = race.correct.config.steps
-    st.caption(t("class.race_caption", n=EVAL_SEQUENCES, steps=steps))
+    st.caption(t("class.race_caption", n=EVAL_SEQUENCES, steps=steps,
+                 sequences=evaluated_text(race.correct.task)))
     if race.results[0].greedy < WEAK_RACE:
         st.warning(t("class.race_weak", steps=steps, greedy=percent(race.results[0].greedy),
                      default=DEFAULT_BUDGET), icon=":material/speed:")

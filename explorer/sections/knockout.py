@@ -44,6 +44,7 @@ from ..training.knockout import (
     task_of,
 )
 from ..training.run import TrainedState
+from ..training.task import evaluated_text
 
 KEYS = {"part": "ko_part", "layer": "ko_layer", "head": "ko_head"}  # the menus' widget keys
 OPEN_KEY = "ko_open"  # the expander that holds the experiment (a choice of the view)
@@ -218,7 +219,7 @@ def _accuracies(subject: dict[str, Any], unit: Unit) -> None:
     m1.metric(t("ko.acc_intact", n=fresh.n), shown[0])
     m2.metric(t("ko.acc_without", n=fresh.n), shown[1], delta=t("ko.points", d=points(*shown)))
     st.caption(t("ko.acc_caption_dates" if task.name == "dates" else "ko.acc_caption",
-                 n=fresh.n, task=t(f"train.task_{task.name}")))
+                 n=fresh.n, task=t(f"train.task_{task.name}"), sequences=evaluated_text(task)))
     made = subject["made"]
     if made is not None:
         st.caption(t("ko.acc_vs_made", made_n=made[1], made=percent(made[0])))

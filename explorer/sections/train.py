@@ -84,6 +84,7 @@ from ..training.task import (
     DEFAULT_DIGITS,
     TrainTask,
     date_probe_example,
+    evaluated_text,
     film_probe,
     held_out_text,
     is_dates,
@@ -657,7 +658,7 @@ def _results(ctx: Context, state: TrainedState) -> None:
               help=t("train.metric_accuracy_help_dates", n=EVAL_SEQUENCES,
                      check_n=CHECK_SEQUENCES) if dates else
               t("train.metric_accuracy_help", n=EVAL_SEQUENCES, check_n=CHECK_SEQUENCES,
-                split=held_out_text(state.task)))
+                split=held_out_text(state.task), sequences=evaluated_text(state.task)))
     m2.metric(t("train.metric_loss"), f"{state.history[-1].loss:.3f}")
     m3.metric(t("train.metric_steps"), f"{state.step} / {state.config.steps}")
     m4.metric(t("train.metric_time"), f"{state.seconds:.1f} s")

@@ -71,6 +71,14 @@ def held_out_text(task: Task) -> str:
     return text
 
 
+def evaluated_text(task: TrainTask) -> str:
+    """What an evaluation of `task` decodes, in words: held-out sequences (the date task's
+    held-out days too), or sequences as training draws them when the toy task has too few
+    to hold any out (transformer/tasks.py `_split_draw`)."""
+    held = is_dates(task) or bool(task.held_lengths)
+    return t("eval.held" if held else "eval.not_held")
+
+
 def is_dates(task: object) -> bool:
     """Whether `task` is the date translator's task (characters, no rule on symbols)."""
     return isinstance(task, D.DateTask)

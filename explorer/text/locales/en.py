@@ -311,7 +311,10 @@ TEXT: dict[str, str] = {
                   "In this app's code (as in the Annotated Transformer) **True / 1 means *may "
                   "attend*** and the attention does `scores.masked_fill(mask == 0, -1e9)` before "
                   "the softmax, so blocked positions get a weight of exp(−1e9), which is exactly "
-                  "0 in float32 (see below). Two masks exist: the **padding mask** hides `<pad>` "
+                  "0 in float32 (see below), as long as the row keeps a key it may attend to. A "
+                  "row whose every key is blocked has only −1e9 scores, all equal, and the "
+                  "softmax spreads it evenly: 1/n on each of its n keys (the mistake below "
+                  "shows such a row). Two masks exist: the **padding mask** hides `<pad>` "
                   "tokens that only fill a batch to equal length, and the **subsequent mask** "
                   "stops the decoder from looking at later positions.",
     "mask.sub_header": "The subsequent (look-ahead) mask",
@@ -755,7 +758,9 @@ TEXT: dict[str, str] = {
                               "“extremely small gradients”). The gap grows with d_k; try the "
                               "paper-base preset.",
     "attn.step3": "**3. Softmax** over each row turns scores into weights that sum to 1; a "
-                  "blocked position gets exp(-1e9), exactly 0 in float32.",
+                  "blocked position gets exp(-1e9), exactly 0 in float32, when its row has a "
+                  "key it may attend to (a row with every key blocked spreads 1/n on each of "
+                  "its n keys).",
     "attn.weights_title": "weights p_attn ({shape})",
     "attn.z_title": "4. weighted sum p_attn @ V ({shape})",
     "attn.step5": "**5. Concatenate and mix.** The {h} heads' outputs (each {q} × {d_k}) are "
@@ -806,9 +811,12 @@ TEXT: dict[str, str] = {
     "ko.acc_intact": "Exact accuracy, whole model ({n} inputs)",
     "ko.acc_without": "Exact accuracy, with the knock-out ({n} inputs)",
     "ko.points": "{d} points",
-    "ko.acc_caption": "{n} held-out inputs of the {task} task (sequences that never appear in a "
-                      "training batch), the same ones for every knock-out; an input counts as "
-                      "right only if the whole answer is.",
+    "ko.acc_caption": "{n} {sequences} of the {task} task, the same ones for every knock-out; "
+                      "an input counts as right only if the whole answer is.",
+    # what an evaluation decodes (explorer/training/task.py `evaluated_text`)
+    "eval.held": "held-out sequences (never in a training batch)",
+    "eval.not_held": "sequences drawn as training draws them (this task has too few different "
+                     "sequences to hold any out)",
     "ko.acc_caption_dates": "Measured here on {n} dates of the {task} task from days held out of "
                             "training (drawn with a fixed seed, the same ones for every "
                             "knock-out); a date counts as right only if the whole answer is.",
@@ -1197,11 +1205,10 @@ TEXT: dict[str, str] = {
     "train.describe_digits": "digits",
     "train.describe_words": "{n} words",
     "train.metric_accuracy": "Exact-sequence accuracy",
-    "train.metric_accuracy_help": "The held-out evaluation: greedy decoding of {n} held-out "
-                                  "sequences, which never appear in a training batch nor in the "
-                                  "stop checks (each of which looks at {check_n} fresh training "
-                                  "sequences). {split} The share whose whole answer, up to </s>, "
-                                  "is right.",
+    "train.metric_accuracy_help": "The held-out evaluation: greedy decoding of {n} "
+                                  "{sequences}; each stop check looks at {check_n} fresh "
+                                  "training sequences instead. {split} The share whose whole "
+                                  "answer, up to </s>, is right.",
     "train.metric_loss": "Final loss per token",
     "train.metric_steps": "Steps",
     "train.metric_time": "Training time",
@@ -1766,7 +1773,7 @@ TEXT: dict[str, str] = {
                          "(§5.4). A common reading (ours, not the paper's) is that it keeps a "
                          "model from memorising its training data, which these endless fresh "
                          "sequences never allow anyway.",
-    "exp.measured": "**Measured** on the same {n} held-out sequences: teacher-forced token "
+    "exp.measured": "**Measured** on the same {n} {sequences}: teacher-forced token "
                     "accuracy (the correct answer fed in, as in training) {tf_bad} for the broken "
                     "model against {tf_ok} for the correct one; greedy exact accuracy (the model "
                     "on its own) {greedy_bad} against {greedy_ok}; last training loss {loss_bad} "
@@ -1807,7 +1814,7 @@ TEXT: dict[str, str] = {
                       "there is nothing to compare; press **Train both** again.",
     "exp.trained": "Trained: {describe}; {steps} steps planned for each (the table shows the "
                    "steps done), from the same initial weights on the same batches. Accuracies "
-                   "on {n} held-out sequences.",
+                   "on {n} {sequences}.",
     "exp.col_measure": "measure",
     "exp.row_loss": "last training loss",
     "exp.row_tf": "teacher-forced token accuracy",
@@ -2016,10 +2023,18 @@ TEXT: dict[str, str] = {
                         "`nn.CrossEntropyLoss()` on the logits gives **{ce}**; `nn.NLLLoss()` on "
                         "their `log_softmax` gives **{nll}** (there x[y] = {x_y}, and NLLLoss "
                         "returns −x[y]); by hand, −log(e³ / (e⁰ + e¹ + e² + e³ + e⁴)) = "
-                        "{by_hand}. CrossEntropyLoss is log_softmax followed by NLLLoss. Since "
-                        "this app's generator already applies `log_softmax`, its loss must be "
-                        "NLLLoss-like: CrossEntropyLoss on log-probabilities would apply "
-                        "log_softmax a second time.",
+                        "{by_hand}. CrossEntropyLoss is log_softmax followed by NLLLoss. This "
+                        "app's generator already applies `log_softmax`, so its loss "
+                        "(`LabelSmoothing`, which is NLLLoss summed when ε = 0) reads "
+                        "log-probabilities. CrossEntropyLoss on them would not be wrong, only "
+                        "wasted work: log_softmax leaves log-probabilities as they are, so it "
+                        "gives **{ce_log}** again (its gradient differs from NLLLoss's by at "
+                        "most {grad_gap}). The two real mistakes give other numbers. "
+                        "CrossEntropyLoss on probabilities (after `softmax`) gives "
+                        "**{ce_probs}**, and even a perfect prediction would score "
+                        "{ce_probs_floor}, never 0. NLLLoss on raw logits gives "
+                        "**{nll_logits}** (−x[y] of the logit itself): a loss below zero, "
+                        "which training lowers without end by growing that one logit.",
     "train.tf_seed_text": "During training (teacher forcing) the decoder does not read its own "
                           "outputs. A walk-through's example, cut by this app's `Batch`: the "
                           "target “<sos> it is a good day <eos>” (`<s>` and `</s>` here) becomes "
@@ -2219,7 +2234,7 @@ TEXT: dict[str, str] = {
                          "answer.",
     "class.race_model": "model",
     "class.race_caption": "Each model trained {steps} steps from the same initial weights; "
-                          "accuracies on the same {n} held-out sequences.",
+                          "accuracies on the same {n} {sequences}.",
     "class.race_progress": "Model {k} of {n} ({name}): step {step} / {steps}",
     "class.q_hurt_most": "hurt most",
     "class.race_weak": "After {steps} steps the correct model itself decodes only {greedy} of "

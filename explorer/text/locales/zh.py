@@ -270,7 +270,9 @@ TEXT: dict[str, str] = {
     "mask.intro": "掩码规定了每个查询（query）位置可以关注哪些键（key）位置。在本应用的代码中（与 "
                   "The Annotated Transformer 相同），**True / 1 表示*可以关注***，注意力在 "
                   "softmax 之前执行 `scores.masked_fill(mask == 0, -1e9)`，于是被屏蔽的位置权重为 "
-                  "exp(−1e9)，在 float32 下正好是 0（见下文）。掩码有两种：**填充掩码**遮住 "
+                  "exp(−1e9)，在 float32 下正好是 0（见下文），前提是这一行还有可以关注的键。如果"
+                  "一行的键全被屏蔽，它的分数全是同样的 −1e9，softmax 会把权重平均分给它的 n 个键，"
+                  "每个 1/n（下文的常见错误里就有这样的一行）。掩码有两种：**填充掩码**遮住 "
                   "`<pad>` token，它们只用来把一批（batch）句子补齐到相同长度；**后续位置掩码**（s"
                   "ubsequent mask）阻止解码器看到后面的位置。",
     "mask.sub_header": "后续位置（look-ahead）掩码",
@@ -678,8 +680,9 @@ TEXT: dict[str, str] = {
                               "{grad_scaled} 和 {grad_unscaled}。分数越大，softmax "
                               "越饱和，而饱和的 softmax 回传的梯度反而*更小*（§3.2.1：“梯度极小”）"
                               "。d_k 越大，差距越大；可以把模型规模换成“论文 base 模型”试试。",
-    "attn.step3": "**3. Softmax** 对每一行把分数变成和为 1 的权重；被屏蔽的位置得到 exp(-1e9)，在 "
-                  "float32 下正好是 0。",
+    "attn.step3": "**3. Softmax** 对每一行把分数变成和为 1 的权重；只要这一行还有可以关注的"
+                  "键，被屏蔽的位置就得到 exp(-1e9)，在 float32 下正好是 0（一行的键全被屏蔽时，"
+                  "每个键得到 1/n）。",
     "attn.weights_title": "权重 p_attn（{shape}）",
     "attn.z_title": "4. 加权和 p_attn @ V（{shape}）",
     "attn.step5": "**5. 拼接并混合。** {h} 个头的输出（每个 {q} × {d_k}）并排拼成 {q} × {d_model}，"
@@ -722,8 +725,10 @@ TEXT: dict[str, str] = {
     "ko.acc_intact": "整序列准确率，完整模型（{n} 个输入）",
     "ko.acc_without": "整序列准确率，敲除后（{n} 个输入）",
     "ko.points": "{d} 个百分点",
-    "ko.acc_caption": "{task}任务的 {n} 个留出输入（从不出现在训练批中的序列），每次敲除都用同样的"
-                      "输入；只有整个回答都对，一个输入才算对。",
+    "ko.acc_caption": "{task}任务的 {n} 个{sequences}，每次敲除都用同样的输入；只有整个回答都对，"
+                      "一个输入才算对。",
+    "eval.held": "留出序列（从不出现在训练批次中）",
+    "eval.not_held": "按训练的方式抽取的序列（这个任务不同的序列太少，一个也留不出来）",
     "ko.acc_caption_dates": "在这里用{task}任务的 {n} 个日期测得，这些日期取自训练时留出的日子（用"
                             "固定的随机种子抽取，每次敲除都用同样的日期）；只有整个回答都对，一个"
                             "日期才算对。",
@@ -1052,9 +1057,8 @@ TEXT: dict[str, str] = {
     "train.describe_digits": "数字",
     "train.describe_words": "{n} 个词",
     "train.metric_accuracy": "整序列准确率",
-    "train.metric_accuracy_help": "留出评估：对 {n} 个留出序列做贪心解码；这些序列从不出现在训练批"
-                                  "中，也不用于停止检验（每次停止检验看 {check_n} "
-                                  "个新抽取的训练序列）。{split}整个答案（直到 "
+    "train.metric_accuracy_help": "留出评估：对 {n} 个{sequences}做贪心解码；每次停止检验则看 "
+                                  "{check_n} 个新抽取的训练序列。{split}整个答案（直到 "
                                   "</s>）完全正确的比例。",
     "train.metric_loss": "最终损失（每个 token）",
     "train.metric_steps": "步数",
@@ -1522,7 +1526,7 @@ TEXT: dict[str, str] = {
                          "的写法）。模型被训练得保持不确定。论文说这会损害困惑度，但提高了准确率和"
                          " BLEU（§5.4）。常见的一种解读（是我们的说法，不是论文的）是：它防止模型"
                          "死记训练数据，而这里源源不断的新序列本来就无法死记。",
-    "exp.measured": "**测量结果**（同样的 {n} 个留出序列）：教师强制的 token "
+    "exp.measured": "**测量结果**（同样的 {n} 个{sequences}）：教师强制的 token "
                     "准确率（输入正确答案，和训练时一样），被破坏的模型 {tf_bad}，正确的模型 "
                     "{tf_ok}；贪心解码的整序列准确率（模型自己解码）{greedy_bad}，对比 "
                     "{greedy_ok}；最后的训练损失 {loss_bad}，对比 {loss_ok}。",
@@ -1556,7 +1560,7 @@ TEXT: dict[str, str] = {
     "exp.incomplete": "实验在{name}训练第一步之前就停止了，所以没有可比较的结果；请再按一次**训练"
                       "两个模型**。",
     "exp.trained": "已训练：{describe}；每个模型计划 {steps} 步（表中是实际训练的步数），从相"
-                   "同的初始权重出发，用相同的批。准确率基于 {n} 个留出序列。",
+                   "同的初始权重出发，用相同的批。准确率基于 {n} 个{sequences}。",
     "exp.col_measure": "指标",
     "exp.row_loss": "最后的训练损失",
     "exp.row_tf": "教师强制的 token 准确率",
@@ -1738,8 +1742,16 @@ TEXT: dict[str, str] = {
                         "`nn.NLLLoss()` 得到 **{nll}**（其中 x[y] = {x_y}，NLLLoss 返回 "
                         "−x[y]）；手算 −log(e³ / (e⁰ + e¹ + e² + e³ + e⁴)) = "
                         "{by_hand}。CrossEntropyLoss 就是先 log_softmax 再 "
-                        "NLLLoss。本应用的生成器已经做了 `log_softmax`，所以损失必须是 NLLLoss "
-                        "这一类：在对数概率上再用 CrossEntropyLoss 会把 log_softmax 做第二遍。",
+                        "NLLLoss。本应用的生成器已经做了 `log_softmax`，所以它的损失"
+                        "（`LabelSmoothing`，ε = 0 时就是求和的 NLLLoss）读入的是对数概率。"
+                        "在对数概率上再用 CrossEntropyLoss 并不算错，只是白做了一步："
+                        "log_softmax 作用在对数概率上不会改变它们，所以结果仍是 **{ce_log}**"
+                        "（梯度与 NLLLoss 的相差最多 {grad_gap}）。真正的两个错误会得到别的数。"
+                        "在概率（`softmax` 之后）上用 CrossEntropyLoss 得到 **{ce_probs}**，"
+                        "而且即使预测完全正确也只能得到 {ce_probs_floor}，永远到不了 0。"
+                        "在原始 logits 上用 NLLLoss 得到 **{nll_logits}**（就是这个 logit 本身的 "
+                        "−x[y]）：损失小于零，训练只要把这一个 logit 越推越大，就能让它"
+                        "无止境地下降。",
     "train.tf_seed_text": "训练时（教师强制）解码器读入的不是它自己的输出。下面是一篇代码讲解的例"
                           "子，用本应用的 `Batch` 切分：目标序列“<sos> it is a good day "
                           "<eos>”（这里写作 `<s>` 和 `</s>`）变成解码器输入 `tgt`（去掉最后一个 "
@@ -1903,8 +1915,8 @@ TEXT: dict[str, str] = {
                           "时只显示全班的回答。再提问一次即可测量。",
     "class.race_hidden": "在你公布答案之前，测量结果在投影上保持隐藏。",
     "class.race_model": "模型",
-    "class.race_caption": "每个模型从相同的初始权重出发训练 {steps} 步；准确率都在同样的 {n} 个留"
-                          "出序列上测得。",
+    "class.race_caption": "每个模型从相同的初始权重出发训练 {steps} 步；准确率都在同样的 {n} 个"
+                          "{sequences}上测得。",
     "class.race_progress": "第 {k} 个模型（共 {n} 个，{name}）：第 {step} / {steps} 步",
     "class.q_hurt_most": "损害最大",
     "class.race_weak": "训练 {steps} 步后，正确的模型本身在留出序列上也只解码对 {greedy}：步数"
