@@ -4,8 +4,10 @@ with their words, no internal identifiers, sections numbered the same whatever i
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from apptest_helpers import PAPER_BASE, app, errors
+from apptest_helpers import PAPER_BASE, ROOT, app, errors
 from streamlit.testing.v1.element_tree import Radio
 
 from explorer.core.settings import Settings
@@ -264,3 +266,36 @@ def test_an_evaluation_is_called_held_out_only_for_a_task_that_holds_some_out(la
     for key in EVALUATED:  # the claim is made once, in eval.held, and never for all tasks
         assert "{sequences}" in TABLES[lang][key] and never not in TABLES[lang][key], key
     assert never in TABLES[lang]["eval.held"] and never not in TABLES[lang]["eval.not_held"]
+
+
+# ---- the waits the page quotes are bench/results.md's -----------------------------------------
+
+
+def _results_rows(prefix: str) -> list[list[str]]:
+    """The cells of bench/results.md's table rows that start with `prefix`."""
+    lines = (ROOT / "bench" / "results.md").read_text(encoding="utf-8").splitlines()
+    return [[c.strip() for c in line.strip("|").split("|")]
+            for line in lines if line.startswith(f"| {prefix}")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_quoted_training_times_are_the_benchmarks(lang):
+    from explorer.text.i18n import TABLES
+
+    intro, recipe = TABLES[lang]["train.intro"], TABLES[lang]["train.model_recipe"]
+    one_thread = {row[0].rsplit(" ", 1)[-1]: (float(row[1]), float(row[2]))
+                  for row in _results_rows("(a) in the process, one thread:")}
+    assert set(one_thread) == {"copy", "reverse", "sort", "words"}
+    for median, _ in one_thread.values():
+        assert f"{median:.1f}" in intro
+    assert f"{max(worst for _, worst in one_thread.values()):.1f}" in intro
+    assert f"{one_thread['copy'][0]:.1f}" in recipe and f"{one_thread['copy'][1]:.1f}" in recipe
+    button = [int(r[1].removesuffix(" s")) for seed in "012" for r in _results_rows(seed)
+              if len(r) == 5]  # 8b (b): seed, wall time, steps, held-out exact, stopped early
+    median = re.search(r"Median wall time: (\d+) s", (ROOT / "bench" / "results.md").read_text())
+    assert len(button) == 3 and median is not None
+    assert f"{median.group(1)} s" in intro.replace(" 秒", " s")
+    assert f"{max(button)} s" in intro.replace(" 秒", " s")
+    class_worst = next(float(r[4]) for r in _results_rows("(c) 10 learners, different seeds: "
+                                                           "results seen"))
+    assert f"{class_worst:.1f}" in intro

@@ -1047,10 +1047,14 @@ TEXT: dict[str, str] = {
     # ---- Train & decode page (pages/train.py, explorer/sections/train.py, decode.py) ----
     "train.title": "Train & decode",
     "train.intro": "Here you train a fresh Transformer on a toy task — copy, reverse or sort a "
-                   "short sequence — in 1 to 4 seconds, or teach it to read dates in {languages} "
-                   "languages in about 20 seconds (both measured on an idle two-core server: a "
-                   "busy one takes longer, and the progress bar says how long is left), then "
-                   "watch it produce an answer one token at a time.",
+                   "short sequence — or teach it to read dates in {languages} languages, then "
+                   "watch it produce an answer one token at a time. Measured on an idle "
+                   "two-core server (bench/results.md, sections 1b and 8b), copying takes a "
+                   "median 1.4 s, reversing and sorting 3.9 and 3.8 s, reversing words 4.3 s "
+                   "(the slowest seed of these 5.0 s), and dates 19 s (the slowest 23 s). A busy "
+                   "server takes longer: while ten learners of a class trained different models "
+                   "at once, copying took up to 10.8 s (section 12). The progress bar says how "
+                   "long is left, and your own training's time is shown with its results.",
     "train.how_title": "How training works: teacher forcing, the loss, and why attention "
                        "changes",
     "train.how_text": "**Teacher forcing.** Positions are counted from 0. Each training example"
@@ -1121,7 +1125,8 @@ TEXT: dict[str, str] = {
     # 1.3-1.5 s for a browser on another machine (a protocol client), 2.6-3.1 s with
     # headless Chromium drawing on the same two cores.
     "train.model_recipe": "fast recipe: N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, no dropout "
-                          "(learns copy in under 2 s on an idle two-core server)",
+                          "(learns copy in a median 1.4 s on an idle two-core server; the "
+                          "slowest seed 1.8 s)",
     "train.model_sidebar": "N={N}, d_model={d_model}, h={h}, d_ff={d_ff}, dropout {dropout} "
                            "(slower; see the note below)",
     "train.model_help": "The fast recipe is small on purpose: one layer and two heads are all "

@@ -930,9 +930,12 @@ TEXT: dict[str, str] = {
     # ---- 训练与解码页（pages/train.py、explorer/sections/train.py、decode.py） ----
     "train.title": "训练与解码",
     "train.intro": "在这里，你可以在一个玩具任务上训练一个全新的 Transformer——复制、反转或排序一个"
-                   "短序列——只需 1 到 4 秒；或者用大约 20 秒教它读懂 {languages} "
-                   "种语言的日期（两者都是在空闲的双核服务器上测得的：服务器繁忙时会更久，进度条会"
-                   "显示还剩多少时间）。然后看着它一个 token 一个 token 地生成答案。",
+                   "短序列——或者教它读懂 {languages} 种语言的日期，然后看着它一个 token 一个 "
+                   "token 地生成答案。在空闲的双核服务器上测得（bench/results.md 第 1b 和 8b "
+                   "节）：复制的中位数是 1.4 秒，反转和排序分别是 3.9 秒和 3.8 秒，反转单词 4.3 秒"
+                   "（这几项里最慢的种子 5.0 秒），日期 19 秒（最慢 23 秒）。服务器繁忙时会更久："
+                   "一个班的十个学生同时训练不同的模型时，复制最长用了 10.8 秒（第 12 节）。进度条"
+                   "会显示还剩多少时间，训练结束后，结果里会显示你这次训练实际用的时间。",
     "train.how_title": "训练是怎样进行的：教师强制、损失函数，以及注意力为什么会变化",
     "train.how_text": "**教师强制（teacher forcing）。** 位置从 0 开始编号。每个训练样本由"
                       "源序列 `x0 … x(n−1) </s>` 和目标序列 `<s> y0 … y(m−1) </s>` 组成。`Batch`"
@@ -985,7 +988,8 @@ TEXT: dict[str, str] = {
     "train.model": "要训练的模型",
     # (13) 测量方法与结果见 EN 中的注释（bench/train_wait.py）。
     "train.model_recipe": "快速训练方案：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，不用 "
-                          "dropout（在空闲的双核服务器上不到 2 秒就能学会复制）",
+                          "dropout（在空闲的双核服务器上学会复制的中位数是 1.4 秒，最慢的种子 "
+                          "1.8 秒）",
     "train.model_sidebar": "N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，dropout "
                            "{dropout}（更慢；见下方说明）",
     "train.model_help": "快速训练方案故意做得很小：复制、反转和排序只需要一层和两个头，"
