@@ -194,3 +194,28 @@ def test_the_first_run_sends_a_blank_chart_first_and_removes_it(monkeypatch):
     at.run()
     assert not at.exception
     assert (10, 10) not in sent and len(at.get("plotly_chart")) == len(drawn)
+
+
+def test_page_model_rebuilds_the_pages_untrained_model_from_a_script():
+    """What the Model page says of its model holds: not make_model's own draw, and
+    page_model(cfg, seed, vocab) gives the very numbers the pages show."""
+    import numpy as np
+    import torch
+
+    from explorer.app.context import build_context
+    from explorer.core.runs import forward, page_model
+    from explorer.core.settings import Settings
+    from transformer import make_model
+
+    ctx = build_context(Settings(source="the cat sat", seed=3))
+    shown = ctx.run().cache
+    rebuilt = forward(page_model(ctx.cfg, 3, ctx.tokens.vocab), ctx.tokens).cache
+    assert shown.keys() == rebuilt.keys()
+    assert all(np.array_equal(shown[k], rebuilt[k]) for k in shown)
+    V = len(ctx.tokens.vocab)
+    torch.manual_seed(3)
+    own = make_model(V, V, N=ctx.cfg.N, d_model=ctx.cfg.d_model, d_ff=ctx.cfg.d_ff,
+                     h=ctx.cfg.h).state_dict()
+    ours = page_model(ctx.cfg, 3, ctx.tokens.vocab).state_dict()
+    assert own.keys() == ours.keys()
+    assert any(not torch.equal(own[k], ours[k]) for k in own)  # as the caption says

@@ -188,6 +188,19 @@ def assemble(
     return model
 
 
+def page_model(cfg: TransformerConfig, seed: int, vocab: Vocab,
+               train_mode: bool = False) -> EncoderDecoder:
+    """The untrained model the pages show for `cfg`, `seed` and the sentence's `vocab`,
+    rebuilt from scratch: what a script calls to reproduce a page's numbers.
+
+    Not `make_model(len(vocab), len(vocab), ..., seed)`: `build_model` makes the encoder and
+    decoder stacks with a placeholder vocabulary (`body_config`), so every sentence shares
+    them, and `assemble` fills the embeddings and the generator one row per token, seeded by
+    the token's text (a word keeps its vector whatever sentence it is in). The pages share
+    one such model per key (explorer/app/cache.py `shared_model`)."""
+    return assemble(build_body(cfg, seed, train_mode), cfg, seed, vocab)
+
+
 def _readonly(a: np.ndarray) -> np.ndarray:
     a = a.copy()
     a.flags.writeable = False

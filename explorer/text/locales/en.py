@@ -220,7 +220,13 @@ TEXT: dict[str, str] = {
     "model.component_label": "Component",
     "model.live_shapes": "Live shapes",
     "model.make_model_caption": "`make_model` builds the modules; these are the values it was "
-                                "called with (`TransformerConfig`).",
+                                "called with (`TransformerConfig`). The untrained model on "
+                                "these pages is not `make_model`'s own draw: its encoder and "
+                                "decoder stacks come from `seed` with a placeholder "
+                                "vocabulary, and each token's embedding and output row are "
+                                "seeded by the token's text, so a word keeps its vector in "
+                                "every sentence. `explorer.core.runs.page_model(cfg, seed, "
+                                "vocab)` rebuilds it in a script.",
     "model.col_argument": "argument",
     "model.col_value": "value",
     "model.shapes_caption": "batch = 1, src_len = {src_len}, tgt_len = {tgt_len}, d_model = "

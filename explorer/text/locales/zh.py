@@ -195,7 +195,12 @@ TEXT: dict[str, str] = {
     "model.component_label": "组件",
     "model.live_shapes": "实时形状",
     "model.make_model_caption": "`make_model` 负责构建各个模块；下面是调用它时用的参数值"
-                                "（`TransformerConfig`）。",
+                                "（`TransformerConfig`）。这些页面上未训练的模型并不是 "
+                                "`make_model` 自己随机出来的那一个：编码器和解码器的各层由 "
+                                "`seed` 和一个占位词表生成，每个 token 的嵌入行和输出行都由"
+                                "这个 token 的文本决定随机种子，所以同一个词在任何句子里都是"
+                                "同一个向量。在脚本里用 `explorer.core.runs.page_model(cfg, "
+                                "seed, vocab)` 就能重建它。",
     "model.col_argument": "参数",
     "model.col_value": "值",
     "model.shapes_caption": "batch = 1，src_len = {src_len}，tgt_len = {tgt_len}，d_model = "
