@@ -41,6 +41,31 @@ def test_the_sentence_is_read_in_the_checkpoints_vocabulary(loaded):
     assert tokens.tgt_in_tokens == ("<s>", "a", "cat") and tokens.tgt_in_ids == [0, 9, 5]
 
 
+def test_an_annotated_model_is_offered_its_start_and_end_tokens_around_the_sentence(loaded):
+    """The Annotated Transformer's data wraps every source in <s> … </s>; typed, they split."""
+    from explorer.app.import_panel import WRAP_KEY
+    from explorer.text.locales import en
+
+    assert loaded.source_marks() == ("<s>", "</s>")
+    bare = build_context(Settings(source="the cat"), loaded, source="imported")
+    wrapped = build_context(Settings(source="the cat"), loaded, source="imported", wrap=True)
+    assert bare.tokens.src_tokens == ("the", "cat")
+    assert wrapped.tokens.src_tokens == ("<s>", "the", "cat", "</s>")
+    assert wrapped.tokens.src_ids == [0, 4, 5, 1]
+    typed = build_context(Settings(source="<s> the cat </s>"), loaded, source="imported")
+    assert typed.tokens.src_tokens[:3] == ("<unk>",) * 3  # "<", "s", ">": not the token
+    at = app("attention", imported_checkpoint=loaded, source="the cat", import_open=True)
+    note = en.TEXT["ckpt.wrap_note"].format(start="<s>", end="</s>")
+    assert note in [c.value for c in at.sidebar.caption]
+    assert at.toggle(key=WRAP_KEY).value is False
+    at.toggle(key=WRAP_KEY).set_value(True).run()
+    assert not at.exception, at.exception
+    grid = str(figure_list(at)[0])
+    assert "&lt;/s&gt;" in grid or "</s>" in grid
+    app_export = load_checkpoint(copy_export(), None, None)
+    assert app_export.source_marks() is None  # this app's tasks add </s> alone
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_shows_the_imported_model(loaded, page):
     at = app(page, imported_checkpoint=loaded, source="the cat sat on the sofa")

@@ -131,13 +131,15 @@ class Context:
 
 def build_context(settings: Settings, loaded: LoadedCheckpoint | None = None,
                   presenter: bool = False, source: str = "untrained",
-                  answer: Callable[[tuple[str, ...]], tuple[str, ...]] | None = None
-                  ) -> Context:
+                  answer: Callable[[tuple[str, ...]], tuple[str, ...]] | None = None,
+                  wrap: bool = False) -> Context:
     """Tokenize and check the architecture; never raises.
 
     `loaded`: the model of a source other than the sidebar's (read in its own vocabulary).
     `answer(src_tokens)`: the model's answer, used as the target when the target box is
     blank (for models trained on a task, whose answer is what their attention explains).
+    `wrap`: the source goes between `loaded`'s start and end tokens, as The Annotated
+    Transformer's data gives it (`LoadedCheckpoint.source_marks`).
     """
     mode = settings.token_mode if loaded is None else token_mode(loaded, settings.token_mode)
     try:
@@ -155,6 +157,9 @@ def build_context(settings: Settings, loaded: LoadedCheckpoint | None = None,
     answered = False
     if tokens is not None:
         src = (*tokens.src_tokens, EOS_TOKEN) if ends_sources(loaded) else tokens.src_tokens
+        marks = loaded.source_marks() if wrap else None
+        if marks is not None:
+            src = (marks[0], *src, marks[1])
         tgt = tokens.tgt_tokens
         if answer is not None and not normalize(settings.target):
             try:

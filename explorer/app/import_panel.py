@@ -21,6 +21,9 @@ from .memo import Shelf, forget, remember
 from .numbers import number_box
 
 IMPORT_KEY = "imported_checkpoint"  # this session's LoadedCheckpoint (never shared)
+# whether the imported model reads the sentence between its <s> and </s>, as The Annotated
+# Transformer's data gives every source (`LoadedCheckpoint.source_marks`)
+WRAP_KEY = "ckpt_wrap"
 # The model source to show from the next run on (the source radio is drawn before this
 # panel, so its value can only change before it is drawn again: the sidebar applies this).
 _PENDING_SOURCE = "_pending_source"
@@ -64,8 +67,10 @@ def imported_run(imported: LoadedCheckpoint, tokens: Tokens) -> Run:
     return remember(CHECKPOINT_RUNS, key, lambda: forward(imported.model, tokens))
 
 
-def checkpoint_panel() -> LoadedCheckpoint | None:
-    """Upload a checkpoint (The Annotated Transformer's state_dict, or this app's export)."""
+def checkpoint_panel() -> bool:
+    """Upload a checkpoint (The Annotated Transformer's state_dict, or this app's export).
+    Whether the imported model reads the sentence between its start and end tokens (the
+    learner's choice, offered when its vocabulary has them)."""
     loaded = current_import()
     # drawn only while open (or while a checkpoint is loaded), like the sidebar's tables:
     # closed, its uploaders and buttons would still cost every run (bench/classroom.py)
@@ -73,7 +78,7 @@ def checkpoint_panel() -> LoadedCheckpoint | None:
                                 icon=":material/upload_file:", key="import_open",
                                 on_change="rerun")
     if loaded is None and not panel.open:
-        return None
+        return False
     with panel:
         if loaded is not None:
             cfg = loaded.config
@@ -83,12 +88,19 @@ def checkpoint_panel() -> LoadedCheckpoint | None:
                 st.caption(note)
             if not loaded.start_named:
                 st.caption(t("ckpt.start_nameless", start=loaded.start_id()))
+            marks = loaded.source_marks()
+            wrap = False
+            if marks is not None:
+                st.caption(t("ckpt.wrap_note", start=marks[0], end=marks[1]))
+                wrap = st.toggle(t("ckpt.wrap", start=marks[0], end=marks[1]),
+                                 key=WRAP_KEY) is True  # a tampered value: not wrapped
             if st.button(t("ckpt.forget"), key="ckpt_forget"):
                 st.session_state.pop(IMPORT_KEY, None)
+                st.session_state.pop(WRAP_KEY, None)
                 forget(CHECKPOINT_RUNS)
                 st.session_state[_PENDING_SOURCE] = "untrained"
                 st.rerun()
-            return loaded
+            return wrap
         st.caption(t("ckpt.explain", mb=MAX_CHECKPOINT_BYTES // 2**20))
         if get_lang() != "en":  # Streamlit writes the upload box's own words in English only
             limits = {"ckpt_file": t("ckpt.upload_limit", mb=MAX_CHECKPOINT_BYTES // 2**20,
@@ -123,8 +135,9 @@ def checkpoint_panel() -> LoadedCheckpoint | None:
             else:
                 st.session_state[IMPORT_KEY] = result
                 st.session_state[_PENDING_SOURCE] = "imported"  # show what was just loaded
+                st.session_state.pop(WRAP_KEY, None)  # a new model: as its file reads, first
                 st.rerun()
-    return None
+    return False
 
 
 def take_pending_source() -> str | None:

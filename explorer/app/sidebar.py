@@ -268,13 +268,13 @@ def render_sidebar(statuses: Sequence[Callable[[DeltaGenerator], None]] = (),
         (where or sb).warning(note, icon=":material/rule:")
     for message in settings.errors:
         sb.error(message)
-    checkpoint_panel()
+    wrap = checkpoint_panel() and source == "imported"
     answer = None
     if loaded is not None and source == "dates":
         answer = shipped_answer  # the same model for everyone: answers are shared
     elif loaded is not None and source in TRAINED_SOURCES:
         answer = answers_of(loaded)
-    ctx = build_context(settings, loaded, presenter, source, answer)
+    ctx = build_context(settings, loaded, presenter, source, answer, wrap)
     _offer_known_example(ctx, unknown_slot)
     _summary(ctx)
     # The page's own selections (layer, head, ...) are already in session_state: widgets

@@ -101,6 +101,18 @@ class LoadedCheckpoint:
                  for role, names in SPECIAL_NAMES.items()}
         return {role: i for role, i in found.items() if i is not None}
 
+    def source_marks(self) -> tuple[str, str] | None:
+        """The names of the source vocabulary's start and end tokens ("<s>", "</s>"), which
+        The Annotated Transformer's data puts around every source sentence; None when the
+        vocabulary lacks either, or the model is this app's (its tasks end a source with
+        </s> alone, added by the app)."""
+        if isinstance(self.meta, Mapping) and "task" in self.meta:
+            return None
+        ids = self.special_ids("src")
+        if "bos" not in ids or "eos" not in ids:
+            return None
+        return self.src_vocab[ids["bos"]], self.src_vocab[ids["eos"]]
+
     def src_ids(self, tokens: Sequence[str]) -> list[int]:
         """`tokens` in the source vocabulary; one it lacks reads as its <unk> (else id 0)."""
         return encode(self.src_vocab, tokens, self.special_ids("src").get("unk", 0))

@@ -11,6 +11,13 @@ TEXT: dict[str, str] = {
     # ---- checkpoint import panel (explorer/app/import_panel.py) ----
     "sidebar.params_imported": "Parameters (your checkpoint)",
     "ckpt.title": "Explore your own checkpoint",
+    "ckpt.wrap": "Put {start} … {end} around the sentence",
+    "ckpt.wrap_note": "This model's vocabulary has {start} and {end}. The Annotated "
+                      "Transformer's translation data puts them around every source sentence, "
+                      "and a model trained on it reads a bare sentence as something it never "
+                      "saw. This app gives the model your sentence as it is; switch the option "
+                      "below on to add them. Typing them yourself does not work: the tokenizer "
+                      "splits “{start}” at its angle brackets into separate tokens.",
     "ckpt.explain": "Upload a state_dict saved with The Annotated Transformer's make_model "
                     "(torch.save(model.state_dict(), ...)) or a checkpoint exported by this "
                     "app's Train page; at most {mb} MB. It is loaded safely (torch.load with "

@@ -10,6 +10,11 @@ TEXT: dict[str, str] = {
     # ---- 检查点导入面板（explorer/app/import_panel.py） ----
     "sidebar.params_imported": "参数量（你的检查点）",
     "ckpt.title": "查看你自己的检查点",
+    "ckpt.wrap": "在句子两边加上 {start} … {end}",
+    "ckpt.wrap_note": "这个模型的词表里有 {start} 和 {end}。The Annotated Transformer 的翻译数据"
+                      "在每个源句子的两边都加上了它们，用这种数据训练的模型会把不带它们的句子当成"
+                      "从没见过的输入。本应用按原样把你的句子交给模型；打开下面的选项就会加上它们。"
+                      "自己输入它们是不行的：分词器会在尖括号处把“{start}”拆成几个单独的 token。",
     "ckpt.explain": "上传用 The Annotated Transformer 的 make_model 训练并保存的 state_dict"
                     "（torch.save(model.state_dict(), ...)），或本应用“训练与解码”页导出的检查点；"
                     "最大 {mb} MB。文件以安全方式加载（torch.load 且 weights_only=True），只属于"
