@@ -119,4 +119,30 @@ def test_a_tick_sent_before_the_browser_read_a_page_change_runs_nothing():
 def test_a_fragment_rerun_has_left_the_page_only_when_it_names_another(queue, asked, shown,
                                                                        left):
     rerun = RerunData(page_script_hash=asked, fragment_id_queue=queue)
-    assert C.left_page(shown, rerun) is left
+    assert C.left_page(shown, rerun.page_script_hash, bool(rerun.fragment_id_queue)) is left
+
+
+class _Session:
+    """What AppSession.request_rerun reads of its session before it decides anything."""
+
+    def __init__(self, shown: str) -> None:
+        self._pages_manager = type("Pages", (), {"current_page_script_hash": shown})()
+        self.asked: list = []
+
+
+def test_a_tick_of_a_page_left_is_dropped_before_the_session_decides_on_a_runner():
+    """Taken on after the new page's run ended, such a tick would start a new ScriptRunner,
+    and the old one's last messages (the class look's timer) would never be sent: the
+    session must not look at it at all, as Streamlit does for a fragment it no longer holds."""
+    from streamlit.proto.ClientState_pb2 import ClientState
+    from streamlit.runtime.app_session import AppSession
+
+    assert getattr(AppSession.request_rerun, "drops_ticks_of_pages_left", False)
+    seen = []
+    request_rerun = C.drop_ticks_of_pages_left(lambda session, state: seen.append(state))
+    stale = ClientState(page_script_hash="page_a", fragment_id="f1", is_auto_rerun=True)
+    here = ClientState(page_script_hash="page_b", fragment_id="f1", is_auto_rerun=True)
+    whole = ClientState(page_script_hash="page_a")  # a click in the menu: goes where asked
+    for state in (stale, here, whole, None):
+        request_rerun(_Session("page_b"), state)
+    assert seen == [here, whole, None]

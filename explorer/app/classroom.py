@@ -17,12 +17,15 @@ import math
 import os
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
+from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
 from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
@@ -525,11 +528,11 @@ def announce_timer(every: float) -> None:
     ctx.enqueue(msg)
 
 
-def left_page(shown: str, rerun: RerunData) -> bool:
-    """Whether `rerun` is a fragment's rerun that a browser asked for on a page other than
-    `shown`, the page the session runs now (both are page script hashes)."""
-    return bool(rerun.fragment_id_queue and shown and rerun.page_script_hash
-                and rerun.page_script_hash != shown)
+def left_page(shown: str, asked: str, fragment: bool) -> bool:
+    """Whether a rerun of a `fragment` (else of the whole page) that a browser asked for on
+    page `asked` names a page other than `shown`, the page the session runs now (both are
+    page script hashes; empty when not known)."""
+    return bool(fragment and shown and asked and asked != shown)
 
 
 def keep_fragment_reruns_on_their_page() -> None:
@@ -553,19 +556,48 @@ def keep_fragment_reruns_on_their_page() -> None:
     by st.navigation: what the browser's later ticks name). A fragment rerun that names
     another page is dropped when the script thread takes it, before it starts (nothing is
     sent): the browser has left that page, and the new page's run announced the timers it
-    keeps. Reads ScriptRunner's private `_pages_manager` and wraps its private
-    `_run_script`, once per process (Streamlit 1.67)."""
+    keeps.
+
+    It is dropped as soon as the session receives it (AppSession.request_rerun), as
+    Streamlit drops a tick of a fragment it no longer holds: taken on, a tick that arrives
+    just after the new page's run has ended would start a new ScriptRunner, and the event
+    loop ignores what the old one had not yet handed over (app_session.py
+    `_handle_scriptrunner_event_on_event_loop`): the page's last messages, among them its
+    class look's timer (`draw_last`), so the student's page never runs again and stops
+    following. One that the script thread has taken already (queued during the page's
+    run, before the session's page had changed) is dropped when the thread takes it.
+    Reads the session's and ScriptRunner's private `_pages_manager` and wraps
+    AppSession.request_rerun and ScriptRunner's private `_run_script`, once per process
+    (Streamlit 1.67)."""
     run_script = ScriptRunner._run_script
     if getattr(run_script, "keeps_fragment_reruns_on_their_page", False):
         return
 
     def _run_script(self: ScriptRunner, rerun_data: RerunData) -> None:
-        if left_page(self._pages_manager.current_page_script_hash, rerun_data):
+        if left_page(self._pages_manager.current_page_script_hash,
+                     rerun_data.page_script_hash, bool(rerun_data.fragment_id_queue)):
             return
         run_script(self, rerun_data)
 
     _run_script.keeps_fragment_reruns_on_their_page = True  # type: ignore[attr-defined]
     ScriptRunner._run_script = _run_script  # type: ignore[method-assign]
+    AppSession.request_rerun = drop_ticks_of_pages_left(  # type: ignore[method-assign]
+        AppSession.request_rerun)
+
+
+def drop_ticks_of_pages_left(request_rerun: Callable[[Any, ClientState | None], None]
+                             ) -> Callable[[Any, ClientState | None], None]:
+    """AppSession.request_rerun, but a fragment's tick that names a page other than the
+    session's current one is dropped (`keep_fragment_reruns_on_their_page`)."""
+    def _request_rerun(self: Any, client_state: ClientState | None) -> None:
+        if client_state is not None and left_page(
+                self._pages_manager.current_page_script_hash, client_state.page_script_hash,
+                bool(client_state.fragment_id)):
+            return
+        request_rerun(self, client_state)
+
+    _request_rerun.drops_ticks_of_pages_left = True  # type: ignore[attr-defined]
+    return _request_rerun
 
 
 keep_fragment_reruns_on_their_page()  # on this module's import, before any class moves
