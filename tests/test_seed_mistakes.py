@@ -164,10 +164,10 @@ def test_the_weights_are_named_the_softmax_of_the_masked_scores():
     assert _ops(TransformerConfig(11, 11))["hook_pattern"] == "softmax(masked_scores, dim=-1)"
     cache = build_context(Settings(source="a b c")).run().cache
     for where in ("encoder.layers.0.self_attn", "decoder.layers.0.self_attn"):
-        masked = torch.as_tensor(cache[f"{where}.hook_masked_scores"])
-        assert torch.allclose(torch.as_tensor(cache[f"{where}.hook_pattern"]),
+        masked = torch.tensor(cache[f"{where}.hook_masked_scores"].copy())
+        assert torch.allclose(torch.tensor(cache[f"{where}.hook_pattern"].copy()),
                               masked.softmax(-1), atol=1e-6)
-    decoder = torch.as_tensor(cache["decoder.layers.0.self_attn.hook_masked_scores"])
+    decoder = torch.tensor(cache["decoder.layers.0.self_attn.hook_masked_scores"].copy())
     assert (decoder[0, 0].triu(1) == -1e9).any()  # the decoder's are masked indeed
 
 

@@ -285,23 +285,38 @@ def join_class(store: ClassStore, text: object) -> Seat | None:
     return new
 
 
-def keep_ended(store: ClassStore, code: str, key: str) -> bool:
+def keep_ended(store: ClassStore, code: str, key: str, ended_here: bool = False) -> bool:
     """Keep in this session the questions of the ended class `code`, with their answers,
     when `key` is its teacher key: whether it was kept (the store keeps an ended class for
-    ENDED_KEEP)."""
+    ENDED_KEEP). `ended_here`: this session's teacher just ended it, so it is kept even when
+    the store has forgotten it (no questions then)."""
     state = store.state(code)
-    if state is None or not state.ended:
+    asked: list = []
+    if state is not None and state.ended:
+        try:
+            if state.question is None:  # nothing was asked: the key is checked all the same
+                store.tally(code, key, 1)
+            asked = store.questions(code, key)
+        except NotTeacherError:
+            return False
+        except ClassroomError:  # no question 1 (nothing asked), or forgotten meanwhile
+            asked = []
+    elif not ended_here:
         return False
-    try:
-        if state.question is None:  # nothing was asked: the key is checked all the same
-            store.tally(code, key, 1)
-        asked = store.questions(code, key)
-    except NotTeacherError:
-        return False
-    except ClassroomError:  # no question 1 (nothing asked), or forgotten meanwhile
-        asked = []
     st.session_state[ENDED_KEY] = (code, tuple(asked))
     return True
+
+
+def ended_class() -> tuple[str, tuple] | None:
+    """The class this session's teacher ended and its questions' tallies (`keep_ended`),
+    until closed (`close_ended`)."""
+    ended = st.session_state.get(ENDED_KEY)
+    return ended if isinstance(ended, tuple) and len(ended) == 2 else None
+
+
+def close_ended() -> None:
+    """The teacher is done with the ended class's results."""
+    st.session_state.pop(ENDED_KEY, None)
 
 
 def _reopen_ended(store: ClassStore, code: str) -> None:

@@ -295,16 +295,15 @@ def _end_now(store: ClassStore) -> None:
         return
     code, key = s.code, s.teacher_key or ""
     C.leave_class(store, True)
-    if not C.keep_ended(store, code, key):  # gone already (ended long ago and forgotten)
-        st.session_state[C.ENDED_KEY] = (code, ())
+    C.keep_ended(store, code, key, ended_here=True)
     st.session_state.pop(BANNER_FOLDED, None)
 
 
 def _ended_class() -> None:
     """The class this teacher ended: said so (not as an error), with its questions and
     answers to look at and download, until the teacher closes it."""
-    ended = st.session_state.get(C.ENDED_KEY)
-    if not (isinstance(ended, tuple) and len(ended) == 2):
+    ended = C.ended_class()
+    if ended is None:
         return
     code, asked = ended
     with st.container(border=True, key="class_ended"):
@@ -314,11 +313,7 @@ def _ended_class() -> None:
         else:
             st.caption(t("class.ended_none"))
         st.button(t("class.ended_close"), key="class_ended_close", icon=":material/close:",
-                  width="stretch", on_click=_close_ended)
-
-
-def _close_ended() -> None:
-    st.session_state.pop(C.ENDED_KEY, None)
+                  width="stretch", on_click=C.close_ended)
 
 
 @st.fragment(run_every=C.ROSTER_EVERY)
