@@ -38,7 +38,10 @@ def test_the_decisions_the_issue_asks_for():
     assert chosen["weight tying"].zh == "权重绑定" and "权重共享" in chosen["weight tying"].avoid
     assert chosen["padding"].zh == "填充" and chosen["batch"].zh == "批"
     assert chosen["(random) seed"].zh == "随机种子"
-    assert chosen["encoder stack / decoder stack"].zh == "编码器栈 / 解码器栈"
+    assert chosen["encoder stack / decoder stack"].zh == "编码器 / 解码器"
+    assert {"编码器栈", "解码器栈", "堆叠"} <= set(chosen["encoder stack / decoder stack"].avoid)
+    ablation = chosen["knock-out (ablation)"]
+    assert ablation.zh == "消融" and "敲除" in ablation.avoid
     assert chosen["training recipe"].zh == "训练方案" and "配方" in chosen["training recipe"].avoid
     assert chosen["smoothed target distribution"].zh == "平滑后的目标分布"
 
@@ -63,6 +66,73 @@ def test_one_chinese_word_per_concept():
     assert [m.shown for m in chosen["masked_fill's fill"].misuses] == ["填充（指 masked_fill）"]
     assert chosen["loss"].zh == "损失" and chosen["loss"].misuses[0].keys == "ko."
     assert chosen["warm-up"].misuses and chosen["warm-up"].zh == "预热"
+
+
+# Each concept below came in several forms; the form the issue found, and what the scan names it.
+REJECTED_FORMS = {
+    "blocked (by a mask)": [("**填充掩码**遮住 `<pad>` token", "遮住"),
+                            ("后续位置掩码挡住的每一对", "挡住")],
+    "weight tying": [("让两个词嵌入层和输出层共享同一个权重矩阵", "共享、共用（指绑定的权重）"),
+                     ("参数总量（共享的张量只算一次）", "共享、共用（指绑定的权重）"),
+                     ("即使两个模块共享它", "共享、共用（指绑定的权重）"),
+                     ("5000 × 512 的共享表再加 2.6M", "共享、共用（指绑定的权重）"),
+                     ("让源语言和目标语言共用一张词嵌入表", "共享、共用（指绑定的权重）"),
+                     ("让两个词嵌入和输出层共用一张表", "共享、共用（指绑定的权重）")],
+    "forward pass": [("检验只做一次教师强制的前向计算", "前向计算")],
+    "source sentence / target sentence": [
+        ("源句", "源句、目标句（写全：源句子、目标句子）"),
+        ("使用你的目标句：", "源句、目标句（写全：源句子、目标句子）"),
+        ("（目标句要算上 <s>）", "源句、目标句（写全：源句子、目标句子）")],
+    "(training) example": [("六个随机的训练样例", "样例")],
+    "model size": [("按你现在的大小，它与这个模型的区别如下", "大小（指模型规模）"),
+                   ("在这个大小和预算下", "大小（指模型规模）")],
+    "later positions": [("包括未来的位置", "未来"), ("未来的信息还会漏过来一点吗", "未来")],
+    "exact(-sequence) accuracy": [
+        ("（完全正确 {greedy_bad}，对比 {greedy_ok}）", "完全正确（指整序列准确率）"),
+        ("完全正确的序列是 {greedy_bad}", "完全正确（指整序列准确率）"),
+        ("只有 {greedy_bad} 的序列完全正确", "完全正确（指整序列准确率）")],
+    "accuracy": [("{answered} 人作答，答对率 {right}", "答对率")],
+    "loss": [("所以不带偏置的结构几乎没有损失", "损失（指代价：“几乎没有损失”）")],
+    "batch": [("Q：batch、头、位置、d_k", "batch（中文列举里写“批”“批大小”）"),
+              ("只需 batch、头数和 d_k 相同", "batch（中文列举里写“批”“批大小”）"),
+              ("48 个句子组成的 Batch，以及", "batch（中文列举里写“批”“批大小”）")],
+    "knock-out (ablation)": [("敲除一个头", "敲除"),
+                             ("动手试试：关掉一个头或一个子层", "关掉（指消融一个头或子层）")],
+    "encoder stack / decoder stack": [("编码器栈和解码器栈共有", "编码器栈")],
+}
+
+
+@pytest.mark.parametrize("en", sorted(REJECTED_FORMS))
+def test_each_rejected_form_of_a_concept_fails_the_scan(en):
+    """Every form the issue found beside the chosen word is named by the scan, in a sample
+    text and in a table value (the scan the Chinese table goes through)."""
+    chosen = {term.en: term for term in GLOSSARY}
+    term = chosen[en]
+    shown = set(term.avoid) | {m.shown for m in term.misuses}
+    for text, name in REJECTED_FORMS[en]:
+        assert name in shown, (en, name)
+        assert name in misused_terms(text, "model.sample"), (text, name)
+        table = {"sample.key": f"前文。{text}。后文"}
+        found = {key: bad for key, value in table.items() if (bad := misused_terms(value, key))}
+        assert name in found.get("sample.key", []), (text, found)
+
+
+def test_the_chosen_words_and_their_neighbours_pass_the_scan():
+    """The chosen word, and the same characters used for another idea, are not flagged."""
+    allowed = [
+        "掩码屏蔽后面的位置；被屏蔽的分数", "权重绑定：绑定的张量只算一次",
+        "占满共享服务器的内存；共享词表；共享 token 列表；源语言和目标语言共用一个词表",
+        "看这个模型的所有人共用同一份模型", "一次前向传播", "源句子和目标句子", "训练样本",
+        "模型规模；批大小为 2；同样大小的掩码；掩码的大小；大小为 1 的维度会被广播",
+        "整序列准确率；整个答案（直到 </s>）完全正确的比例；即使预测完全正确也只能得到 0.1",
+        "只有 3 个序列完全正确；3 个完全正确的序列",
+        "训练损失照样下降；填充不产生损失",
+        "形状 (batch, seq, d_model)，batch = 1；一批（batch）句子",
+        "`batch.ntokens`；Q：批、头、位置、d_k", "消融（ablation）一个头；关掉 dropout",
+        "编码器和解码器的最后；编码器的 N 层",
+    ]
+    for text in allowed:
+        assert misused_terms(text, "model.sample") == [], text
 
 
 # ---- The Chinese table follows it ----------------------------------------------------------
@@ -101,11 +171,11 @@ def test_the_scan_finds_variants_but_allows_code_and_explanations():
     assert misused_terms("再用 `masked_fill(mask == 1, -1e9)` 填充的错误") == [fill]
     assert misused_terms("用了另一种约定的填充") == [fill]
     assert misused_terms("空白的格子被掩码填成了 −1e9。") == ["填成"]
-    assert misused_terms("执行 `scores.masked_fill(mask == 0, -1e9)`。**填充掩码**遮住 `<pad>`，"
+    assert misused_terms("执行 `scores.masked_fill(mask == 0, -1e9)`。**填充掩码**屏蔽 `<pad>`，"
                          "较短的句子用 `<pad>` 填充。") == []
     assert misused_terms("再用 `masked_fill(mask == 1, -1e9)` 写入 −1e9 的错误") == []
     # 损失 is the training loss, not the accuracy a knock-out loses
-    lost = "损失（指敲除后准确率的下降）"
+    lost = "损失（指消融后准确率的下降）"
     assert misused_terms("损失的准确率", "ko.fig_lost") == [lost]
     assert misused_terms("训练损失照样下降", "mask.mistake_text") == []
     # accuracy, exact accuracy, and the other pairs
@@ -127,7 +197,7 @@ def test_terms_the_issue_names_are_used_in_chinese():
     assert zh["model.norm_post"].startswith("**后置归一化（post-norm）**")
     assert zh["fig.arch.post_norm_1"].startswith("后置归一化")
     assert zh["sidebar.tie_weights"] == "权重绑定"
-    assert zh["model.metric_enc"] == "编码器栈" and zh["model.metric_dec"] == "解码器栈"
+    assert zh["model.metric_enc"] == "编码器" and zh["model.metric_dec"] == "解码器"
     assert "训练方案" in zh["train.model_recipe"]
     assert "随机种子" in zh["train.untrained_title"] and "随机种子" in zh["train.describe"]
     assert "大小为 1 的维度会被广播" in zh["mask.heads_text"]

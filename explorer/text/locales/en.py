@@ -380,8 +380,8 @@ TEXT: dict[str, str] = {
     "mask.effect_header": "What masking does to the scores and the softmax",
     "mask.effect_yours": "Decoder self-attention, layer 0, head 0, for your target:",
     "mask.effect_random": "Random scores (fix the settings above to see your own sentence's):",
-    "mask.effect_text": "Without the mask every row spreads its weight over all positions, the "
-                        "future included. With it, the blocked scores become −1e9, the softmax "
+    "mask.effect_text": "Without the mask every row spreads its weight over all positions, later "
+                        "ones included. With it, the blocked scores become −1e9, the softmax "
                         "gives them 0 (exactly 0 in float32: see below), and the remaining "
                         "weights of each row are renormalised to sum to 1. A large negative "
                         "number is used rather than −∞ so that a row whose keys are *all* blocked "
@@ -407,7 +407,8 @@ TEXT: dict[str, str] = {
                          "what the mask was meant to forbid, and the training loss still falls, "
                          "because the model can now read the answer. Below: the same scores as in "
                          "“{section}”, filled that way.",
-    "mask.mistake_title": "softmax after masked_fill(mask == 1, -1e9): only the future is left",
+    "mask.mistake_title": "softmax after masked_fill(mask == 1, -1e9): only later positions are "
+                          "left",
     "mask.mistake_caption": "Computed on those scores: row 0, which should attend only to itself, "
                             "gives {first} of its weight to later positions; the last row has "
                             "every key blocked, so it spreads {last} on each of the {n} positions "
@@ -592,7 +593,7 @@ TEXT: dict[str, str] = {
     "fig.attention.kind_dec": "Decoder masked self-attention",
     "fig.attention.kind_cross": "Cross-attention (decoder → encoder)",
     "fig.attention.mask_enc": "src_mask: padding only",
-    "fig.attention.mask_dec": "tgt_mask: padding and future positions",
+    "fig.attention.mask_dec": "tgt_mask: padding and later positions",
     "fig.attention.mask_cross": "src_mask: padding of the source",
     "fig.attention.mean_of_heads": "mean of heads",
     "fig.attention.head": "head {j}",
@@ -1713,7 +1714,7 @@ TEXT: dict[str, str] = {
     "exp.combined": "**{n} parts broken at once.** The broken model lacks all of them, so the "
                     "numbers below cannot tell which part did what; break them one at a time "
                     "to see each.",
-    "exp.break.decoder_mask.none": "No subsequent mask (the decoder sees the future)",
+    "exp.break.decoder_mask.none": "No subsequent mask (the decoder sees later positions)",
     "exp.break.decoder_mask.inverted": "Inverted subsequent mask (masked_fill(mask == 1))",
     "exp.break.positional_encoding": "No positional encoding",
     "exp.break.scale_scores": "No √d_k scaling",
@@ -1973,9 +1974,10 @@ TEXT: dict[str, str] = {
                                       "right ({acc}). Passing one check does not mean every "
                                       "sequence is right; the one it got wrong is of length "
                                       "{lengths}.",
-    "mask.leak_header": "Does −1e9 let a little of the future through?",
+    "mask.leak_header": "Does −1e9 let later positions leak through a little?",
     "mask.leak_text": "A walk-through says that after `masked_fill(mask == 0, -1e9)` the softmax "
-                      "still passes on “a little” of the future. Not in float32, the precision "
+                      "still lets “a little” through from later positions. Not in float32, "
+                      "the precision "
                       "this model computes in: on your scores above, **{zeros} of the {blocked}** "
                       "blocked weights come out exactly 0.0 (first row of the table). The softmax "
                       "computes exp(score − the row's largest score), and float32's exp gives "

@@ -40,7 +40,7 @@ TEXT: dict[str, str] = {
     "problems.text": "**你的文本无法使用。** {reason}",
     "problems.longer_than_model": "它需要 {n} 个位置，但你的检查点的位置编码表只覆盖 "
                                   "{max_len} 个位置，而且不是正弦公式算出的表（所以无法扩展）。"
-                                  "请把文本缩短到最多 {max_len} 个 token（目标句要算上 <s>）。",
+                                  "请把文本缩短到最多 {max_len} 个 token（目标句子要算上 <s>）。",
     "problems.arch": "**无法用这些设置构建模型。** {reason}",
     "problems.source_sentence": "源句子：{reason}",
     "problems.target_sentence": "目标句子：{reason}",
@@ -58,18 +58,18 @@ TEXT: dict[str, str] = {
     "config.choice": "{name} 必须是以下之一：{allowed}；收到的是 {value}。",
     "config.heads": "d_model（{d_model}）必须能被 h（{h}）整除：h 个头各分到 d_k = d_model / h "
                     "维。可以试试 h 取 {heads} 之一。",
-    "config.heads_widths": "d_model（{d_model}）必须能被 h（{h}）整除：h 个头各分到 d_k = "
-                           "d_model / h 维。可以试试 h 取 {heads} 之一，或者 d_model 取 "
-                           "{widths} 之一。",
+    "config.heads_widths": "d_model（{d_model}）必须能被 h（{h}）整除：h 个头各分到 d_k = d_model "
+                           "/ h 维。可以试试 h 取 {heads} 之一；也可以改 d_model，可用的值有："
+                           "{widths}。",
     "config.even": "d_model 必须是偶数（现在是 {d_model}）：正弦位置编码的每个频率都要一个正弦、"
                    "一个余弦，成对占两维。可以试试 {lower} 或 {upper}。",
     "config.dropout_number": "dropout 必须是 [0, 1) 之间的数；收到的是 {value}。",
     "config.dropout_range": "dropout 必须在 [0, 1) 之间（它是把一个值置零的概率）；收到的是 "
                             "{value}。",
     "config.true_false": "{name} 只能是 True 或 False；收到的是 {value}。",
-    "config.tie_all": "tie_weights='all' 让源语言和目标语言共用一张词嵌入表，所以两个词表必须"
-                      "一样大（现在是 {src} 和 {tgt}）。请改用 tie_weights='decoder'，或者让两边"
-                      "共用一个词表。",
+    "config.tie_all": "tie_weights='all' 把源语言和目标语言的词嵌入表绑定为同一张表，所以两个词表"
+                      "必须一样大（现在是 {src} 和 {tgt}）。请改用 tie_weights='decoder'，或者让两"
+                      "边共用一个词表。",
     # 术语表（explorer/text/glossary.py），在侧边栏最下面
     "glossary.title": "术语表（English – 中文）",
     "glossary.caption": "本应用对每个概念使用的英文和中文说法。",
@@ -100,11 +100,11 @@ TEXT: dict[str, str] = {
                            "{tgt_len}（解码器输入的 token 数：`<s>` 加上目标句子）都取自你的句子",
     "model.lengths_unknown": "你的文本暂时还不能用，所以句子长度先用符号表示",
     "model.norm_pre": "**前置归一化（pre-norm）**，The Annotated Transformer 的写法：每个子层计算 "
-                      "`x + dropout(sublayer(LayerNorm(x)))`，残差连接绕过层归一化，因此编码器栈和"
-                      "解码器栈的最后各还需要一个层归一化。",
+                      "`x + dropout(sublayer(LayerNorm(x)))`，残差连接绕过层归一化，因此编码器和解"
+                      "码器的最后各还需要一个层归一化。",
     "model.norm_post": "**后置归一化（post-norm）**，即论文中的 \"Add & Norm\"：每个子层计算 "
                        "`LayerNorm(x + dropout(sublayer(x)))`，每一层的输出都已经归一化，"
-                       "所以编码器栈和解码器栈的最后都没有额外的层归一化。",
+                       "所以编码器和解码器的最后都没有额外的层归一化。",
     "model.arch_caption": "数据自下而上流动。形状写作 (batch, …)，batch = 1；{lengths}。每个 "
                           "⊕ 都是一次残差相加：绕过子层的箭头把子层的输入直接送到它的后面。{no"
                           "rm_text}紫色：每个注意力接收的掩码（True = "
@@ -113,27 +113,25 @@ TEXT: dict[str, str] = {
                           "Annotated Transformer 一样，还对注意力权重和前馈网络的隐藏层做 "
                           "dropout。",
     "model.ln_expander": "用的是哪种层归一化？两个公式，在你的句子上算一遍",
-    "model.ln_text": "两个公式都先减去向量的均值，再除以一个衡量离散程度的量，最后用可学习"
-                     "的向量做缩放和平移（这里叫 `a_2` 和 `b_2`，在 `nn.LayerNorm` 里叫 `weight`"
-                     " 和 `bias`）。区别在于离散程度怎么算：\n\n- **The Annotated Transformer**"
-                     "（本应用的 `LayerNorm`，“std + 1e-6”）：(x − mean) / (std + 1e-6)，std"
-                     " 是*无偏*标准差（平方和除以 d_model − 1），eps 加在标准差上、平方根"
-                     "之外。\n- **PyTorch 的 `nn.LayerNorm`**（`F.layer_norm`）：(x − mean)"
-                     " / √(var + 1e-5)，var 是*有偏*方差（除以 d_model），eps 在平方根之内"
-                     "。\n\n以第一个编码器层为第一个源 token 收到的向量为例（d_model = {d}"
-                     "）：均值 {mean}，无偏标准差 {su}，有偏标准差 {sb}。有偏标准差小一个"
-                     "因子 √((d_model − 1)/d_model) = {ratio}，所以 `nn.LayerNorm` 的输出"
-                     "大约大 {pct}；在这个向量上，两者最大相差 {diff}。两种都没有错，因为"
-                     "可学习的缩放可以吸收这个因子；但用一种公式训练出的权重，换成另一种公"
-                     "式时算出的数会略有不同。这个模型用的是 **{current}**（侧边栏的“教学"
-                     "选项”）。",
+    "model.ln_text": "两个公式的做法相同：先减去向量的均值，再除以一个表示数值分散程度的量，最后用"
+                     "两个可学习的向量缩放、平移（本应用里叫 `a_2` 和 `b_2`，`nn.LayerNorm` 里叫 "
+                     "`weight` 和 `bias`）。不同之处只在于分散程度怎么算：\n\n- **The Annotated "
+                     "Transformer**（本应用的 `LayerNorm`，“std + 1e-6”）：(x − mean) / (std + "
+                     "1e-6)。std 是*无偏*标准差（平方和除以 d_model − 1），eps 加在标准差上，在平"
+                     "方根外面。\n- **PyTorch 的 `nn.LayerNorm`**（`F.layer_norm`）：(x − mean) / "
+                     "√(var + 1e-5)。var 是*有偏*方差（除以 d_model），eps 在平方根里面。\n\n拿第"
+                     "一个源 token 进入第一个编码器层时的向量算一算（d_model = {d}）：均值 {mean}"
+                     "，无偏标准差 {su}，有偏标准差 {sb}。有偏标准差是无偏标准差的 √((d_model − "
+                     "1)/d_model) = {ratio} 倍，所以 `nn.LayerNorm` 的输出大约大 {pct}；在这个向量"
+                     "上，两者最多相差 {diff}。两种写法都对，因为可学习的缩放能把这个倍数吸收掉；"
+                     "不过，用一种公式训练出来的权重，换到另一种公式上算出的数会稍有不同。这个模型"
+                     "用的是 **{current}**（侧边栏的“教学选项”）。",
     "model.ln_annotated": "std + 1e-6（The Annotated Transformer）",
     "model.ln_standard": "nn.LayerNorm（PyTorch）",
     "model.alt_expander": "你可能见到的另一种结构：不带偏置的投影（某篇代码讲解里的写法）",
-    "model.alt_intro": "有些代码讲解用单独的、不带偏置的 `W_q`、`W_k`、`W_v`、`W_o` 层，PyTorch "
-                       "的层归一化公式，以及不带偏置、直接输出 logits "
-                       "的输出层，搭出同样的结构。按你现在的大小，它与这个模型的区别如下（第二列："
-                       "另一种结构少了的参数）：",
+    "model.alt_intro": "有些代码讲解用单独的、不带偏置的 `W_q`、`W_k`、`W_v`、`W_o` 层，PyTorch 的"
+                       "层归一化公式，以及不带偏置、直接输出 logits 的输出层，搭出同样的结构。按你"
+                       "现在的模型规模，它与这个模型的区别如下（第二列：另一种结构少了的参数）：",
     "model.alt_col_part": "部分",
     "model.alt_col_here": "这个模型（The Annotated Transformer）",
     "model.alt_col_there": "不带偏置的结构",
@@ -149,14 +147,13 @@ TEXT: dict[str, str] = {
     "model.alt_part_names": "名字",
     "model.alt_here_names": "a_2、b_2；sublayer[0]、sublayer[1]、sublayer[2]",
     "model.alt_there_names": "gamma、beta；sublayer_attn、sublayer_ffn……",
-    "model.alt_why": "**为什么两种都行。** 键的偏置给一个查询那一行的每个分数都加上 q·b_k"
-                     "，对每个键加的都一样，而 softmax 不受整行加同一个常数的影响。在你的"
-                     "句子上，去掉编码器第 0 层的键偏置，它的注意力权重最多只变 {key}（舍"
-                     "入误差），而去掉查询偏置，权重最多会变 {query}。值的偏置让每个头的输"
-                     "出都移动同一个固定向量（权重之和为 1），输出投影的偏置可以吸收它。所"
-                     "以不带偏置的结构几乎没有损失，在这里少了 {fewer} 个参数。论文把投影"
-                     "写成不带偏置项的矩阵 W，但没有说它的代码是否用了偏置；The Annotated Transfor"
-                     "mer 的 `nn.Linear` 层是带偏置的。",
+    "model.alt_why": "**为什么两种都行。** 键的偏置给一个查询那一行的每个分数都加上 q·b_k，对每个"
+                     "键加的都一样，而 softmax 不受整行加同一个常数的影响。在你的句子上，去掉编码"
+                     "器第 0 层的键偏置，它的注意力权重最多只变 {key}（舍入误差），而去掉查询偏置"
+                     "，权重最多会变 {query}。值的偏置让每个头的输出都移动同一个固定向量（权重之和"
+                     "为 1），输出投影的偏置可以吸收它。所以不带偏置的结构几乎不吃亏，在这里还少"
+                     "了 {fewer} 个参数。论文把投影写成不带偏置项的矩阵 W，但没有说它的代码是否用"
+                     "了偏置；The Annotated Transformer 的 `nn.Linear` 层是带偏置的。",
     "model.need_text": "等源句子和目标句子都能正常使用，这里就会显示模块树、参数量和实时形状。",
     "model.tree_header": "模块树",
     "model.tree_intro": "`print(model)` 显示的内容：`encoder.layers` 中 {N} 个 `EncoderLayer` "
@@ -167,10 +164,10 @@ TEXT: dict[str, str] = {
     "model.tree_caption": "这里隐藏了钩子点：它们是恒等模块（`HookPoint`），本应用用它们捕获其他"
                           "页面上展示的张量；它们没有参数，也不改变任何计算。",
     "model.params_header": "参数",
-    "model.metric_total": "参数总量（共享的张量只算一次）",
-    "model.metric_total_help": "每个参数张量只计一次，即使两个模块共享它。",
-    "model.metric_enc": "编码器栈",
-    "model.metric_dec": "解码器栈",
+    "model.metric_total": "参数总量（绑定的张量只算一次）",
+    "model.metric_total_help": "每个参数张量只算一次，即使它绑定在两个模块上。",
+    "model.metric_enc": "编码器",
+    "model.metric_dec": "解码器",
     "model.metric_embed": "词嵌入 + 生成器（词表大小 {vocab}）",
     "model.col_component": "组件",
     "model.col_parameters": "参数量",
@@ -179,20 +176,20 @@ TEXT: dict[str, str] = {
     "model.tie_sep": "；",
     "model.ties": "权重绑定：{pairs}（tie_weights = {tie}）。每张绑定在一起的表只计一次，"
                   "记在它第一次出现的名字下。",
-    "model.paper_note": "编码器栈和解码器栈共有 {stacks} 个参数（{share}）。"
-                        "词嵌入表和生成器随词表大小增长，{vocab_text}。如果使用论文中约 "
-                        "{paper_vocab} 个 token 的共享词表，并让两个词嵌入和输出层共用一张表（论文 "
-                        "3.4 节），这个结构大约有 {paper_total}M 个参数。",
+    "model.paper_note": "编码器和解码器共有 {stacks} 个参数（{share}）。词嵌入表和生成器随词表大小"
+                        "增长，{vocab_text}。如果使用论文中约 {paper_vocab} 个 token 的共享词表，"
+                        "并把两个词嵌入和输出层绑定为同一张表（论文 3.4 节），这个结构大约有 "
+                        "{paper_total}M 个参数。",
     "model.vocab_sentences": "而这里的词表只有你句子中的 {vocab} 个 token（含 4 个特殊 token）",
     "model.vocab_checkpoint": "你的检查点的源词表有 {src} 个 token，目标词表有 {tgt} 个",
-    "model.paper_base_note": "这就是论文的 base 模型：仅编码器栈和解码器栈就有 {stacks}M 个参数，"
-                             "{paper_vocab} × {d_model} 的共享表再加 {table}M，总计 "
+    "model.paper_base_note": "这就是论文的 base 模型：仅编码器和解码器就有 {stacks}M 个参数，"
+                             "绑定的那张 {paper_vocab} × {d_model} 的表再加 {table}M，总计 "
                              "{paper_total}M，接近论文表 3 中报告的 {paper_params}。",
     "model.every_param": "所有参数张量",
     "model.col_name": "名称",
     "model.col_shape": "形状",
     "model.col_count": "数量",
-    "model.every_param_caption": "共 {n} 个不同的张量。`named_parameters()` 对共享的张量只列出"
+    "model.every_param_caption": "共 {n} 个不同的张量。`named_parameters()` 对绑定的张量只列出"
                                  "一次，使用它最先注册时的名字。",
     "model.code_header": "阅读代码",
     "model.code_intro": "从 `transformer/model.py` 中选一个组件：左边是它的源代码，右边是你的"
@@ -282,7 +279,7 @@ TEXT: dict[str, str] = {
                   "softmax 之前执行 `scores.masked_fill(mask == 0, -1e9)`，于是被屏蔽的位置权重为 "
                   "exp(−1e9)，在 float32 下正好是 0（见下文），前提是这一行还有可以关注的键。如果"
                   "一行的键全被屏蔽，它的分数全是同样的 −1e9，softmax 会把权重平均分给它的 n 个键，"
-                  "每个 1/n（下文的常见错误里就有这样的一行）。掩码有两种：**填充掩码**遮住 "
+                  "每个 1/n（下文的常见错误里就有这样的一行）。掩码有两种：**填充掩码**屏蔽 "
                   "`<pad>` token，它们只用来把一批（batch）句子补齐到相同长度；**后续位置掩码**（s"
                   "ubsequent mask）阻止解码器看到后面的位置。",
     "mask.sub_header": "后续位置（look-ahead）掩码",
@@ -320,17 +317,17 @@ TEXT: dict[str, str] = {
                        "增加了一个头的维度：编码器的掩码变为 (batch, 1, 1, "
                        "src_len)，解码器的变为 (batch, 1, T, T)。大小为 1 "
                        "的维度会被广播：每个头（对编码器来说还有每个查询行）使用同一个掩码。",
-    "mask.mistake_src": "一个常见错误：把解码器自注意力的掩码叫作“源注意力掩码”。解码器的"
-                        "自注意力用的是 `tgt_mask`（填充且后续位置，每个句子一个 T × T 的"
-                        "矩阵）；`src_mask`（形状 (batch, 1, S)）用于编码器的自注意力和解"
-                        "码器的交叉注意力（The Annotated Transformer 里叫 `src_attn`）。如"
-                        "果换成 `src_mask` 那样的掩码，你的 T = {T} 个位置的解码器输入里会"
-                        "有 {future} 个查询–键对能看到后面的位置，也就是后续位置掩码挡住的"
-                        "每一对。",
+    "mask.mistake_src": "一个常见错误：把解码器自注意力的掩码叫作“源注意力掩码”。解码器自注意力用"
+                        "的是 `tgt_mask`：它同时屏蔽填充和后面的位置，每个句子一个 T × T 的矩阵。"
+                        "`src_mask`（形状 (batch, 1, S)）是给编码器自注意力和解码器交叉注意力用的"
+                        "（交叉注意力在 The Annotated Transformer 里叫 `src_attn`）。要是解码器自"
+                        "注意力拿到的是 `src_mask` 这种只管填充的掩码，你的解码器输入有 T = {T} 个"
+                        "位置，就会有 {future} 个查询–键对能看到后面的位置，而后续位置掩码要屏蔽的"
+                        "正是这些。",
     "mask.effect_header": "掩码对分数和 softmax 的作用",
-    "mask.effect_yours": "解码器自注意力，第 0 层，第 0 个头，使用你的目标句：",
+    "mask.effect_yours": "解码器自注意力，第 0 层，第 0 个头，使用你的目标句子：",
     "mask.effect_random": "随机分数（修正上面的设置后即可看到你自己句子的分数）：",
-    "mask.effect_text": "没有掩码时，每一行把权重分配到所有位置上，包括未来的位置。加上掩码后，被"
+    "mask.effect_text": "没有掩码时，每一行把权重分配到所有位置上，包括后面的位置。加上掩码后，被"
                         "屏蔽的分数变为 −1e9，softmax 给它们的权重是 0（在 float32 下正好是 "
                         "0，见下文），每行剩下的权重重新归一化，和为 "
                         "1。之所以用一个很大的负数而不是 −∞，是为了让*所有*键都被屏蔽的行不会产生 "
@@ -352,13 +349,13 @@ TEXT: dict[str, str] = {
                          "−1e9。这样被屏蔽的是对角线及其之前的所有位置，每个位置只能看它后面的位置"
                          "：恰恰是掩码本来要禁止的；而且训练损失照样下降，因为模型现在能直接读到答"
                          "案。下面用“{section}”一节里同样的分数，按这种方式写入 −1e9。",
-    "mask.mistake_title": "masked_fill(mask == 1, -1e9) 之后的 softmax：只剩下未来的位置",
+    "mask.mistake_title": "masked_fill(mask == 1, -1e9) 之后的 softmax：只剩下后面的位置",
     "mask.mistake_caption": "在这些分数上算出：第 0 行本应只关注它自己，现在却把 {first} "
                             "的权重给了后面的位置；最后一行的所有键都被屏蔽，所以它在 {n} "
                             "个位置上各分到 {last}（1/{n} = {uniform}）。对这个掩码，应当用 "
                             "`masked_fill(mask == 0, -1e9)` 写入。",
     "mask.conv_header": "同一个掩码的两种约定",
-    "mask.conv_text": "有些代码讲解存储的是相反的含义：**1 = 被屏蔽**（遮住这个位置），写作 "
+    "mask.conv_text": "有些代码讲解存储的是相反的含义：**1 = 被屏蔽**（不许关注这个位置），写作 "
                       "`scores.masked_fill(mask == 1, -1e9)`。它们的后续位置掩码在对角线*上方*是 "
                       "1。两者描述的是同一条规则；关键是掩码与 `masked_fill` "
                       "的条件要一致。PyTorch 自己两种都用：`nn.MultiheadAttention` 的布尔掩码 "
@@ -381,8 +378,8 @@ TEXT: dict[str, str] = {
     "shapes.caption": "显示 {shown} / {total} 个张量 · batch = 1，src_len = {src_len}，tgt_len = "
                       "{tgt_len}，d_model = {d_model}，h = {h}，d_k = {d_k}，d_ff = {d_ff}。"
                       "选中一行即可查看它的数值。",
-    "shapes.examples_expander": "代码讲解里的例子：批大小为 2 的多头注意力，48 个句子组成的 "
-                                "Batch，以及 (30, 8, 33, 64) 上的注意力",
+    "shapes.examples_expander": "代码讲解里的例子：批大小为 2 的多头注意力，48 个句子组成的一批，"
+                                "以及 (30, 8, 33, 64) 上的注意力",
     "shapes.mha_example": "**批大小为 {batch} 的多头自注意力。** 本应用的 `MultiHeadedAttention(h="
                           "{h}, d_model={d_model})` 读入 {batch} 个序列，每个序列有 {seq} "
                           "个随机向量、每个向量 {d_model} 个数，即输入 (batch, seq, d_model)"
@@ -413,7 +410,7 @@ TEXT: dict[str, str] = {
     "shapes.ex.src_mask": "真实源 token 处为 True：(batch, 1, src_len)，在查询维度上广播",
     "shapes.ex.tgt": "解码器输入：去掉最后一个 token 的目标句子",
     "shapes.ex.tgt_y": "标签：去掉第一个 token 的目标句子",
-    "shapes.ex.tgt_mask": "不是填充且不是后面的位置，每个句子一个矩阵",
+    "shapes.ex.tgt_mask": "键不是填充、也不在后面的位置时为 True，每个句子一个矩阵",
     "shapes.col_part": "部分",
     "shapes.col_layer": "层",
     "shapes.col_sublayer": "子层",
@@ -527,7 +524,7 @@ TEXT: dict[str, str] = {
     "fig.attention.kind_dec": "解码器掩码自注意力",
     "fig.attention.kind_cross": "交叉注意力（解码器 → 编码器）",
     "fig.attention.mask_enc": "src_mask：只屏蔽填充",
-    "fig.attention.mask_dec": "tgt_mask：屏蔽填充和未来的位置",
+    "fig.attention.mask_dec": "tgt_mask：屏蔽填充和后面的位置",
     "fig.attention.mask_cross": "src_mask：屏蔽源序列的填充",
     "fig.attention.mean_of_heads": "各头的平均",
     "fig.attention.head": "头 {j}",
@@ -632,7 +629,7 @@ TEXT: dict[str, str] = {
     "sidebar.copy_link": "复制本视图的链接",
     "sidebar.copied": "已复制 ✓",
     "sidebar.share_help": "这个链接能打开你现在看到的内容：句子和目标句子、模型设置、界面语言、演"
-                          "示模式，以及各页的选择（层、头、注意力类型、敲除、“训练与解码”页的任务"
+                          "示模式，以及各页的选择（层、头、注意力类型、消融、“训练与解码”页的任务"
                           "、符号和训练设置、解码的输入、模型、步骤、层和头、束宽、要破坏的部分）。"
                           "它不包含训练好的模型或导入的模型（它们只留在你的会话里，打开链接的人需要"
                           "自己训练或导入），也不包含学习率调度图和标签平滑图的演示滑块。点框右侧的"
@@ -651,7 +648,7 @@ TEXT: dict[str, str] = {
     "attn.which": "选择注意力",
     "attn.average": "对各头取平均",
     "attn.average_help": "显示每层 h 个头的注意力权重的平均值。",
-    "attn.side_src": "源句",
+    "attn.side_src": "源句子",
     "attn.side_tgt": "解码器输入",
     "attn.axes": "查询：{queries} token（行）· 键：{keys} token（列）· 掩码：{mask}",
     "attn.random_weights": "**这些权重是随机的**（由随机种子 {seed} 生成）：这个模型没有训练过，"
@@ -682,14 +679,13 @@ TEXT: dict[str, str] = {
                   "把方差拉回到 1。",
     "attn.scores_title": "分数（{shape}）",
     "attn.masked_title": "掩码后的分数：空白 = -1e9（{n} 个被屏蔽）",
-    "attn.mistake_exploding": "常见的一种错误说法是：除以 √d_k "
-                              "是为了防止梯度*爆炸*。它要防止的恰恰是相反的情况。在这个头上（d_k "
-                              "= {d_k}）比较实际的算法（除以 √d_k）和不做除法：分数的方差分别是 "
-                              "{var_scaled} 和 {var_unscaled}；softmax 每行最大权重的平均值分别是 "
-                              "{max_scaled} 和 {max_unscaled}；每行的梯度大小 Σ p(1 − p) 分别是 "
-                              "{grad_scaled} 和 {grad_unscaled}。分数越大，softmax "
-                              "越饱和，而饱和的 softmax 回传的梯度反而*更小*（§3.2.1：“梯度极小”）"
-                              "。d_k 越大，差距越大；可以把模型规模换成“论文 base 模型”试试。",
+    "attn.mistake_exploding": "常听到一种说法：除以 √d_k 是为了防止梯度*爆炸*。其实正好相反。在这"
+                              "个头上（d_k = {d_k}）对比一下实际的做法（除以 √d_k）和不除：分数的"
+                              "方差分别是 {var_scaled} 和 {var_unscaled}；softmax 每行最大权重的平"
+                              "均值分别是 {max_scaled} 和 {max_unscaled}；每行梯度的大小 Σ p(1 − "
+                              "p) 分别是 {grad_scaled} 和 {grad_unscaled}。分数越大，softmax 越饱"
+                              "和，而饱和的 softmax 传回去的梯度反而*更小*（§3.2.1：“梯度极小”）。"
+                              "d_k 越大，差距越明显；把模型规模换成“论文 base 模型”就能看到。",
     "attn.step3": "**3. Softmax** 对每一行把分数变成和为 1 的权重；只要这一行还有可以关注的"
                   "键，被屏蔽的位置就得到 exp(-1e9)，在 float32 下正好是 0（一行的键全被屏蔽时，"
                   "每个键得到 1/n）。",
@@ -702,45 +698,45 @@ TEXT: dict[str, str] = {
                      "和模型自己的词表：tokens.vocab[i] 是对数概率第 i 列对应的 "
                      "token，tokens.src_vocab 给出源语言各 id 对应的 token。用 numpy.load(path) "
                      "打开。每张图都可单独下载 PNG：点击其工具栏中的相机图标。",
-    # ---- 敲除一个头（explorer/sections/knockout.py） ----
-    "ko.header": "敲除一个头",
-    "ko.open": "动手试试：关掉一个头或一个子层",
-    "ko.intro": "关掉一个头，或整个子层，看看模型失去了什么：它对你的输入的回答，以及它在其任务的"
-                "新输入上的整序列准确率。这个头的输出只在这几次运行中由钩子置零；模型的权重不会改"
-                "变。",
+    # ---- 消融一个头（explorer/sections/knockout.py） ----
+    "ko.header": "消融一个头",
+    "ko.open": "动手试试：消融一个头或一个子层",
+    "ko.intro": "消融（ablation）一个头或整个子层，就是在运行时把它的输出换成 0，看看模型因此少了"
+                "什么：它对你的输入给出的回答，以及它在自己任务的新输入上的整序列准确率。只有这几"
+                "次运行里由钩子把输出置零，模型的权重不会改变。",
     "ko.part": "子层",
     "ko.part_encoder_feed_forward": "编码器前馈网络",
     "ko.part_decoder_feed_forward": "解码器前馈网络",
     "ko.whole": "整个子层",
     "ko.unit": "{part}，{layer}，{head}",
-    "ko.refused": "这个敲除不属于该模型（超出它的层或头，或菜单中没有的值）：改为显示第一个"
+    "ko.refused": "这个消融选项不适用于该模型（超出它的层或头，或不是菜单里的值）：改为显示第一个"
                   "选项。",
     "ko.how": "仅在本次运行中通过钩子点 `{hook}` 移除。",
     "ko.answer_intact": "**完整模型的回答**（对你的输入做贪心解码）",
-    "ko.answer_without": "**敲除后的回答**：{unit}",
+    "ko.answer_without": "**消融后的回答**：{unit}",
     "ko.answer_same": "对你的输入的回答没有改变。",
     "ko.answer_changed": "回答在 {total} 个位置中的 {n} 个发生了变化。",
     "ko.train_mode": "侧边栏中 dropout 已打开（训练模式）；这里的回答在关闭 dropout 的情况下"
-                     "解码，因此两者只因敲除而不同。",
+                     "解码，因此两者只因消融而不同。",
     "ko.no_task_untrained": "这个未训练的模型从未学过任何任务，因此没有准确率可测（也无法测量一个"
-                            "头的作用）：只有上面它对你的输入的回答能显示敲除改变了什么。请在“训练"
+                            "头的作用）：只有上面它对你的输入的回答能显示消融改变了什么。请在“训练"
                             "与解码”页训练一个模型并在侧边栏中选择它，或者看看日期翻译器。",
     "ko.no_task_file": "导入的文件没有指明本应用的任何任务，因此没有准确率可测（也无法测量一个头的"
-                       "作用）：只有上面对你的输入的回答能显示敲除改变了什么。",
-    "ko.no_task_vocab": "这个模型的词表不是其文件所指任务的词表，因此没有准确率可测：只有上面对你"
-                        "的输入的回答能显示敲除改变了什么。",
-    "ko.no_task_long": "这个模型的位置编码表比其任务最长的序列还短，因此没有准确率可测：只有上面对"
-                       "你的输入的回答能显示敲除改变了什么。",
-    "ko.measuring": "正在对新输入解码（有无敲除）…",
+                       "作用）：只有上面对你的输入的回答能显示消融改变了什么。",
+    "ko.no_task_vocab": "这个模型的文件写明了任务，但模型的词表和这个任务的词表不一样，所以没法测"
+                        "准确率：只能从上面它对你的输入的回答，看出消融改变了什么。",
+    "ko.no_task_long": "这个模型的位置编码表比它的任务里最长的序列还短，所以没法测准确率：只能从上"
+                       "面它对你的输入的回答，看出消融改变了什么。",
+    "ko.measuring": "正在对新输入解码（消融前后各一次）…",
     "ko.acc_intact": "整序列准确率，完整模型（{n} 个输入）",
-    "ko.acc_without": "整序列准确率，敲除后（{n} 个输入）",
+    "ko.acc_without": "整序列准确率，消融后（{n} 个输入）",
     "ko.points": "{d} 个百分点",
-    "ko.acc_caption": "{task}任务的 {n} 个{sequences}，每次敲除都用同样的输入；只有整个回答都对，"
+    "ko.acc_caption": "{task}任务的 {n} 个{sequences}，每次消融都用同样的输入；只有整个回答都对，"
                       "一个输入才算对。",
     "eval.held": "留出序列（从不出现在训练批中）",
     "eval.not_held": "按训练的方式抽取的序列（这个任务不同的序列太少，一个也留不出来）",
     "ko.acc_caption_dates": "在这里用{task}任务的 {n} 个日期测得，这些日期取自训练时留出的日子（用"
-                            "固定的随机种子抽取，每次敲除都用同样的日期）；只有整个回答都对，一个"
+                            "固定的随机种子抽取，每次消融都用同样的日期）；只有整个回答都对，一个"
                             "日期才算对。",
     "ko.measure": "测量每一个头（{count} 个头）",
     "ko.measure_help": "每次只移除一个头，每次都解码同样的 {n} 个输入（共 {count} "
@@ -749,9 +745,10 @@ TEXT: dict[str, str] = {
     "ko.progress": "准确率 {done} / {total}",
     "ko.no_pattern": "前馈网络没有注意力模式：它单独处理每个位置。",
     "ko.pattern_title": "权重：{unit}",
-    "ko.grid_caption": "每次只移除一个头时，{n} 个新输入上准确率的下降（完整模型：{intact}）；{cou"
-                       "nt} 个头共用时 {seconds} 秒。最重要的是：{best}（准确率下降 "
-                       "{lost}）；{unchanged} 个头没有任何影响。蓝色：去掉这个头后模型反而更好。",
+    "ko.grid_caption": "每次只消融一个头，在 {n} 个新输入上测准确率下降了多少（完整模型：{intact}"
+                       "）；测完 {count} 个头总共花了 {seconds} 秒。最重要的头是 {best}（准确率下"
+                       "降 {lost}）；有 {unchanged} 个头去掉后毫无影响。蓝色：去掉这个头后模型反而"
+                       "更好。",
     "ko.fig_lost": "准确率下降",
     "ko.fig_intact": "完整模型：{intact}",
     "ko.fig_scale": "下降",
@@ -822,7 +819,7 @@ TEXT: dict[str, str] = {
     "settings.too_many_params": "这个模型将有 {params}M 个参数；上限是 "
                                 "{limit}M，以免一位学习者占满共享服务器的内存。请减小 "
                                 "N、d_model 或 d_ff（论文的 base 模型约有 65M 个参数，其中 "
-                                "44M 在编码器栈和解码器栈里）。",
+                                "44M 在编码器和解码器里）。",
     "settings.too_big_to_train": "只能训练不超过 {limit}M 个参数的模型（这个模型有 {params}M），"
                                  "更大的模型无法在共享服务器上 {seconds} 秒的时间上限内学会。"
                                  "tiny 预设几秒钟就能训练完。",
@@ -881,8 +878,8 @@ TEXT: dict[str, str] = {
                                   "encoder.layers.0.self_attn...）。",
     "ckpt.err.no_layers_decoder": "检查点中没有解码器层（名字应形如 "
                                   "decoder.layers.0.self_attn...）。",
-    "ckpt.err.layer_counts": "编码器有 {enc}，解码器却有 {dec}；这个模型的编码器栈和解码器栈层数 N "
-                             "应当相同（是不是缺了一层？）。",
+    "ckpt.err.layer_counts": "编码器有 {enc}，解码器却有 {dec}；这个模型的编码器和解码器层数应当相"
+                             "同，都是 N（是不是缺了一层？）。",
     "ckpt.err.one_final_norm_encoder": "编码器最后有一个层归一化（encoder.norm），解码器却没有；"
                                        "前置归一化的模型两者都有，后置归一化的模型两者都没有。",
     "ckpt.err.one_final_norm_decoder": "解码器最后有一个层归一化（decoder.norm），编码器却没有；"
@@ -933,7 +930,7 @@ TEXT: dict[str, str] = {
                              "最长文本）。",
     "ckpt.note.assumed_options": "假定层归一化公式是 Annotated 版本（std + 1e-6），并且词嵌入"
                                  "乘以 sqrt(d_model)：仅凭 state_dict 无法判断。",
-    "ckpt.note.post_norm": "编码器栈和解码器栈都没有最后的层归一化：按后置归一化加载（论文中的 "
+    "ckpt.note.post_norm": "编码器和解码器都没有最后的层归一化：按后置归一化加载（论文中的 "
                            "LayerNorm(x + Sublayer(x))）。",
     "ckpt.note.tied": "发现了绑定的权重：tie_weights = {tie}。",
 
@@ -1018,13 +1015,13 @@ TEXT: dict[str, str] = {
     "train.warmup": "预热步数",
     "train.factor": "Noam 系数 (factor)",
     "train.early": "学会后自动停止",
-    "train.early_help": "只要某一步自己的那批序列（新的随机序列，在权重更新之前打分）几乎全部正"
-                        "确，就做一次停止检验：检查另外 {n} 个新序列；一旦这 {n} 个全部正确就停"
-                        "止训练。检验只做一次教师强制的前向计算，结论却与贪心解码相同：在后续位"
-                        "置掩码下，如果一个序列每一步的下一个 token 都是模型的首选，贪心解码写"
-                        "出的正好就是这个序列。有 dropout 时，那批序列是在丢弃部分单元的情况下"
-                        "打分的，所以改为每 {every} 步检验一次。训练后显示的准确率来自另外的序"
-                        "列。",
+    "train.early_help": "每一步训练用的那一批序列都是新随机抽的，在更新权重之前先打分。某一步的这"
+                        "批序列几乎全对时，就做一次停止检验：另外抽 {n} 个新序列来考，{n} 个全对就"
+                        "停止训练。检验只需教师强制下的一次前向传播，得出的结论却和贪心解码一样："
+                        "有后续位置掩码时，如果一个序列里每个下一个 token 都是模型给出概率最大的那"
+                        "个，贪心解码写出来的就正是这个序列。开着 dropout 时，这批序列是在丢掉部分"
+                        "单元的情况下打的分，所以改为每 {every} 步检验一次。训练结束后显示的准确率"
+                        "是在另外的序列上测的。",
     "train.adam_caption": "与论文相同，使用 Adam，β = (0.9, 0.98)，ε = 1e-9。"
                           "默认是本应用的快速训练方案：{warmup} 步学习率预热后学习率为 {lr}，"
                           "批大小 {batch}，不使用标签平滑——在这里比 The Annotated Transformer "
@@ -1178,7 +1175,7 @@ TEXT: dict[str, str] = {
                          "{positions} 个位置（含 <s> 和 </s>）。",
     "train.digits_input": "要解码的数字（用空格分隔）",
     "train.building_untrained": "正在构建未训练的模型…",
-    "train.expected": "期望的答案",
+    "train.expected": "正确答案",
     "train.answer_right": "模型的答案：:green[**正确**]",
     "train.answer_wrong": "模型的答案：:red[**错误**]",
     "train.step": "解码步骤",
@@ -1221,20 +1218,20 @@ TEXT: dict[str, str] = {
                              "个字符（不计空格）。答案是同一个日期，写成 "
                              "YYYY-MM-DD。词表：{vocab} 个 token = 4 个特殊 token + {symbols} "
                              "个字符。大约每 20 天中有一天不参与训练；训练后的准确率就在这些日子上"
-                             "测量。六个随机的训练样例：",
+                             "测量。六个随机的训练样本：",
     "train.col_date": "写出的日期",
     "train.col_iso": "答案",
     "train.model_recipe_dates": "日期训练方案：N={N}，d_model={d_model}，h={h}，d_ff={d_ff}，不用 "
                                 "dropout（比应用自带的日期翻译器的 d_model = {shipped} "
                                 "窄，所以学得更快）",
-    "train.early_help_dates": "只要某一步自己的那批训练日期（在权重更新之前打分）几乎全部正确，就"
-                              "做一次停止检验：检查另外 {n} 个新的训练日期；一旦这 {n} 个中至少 "
-                              "{share} 正确就停止训练（要让每个日期都正确还得多花几分钟：应用自带"
-                              "的日期翻译器训练了 {minutes} "
-                              "分钟）。检验只做一次教师强制的前向计算，结论却与贪心解码相同：在后"
-                              "续位置掩码下，如果一个日期每一步的下一个字符都是模型的首选，贪心解"
-                              "码写出的正好就是它。有 dropout 时，改为每 {every} "
-                              "步检验一次。训练后显示的准确率来自留出的日子。",
+    "train.early_help_dates": "每一步训练用的那批日期都在更新权重之前先打分。某一步的这批日期几乎"
+                              "全对时，就做一次停止检验：另外抽 {n} 个新的训练日期来考，其中至少 "
+                              "{share} 答对就停止训练（要让每个日期都对，还得再训练几分钟：应用自"
+                              "带的日期翻译器训练了 {minutes} 分钟）。检验只需教师强制下的一次前向"
+                              "传播，得出的结论却和贪心解码一样：有后续位置掩码时，如果一个日期里"
+                              "每个下一个字符都是模型给出概率最大的那个，贪心解码写出来的就正是这"
+                              "个日期。开着 dropout 时，改为每 {every} 步检验一次。训练结束后显示"
+                              "的准确率是在留出的日子上测的。",
     "train.adam_caption_dates": "与论文相同，使用 Adam，β = (0.9, 0.98)，ε = "
                                 "1e-9。日期训练方案：{warmup} 步学习率预热后学习率为 {lr}，批大小 "
                                 "{batch}，不使用标签平滑。应用自带的日期翻译器训练得更久（tools/tr"
@@ -1379,8 +1376,8 @@ TEXT: dict[str, str] = {
                                "个因子 √((d_model − 1)/d_model)，所以 nn.LayerNorm 的输出大约大 "
                                "1/(2·d_model)：d_model = 32 时约 1.6%，512 时约 "
                                "0.1%。“模型”页会在你的句子上把它算出来。",
-    "sidebar.tie_weights_help": "论文（§3.4）让两个词嵌入层和 softmax "
-                                "之前的线性层共享同一个权重矩阵（这时源语言和目标语言共用一个"
+    "sidebar.tie_weights_help": "论文（§3.4）把两个词嵌入层和 softmax "
+                                "之前的线性层绑定为同一个权重矩阵（这时源语言和目标语言共用一个"
                                 "词表）。The Annotated Transformer 的 `make_model` "
                                 "并没有绑定权重：它的绑定代码写在一个 `if False:` "
                                 "分支里。这里默认也不绑定。",
@@ -1444,11 +1441,11 @@ TEXT: dict[str, str] = {
                             "年之间、用任务中某种语言和格式书写的日期）。它仍然会给出答案，因为模"
                             "型总会输出点什么；请把这里的答案和注意力看作模型在训练数据之外的猜测"
                             "。",
-    "source.alignment": "在 {n} 个模型从未见过的日期上测得的交叉注意力：在解码器第 {layer} "
-                        "层（各头取平均），**{year}** 的年份数字、**{day}** 的日数字和 "
-                        "**{month}** 的月份数字（月份写成单词时，如 \"November\" 或 "
-                        "\"nov.\"，为 {month_word}）最关注源句子中它们所来自的那一部分。在下面"
-                        "选择“交叉注意力”和第 {layer} 层，就能看到你输入的日期上的情况。",
+    "source.alignment": "这是交叉注意力在 {n} 个模型从没见过的日期上的测量结果：在解码器第 "
+                        "{layer} 层（各头取平均），**{year}** 的年份数字、**{day}** 的日数字和 "
+                        "**{month}** 的月份数字，最关注的都是源句子里自己所来自的那一段（月份写成"
+                        "单词时，比如 \"November\" 或 \"nov.\"，月份数字的这个比例是 {month_word}"
+                        "）。在下面选“交叉注意力”和第 {layer} 层，就能看到你输入的日期是什么情况。",
     "source.dates_scope": "训练数据：英语（美国、英国）、中文（简体、繁体）、德语、法语、西班牙语、"
                           "日语和韩语；完整、长、中等和缩写格式，也包括小写；年份 1900–2099。"
                           "没有包括：两位数的年份（23.11.26 是 1926 年还是 2026 年？），以及"
@@ -1544,16 +1541,16 @@ TEXT: dict[str, str] = {
                     "准确率（输入正确答案，和训练时一样），被破坏的模型 {tf_bad}，正确的模型 "
                     "{tf_ok}；贪心解码的整序列准确率（模型自己解码）{greedy_bad}，对比 "
                     "{greedy_ok}；最后的训练损失 {loss_bad}，对比 {loss_ok}。",
-    "exp.verdict_gap": "**要点就在这个差距。** 输入正确答案时，被破坏的模型答对 {tf_bad} 的 "
-                       "token，但自己解码时只有 {greedy_bad} 的序列完全正确，而正确的模型是 "
-                       "{greedy_ok}。训练时的准确率在解码时保不住，说明模型依赖了只在训练时才"
-                       "有的东西。",
-    "exp.verdict_worse": "**被破坏的模型明显更差：**同样的步数之后，完全正确的序列是 "
-                         "{greedy_bad}，对比 {greedy_ok}。",
-    "exp.verdict_better": "**这一次被破坏的模型反而更好**（完全正确 {greedy_bad}，对比 "
-                          "{greedy_ok}）：在这个大小和预算下，这个部件不是必需的。",
-    "exp.verdict_same": "**在这个大小和预算下，这个部件这次没有带来明显差别**（完全正确 "
-                        "{greedy_bad}，对比 {greedy_ok}）。",
+    "exp.verdict_gap": "**关键就在这个差距。** 喂给它正确答案时，被破坏的模型能答对 {tf_bad} 的 "
+                       "token；可让它自己解码，整序列准确率只有 {greedy_bad}，正确的模型则是 "
+                       "{greedy_ok}。训练时的准确率到解码时就保不住，说明模型靠的是只有训练时才有"
+                       "的东西。",
+    "exp.verdict_worse": "**被破坏的模型明显更差：**训练同样的步数后，它的整序列准确率是 "
+                         "{greedy_bad}，正确的模型是 {greedy_ok}。",
+    "exp.verdict_better": "**这一次被破坏的模型反而更好**（整序列准确率 {greedy_bad}，正确的模型"
+                          "是 {greedy_ok}）：在这样的模型规模和步数下，这个部件不是必需的。",
+    "exp.verdict_same": "**在这样的模型规模和步数下，这个部件这次没有带来明显差别**（整序列准确率 "
+                        "{greedy_bad}，正确的模型是 {greedy_ok}）。",
     "exp.hint.decoder_mask.none": "步数更多时，正确的模型会更好；被破坏的模型学不到它需要的东"
                                   "西。",
     "exp.hint.decoder_mask.inverted": "步数更多时，正确的模型会更好；被破坏的模型学不到它需要"
@@ -1570,7 +1567,7 @@ TEXT: dict[str, str] = {
     "exp.broken": "被破坏的模型",
     "exp.broken_named": "被破坏：{name}",
     "exp.cannot": "用这些设置无法训练：{reason}",
-    "exp.not_run": "选一个部件，然后按**训练两个模型**：两个模型先后训练，然后一起测量。",
+    "exp.not_run": "选好要破坏的部件，再点击**训练两个模型**：两个模型依次训练，训练完后一起测量。",
     "exp.incomplete": "实验在{name}训练第一步之前就停止了，所以没有可比较的结果；请再按一次**训练"
                       "两个模型**。",
     "exp.trained": "已训练：{describe}；每个模型计划 {steps} 步（表中是实际训练的步数），从相"
@@ -1589,8 +1586,8 @@ TEXT: dict[str, str] = {
     "exp.self_title": "解码器自注意力，第 0 层（各头平均）",
     "exp.cross_title": "交叉注意力，最后一层（各头平均）",
     "url.label.pe_k": "位置编码的偏移量 k",
-    "url.label.ko_part": "敲除的子层",
-    "url.label.ko_open": "敲除实验（展开与否）",
+    "url.label.ko_part": "消融的子层",
+    "url.label.ko_open": "消融实验（展开与否）",
     "url.label.tr_symbols": "训练用的符号",
     "url.label.tr_model": "要训练的模型",
     "url.label.tr_steps": "训练步数",
@@ -1640,8 +1637,8 @@ TEXT: dict[str, str] = {
     "train.held_out_missed_same": "旁边的“{metric}”来自另一次独立的测试，即留出评估：另外 {total} "
                                   "个序列中答对 {right} 个（{acc}）。通过一次检验并不等于每个序列"
                                   "都对；答错的 {wrong} 个序列长度都是 {lengths}。",
-    "train.n_unknown": "，其中 {n} 个符号任务中没有",
-    "train.n_unknown.one": "，其中 1 个符号任务中没有",
+    "train.n_unknown": "，其中有 {n} 个符号不在任务里",
+    "train.n_unknown.one": "，其中有 1 个符号不在任务里",
     "train.dropped_words.one": "你的句子中有 1 个词被略去了：它不在任务的符号之中（任务只取前 "
                                "{limit} 个不同的词）。",
     "train.date_unknown.one": "这段文字中有 1 个字符从未在任务的日期中出现：模型把它读作 <unk>。",
@@ -1655,8 +1652,8 @@ TEXT: dict[str, str] = {
     "exp.stopped": "{name}：训练在第 {step} / {steps} 步停止（{reason}）。",
     "fig.attention.head_short": "头{j}",
     "model.arch_header_loaded": "所查看模型的结构",
-    "ko.whose_shared": "看这个模型的所有人共用同一份模型，所以敲除从不改写它。",
-    "ko.whose_session": "这个模型只存在于你的会话中；敲除同样不会改变它。",
+    "ko.whose_shared": "看这个模型的所有人共用同一份模型，所以消融从不改写它。",
+    "ko.whose_session": "这个模型只存在于你的会话中；消融同样不会改变它。",
     "ko.acc_vs_made": "页面顶部的信息框给出的是制作模型时在另外 {made_n} "
                       "个留出日期上测得的准确率（{made}）：日期不同，所以两个数字可能不一样。",
     "source.reads_target": "“{name}”的解码器读取的是上面输入的目标句子（教师强制），而不是它自己的"
@@ -1696,9 +1693,9 @@ TEXT: dict[str, str] = {
                                       "{total} 个序列中答对 {right} "
                                       "个（{acc}）。通过一次检验并不等于每个序列都对；答错的那一个"
                                       "序列长度为 {lengths}。",
-    "mask.leak_header": "写入 −1e9 后，未来的信息还会漏过来一点吗？",
+    "mask.leak_header": "写入 −1e9 后，后面的位置还会漏过来一点信息吗？",
     "mask.leak_text": "有一篇代码讲解说，执行 `masked_fill(mask == 0, -1e9)` 之后，softmax "
-                      "仍会让“一点点”未来的信息漏过来。在 float32 下并非如此，而本模型正是用 "
+                      "仍会让后面的位置漏过来“一点点”信息。在 float32 下并非如此，而本模型正是用 "
                       "float32 计算的：在上面你的分数上，**{blocked} 个**被屏蔽的权重中有 "
                       "**{zeros} 个**正好是 0.0（表格第一行）。softmax 计算的是 exp(分数 − "
                       "该行最大分数)，而 float32 的 exp 在指数低于 {cut32} 时一律给出 0（float32 "
@@ -1749,7 +1746,7 @@ TEXT: dict[str, str] = {
                       "{p}），`nn.NLLLoss()(x, y)` 返回 **{loss}** = −x[y]。在你的句子的全部 {m} "
                       "个标签上，x[y] 的平均值是 {mean_x_y}，NLLLoss 返回 {mean_loss}；本应用的 "
                       "`LabelSmoothing` 取 ε = 0、再除以 {m} 个标签，得到的也是 {ours}。",
-    "train.nll_no_sentence": "在侧边栏输入目标句，就能看到 NLLLoss 在你自己的句子上的值。",
+    "train.nll_no_sentence": "在侧边栏输入目标句子，就能看到 NLLLoss 在你自己的句子上的值。",
     "train.ce_example": "**CrossEntropyLoss 还是 NLLLoss：得到同一个数。** 那篇代码讲解的例子有 5 "
                         "个类别，logits 为 {logits}，标签为 {label}。在 logits 上用 "
                         "`nn.CrossEntropyLoss()` 得到 **{ce}**；在它们的 `log_softmax` 上用 "
@@ -1772,13 +1769,13 @@ TEXT: dict[str, str] = {
                           "token）和标签 `tgt_y`（去掉第一个 token）：同一个句子错开一位。",
     "train.tf_seed_caption": "共 {n} 个位置，在一次前向传播中同时训练；位置 i 读入第 0 … i "
                              "行的输入，要预测第 i 行的标签。这一个句子的目标掩码形状是 {shape}。",
-    "attn.kv_text": "**K 和 V：同一个输入，两个投影。** 有一篇代码讲解说 K 一般就是 V。K 和 V "
-                    "共有的是它们的输入：{source}。本应用用 W^K 和 W^V 从这一个 {rows} × "
-                    "{d_model} 的张量重新算出第 {head} 个头的 K 和 V，与上面 K、V "
-                    "两张图的数值相差不超过 {error}。但 W^K 和 W^V "
-                    "是分别学习的两个矩阵（对这个头，它们之差的大小是 W^K 的 {w_diff} 倍），所以 "
-                    "K 和 V 是不同的张量：K 的平均绝对值为 {mean_k}，V 的为 {mean_v}，K − V "
-                    "的平均绝对值为 {mean_diff}，两者各元素的相关系数为 {corr}。",
+    "attn.kv_text": "**K 和 V：同一个输入，两个投影。** 有一篇代码讲解说 K 一般就是 V。K 和 V 共有"
+                    "的是它们的输入：{source}。本应用用 W^K 和 W^V 从这一个 {rows} × {d_model} 的"
+                    "张量重新算出第 {head} 个头的 K 和 V，与上面 K、V 两张图的数值相差不超过 "
+                    "{error}。但 W^K 和 W^V 是分别学习的两个矩阵（对这个头，‖W^K − W^V‖ 是 ‖W^K‖ "
+                    "的 {w_diff} 倍，‖·‖ 为 Frobenius 范数），所以 K 和 V 是不同的张量：K 的平均绝"
+                    "对值为 {mean_k}，V 的为 {mean_v}，K − V 的平均绝对值为 {mean_diff}，两者各元"
+                    "素的相关系数为 {corr}。",
     "attn.kv_source_memory": "在交叉注意力中，两者都来自 `memory`，即编码器的输出（`src_attn(x, "
                              "m, m, src_mask)`）",
     "attn.kv_source_x": "在自注意力中，查询、键和值都来自同一个 x，即子层的输入（`self_attn(x, x, "
@@ -1793,10 +1790,10 @@ TEXT: dict[str, str] = {
                            "× {seq} 的分数，({seq} × {seq}) · ({seq} × {d_k}) 得到 {seq} × {d_k} "
                            "的输出；掩码中大小为 1 的维度会被广播到各个头和各个查询行。换成解码器"
                            "的掩码 {dec_mask}，权重仍是 {dec_weights}，输出仍是 {dec_out}。K "
-                           "不必与 Q 形状相同，只需 batch、头数和 d_k 相同：键和值取 {src_len} "
+                           "不必与 Q 形状相同，只需批大小、头数和 d_k 相同：键和值取 {src_len} "
                            "个源位置，即 {cross_k}（交叉注意力）时，权重是 "
                            "{cross_weights}，输出是 {cross_out}，每个查询一行。",
-    "shapes.ex.walk_q": "Q：batch、头、位置、d_k",
+    "shapes.ex.walk_q": "Q：批、头、位置、d_k 四个维度",
     "shapes.ex.walk_k": "K：这里与 Q 形状相同（自注意力）",
     "shapes.ex.walk_v": "V：每个键位置一个 d_k 维向量",
     "shapes.ex.walk_mask": "填充掩码 (batch, 1, 1, seq)：每个头、每个查询都相同",
@@ -1823,7 +1820,7 @@ TEXT: dict[str, str] = {
     "class.qr_caption": "加入链接的二维码",
     "class.roster": "已连接的学生：{connected} 名（{following} 名跟随，{exploring} 名自行探索）",
     "class.asked": "已提出的问题（{n} 个）",
-    "class.asked_right": "{answered} 人作答，答对率 {right}",
+    "class.asked_right": "{answered} 人作答，{right} 答对",
     "class.asked_open": "{answered} 人作答，尚未公布答案",
     "class.end": "结束课堂",
     "class.ended": "这堂课已经结束。",
