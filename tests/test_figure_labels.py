@@ -341,7 +341,7 @@ LONG_TITLES = [
     "权重：交叉注意力（解码器 → 编码器），第 0 层",
     "masked scores: blank = -1e9 (0 blocked)",
     "Cross-attention of the date translator, decoder layer 1",
-    "masked_fill(mask == 1, -1e9) 之后的 softmax：只剩下未来的位置",
+    "masked_fill(mask == 1, -1e9) 之后的 softmax：只剩下后面的位置",
     "k = 3 时的 M_k：每个频率一个 2×2 旋转",
 ]
 

@@ -136,7 +136,7 @@ def test_the_inverted_fill_mistake_is_computed_on_the_learners_scores():
     tril = np.tril(np.ones((n, n), dtype=bool))
     expected = softmax_rows(np.where(tril, -1e9, scores))
     assert np.allclose(wrong, expected) and np.allclose(wrong, inverted_fill_weights(scores, tril))
-    assert np.allclose(np.triu(wrong, k=1).sum(axis=1)[:-1], 1.0)  # only the future is left
+    assert np.allclose(np.triu(wrong, k=1).sum(axis=1)[:-1], 1.0)  # only later positions are left
     assert np.allclose(wrong[-1], 1 / n)  # every key blocked: uniform
     assert any(f"1/{n} = {1 / n:.3f}" in c.value for c in at.caption)
 
