@@ -13,6 +13,7 @@ from explorer.figures.embeddings import (
     magnitude_bars,
     pe_curves,
     pe_similarity,
+    pe_steps,
     pe_table_heatmap,
     shift_error,
     shift_matrix,
@@ -74,6 +75,12 @@ dims = _clean_dims(dims, d_model) or default_dims
 ctx.chart(pe_curves(table, dims, t("emb.curves_title", d_model=d_model), lang=lang),
           "positional_encoding_curves", key="pe_curves")
 st.caption(t("emb.curves_caption"))
+with st.expander(t("emb.steps_expander", d_model=d_model)):  # a walk-through's printout
+    steps, _ = ctx.fixed(("embeddings", "steps", d_model), lambda: pe_steps(d_model))
+    st.markdown(t("emb.steps_text", max_len=steps.max_len, half=steps.half, d_model=d_model))
+    st.dataframe(steps.corners, hide_index=True, width="stretch")
+    st.caption(t("emb.steps_caption", first=f"{np.sin(49_997):.5f}",
+                 last=f"{np.sin(steps.max_len - 1):.5f}", row=f"{steps.max_len - 1:,}"))
 
 t1, t2 = st.columns(2)
 with t1:

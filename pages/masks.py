@@ -20,6 +20,7 @@ from explorer.figures.masks import (
     inverted_fill_weights,
     mask_figure,
     masking_effect_figure,
+    minus_inf_weights,
     padded_pair,
     self_attention_example,
     sentence_positions,
@@ -105,6 +106,7 @@ fig, name = ctx.fixed(("masks", "pad", *pair_name), lambda: mask_figure(
     lang=lang, row_noun=t("mask.row_sentence"), col_noun=t("mask.col_position")))
 ctx.chart(fig, "mask_padding", key="mask_pad", where=b1, share=name)
 b2.caption(t("mask.pad_caption"))
+b2.caption(t("mask.cross_mask", pads=abs(len_a - len_b)))
 # The two target masks get the page's whole width: side by side in a column, their row
 # labels (e.g. "5:<pad>") ran into the padding-mask chart beside them.
 fig, name = ctx.fixed(("masks", "tgt", *pair_name), lambda: batch_masks_figure(
@@ -173,6 +175,7 @@ off = ~np.eye(4, dtype=bool)
 a1.caption(t("mask.none_caption", own=f"{np.diag(s_none).mean():,.0f}",
              other=f"{np.abs(s_none[off]).mean():,.0f}", diag=f"{np.diag(p_none).min():.4f}"))
 a2.caption(t("mask.all_caption", weight=f"{p_all.mean():.2f}"))
+a2.caption(t("mask.inf_caption", row=" ".join(map(str, minus_inf_weights(s_none)[0]))))
 
 # A walk-through's claim: -1e9 still lets "a little" of the future through. On the learner's
 # scores above: in float32 every blocked weight is exactly 0; when it would not be.

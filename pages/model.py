@@ -142,6 +142,10 @@ left.code(introspect.component_source(component), language="python")
 
 with right:
     st.subheader(t("model.live_shapes"))
+    if component in ("Encoder", "Decoder"):  # a walk-through's claim, computed
+        check = introspect.module_list_check(getattr(ctx.model(), component.lower()))
+        st.caption(t("model.module_list", truth=check.is_module, n=cfg.N,
+                     registered=f"{check.registered:,}", in_a_list=f"{check.in_a_list:,}"))
     if component == "make_model":
         st.caption(t("model.make_model_caption"))
         arguments = introspect.make_model_arguments(cfg)

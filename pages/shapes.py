@@ -110,6 +110,11 @@ if selected and 0 <= selected[0] < len(shown):
 
 st.header(t("shapes.split_header"))
 st.markdown(t("shapes.split_text", d_model=cfg.d_model, h=cfg.h, d_k=cfg.d_k))
+# a walk-through's claim (Q, K, V are batchsize x d_model), against the shapes of this run
+shape_of = {p: tuple(run.cache[KINDS["enc"].hook(0, p)].shape)
+            for p in ("hook_out", "hook_q", "hook_scores")}
+st.caption(t("shapes.qkv_seq", x=shape_of["hook_out"], q=shape_of["hook_q"],
+             scores=shape_of["hook_scores"]))
 split_layer, split_kinds = head_split_views(stack, layer)
 if cfg.h <= 16:
     for kind in (KINDS[k] for k in split_kinds):

@@ -324,3 +324,98 @@ def test_train_page_shows_the_teacher_forcing_example(lang):
     # inside the teacher-forcing expander, beside the task's own example
     inside = next(e for e in at.expander if e.label == TABLES[lang]["train.tf_expander"])
     assert any("good day" in m.value for m in inside.markdown)
+
+
+# ---- walk-through mistakes named where they happen ---------------------------------------------
+
+
+def test_a_minus_infinity_fill_of_a_fully_blocked_row_gives_nan():
+    from explorer.figures.masks import minus_inf_weights, self_attention_example
+
+    _, scores = self_attention_example(blocked=False)
+    weights = minus_inf_weights(scores)
+    assert np.isnan(weights).all()
+    p, _ = self_attention_example(blocked=True)  # the app's -1e9: 1/n, a number
+    assert np.allclose(p, 0.25)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_masks_page_names_the_nan_and_the_cross_attention_mask(lang):
+    with app_in(lang, "masks", mask_len_a=3, mask_len_b=5) as at:
+        assert not at.exception, at.exception
+        captions = [c.value for c in at.caption]
+    table = TABLES[lang]
+    assert table["mask.inf_caption"].format(row="nan nan nan nan") in captions
+    assert table["mask.cross_mask"].format(pads=2) in captions
+
+
+def test_the_module_list_claim_is_computed_on_the_stack_without_changing_it():
+    from torch import nn
+
+    from explorer.core.introspect import module_list_check
+
+    for placement, final_norm in (("pre", True), ("post", False)):
+        ctx = build_context(Settings(norm_placement=placement))
+        encoder = ctx.model().encoder
+        before = [id(p) for p in encoder.parameters()]
+        check = module_list_check(encoder)
+        layers = sum(p.numel() for p in encoder.layers.parameters())
+        assert check.is_module and issubclass(nn.ModuleList, nn.Module)
+        assert check.registered == sum(p.numel() for p in encoder.parameters())
+        assert check.in_a_list == check.registered - layers
+        assert (check.in_a_list > 0) is final_norm  # post-norm: no final norm, nothing left
+        assert [id(p) for p in encoder.parameters()] == before
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_model_page_and_the_sidebar_name_the_walk_throughs_claims(lang):
+    with app_in(lang, "model", model_component="Decoder", teaching_open=True) as at:
+        assert not at.exception, at.exception
+        captions = " ".join(c.value for c in at.caption)
+        helps = " ".join(str(w.help) for kind in ("radio", "selectbox")
+                         for w in at.sidebar.get(kind))
+    assert "issubclass(nn.ModuleList, nn.Module)` " in captions and "True" in captions
+    assert TABLES[lang]["sidebar.norm_placement_help"] in helps
+    assert TABLES[lang]["sidebar.tie_weights_help"] in helps
+    paper_shares = "it shares them" if lang == "en" else "其实论文把它们绑定为同一个权重矩阵"
+    assert paper_shares in TABLES[lang]["sidebar.tie_weights_help"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_shapes_page_gives_q_k_and_v_their_sequence_axis(lang):
+    """Not batchsize x d_model: the live shapes of encoder layer 0 (the default sentence)."""
+    ctx = build_context(Settings())
+    S, d, h = len(ctx.tokens.src_tokens), ctx.cfg.d_model, ctx.cfg.h
+    with app_in(lang, "shapes") as at:
+        assert not at.exception, at.exception
+        captions = [c.value for c in at.caption]
+    want = TABLES[lang]["shapes.qkv_seq"].format(x=(1, S, d), q=(1, h, S, d // h),
+                                                 scores=(1, h, S, S))
+    assert want in captions
+
+
+def test_the_walk_throughs_pe_printout_is_reproduced_and_its_last_rows_are_of_50000():
+    from explorer.figures.embeddings import pe_steps
+
+    steps = pe_steps(68)
+    assert (steps.half, steps.max_len) == (34, 1024)  # div_term (34,), pe (1024, 68)
+    c = steps.corners
+    assert [c[k][1] for k in ("0", "1", "2", "66", "67")] == [  # the printout's row 1
+        "8.4147e-01", "5.4030e-01", "6.9087e-01", "1.3111e-04", "1.0000e+00"]
+    assert [c[k][2] for k in ("0", "1", "2", "66")] == [
+        "9.0930e-01", "-4.1615e-01", "9.9897e-01", "2.6223e-04"]
+    assert c["pos"][-1] == "1023" and c["0"][-1] != "-5.2517e-01"  # not its printed last row
+    far = pe_steps(68, 50_000).corners  # ... which is position 49,999's
+    assert [far[k][-1] for k in ("0", "1", "65", "67")] == [
+        "-5.2517e-01", "-8.5100e-01", "-6.7518e-01", "9.6314e-01"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_embeddings_page_builds_the_table_step_by_step(lang):
+    with app_in(lang, "embeddings", pe_d_model=68) as at:
+        assert not at.exception, at.exception
+        captions = [c.value for c in at.caption]
+        tables = [d.value for d in at.dataframe]
+    assert TABLES[lang]["emb.steps_caption"].format(
+        first="0.99236", last="-0.91649", row="1,023") in captions
+    assert any(list(tbl.columns)[:2] == ["pos", "0"] and len(tbl.columns) == 7 for tbl in tables)

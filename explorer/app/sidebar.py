@@ -394,7 +394,7 @@ def _teaching_options(cfg: TransformerConfig | None = None,
     with options:
         st.radio(t("sidebar.norm_placement"), CHOICES["norm_placement"], horizontal=True,
                  format_func={"pre": t("sidebar.norm_pre"), "post": t("sidebar.norm_post")}.get,
-                 **own("norm_placement"))
+                 help=t("sidebar.norm_placement_help"), **own("norm_placement"))
         st.radio(t("sidebar.layer_norm"), CHOICES["layer_norm"], horizontal=True,
                  format_func={"annotated": "std + 1e-6", "standard": "nn.LayerNorm"}.get,
                  help=t("sidebar.layer_norm_help"), **own("layer_norm"))

@@ -604,6 +604,30 @@ def layer_norm_comparison(x: np.ndarray) -> LayerNormComparison:
         std_biased=float(v.std(unbiased=False)), max_diff=float((ours - torchs).abs().max()))
 
 
+@dataclass(frozen=True)
+class ModuleListCheck:
+    """A walk-through's claim that nn.ModuleList is not an nn.Module, computed on a stack."""
+
+    is_module: bool  # issubclass(nn.ModuleList, nn.Module)
+    registered: int  # the stack's parameters, its layers held in `clones`' nn.ModuleList
+    in_a_list: int  # what parameters() finds with the same layers in a plain Python list
+
+
+def module_list_check(stack: nn.Module) -> ModuleListCheck:
+    """`stack` (an Encoder or Decoder, whose `layers` is an nn.ModuleList) beside a module
+    that holds the same layers in a plain list: only a Module's children are registered,
+    so the list's layers are missing from parameters() and state_dict(). Nothing of
+    `stack` is changed (a shared model is only read)."""
+    holder = nn.Module()
+    holder.layers = list(stack.layers)  # a list is no Module: nn.Module registers nothing
+    for name, child in stack.named_children():
+        if name != "layers":
+            holder.add_module(name, child)  # the final norm, as the stack has it
+    return ModuleListCheck(issubclass(nn.ModuleList, nn.Module),
+                           sum(p.numel() for p in stack.parameters()),
+                           sum(p.numel() for p in holder.parameters()))
+
+
 # ---- A common alternative layout (a walk-through's module tree beside this one) --------------
 
 

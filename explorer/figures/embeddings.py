@@ -178,3 +178,36 @@ def divided_scale(raw: np.ndarray, pe: np.ndarray, d_model: int) -> tuple[float,
     root = np.sqrt(d_model)
     return (float(np.abs(raw * root).mean()), float(np.abs(raw / root).mean()),
             float(np.abs(pe).mean()))
+
+
+WALKTHROUGH_MAX_LEN = 1024  # the positions a walk-through's PositionalEncoding builds
+
+
+@dataclass(frozen=True)
+class PeSteps:
+    """The sinusoid table built step by step, as a walk-through prints it (its shapes, and
+    the corners `print(pe)` shows: first and last three rows and columns)."""
+
+    half: int  # div_term's length, d_model / 2
+    max_len: int
+    corners: dict[str, list[str]]  # column name -> the corner rows' values, as torch prints
+
+
+def pe_steps(d_model: int, max_len: int = WALKTHROUGH_MAX_LEN) -> PeSteps:
+    """`position` (max_len, 1) times `div_term` (d_model/2,) broadcast to `product`
+    (max_len, d_model/2); sin and cos of it fill pe (max_len, d_model). The same formula
+    as transformer.model.sinusoid_table, whose table gives the corners."""
+    import torch
+
+    from transformer.model import sinusoid_table
+
+    position = torch.arange(max_len).unsqueeze(1)  # (max_len, 1)
+    div_term = torch.exp(torch.arange(0, d_model, 2) * -(np.log(10000.0) / d_model))
+    product = position * div_term  # broadcast: (max_len, d_model / 2)
+    pe = sinusoid_table(max_len, d_model).numpy()  # (max_len, d_model)
+    assert product.shape == (max_len, d_model // 2) and pe.shape == (max_len, d_model)
+    rows = [r for r in (0, 1, 2, max_len - 3, max_len - 2, max_len - 1) if 0 <= r < max_len]
+    cols = sorted({c for c in (0, 1, 2, d_model - 3, d_model - 2, d_model - 1) if c >= 0})
+    corners = {"pos": [str(r) for r in rows]}
+    corners.update({str(c): [f"{pe[r, c]:.4e}" for r in rows] for c in cols})
+    return PeSteps(len(div_term), max_len, corners)

@@ -341,6 +341,14 @@ def self_attention_example(blocked: bool, n: int = 4,
     return p[0].detach().numpy(), scores["scores"][0].detach().numpy()
 
 
+def minus_inf_weights(scores: np.ndarray) -> np.ndarray:
+    """A walk-through's fill, computed: softmax of `scores` (n, n) with every key blocked by
+    `masked_fill(mask == 0, float("-inf"))`: exp(-inf - (-inf)) is NaN, on every row."""
+    s = torch.tensor(scores).masked_fill(torch.ones(scores.shape, dtype=torch.bool),
+                                         float("-inf"))
+    return s.softmax(-1).numpy()
+
+
 def inverted_fill_weights(scores: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """A common mistake, computed: softmax of `scores` after `masked_fill(mask == 1, -1e9)`
     on the lower-triangular mask of 1s (this app's True = may attend). That blocks the past

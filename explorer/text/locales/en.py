@@ -234,6 +234,12 @@ TEXT: dict[str, str] = {
                                 "seeded by the token's text, so a word keeps its vector in "
                                 "every sentence. `explorer.core.runs.page_model(cfg, seed, "
                                 "vocab)` rebuilds it in a script.",
+    "model.module_list": "`clones` holds the layers in an `nn.ModuleList`, which is an "
+                         "`nn.Module`: `issubclass(nn.ModuleList, nn.Module)` is {truth} (a "
+                         "walk-through says it is not). That is why the layers' weights belong "
+                         "to the model: this stack has {registered} parameters; with its {n} "
+                         "layers in a plain Python list, `parameters()` and `state_dict()` "
+                         "would find {in_a_list}.",
     "model.col_argument": "argument",
     "model.col_value": "value",
     "model.shapes_caption": "batch = 1, src_len = {src_len}, tgt_len = {tgt_len}, d_model = "
@@ -262,6 +268,20 @@ TEXT: dict[str, str] = {
     "emb.curves_caption": "With the defaults (d_model = 20, dimensions 4–7, 100 positions) this "
                           "is the Annotated Transformer's figure: each pair of dimensions is one "
                           "frequency, and the higher the dimension, the longer the wavelength.",
+    "emb.steps_expander": "The formula step by step at d_model = {d_model}, as a walk-through "
+                          "prints it",
+    "emb.steps_text": "With max_len = {max_len}, as a walk-through builds it: `position` is "
+                      "({max_len}, 1); `div_term = exp(arange(0, d_model, 2) · (−ln 10000 / "
+                      "d_model))` has {half} values; `product = position * div_term` "
+                      "broadcasts to ({max_len}, {half}); `pe[:, 0::2] = sin(product)` and "
+                      "`pe[:, 1::2] = cos(product)` fill a ({max_len}, {d_model}) table. Its "
+                      "first and last three rows and columns, as `print(pe)` shows them:",
+    "emb.steps_caption": "At d_model = 68 the first three rows are the walk-through's printout, "
+                         "number for number. Its last three rows are not row {row} and the two "
+                         "above it, though it prints the shape (1024, 68): they begin with "
+                         "{first} = sin(49,997), the rows of a table of 50,000 positions, where "
+                         "row {row} begins with sin({row}) = {last}. Its model elsewhere is "
+                         "built with d_model = 512 and T = 4 tokens, not the 68 and 3 it prints.",
     "emb.table_header": "The whole table",
     "emb.table_caption": "Left columns change fast with the position, right columns slowly: like "
                          "the digits of a counter, together they give each position a unique "
@@ -360,6 +380,10 @@ TEXT: dict[str, str] = {
     "mask.col_position": "position (token)",
     "mask.pad_caption": "Each row is one sentence: 1 = real token, 0 = padding. With lengths 3 "
                         "and 4 this is the walk-through's example: [1 1 1 0] and [1 1 1 1].",
+    "mask.cross_mask": "The decoder's cross-attention (`src_attn`) reads this same `src_mask`, "
+                       "not a mask of all ones as a walk-through has it: with all ones, every "
+                       "target position of the shorter sentence would also attend to the "
+                       "source's padding (here {pads} `<pad>` position(s)).",
     # pages/masks.py: the two target masks' titles, on two lines so that they stay apart
     "mask.tgt_title": "tgt_mask[{i}]\n{name}, length {n}",
     "mask.tgt_caption": "tgt_mask has shape {shape}. In the shorter sentence the padded columns "
@@ -399,6 +423,10 @@ TEXT: dict[str, str] = {
                          "position attends only to itself.",
     "mask.all_caption": "Uniform weights, {weight} for each of the 4 keys: every score is the "
                         "same −1e9.",
+    "mask.inf_caption": "With −∞ instead, as a walk-through fills (`masked_fill(mask == 0, "
+                        "float('-inf'))`), the same row comes out as [{row}]: exp(−∞ − (−∞)) is "
+                        "not a number, and a NaN spreads to everything computed from it, the "
+                        "loss included.",
     "mask.mistake_header": "A common mistake: the other convention's fill",
     "mask.mistake_text": "Some walk-throughs build the lower-triangular mask of 1s, as this app "
                          "does, and then fill it with `scores.masked_fill(mask == 1, -1e9)`, the "
@@ -493,6 +521,11 @@ TEXT: dict[str, str] = {
                          "seq, d_k), so every head attends independently. After attention, "
                          "`.transpose(1, 2).contiguous().view(batch, -1, h * d_k)` undoes it: "
                          "head *j*'s output fills columns *j*·d_k to (*j*+1)·d_k.",
+    "shapes.qkv_seq": "A walk-through writes Q, K and V as batchsize × d_model. Each also has a "
+                      "sequence axis: in encoder layer 0, what goes into the attention (and "
+                      "comes out) is {x}, Q is {q} once split into heads, and the scores {scores} "
+                      "hold one number for every pair of positions, which a Q without positions "
+                      "could not give.",
     "shapes.split_caption": "Left: each head's output p_attn @ V, (seq, d_k) per head. Right: "
                             "the same numbers after transpose + view, (seq, d_model), before "
                             "W^O; black lines mark where one head's columns end. The blocks are "
@@ -685,6 +718,12 @@ TEXT: dict[str, str] = {
     "sidebar.following_size_note": "These are the teacher's settings. Change one and you "
                                    "explore on your own; \"Back to the class\" returns.",
     "sidebar.norm_placement": "LayerNorm placement",
+    "sidebar.norm_placement_help": "Post (the paper, §3.1): `LayerNorm(x + Sublayer(x))`, after "
+                                   "the residual sum. Pre (The Annotated Transformer): `x + "
+                                   "Sublayer(LayerNorm(x))`, and one more LayerNorm at the end of "
+                                   "each stack. A walk-through calls pre-norm basically the "
+                                   "paper's: it is not, the two compute different functions "
+                                   "(switch and compare the Shapes page's tensors).",
     "sidebar.norm_pre": "pre (Annotated)",
     "sidebar.norm_post": "post (paper)",
     "sidebar.layer_norm": "LayerNorm formula",
@@ -1598,7 +1637,9 @@ TEXT: dict[str, str] = {
                                 "embedding layers and the linear layer before the softmax "
                                 "(source and target then share one vocabulary). The Annotated "
                                 "Transformer's `make_model` does not tie: its tying code sits "
-                                "in an `if False:` block. The default here is none, as there.",
+                                "in an `if False:` block. The default here is none, as there. A "
+                                "walk-through says the paper uses separate embeddings for the "
+                                "encoder and the decoder: it shares them.",
 
     # ---- model source (explorer/app/sources.py, sidebar) ----
     "source.label": "Model to look at",

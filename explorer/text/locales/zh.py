@@ -203,6 +203,11 @@ TEXT: dict[str, str] = {
                                 "这个 token 的文本决定随机种子，所以同一个词在任何句子里都是"
                                 "同一个向量。在脚本里用 `explorer.core.runs.page_model(cfg, "
                                 "seed, vocab)` 就能重建它。",
+    "model.module_list": "`clones` 把各层放在一个 `nn.ModuleList` 里，而 `nn.ModuleList` 就是 "
+                         "`nn.Module`：`issubclass(nn.ModuleList, nn.Module)` 的结果是 {truth}"
+                         "（一篇代码讲解说它不是）。正因为如此，各层的权重才属于模型：这部分有 "
+                         "{registered} 个参数；如果把这 {n} 层放在普通的 Python 列表里，"
+                         "`parameters()` 和 `state_dict()` 只能找到 {in_a_list} 个。",
     "model.col_argument": "参数",
     "model.col_value": "值",
     "model.shapes_caption": "batch = 1，src_len = {src_len}，tgt_len = {tgt_len}，d_model = "
@@ -229,6 +234,18 @@ TEXT: dict[str, str] = {
     "emb.curves_caption": "使用默认值（d_model = 20，第 4–7 维，100 个位置）时，这就是 The "
                           "Annotated Transformer 中的那张图：每两维对应一个频率，维度越高，"
                           "波长越长。",
+    "emb.steps_expander": "d_model = {d_model} 时逐步计算公式（按一篇代码讲解的打印方式）",
+    "emb.steps_text": "和那篇代码讲解一样取 max_len = {max_len}：`position` 是 ({max_len}, 1)；"
+                      "`div_term = exp(arange(0, d_model, 2) · (−ln 10000 / d_model))` 有 {half} "
+                      "个值；`product = position * div_term` 广播成 ({max_len}, {half})；"
+                      "`pe[:, 0::2] = sin(product)` 和 `pe[:, 1::2] = cos(product)` 填满一个 "
+                      "({max_len}, {d_model}) 的表。下面是它的前三行、后三行和前三列、后三列，"
+                      "和 `print(pe)` 显示的一样：",
+    "emb.steps_caption": "d_model = 68 时，前三行和那篇讲解打印的数一个不差。可它打印出的形状是 "
+                         "(1024, 68)，最后三行却不是第 {row} 行和它上面两行：它们以 {first} = "
+                         "sin(49,997) 开头，是一个 50,000 个位置的表的最后三行，而第 {row} 行以 "
+                         "sin({row}) = {last} 开头。它别处的模型用的是 d_model = 512 和 T = 4 个 "
+                         "token，而不是它打印出来的 68 和 3。",
     "emb.table_header": "完整的位置编码表",
     "emb.table_caption": "左边的列随位置变化很快，右边的列变化很慢：就像计数器的各个数位，"
                          "它们合在一起让每个位置都有独一无二的模式。",
@@ -310,6 +327,9 @@ TEXT: dict[str, str] = {
     "mask.col_position": "位置（token）",
     "mask.pad_caption": "每一行是一个句子：1 = 真实的 token，0 = 填充。长度为 3 和 4 "
                         "时，这正是代码讲解中的例子：[1 1 1 0] 和 [1 1 1 1]。",
+    "mask.cross_mask": "解码器的交叉注意力（`src_attn`）用的也是这个 `src_mask`，而不是一篇代码讲解"
+                       "里写的全 1 掩码：如果全是 1，较短句子的每个目标位置也会去关注源句子的填充"
+                       "（这里是 {pads} 个 `<pad>` 位置）。",
     "mask.tgt_title": "tgt_mask[{i}]\n{name}，长度 {n}",
     "mask.tgt_caption": "tgt_mask 的形状为 {shape}。在较短的句子中，填充位置对应的列在每一行都是 "
                         "0；填充位置对应的行仍然关注真实的 token，它们的预测会被损失函数直接忽略。",
@@ -343,6 +363,9 @@ TEXT: dict[str, str] = {
                          "√d_model。所以 softmax 在对角线上给出 {diag}（保留四位小数）：每个"
                          "位置只关注它自己。",
     "mask.all_caption": "均匀的权重，4 个键各为 {weight}：所有分数都同样是 −1e9。",
+    "mask.inf_caption": "如果像一篇代码讲解那样改写入 −∞（`masked_fill(mask == 0, "
+                        "float('-inf'))`），同一行就变成 [{row}]：exp(−∞ − (−∞)) 不是一个数，"
+                        "而 NaN 会传给由它算出的一切，包括损失。",
     "mask.mistake_header": "一个常见错误：按另一种约定写入 −1e9",
     "mask.mistake_text": "有些代码讲解像本应用一样构造由 1 组成的下三角掩码，却按另一种约定用 "
                          "`scores.masked_fill(mask == 1, -1e9)` 写入 "
@@ -428,6 +451,10 @@ TEXT: dict[str, str] = {
                          "头独立地计算注意力。注意力之后，"
                          "`.transpose(1, 2).contiguous().view(batch, -1, h * d_k)` 把它还原："
                          "第 *j* 个头的输出填入第 *j*·d_k 到 (*j*+1)·d_k 列。",
+    "shapes.qkv_seq": "有一篇代码讲解把 Q、K、V 写成 batchsize × d_model。其实它们都还有一个"
+                      "序列维：在编码器第 0 层，进入注意力（也是出来）的张量是 {x}，拆成多个头"
+                      "之后 Q 是 {q}，分数 {scores} 为每一对位置各给一个数；没有位置这一维的 Q "
+                      "给不出这些数。",
     "shapes.split_caption": "左：每个头的输出 p_attn @ V，每个头的形状为 (seq, d_k)。右：同样的数"
                             "经过 transpose + view 之后，形状为 (seq, d_model)，还没有乘 W^O；"
                             "黑线标出每个头的列在哪里结束。两边的块完全相同：拼接只是移动数字，"
@@ -614,6 +641,11 @@ TEXT: dict[str, str] = {
     "sidebar.following_size_note": "这些是老师的设置。改动其中任何一项，你就进入自行探索；"
                                    "点“回到课堂”即可回来。",
     "sidebar.norm_placement": "层归一化的位置",
+    "sidebar.norm_placement_help": "后置（论文，§3.1）：`LayerNorm(x + Sublayer(x))`，在残差"
+                                   "相加之后做层归一化。前置（The Annotated Transformer）：`x + "
+                                   "Sublayer(LayerNorm(x))`，每个编码器和解码器的末尾还多一次层归一化。"
+                                   "有一篇代码讲解说前置归一化基本就是论文的写法：并不是，两者算的是"
+                                   "不同的函数（切换一下，对比“张量形状”页上的张量）。",
     "sidebar.norm_pre": "前置（Annotated）",
     "sidebar.norm_post": "后置（论文）",
     "sidebar.layer_norm": "层归一化公式",
@@ -1380,7 +1412,8 @@ TEXT: dict[str, str] = {
                                 "之前的线性层绑定为同一个权重矩阵（这时源语言和目标语言共用一个"
                                 "词表）。The Annotated Transformer 的 `make_model` "
                                 "并没有绑定权重：它的绑定代码写在一个 `if False:` "
-                                "分支里。这里默认也不绑定。",
+                                "分支里。这里默认也不绑定。有一篇代码讲解说论文的编码器和解码器"
+                                "用各自的词嵌入：其实论文把它们绑定为同一个权重矩阵。",
 
     # ---- 模型来源（explorer/app/sources.py，侧边栏） ----
     "source.label": "要查看的模型",
