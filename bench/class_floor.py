@@ -3,8 +3,9 @@
 Rerun: `.venv/bin/python -m bench.class_floor` (options: --steps N, --rounds N, --learners N,
 --cores N, --smoke).
 
-Issue 14 asks that ten learners with ten different settings, pressing Train at once on two
-cores, wait a median of at most 2.5x (worst 5.5x) what each would wait alone. This script
+The class-wait target (bench/class_train.py (c)) asks that ten learners with ten different
+settings, pressing Train at once on two cores, wait a median of at most 2.5x (worst 5.5x)
+what each would wait alone. This script
 asks what ways of running those ten trainings could reach, with optimistic assumptions
 (nothing else runs, no time is lost between trainings), in two designs: the hub's, one
 training per core at a time, and one that trains several learners' models in one step.

@@ -3,7 +3,7 @@ shared untrained model.
 
 - `STATE_KEY`: this learner's `TrainedState`, in `st.session_state` only (a trained model
   belongs to the session that trained it); `current_state` reads it after a click.
-- `TICKETS_KEY`: this learner's place in the server's training hub (train_hub.py) while a
+- `TICKETS_KEY`: this learner's place in the server's training hub (training/hub.py) while a
   training is queued or under way. It goes on while the learner clicks, reads another
   page or switches language; Stop, a new training or the end of the session leaves it
   (Stop keeps the model so far), and `kept_training` keeps it once it ends, on any page.
