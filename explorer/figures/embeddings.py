@@ -8,8 +8,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
+import torch
 
 from transformer.hook_paths import embedding_hook, positional_hook
+from transformer.model import sinusoid_table
 
 from ..text.i18n import Text
 from .common import FONT, esc, heatmap, title_html
@@ -197,17 +199,14 @@ def pe_steps(d_model: int, max_len: int = WALKTHROUGH_MAX_LEN) -> PeSteps:
     """`position` (max_len, 1) times `div_term` (d_model/2,) broadcast to `product`
     (max_len, d_model/2); sin and cos of it fill pe (max_len, d_model). The same formula
     as transformer.model.sinusoid_table, whose table gives the corners."""
-    import torch
-
-    from transformer.model import sinusoid_table
-
     position = torch.arange(max_len).unsqueeze(1)  # (max_len, 1)
     div_term = torch.exp(torch.arange(0, d_model, 2) * -(np.log(10000.0) / d_model))
     product = position * div_term  # broadcast: (max_len, d_model / 2)
     pe = sinusoid_table(max_len, d_model).numpy()  # (max_len, d_model)
     assert product.shape == (max_len, d_model // 2) and pe.shape == (max_len, d_model)
     rows = [r for r in (0, 1, 2, max_len - 3, max_len - 2, max_len - 1) if 0 <= r < max_len]
-    cols = sorted({c for c in (0, 1, 2, d_model - 3, d_model - 2, d_model - 1) if c >= 0})
+    cols = sorted({c for c in (0, 1, 2, d_model - 3, d_model - 2, d_model - 1)
+                   if 0 <= c < d_model})
     corners = {"pos": [str(r) for r in rows]}
     corners.update({str(c): [f"{pe[r, c]:.4e}" for r in rows] for c in cols})
     return PeSteps(len(div_term), max_len, corners)
