@@ -146,3 +146,60 @@ def test_a_tick_of_a_page_left_is_dropped_before_the_session_decides_on_a_runner
     for state in (stale, here, whole, None):
         request_rerun(_Session("page_b"), state)
     assert seen == [here, whole, None]
+
+
+def _requests_with_pending_page_run(page: str):
+    """A session's rerun requests while a run of the whole of `page` waits to start (as after
+    st.switch_page, before the script thread takes it)."""
+    from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequests
+
+    requests = ScriptRequests()
+    requests.request_rerun(RerunData(page_script_hash=page))
+    return requests
+
+
+def test_streamlit_merges_a_tick_into_a_pending_page_run_under_the_tick_s_page():
+    """Why the merge is wrapped: Streamlit 1.67 keeps the newer request's page, so a timer's
+    tick sent from the page a student is leaving would send the switch back there."""
+    from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequests
+
+    requests = _requests_with_pending_page_run("class_page")
+    original = ScriptRequests._request_rerun_locked.__wrapped__
+    with requests._lock:
+        original(requests, RerunData(page_script_hash="left_page", fragment_id="watch",
+                                     is_auto_rerun=True))
+    assert requests._rerun_data.page_script_hash == "left_page"
+    assert requests._rerun_data.fragment_id_queue == []  # a run of the whole page
+
+
+def test_a_tick_while_a_page_run_is_pending_leaves_it_going_to_its_page():
+    requests = _requests_with_pending_page_run("class_page")
+    assert requests.request_rerun(RerunData(page_script_hash="left_page", fragment_id="watch",
+                                            is_auto_rerun=True))
+    pending = requests._rerun_data
+    assert (pending.page_script_hash, pending.fragment_id_queue) == ("class_page", [])
+
+
+def test_a_learner_s_change_inside_a_fragment_is_still_merged_into_a_pending_page_run():
+    """Only a timer's tick is taken as done: a widget changed in a fragment carries the
+    learner's value, which the merge must keep."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetStates
+
+    states = WidgetStates()
+    states.widgets.add(id="w", int_value=3)
+    requests = _requests_with_pending_page_run("class_page")
+    requests.request_rerun(RerunData(page_script_hash="class_page", fragment_id="form",
+                                     widget_states=states))
+    assert requests._rerun_data.widget_states == states
+
+
+@pytest.mark.parametrize(("pending", "tick", "folds"), [
+    (None, RerunData(fragment_id="w", is_auto_rerun=True), False),  # nothing pending
+    (RerunData(page_script_hash="p"), RerunData(fragment_id="w", is_auto_rerun=True), True),
+    (RerunData(page_script_hash="p"), RerunData(fragment_id="w"), False),  # a learner's change
+    (RerunData(page_script_hash="p"), RerunData(is_auto_rerun=True), False),  # a whole page
+    (RerunData(fragment_id_queue=["v"]), RerunData(fragment_id="w", is_auto_rerun=True),
+     False),  # a fragment's run pending: both fragments must run
+])
+def test_only_a_timer_tick_folds_into_a_pending_run_of_the_whole_page(pending, tick, folds):
+    assert C.folds_into_pending_page_run(pending, tick) is folds

@@ -28,7 +28,11 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
-from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
+from streamlit.runtime.scriptrunner_utils.script_requests import (
+    RerunData,
+    ScriptRequests,
+    ScriptRequestType,
+)
 from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
 
 from ..classroom.backend import open_store
@@ -581,12 +585,17 @@ def keep_fragment_reruns_on_their_page() -> None:
     class look's timer (`draw_last`), so the student's page never runs again and stops
     following. One that the script thread has taken already (queued during the page's
     run, before the session's page had changed) is dropped when the thread takes it.
+    A tick that reaches the session while a run of the whole page waits to start (st.rerun,
+    or st.switch_page taking a following student to the class's page) is one that run
+    covers, and it is not merged in (`keep_the_page_a_run_goes_to`).
     Reads the session's and ScriptRunner's private `_pages_manager` and wraps
-    AppSession.request_rerun and ScriptRunner's private `_run_script`, once per process
-    (Streamlit 1.67)."""
+    AppSession.request_rerun and the private ScriptRunner._run_script and
+    ScriptRequests._request_rerun_locked, once per process (Streamlit 1.67)."""
     run_script = ScriptRunner._run_script
     if getattr(run_script, "keeps_fragment_reruns_on_their_page", False):
         return
+    ScriptRequests._request_rerun_locked = keep_the_page_a_run_goes_to(  # type: ignore[method-assign]
+        ScriptRequests._request_rerun_locked)
 
     def _run_script(self: ScriptRunner, rerun_data: RerunData) -> None:
         if left_page(self._pages_manager.current_page_script_hash,
@@ -598,6 +607,38 @@ def keep_fragment_reruns_on_their_page() -> None:
     ScriptRunner._run_script = _run_script  # type: ignore[method-assign]
     AppSession.request_rerun = drop_ticks_of_pages_left(  # type: ignore[method-assign]
         AppSession.request_rerun)
+
+
+def folds_into_pending_page_run(pending: RerunData | None, tick: RerunData) -> bool:
+    """Whether `tick`, a rerun request, is a fragment timer's tick that the `pending` request,
+    a run of the whole page, already covers (a full run reruns every fragment it draws)."""
+    return bool(pending is not None and tick.is_auto_rerun and tick.fragment_id
+                and not tick.fragment_id_queue and not pending.fragment_id
+                and not pending.fragment_id_queue and not pending.is_fragment_scoped_rerun)
+
+
+def keep_the_page_a_run_goes_to(request_rerun_locked: Callable[[Any, RerunData], bool]
+                                ) -> Callable[[Any, RerunData], bool]:
+    """ScriptRequests._request_rerun_locked (called under its lock), but a fragment timer's
+    tick is taken as done while a run of the whole page is pending.
+
+    Streamlit merges a rerun request into the pending one and keeps the newer request's
+    page (script_requests.py `_request_rerun_locked`: `page_script_hash=new_data...`). A
+    tick names the page the browser shows, so one that reaches the session between a
+    following student's st.switch_page to the class's page (a pending full run of that
+    page) and the script thread taking it turned it into a run of the page the student
+    was leaving. That run found the class's version already taken and drew the old page
+    for good: the student stayed there until the teacher's next change
+    (tests/test_e2e_class_follow.py). The full run reruns the ticked fragment anyway; a
+    timer's tick carries no change of the learner's, so nothing is lost."""
+    def _request_rerun_locked(self: Any, new_data: RerunData) -> bool:
+        pending = self._rerun_data if self._state == ScriptRequestType.RERUN else None
+        if folds_into_pending_page_run(pending, new_data):
+            return True
+        return request_rerun_locked(self, new_data)
+
+    _request_rerun_locked.__wrapped__ = request_rerun_locked  # type: ignore[attr-defined]
+    return _request_rerun_locked
 
 
 def drop_ticks_of_pages_left(request_rerun: Callable[[Any, ClientState | None], None]
