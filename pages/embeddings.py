@@ -79,8 +79,8 @@ with st.expander(t("emb.steps_expander", d_model=d_model)):  # a walk-through's 
     steps, _ = ctx.fixed(("embeddings", "steps", d_model), lambda: pe_steps(d_model))
     st.markdown(t("emb.steps_text", max_len=steps.max_len, half=steps.half, d_model=d_model))
     st.dataframe(steps.corners, hide_index=True, width="stretch")
-    st.caption(t("emb.steps_caption", first=f"{np.sin(49_997):.5f}",
-                 last=f"{np.sin(steps.max_len - 1):.5f}", row=f"{steps.max_len - 1:,}"))
+    st.caption(t("emb.steps_caption", first=f"{steps.printed_last:.5f}",
+                 last=f"{steps.last:.5f}", row=f"{steps.max_len - 1:,}"))
 
 t1, t2 = st.columns(2)
 with t1:

@@ -1,8 +1,6 @@
 """Masks: which positions each attention may look at, and what masking does to the softmax."""
 
-import numpy as np
 import streamlit as st
-import torch
 
 from explorer.app.numbers import number_box
 from explorer.app.page import show_problems
@@ -13,22 +11,18 @@ from explorer.figures.masks import (
     effect_scores,
     example_words,
     fill_checks,
-    fill_table,
-    fill_text,
     head_axis_rows,
     head_axis_table,
     inverted_fill_weights,
     mask_figure,
     masking_effect_figure,
-    minus_inf_weights,
     padded_pair,
-    self_attention_example,
     sentence_positions,
     shape_text,
-    underflow_below,
     walkthrough_head_axis,
 )
 from explorer.sections.frame import context
+from explorer.sections.mask_notes import show_fill_leak, show_seed_example
 from explorer.state.urlstate import EXTRAS
 from explorer.state.view import MASK_LEN_RANGE, MASK_SIZE_RANGE
 from explorer.text.i18n import get_lang, t
@@ -159,39 +153,10 @@ fig, name = of_scores(("mask_fx", lang), lambda: masking_effect_figure(scores, s
                                                                          lang=lang))
 ctx.chart(fig, "mask_softmax_effect", key="mask_fx", share=name)
 st.markdown(t("mask.effect_text"))
-# A walk-through's example: q = k = v = embedding + PE of 4 tokens, without and with every key
-# blocked, side by side.
-(p_none, s_none), _ = ctx.fixed(("masks", "example", False),  # (4, 4) each
-                                lambda: self_attention_example(blocked=False))
-(p_all, _), _ = ctx.fixed(("masks", "example", True),
-                          lambda: self_attention_example(blocked=True))
-st.markdown(t("mask.seed_example"))
-a1, a2 = st.columns(2)
-for where, p, title in ((a1, p_none, "mask.no_mask"), (a2, p_all, "mask.all_blocked")):
-    where.markdown(f"**{t(title)}**")
-    where.dataframe({t("mask.key_col", j=j): p[:, j].round(4) for j in range(4)},
-                    width="stretch")
-off = ~np.eye(4, dtype=bool)
-a1.caption(t("mask.none_caption", own=f"{np.diag(s_none).mean():,.0f}",
-             other=f"{np.abs(s_none[off]).mean():,.0f}", diag=f"{np.diag(p_none).min():.4f}"))
-a2.caption(t("mask.all_caption", weight=f"{p_all.mean():.2f}"))
-a2.caption(t("mask.inf_caption", row=" ".join(map(str, minus_inf_weights(s_none)[0]))))
-
-# A walk-through's claim: -1e9 still lets "a little" of the future through. On the learner's
-# scores above: in float32 every blocked weight is exactly 0; when it would not be.
+show_seed_example(ctx)  # a walk-through's 4 tokens, without and with every key blocked
+# A walk-through's claim: -1e9 still lets "a little" of the future through, on the scores above
 checks, _ = of_scores(("fill checks",), lambda: fill_checks(scores, sub))
-if checks[0].blocked:
-    st.subheader(t("mask.leak_header"))
-    f16 = torch.finfo(torch.float16)
-    st.markdown(t("mask.leak_text", zeros=checks[0].exact_zeros, blocked=checks[0].blocked,
-                  cut32=f"{underflow_below(torch.float32):.1f}".replace("-", "−"),
-                  tiny=f"{float(torch.finfo(torch.float32).smallest_normal) * 2.0 ** -23:.1e}",
-                  small=fill_text(checks[1].fill), small_leak=fill_table(checks[1:2], lang=lang)[
-                      t("mask.col_largest")][0], f16max=f"{float(f16.max):,.0f}",
-                  f16min=fill_text(float(f16.min)),
-                  cut16=f"{underflow_below(torch.float16):.1f}".replace("-", "−"),
-                  small16_leak=fill_table(checks[4:], lang=lang)[t("mask.col_largest")][0]))
-    st.dataframe(fill_table(checks, lang=lang), hide_index=True, width="stretch")
+show_fill_leak(checks, lang)
 
 st.header(t("mask.conv_header"))
 st.markdown(t("mask.conv_text"))

@@ -8,6 +8,7 @@ from explorer.core import introspect
 from explorer.figures.model import architecture_figure, parameter_chart, share
 from explorer.sections.frame import context
 from explorer.sections.preview import show_date_preview
+from explorer.sections.sized import show_sized_model
 from explorer.text.i18n import get_lang, t
 from transformer.hook_paths import sublayer_hook
 
@@ -115,6 +116,7 @@ with st.expander(t("model.every_param")):
         column_config={col_count: st.column_config.NumberColumn(format="localized")},
     )
     st.caption(t("model.every_param_caption", n=len(rows)))
+show_sized_model()  # a walk-through's 500 -> 1000 token model, d_v: shapes of any sizes
 with st.expander(t("model.alt_expander")):  # a walk-through's layout beside this one
     read = "hook_normed" if pre else "hook_in"  # what encoder layer 0's attention reads
     alt = introspect.alternative_layout(

@@ -9,6 +9,7 @@ from explorer.core.introspect import (
     STACKS,
     filter_rows,
     layer_label,
+    self_attention_shapes,
     shape_rows,
     stack_label,
 )
@@ -110,9 +111,9 @@ if selected and 0 <= selected[0] < len(shown):
 
 st.header(t("shapes.split_header"))
 st.markdown(t("shapes.split_text", d_model=cfg.d_model, h=cfg.h, d_k=cfg.d_k))
-# a walk-through's claim (Q, K, V are batchsize x d_model), against the shapes of this run
-shape_of = {p: tuple(run.cache[KINDS["enc"].hook(0, p)].shape)
-            for p in ("hook_out", "hook_q", "hook_scores")}
+# walk-throughs' claims (Q, K, V are batchsize x d_model; forward's inputs are already
+# 4-D), against the shapes of this run
+shape_of = self_attention_shapes(run.cache)
 st.caption(t("shapes.qkv_seq", x=shape_of["hook_out"], q=shape_of["hook_q"],
              scores=shape_of["hook_scores"]))
 split_layer, split_kinds = head_split_views(stack, layer)

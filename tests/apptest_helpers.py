@@ -7,11 +7,26 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[1]
 PAPER_BASE = {"preset": "paper base", "N": 6, "d_model": 512, "h": 8, "d_ff": 2048,
               "dropout": 0.1}
+
+
+@pytest.fixture(autouse=True)
+def own_class_store(tmp_path, monkeypatch):
+    """A fresh class store for each test (the app's cache_resource is per process), and no
+    public address setting but the test's own. Autouse in each module that imports it."""
+    from explorer.app import classroom as C
+
+    monkeypatch.setenv(C.DATA_ENV, str(tmp_path))
+    monkeypatch.delenv(C.STORE_ENV, raising=False)
+    monkeypatch.delenv(C.PUBLIC_URL_SETTING, raising=False)
+    C.class_store.clear()
+    yield
+    C.class_store.clear()
 
 
 def app(page: str | None = None, timeout: float = 120, **state: object) -> AppTest:

@@ -17,7 +17,7 @@ import json
 import time
 
 import pytest
-from apptest_helpers import ROOT, app
+from apptest_helpers import ROOT, app, own_class_store  # noqa: F401 (autouse)
 from streamlit.testing.v1 import AppTest
 from test_class_store import T0, redis_url, spec, store  # noqa: F401 (both back ends)
 
@@ -29,18 +29,6 @@ from explorer.text.i18n import lang_of_locale, set_lang
 from explorer.text.locales import en, zh
 
 TEXTS = {"en": en.TEXT, "zh": zh.TEXT}
-
-
-@pytest.fixture(autouse=True)
-def _own_store(tmp_path, monkeypatch):
-    """A fresh class store for each test (the app's cache_resource is per process), and no
-    public address setting but the test's own."""
-    monkeypatch.setenv(C.DATA_ENV, str(tmp_path))
-    monkeypatch.delenv(C.STORE_ENV, raising=False)
-    monkeypatch.delenv(C.PUBLIC_URL_SETTING, raising=False)
-    C.class_store.clear()
-    yield
-    C.class_store.clear()
 
 
 def _session(page: str | None = None, **query: str) -> AppTest:

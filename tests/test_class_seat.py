@@ -16,23 +16,13 @@ import math
 import time
 
 import pytest
-from apptest_helpers import ROOT, app
+from apptest_helpers import ROOT, app, own_class_store  # noqa: F401 (autouse)
 from streamlit.testing.v1 import AppTest
 
 from explorer.app import classroom as C
 from explorer.classroom.store import JOIN_FAILURES, JOIN_STEP, Question
 from explorer.text.i18n import set_lang
 from explorer.text.locales import en, zh
-
-
-@pytest.fixture(autouse=True)
-def _own_store(tmp_path, monkeypatch):
-    """A fresh class store for each test (the app's cache_resource is per process)."""
-    monkeypatch.setenv(C.DATA_ENV, str(tmp_path))
-    monkeypatch.delenv(C.STORE_ENV, raising=False)
-    C.class_store.clear()
-    yield
-    C.class_store.clear()
 
 
 class Browser:

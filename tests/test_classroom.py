@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from apptest_helpers import ROOT, app, chart_names
+from apptest_helpers import ROOT, app, chart_names, own_class_store  # noqa: F401 (autouse)
 from shared_inputs import bad_input_texts
 from step_gate import StepGate
 from streamlit.testing.v1 import AppTest
@@ -21,16 +21,6 @@ from explorer.classroom.store import NotTeacherError, Question
 from explorer.sections.classroom import ANSWERED_KEY, join_link, qr_png
 from explorer.text.i18n import set_lang
 from explorer.text.locales import en, zh
-
-
-@pytest.fixture(autouse=True)
-def _own_store(tmp_path, monkeypatch):
-    """A fresh class store for each test (the app's cache_resource is per process)."""
-    monkeypatch.setenv(C.DATA_ENV, str(tmp_path))
-    monkeypatch.delenv(C.STORE_ENV, raising=False)
-    C.class_store.clear()
-    yield
-    C.class_store.clear()
 
 
 def _session(page: str | None = None, **query: str) -> AppTest:

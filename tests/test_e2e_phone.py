@@ -81,24 +81,24 @@ SHOWN_COLUMNS = """grid => [...grid.querySelectorAll('[role="columnheader"]')]
   .map(h => h.textContent.trim())"""
 
 
-@pytest.fixture
-def phone(browser, request):
-    context = browser.new_context(viewport=PHONE)
+def _page_of_size(browser, request, viewport: dict, full_page: bool):
+    """A page in a window of `viewport`, screenshotted into ARTIFACTS after the test."""
+    context = browser.new_context(viewport=viewport)
     page = context.new_page()
     yield page
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=full_page)
     context.close()
+
+
+@pytest.fixture
+def phone(browser, request):
+    yield from _page_of_size(browser, request, PHONE, full_page=True)
 
 
 @pytest.fixture
 def screen(browser, request):
-    context = browser.new_context(viewport=SCREEN)
-    page = context.new_page()
-    yield page
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"))
-    context.close()
+    yield from _page_of_size(browser, request, SCREEN, full_page=False)
 
 
 def open_drawn(page, url: str, name: str, lang: str) -> None:

@@ -30,7 +30,7 @@ def test_english_terms_are_unique():
     assert len(names) == len(set(names))
 
 
-def test_the_decisions_the_issue_asks_for():
+def test_the_chosen_chinese_words_of_the_core_concepts():
     chosen = {term.en: term for term in GLOSSARY}
     assert chosen["token"].zh == "token" and "词元" in chosen["token"].avoid
     assert chosen["teacher forcing"].zh == "教师强制"
@@ -47,7 +47,7 @@ def test_the_decisions_the_issue_asks_for():
 
 
 def test_one_chinese_word_per_concept():
-    """The issue "One Chinese word per concept": each concept below came in two forms."""
+    """One Chinese word per concept: each concept below came in two forms."""
     chosen = {term.en: term for term in GLOSSARY}
     decisions = {  # English term: (the Chinese term, the forms it replaced)
         "layer normalisation (LayerNorm)": ("层归一化", ("LayerNorm",)),
@@ -68,7 +68,8 @@ def test_one_chinese_word_per_concept():
     assert chosen["warm-up"].misuses and chosen["warm-up"].zh == "预热"
 
 
-# Each concept below came in several forms; the form the issue found, and what the scan names it.
+# Each concept below came in several forms; a rejected form seen in the text, and what the scan
+# names it.
 REJECTED_FORMS = {
     "blocked (by a mask)": [("**填充掩码**遮住 `<pad>` token", "遮住"),
                             ("后续位置掩码挡住的每一对", "挡住")],
@@ -104,8 +105,8 @@ REJECTED_FORMS = {
 
 @pytest.mark.parametrize("en", sorted(REJECTED_FORMS))
 def test_each_rejected_form_of_a_concept_fails_the_scan(en):
-    """Every form the issue found beside the chosen word is named by the scan, in a sample
-    text and in a table value (the scan the Chinese table goes through)."""
+    """Every rejected form seen in the text beside the chosen word is named by the scan, in a
+    sample text and in a table value (the scan the Chinese table goes through)."""
     chosen = {term.en: term for term in GLOSSARY}
     term = chosen[en]
     shown = set(term.avoid) | {m.shown for m in term.misuses}
@@ -190,7 +191,7 @@ def test_the_scan_finds_variants_but_allows_code_and_explanations():
     assert misused_terms("lr 0.5 × rate(factor 1, warmup 400)；前 warmup_steps = 4000 步") == []
 
 
-def test_terms_the_issue_names_are_used_in_chinese():
+def test_the_chosen_terms_are_used_in_the_chinese_text():
     zh = TABLES["zh"]
     assert "教师强制" in zh["mask.sub_text"] and "教师强制" in zh["fig.training.accuracy_name"]
     assert zh["model.norm_pre"].startswith("**前置归一化（pre-norm）**")

@@ -219,3 +219,45 @@ def test_page_model_rebuilds_the_pages_untrained_model_from_a_script():
     ours = page_model(ctx.cfg, 3, ctx.tokens.vocab).state_dict()
     assert own.keys() == ours.keys()
     assert any(not torch.equal(own[k], ours[k]) for k in own)  # as the caption says
+
+
+def _sized_text(at: AppTest, opening: str = "The logits are") -> str:
+    return next(m.value for m in at.markdown if m.value.startswith(opening))
+
+
+def test_the_model_page_builds_the_walk_through_s_500_to_1000_token_model():
+    at = run_app()
+    result = _sized_text(at)
+    assert "**(2, 4, 1,000)**" in result and "45,421,544" in result
+    weights = next(df.value for df in at.dataframe if "W^V: d_model → h·d_v" in
+                   df.value.iloc[:, 0].tolist())
+    shapes = dict(zip(weights.iloc[:, 0], weights.iloc[:, 2], strict=True))
+    assert shapes["source embedding: a row per source token"] == "(500, 512)"
+    assert shapes["generator: a row per target token"] == "(1,000, 512)"
+    at.number_input(key="sized_d_v").set_value(100).run()
+    assert not at.exception
+    weights = next(df.value for df in at.dataframe if "W^V: d_model → h·d_v" in
+                   df.value.iloc[:, 0].tolist())
+    shapes = dict(zip(weights.iloc[:, 0], weights.iloc[:, 2], strict=True))
+    assert shapes["W^V: d_model → h·d_v"] == "(800, 512)"
+    assert shapes["W^O: h·d_v → d_model"] == "(512, 800)"
+    assert "8 × 100 = 800" in _sized_text(at)
+    at.selectbox(key="lang").set_value("zh").run()
+    assert "**(2, 4, 1,000)**" in _sized_text(at, "logits 的形状是")
+
+
+@pytest.mark.parametrize(("key", "value", "said"), [
+    ("sized_h", 7, "divisible by h (7)"),  # 512 heads of 7: refused with a reason
+    ("sized_d_model", 511, "d_model must be even"),
+])
+def test_sizes_that_cannot_build_a_model_are_explained_in_the_page(key, value, said):
+    at = run_app()
+    at.number_input(key=key).set_value(value).run()
+    assert not at.exception
+    assert any(said in w.value for w in at.warning)
+
+
+def test_a_size_beyond_its_limit_sent_by_a_client_is_brought_back_in_range():
+    at = run_app(sized_N=10_000, sized_length=-3)
+    assert not at.exception
+    assert "(2, 1, 1,000)" in _sized_text(at)  # a length of at least 1

@@ -383,7 +383,8 @@ def test_the_model_page_and_the_sidebar_name_the_walk_throughs_claims(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_shapes_page_gives_q_k_and_v_their_sequence_axis(lang):
-    """Not batchsize x d_model: the live shapes of encoder layer 0 (the default sentence)."""
+    """Not batchsize x d_model, and 3-D when forward receives them, 4-D only once split into
+    heads: the live shapes of encoder layer 0 (the default sentence)."""
     ctx = build_context(Settings())
     S, d, h = len(ctx.tokens.src_tokens), ctx.cfg.d_model, ctx.cfg.h
     with app_in(lang, "shapes") as at:

@@ -38,14 +38,22 @@ class TransformerConfig:
     positional_encoding: bool = True  # add the sinusoids (3.5); False: order is invisible
     scale_scores: bool = True  # divide Q K^T by sqrt(d_k) (3.2.1); False: raw dot products
     residual: bool = True  # x + Sublayer(x) around every sublayer (3.1); False: Sublayer only
+    # Value dimensions per head; None: d_v = d_k, as the paper sets them (3.2.2). Another d_v
+    # changes W^V (d_model -> h*d_v) and W^O (h*d_v -> d_model) and nothing else.
+    d_v: int | None = None
 
     def __post_init__(self) -> None:
         validate_config(self)
 
     @property
     def d_k(self) -> int:
-        """Dimensions per head: d_k = d_v = d_model / h."""
+        """Query and key dimensions per head: d_k = d_model / h."""
         return self.d_model // self.h
+
+    @property
+    def value_dim(self) -> int:
+        """Value dimensions per head as built: d_v, else d_k (the paper's d_v = d_k)."""
+        return self.d_k if self.d_v is None else self.d_v
 
 
 # The break switches among the fields above: each removes or inverts one part, and none
@@ -119,6 +127,8 @@ def validate_config(cfg: TransformerConfig) -> None:
             "config.even", d_model=cfg.d_model, lower=cfg.d_model - 1, upper=cfg.d_model + 1,
         )
     check_heads(cfg.d_model, cfg.h)
+    if cfg.d_v is not None:
+        check_int("d_v", cfg.d_v)
     if isinstance(cfg.dropout, bool) or not isinstance(cfg.dropout, (int, float)):
         raise ConfigError(f"dropout must be a number in [0, 1), got {cfg.dropout!r}.",
                           "config.dropout_number", value=f"{cfg.dropout!r:.40}")

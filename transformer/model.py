@@ -374,25 +374,33 @@ def attention(
     p_attn = hook("pattern", scores.softmax(dim=-1))  # each row sums to 1
     if dropout is not None:
         p_attn = dropout(p_attn)
-    return p_attn @ value, p_attn  # (batch, h, q, d_k), (batch, h, q, k)
+    return p_attn @ value, p_attn  # (batch, h, q, d_v), (batch, h, q, k)
 
 
 class MultiHeadedAttention(nn.Module):
-    """h attention heads in parallel, each over d_k = d_model / h dimensions (section 3.2.2).
+    """h attention heads in parallel, each over d_k = d_model / h dimensions (section 3.2.2);
+    values get d_v dimensions per head, d_k unless `d_v` is given (the paper's d_v = d_k).
 
     Captured (module path + name): hook_q, hook_k, hook_v (batch, h, seq, d_k); hook_scores
     and hook_masked_scores (batch, h, q_len, k_len); hook_pattern, the attention weights
     *before* dropout, so each row sums to 1 in train mode too; hook_z, the weighted sum of V
-    per head (batch, h, q_len, d_k); hook_concat (batch, q_len, d_model); hook_out.
+    per head (batch, h, q_len, d_v); hook_concat (batch, q_len, h * d_v); hook_out.
     """
 
-    def __init__(self, h: int, d_model: int, dropout: float = 0.1, scale: bool = True) -> None:
+    def __init__(self, h: int, d_model: int, dropout: float = 0.1, scale: bool = True,
+                 d_v: int | None = None) -> None:
         super().__init__()
         check_heads(d_model, h)
-        self.d_k = d_model // h  # we assume d_v = d_k (TransformerConfig.d_k)
+        self.d_k = d_model // h
+        self.d_v = self.d_k if d_v is None else d_v  # TransformerConfig.value_dim
         self.h = h
         self.scale = scale  # divide by sqrt(d_k); False only as a break switch
-        self.linears = clones(nn.Linear(d_model, d_model), 4)  # W^Q, W^K, W^V, W^O
+        # W^Q, W^K, W^V, W^O: four copies of one (d_model, d_model) layer, as The Annotated
+        # Transformer builds them, unless d_v != d_k widens W^V's output and W^O's input
+        self.linears = (clones(nn.Linear(d_model, d_model), 4) if self.d_v == self.d_k else
+                        nn.ModuleList([nn.Linear(d_model, d_model), nn.Linear(d_model, d_model),
+                                       nn.Linear(d_model, h * self.d_v),
+                                       nn.Linear(h * self.d_v, d_model)]))
         self.dropout = Dropout(p=dropout)
         self.hook_q, self.hook_k, self.hook_v = HookPoint(), HookPoint(), HookPoint()
         self.hook_scores = HookPoint()
@@ -413,11 +421,12 @@ class MultiHeadedAttention(nn.Module):
             mask = mask.unsqueeze(1)  # one mask for all heads: (batch, 1, 1 or q_len, k_len)
         nbatches = query.size(0)
 
-        # 1) Project, then split d_model into h heads of d_k:
+        # 1) Project, then split into h heads of d_k (query, key) and d_v (value):
         #    (batch, seq, d_model) -> (batch, seq, h, d_k) -> (batch, h, seq, d_k)
         query, key, value = [
-            lin(x).view(nbatches, -1, self.h, self.d_k).transpose(1, 2)
-            for lin, x in zip(self.linears, (query, key, value), strict=False)
+            lin(x).view(nbatches, -1, self.h, d).transpose(1, 2)
+            for lin, x, d in zip(self.linears, (query, key, value),
+                                 (self.d_k, self.d_k, self.d_v), strict=False)
         ]
         query, key, value = self.hook_q(query), self.hook_k(key), self.hook_v(value)
 
@@ -427,10 +436,11 @@ class MultiHeadedAttention(nn.Module):
         else:
             x, _ = attention(query, key, value, mask=mask, dropout=self.dropout,
                              hook=self._hook, scale=self.scale)
-        x = self.hook_z(x)  # (batch, h, q_len, d_k)
+        x = self.hook_z(x)  # (batch, h, q_len, d_v)
 
-        # 3) Concatenate the heads and apply W^O: (batch, h, q_len, d_k) -> (batch, q_len, d_model)
-        x = x.transpose(1, 2).contiguous().view(nbatches, -1, self.h * self.d_k)
+        # 3) Concatenate the heads and apply W^O:
+        #    (batch, h, q_len, d_v) -> (batch, q_len, h * d_v) -> (batch, q_len, d_model)
+        x = x.transpose(1, 2).contiguous().view(nbatches, -1, self.h * self.d_v)
         x = self.hook_concat(x)
         return self.hook_out(self.linears[-1](x))
 
@@ -438,7 +448,8 @@ class MultiHeadedAttention(nn.Module):
         return getattr(self, f"hook_{name}")(t)
 
     def extra_repr(self) -> str:
-        return f"h={self.h}, d_k={self.d_k}" + ("" if self.scale else ", scale_scores=False")
+        d_v = "" if self.d_v == self.d_k else f", d_v={self.d_v}"
+        return f"h={self.h}, d_k={self.d_k}{d_v}" + ("" if self.scale else ", scale_scores=False")
 
 
 # ---------------------------------------------------------------------------------------
@@ -487,6 +498,8 @@ class Embeddings(nn.Module):
 
 def sinusoid_table(max_len: int, d_model: int) -> torch.Tensor:
     """(max_len, d_model) table: PE[pos, 2i] = sin(pos / 10000^(2i/d)), PE[pos, 2i+1] = cos(.)."""
+    if torch.get_default_device().type == "meta":  # a model built for its shapes only
+        return torch.empty(max_len, d_model)  # (explorer/core/sized.py): no values to compute
     position = torch.arange(max_len, dtype=torch.float64).unsqueeze(1)  # (max_len, 1)
     div_term = torch.exp(
         torch.arange(0, d_model, 2, dtype=torch.float64) * -(math.log(10000.0) / d_model)
@@ -557,7 +570,7 @@ def build_model(cfg: TransformerConfig, seed: int | None = None) -> EncoderDecod
     result is the same whatever other threads do with torch's global random state.
     """
     c = copy.deepcopy
-    attn = MultiHeadedAttention(cfg.h, cfg.d_model, cfg.dropout, cfg.scale_scores)
+    attn = MultiHeadedAttention(cfg.h, cfg.d_model, cfg.dropout, cfg.scale_scores, cfg.d_v)
     ff = PositionwiseFeedForward(cfg.d_model, cfg.d_ff, cfg.dropout)
     position = PositionalEncoding(cfg.d_model, cfg.dropout, cfg.max_len,
                                   cfg.positional_encoding)

@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import get_args
+from typing import Any, get_args
 
 import numpy as np
 import torch
@@ -611,6 +611,13 @@ class ModuleListCheck:
     is_module: bool  # issubclass(nn.ModuleList, nn.Module)
     registered: int  # the stack's parameters, its layers held in `clones`' nn.ModuleList
     in_a_list: int  # what parameters() finds with the same layers in a plain Python list
+
+
+def self_attention_shapes(cache: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
+    """Encoder layer 0's self-attention in a run's cache: what goes in and comes out
+    (hook_out, 3-D), Q once split into heads (hook_q, 4-D) and the scores (hook_scores)."""
+    return {point: tuple(cache[attention_hook("encoder", 0, "self_attn", point)].shape)
+            for point in ("hook_out", "hook_q", "hook_scores")}
 
 
 def module_list_check(stack: nn.Module) -> ModuleListCheck:

@@ -183,6 +183,7 @@ def divided_scale(raw: np.ndarray, pe: np.ndarray, d_model: int) -> tuple[float,
 
 
 WALKTHROUGH_MAX_LEN = 1024  # the positions a walk-through's PositionalEncoding builds
+PRINTED_ROW = 49_997  # the position its printout's last rows begin with (of 50,000)
 
 
 @dataclass(frozen=True)
@@ -193,6 +194,10 @@ class PeSteps:
     half: int  # div_term's length, d_model / 2
     max_len: int
     corners: dict[str, list[str]]  # column name -> the corner rows' values, as torch prints
+    # PE[pos, 0] = sin(pos) of the walk-through's last printed row (position 49,997 of a
+    # 50,000-row table), and of this table's last row, max_len - 1
+    printed_last: float
+    last: float
 
 
 def pe_steps(d_model: int, max_len: int = WALKTHROUGH_MAX_LEN) -> PeSteps:
@@ -202,11 +207,11 @@ def pe_steps(d_model: int, max_len: int = WALKTHROUGH_MAX_LEN) -> PeSteps:
     position = torch.arange(max_len).unsqueeze(1)  # (max_len, 1)
     div_term = torch.exp(torch.arange(0, d_model, 2) * -(np.log(10000.0) / d_model))
     product = position * div_term  # broadcast: (max_len, d_model / 2)
-    pe = sinusoid_table(max_len, d_model).numpy()  # (max_len, d_model)
-    assert product.shape == (max_len, d_model // 2) and pe.shape == (max_len, d_model)
+    pe = sinusoid_table(max_len, d_model).numpy()  # (max_len, d_model), from `product`'s sin, cos
     rows = [r for r in (0, 1, 2, max_len - 3, max_len - 2, max_len - 1) if 0 <= r < max_len]
     cols = sorted({c for c in (0, 1, 2, d_model - 3, d_model - 2, d_model - 1)
                    if 0 <= c < d_model})
     corners = {"pos": [str(r) for r in rows]}
     corners.update({str(c): [f"{pe[r, c]:.4e}" for r in rows] for c in cols})
-    return PeSteps(len(div_term), max_len, corners)
+    return PeSteps(product.shape[1], max_len, corners, printed_last=float(np.sin(PRINTED_ROW)),
+                   last=float(pe[max_len - 1, 0]))

@@ -220,6 +220,45 @@ TEXT: dict[str, str] = {
     "model.every_param_caption": "{n} distinct tensors. `named_parameters()` lists a tied "
                                  "tensor only once, under the first name it was registered "
                                  "with.",
+    "sized.expander": "At sizes of your own: source and target vocabularies, and d_v",
+    "sized.intro": "A walk-through builds its model for 500 source tokens and 1000 target "
+                   "tokens, at the paper's base sizes, and makes d_v, the width of each head's "
+                   "values, a setting of its own (the paper takes d_v = d_k = d_model / h = "
+                   "64). Type any sizes: the model is built from the same code on PyTorch's "
+                   "meta device, where every parameter has its shape and none takes memory.",
+    "sized.src_vocab": "source vocabulary",
+    "sized.tgt_vocab": "target vocabulary",
+    "sized.N": "N (layers per stack)",
+    "sized.d_model": "d_model",
+    "sized.h": "h (heads)",
+    "sized.d_ff": "d_ff",
+    "sized.d_v": "d_v (value width per head)",
+    "sized.batch": "batch (sequences)",
+    "sized.length": "tokens per sequence",
+    "sized.col_what": "what",
+    "sized.col_step": "encoder layer 0's self-attention, step by step",
+    "sized.w.src_embed": "source embedding: a row per source token",
+    "sized.w.tgt_embed": "target embedding: a row per target token",
+    "sized.w.w_q": "W^Q: d_model → h·d_k",
+    "sized.w.w_k": "W^K: d_model → h·d_k",
+    "sized.w.w_v": "W^V: d_model → h·d_v",
+    "sized.w.w_o": "W^O: h·d_v → d_model",
+    "sized.w.generator": "generator: a row per target token",
+    "sized.step.hook_q": "Q, split into h heads of d_k",
+    "sized.step.hook_k": "K, split into h heads of d_k",
+    "sized.step.hook_v": "V, split into h heads of d_v",
+    "sized.step.hook_scores": "scores Q·Kᵀ / √d_k: a query position by a key position",
+    "sized.step.hook_z": "weights · V, per head",
+    "sized.step.hook_concat": "the heads side by side: h·d_v columns",
+    "sized.step.hook_out": "W^O: back to d_model",
+    "sized.result": "The logits are **{logits}**: a score for each of the {tgt_vocab} target "
+                    "tokens at every position. The generator's size comes from the target "
+                    "vocabulary; the source vocabulary sizes only the encoder's table. With "
+                    "d_k = {d_k} and d_v = {d_v}, queries and keys still meet in d_k "
+                    "dimensions; d_v widens only what each head passes on, {h} × {d_v} = "
+                    "{hd_v} columns, which W^O maps back to d_model = {d_model}. {params} "
+                    "parameters in all. An `nn.Linear` stores its weight as (out_features, "
+                    "in_features).",
     "model.code_header": "Read the code",
     "model.code_intro": "Pick a component of `transformer/model.py`: its source on the left, and "
                         "on the right the tensors it produced when your sentence went through "
@@ -525,7 +564,11 @@ TEXT: dict[str, str] = {
                       "sequence axis: in encoder layer 0, what goes into the attention (and "
                       "comes out) is {x}, Q is {q} once split into heads, and the scores {scores} "
                       "hold one number for every pair of positions, which a Q without positions "
-                      "could not give.",
+                      "could not give. Another walk-through's comment at the top of "
+                      "`MultiHeadedAttention.forward` calls query, key and value (batch, h, seq, "
+                      "d_k) already: forward receives them 3-D, {x}, and they become 4-D, {q}, "
+                      "only in its step 1, `linears[i](x).view(batch, -1, h, d_k)"
+                      ".transpose(1, 2)`.",
     "shapes.split_caption": "Left: each head's output p_attn @ V, (seq, d_k) per head. Right: "
                             "the same numbers after transpose + view, (seq, d_model), before "
                             "W^O; black lines mark where one head's columns end. The blocks are "

@@ -191,6 +191,41 @@ TEXT: dict[str, str] = {
     "model.col_count": "数量",
     "model.every_param_caption": "共 {n} 个不同的张量。`named_parameters()` 对绑定的张量只列出"
                                  "一次，使用它最先注册时的名字。",
+    "sized.expander": "换成你自己的大小：源词表和目标词表各自的大小，以及 d_v",
+    "sized.intro": "有一篇代码讲解用论文的基础尺寸搭模型，源词表 500 个 token，目标词表 1000 个"
+                   " token，还把 d_v（每个头的值向量宽度）单独作为一个参数（论文取 d_v = d_k = "
+                   "d_model / h = 64）。任意填写这些大小：模型由同一份代码在 PyTorch 的 meta "
+                   "设备上构建，每个参数都有形状，却不占内存。",
+    "sized.src_vocab": "源词表大小",
+    "sized.tgt_vocab": "目标词表大小",
+    "sized.N": "N（每个栈的层数）",
+    "sized.d_model": "d_model",
+    "sized.h": "h（头数）",
+    "sized.d_ff": "d_ff",
+    "sized.d_v": "d_v（每个头的值向量宽度）",
+    "sized.batch": "批大小（序列数）",
+    "sized.length": "每个序列的 token 数",
+    "sized.col_what": "是什么",
+    "sized.col_step": "编码器第 0 层的自注意力，逐步来看",
+    "sized.w.src_embed": "源嵌入：每个源 token 一行",
+    "sized.w.tgt_embed": "目标嵌入：每个目标 token 一行",
+    "sized.w.w_q": "W^Q：d_model → h·d_k",
+    "sized.w.w_k": "W^K：d_model → h·d_k",
+    "sized.w.w_v": "W^V：d_model → h·d_v",
+    "sized.w.w_o": "W^O：h·d_v → d_model",
+    "sized.w.generator": "生成器：每个目标 token 一行",
+    "sized.step.hook_q": "Q，拆成 h 个 d_k 维的头",
+    "sized.step.hook_k": "K，拆成 h 个 d_k 维的头",
+    "sized.step.hook_v": "V，拆成 h 个 d_v 维的头",
+    "sized.step.hook_scores": "分数 Q·Kᵀ / √d_k：查询位置 × 键位置",
+    "sized.step.hook_z": "权重 · V，每个头各算一次",
+    "sized.step.hook_concat": "各个头并排拼接：h·d_v 列",
+    "sized.step.hook_out": "W^O：变回 d_model",
+    "sized.result": "logits 的形状是 **{logits}**：每个位置为 {tgt_vocab} 个目标 token 各打一个分。"
+                    "生成器的大小由目标词表决定；源词表只决定编码器那张嵌入表的大小。d_k = {d_k}、"
+                    "d_v = {d_v} 时，查询和键仍在 d_k 维里相乘；d_v 只改变每个头传下去的宽度，"
+                    "{h} × {d_v} = {hd_v} 列，再由 W^O 映射回 d_model = {d_model}。一共 {params} "
+                    "个参数。`nn.Linear` 的权重按 (out_features, in_features) 存放。",
     "model.code_header": "阅读代码",
     "model.code_intro": "从 `transformer/model.py` 中选一个组件：左边是它的源代码，右边是你的"
                         "句子经过模型时它产生的张量。",
@@ -454,7 +489,10 @@ TEXT: dict[str, str] = {
     "shapes.qkv_seq": "有一篇代码讲解把 Q、K、V 写成 batchsize × d_model。其实它们都还有一个"
                       "序列维：在编码器第 0 层，进入注意力（也是出来）的张量是 {x}，拆成多个头"
                       "之后 Q 是 {q}，分数 {scores} 为每一对位置各给一个数；没有位置这一维的 Q "
-                      "给不出这些数。",
+                      "给不出这些数。另一篇讲解在 `MultiHeadedAttention.forward` 开头的注释里说 "
+                      "query、key、value 已经是 (batch, h, seq, d_k)：其实 forward 收到的是三维的 "
+                      "{x}，要到第 1 步 `linears[i](x).view(batch, -1, h, d_k).transpose(1, 2)` "
+                      "之后才变成四维的 {q}。",
     "shapes.split_caption": "左：每个头的输出 p_attn @ V，每个头的形状为 (seq, d_k)。右：同样的数"
                             "经过 transpose + view 之后，形状为 (seq, d_model)，还没有乘 W^O；"
                             "黑线标出每个头的列在哪里结束。两边的块完全相同：拼接只是移动数字，"
