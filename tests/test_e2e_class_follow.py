@@ -139,9 +139,11 @@ class Room:
                 continue
             page.screenshot(path=str(ARTIFACTS / f"failed_{name}_{i}.png"))
             h1 = page.locator("[data-testid='stMain'] h1")
+            runs = page.evaluate("() => (window.__states || []).slice(-8)")
             said.append(f"page {i}: {page.url} title "
                         f"{h1.first.inner_text() if h1.count() else '(none)'}, charts "
-                        f"{page.locator('[data-testid=stMain] .js-plotly-plot').count()}")
+                        f"{page.locator('[data-testid=stMain] .js-plotly-plot').count()}, "
+                        f"last run states {runs}")
         return "\n".join(said)
 
 

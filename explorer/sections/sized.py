@@ -20,12 +20,12 @@ def show_sized_model() -> None:
     """Number boxes for the sizes, then the shapes of the model they build, in an expander."""
     with st.expander(t("sized.expander")):
         st.markdown(t("sized.intro"))
-        columns = st.columns(3)
-        sizes = {}
-        for i, name in enumerate(WALK_SIZES):
-            low, high = LIMITS[name]
-            sizes[name] = number_box(columns[i % 3], t(f"sized.{name}"), KEY + name, low, high,
-                                     step=1, default=WALK_SIZES[name], kept=False)
+        names, sizes = list(WALK_SIZES), {}
+        for row in range(0, len(names), 3):  # a row of three: on a phone, one under another
+            for where, name in zip(st.columns(3), names[row:row + 3], strict=False):
+                low, high = LIMITS[name]
+                sizes[name] = number_box(where, t(f"sized.{name}"), KEY + name, low, high,
+                                         step=1, default=WALK_SIZES[name], kept=False)
         try:
             cfg = sized_config(**{name: int(sizes[name]) for name in CONFIG_SIZES})
         except ValueError as exc:  # a ConfigError: its reason in the learner's language
