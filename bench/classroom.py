@@ -162,7 +162,7 @@ In one run of three after that (`--changes 5 --idle 10`), one student's pick met
 the class look: the pick's run ended without its last messages (its script_finished, so
 this client waited 120 s for it), among them the announcement of the class look's timer,
 and that student never saw the reveal. A tick's own run of a class fragment now announces
-its timer again (explorer/app/classroom.py `announce_timer`;
+its timer again (explorer/app/streamlit_internals.py `announce_timer`;
 tests/test_class_timers_last.py). Three runs after that: new heatmaps on every page p95
 1.42, 1.42 and 1.81 s, every change on every page, every answer counted (the chart 0.43-0.49
 s after the last), the reveal on 30 of 30 pages (p95 1.22-1.50 s), the class idle 2.9-4.1%

@@ -26,6 +26,7 @@ from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
 from bench.classroom import Tab
 from bench.common import free_port, serve
 from explorer.app import classroom as C
+from explorer.app import streamlit_internals as I
 
 
 class LateTab(Tab):
@@ -119,7 +120,7 @@ def test_a_tick_sent_before_the_browser_read_a_page_change_runs_nothing():
 def test_a_fragment_rerun_has_left_the_page_only_when_it_names_another(queue, asked, shown,
                                                                        left):
     rerun = RerunData(page_script_hash=asked, fragment_id_queue=queue)
-    assert C.left_page(shown, rerun.page_script_hash, bool(rerun.fragment_id_queue)) is left
+    assert I.left_page(shown, rerun.page_script_hash, bool(rerun.fragment_id_queue)) is left
 
 
 class _Session:
@@ -139,7 +140,7 @@ def test_a_tick_of_a_page_left_is_dropped_before_the_session_decides_on_a_runner
 
     assert getattr(AppSession.request_rerun, "drops_ticks_of_pages_left", False)
     seen = []
-    request_rerun = C.drop_ticks_of_pages_left(lambda session, state: seen.append(state))
+    request_rerun = I.drop_ticks_of_pages_left(lambda session, state: seen.append(state))
     stale = ClientState(page_script_hash="page_a", fragment_id="f1", is_auto_rerun=True)
     here = ClientState(page_script_hash="page_b", fragment_id="f1", is_auto_rerun=True)
     whole = ClientState(page_script_hash="page_a")  # a click in the menu: goes where asked
@@ -202,4 +203,4 @@ def test_a_learner_s_change_inside_a_fragment_is_still_merged_into_a_pending_pag
      False),  # a fragment's run pending: both fragments must run
 ])
 def test_only_a_timer_tick_folds_into_a_pending_run_of_the_whole_page(pending, tick, folds):
-    assert C.folds_into_pending_page_run(pending, tick) is folds
+    assert I.folds_into_pending_page_run(pending, tick) is folds

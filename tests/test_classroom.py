@@ -17,6 +17,7 @@ from step_gate import StepGate
 from streamlit.testing.v1 import AppTest
 
 from explorer.app import classroom as C
+from explorer.app import streamlit_internals as I
 from explorer.classroom.store import NotTeacherError, Question
 from explorer.sections.classroom import ANSWERED_KEY, join_link, qr_png
 from explorer.text.i18n import set_lang
@@ -439,7 +440,8 @@ def test_a_students_poll_ends_a_class_whose_teacher_left_hours_ago():
 
 def test_a_waiting_student_gives_way_to_a_click_and_to_other_fragments_not_to_its_own_tick(
         monkeypatch):
-    """explorer/app/classroom.py `_asked_for_another_run`, read against Streamlit's own
+    """explorer/app/classroom.py `_asked_for_another_run` (streamlit_internals.py
+    `another_run_asked`), read against Streamlit's own
     request queue: `_watch`'s wait ends for a learner's rerun, another fragment's timer (a
     training's progress) or a stop, and goes on through its own next tick."""
     import types
@@ -453,7 +455,7 @@ def test_a_waiting_student_gives_way_to_a_click_and_to_other_fragments_not_to_it
         if stop:
             queue.request_stop()
         ctx = types.SimpleNamespace(script_requests=queue, fragment_ids_this_run=["watch"])
-        monkeypatch.setattr(C, "get_script_run_ctx", lambda suppress_warning=False: ctx)
+        monkeypatch.setattr(I, "get_script_run_ctx", lambda suppress_warning=False: ctx)
         return C._asked_for_another_run()
 
     tick = RerunData(fragment_id="watch", is_auto_rerun=True)

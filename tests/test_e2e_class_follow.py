@@ -10,7 +10,7 @@ test makes that happen every time (`reads_late`): when the server starts the stu
 page, the student's last tick of the class look reaches the server again. That tick names
 the page the browser still shows; run as it asks, it would send the browser a new_session
 of the old page, and Streamlit's frontend then removes everything the new page drew
-(explorer/app/classroom.py `keep_fragment_reruns_on_their_page`).
+(explorer/app/streamlit_internals.py `keep_fragment_reruns_on_their_page`).
 
 The app is served with a class store of its own (SQLite in a temporary folder). The test
 waits on what each page shows (conditions), never on fixed sleeps.

@@ -17,23 +17,11 @@ import math
 import os
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import streamlit as st
-from streamlit.proto.ClientState_pb2 import ClientState
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-from streamlit.runtime.app_session import AppSession
-from streamlit.runtime.scriptrunner import get_script_run_ctx
-from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
-from streamlit.runtime.scriptrunner_utils.script_requests import (
-    RerunData,
-    ScriptRequests,
-    ScriptRequestType,
-)
-from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
 
 from ..classroom.backend import open_store
 from ..classroom.codes import normalise_code
@@ -52,6 +40,7 @@ from ..classroom.store import (
 )
 from ..state.urlstate import params_to_state
 from ..state.view import BY_URL, page_defaults
+from .streamlit_internals import another_run_asked, keep_fragment_reruns_on_their_page
 
 CLASS_PARAM = "class"  # the join link's query parameter: ?class=K7Q2XM
 PAGE_PARAM = "page"  # the page, in the view a class follows (a link's page is its path)
@@ -514,172 +503,14 @@ def heartbeat(store: ClassStore, s: Seat) -> None:
         pass  # ended: the panel says so
 
 
-def fragment_rerun() -> bool:
-    """Whether this run is a fragment's own rerun (its timer's), not a run of the page."""
-    ctx = get_script_run_ctx(suppress_warning=True)
-    return bool(ctx is not None and ctx.fragment_ids_this_run)
-
-
-def announce_timer(every: float) -> None:
-    """In a timed fragment's own rerun: announce its timer to the browser again.
-
-    Streamlit announces a fragment's timer (ForwardMsg `auto_rerun`) only in a run of the
-    page that draws it, among that run's last messages (explorer/app/page.py `draw_last`),
-    and the browser clears every timer when a run of the page starts. A tick sent just
-    before that, reaching a server whose event loop lags behind a class's thirty runs
-    after the run ended but before the loop sent its last messages, starts a new
-    ScriptRunner, and the loop drops them (app_session.py
-    `_handle_scriptrunner_event_on_event_loop`): the browser is left without the timer and
-    the student stops watching the class (bench/classroom.py (d): a student whose pick of
-    an answer met a tick missed the reveal). That tick's own rerun of the fragment
-    announces it again; the browser ignores the announcement of a timer it already has
-    (Streamlit 1.67's frontend, App.tsx `handleAutoRerun`). The fragment's id is read
-    from Streamlit's private thread state (1.67)."""
-    ctx = get_script_run_ctx(suppress_warning=True)
-    if ctx is None or not ctx.fragment_ids_this_run:
-        return  # a run of the page announced it
-    fragment = getattr(ThreadState.get(), "fragment_id", None)
-    if not fragment:
-        return
-    msg = ForwardMsg()
-    msg.auto_rerun.interval = every
-    msg.auto_rerun.fragment_id = fragment
-    ctx.enqueue(msg)
-
-
-def left_page(shown: str, asked: str, fragment: bool) -> bool:
-    """Whether a rerun of a `fragment` (else of the whole page) that a browser asked for on
-    page `asked` names a page other than `shown`, the page the session runs now (both are
-    page script hashes; empty when not known)."""
-    return bool(fragment and shown and asked and asked != shown)
-
-
-def keep_fragment_reruns_on_their_page() -> None:
-    """Make this server drop a fragment's rerun that a browser asked for on a page the
-    server has since switched it away from (a class moving a student: st.switch_page).
-
-    A browser sends each fragment timer's tick with the page it shows (Streamlit 1.67's
-    frontend, App.tsx `sendRerunBackMsg`: its currentPageScriptHash), and stops its timers
-    only once it reads the next run of the whole page. After a server-side st.switch_page
-    the ticks it sent before that name the page it left, and until the new page's run ends
-    the fragment storage still holds the fragments of the old one, so AppSession.request_rerun
-    takes them. Run after the new page's run (script_runner.py `_run_script`), such a tick
-    runs as a change of page back to the old one: widget state and query parameters are
-    reset to the old page's, and its new_session message (the old page's hash, with fragment
-    ids) makes the frontend remove every element the page drew (App.tsx `handleNewSession`:
-    a page hash other than its currentPageScriptHash calls `clearAppState`, which keeps only
-    the entry script's elements). The student is left with the new page's address and
-    sidebar over an empty page until the class's next change.
-
-    The session's page is the PagesManager's current page (session-wide, set by every run and
-    by st.navigation: what the browser's later ticks name). A fragment rerun that names
-    another page is dropped when the script thread takes it, before it starts (nothing is
-    sent): the browser has left that page, and the new page's run announced the timers it
-    keeps.
-
-    It is dropped as soon as the session receives it (AppSession.request_rerun), as
-    Streamlit drops a tick of a fragment it no longer holds: taken on, a tick that arrives
-    just after the new page's run has ended would start a new ScriptRunner, and the event
-    loop ignores what the old one had not yet handed over (app_session.py
-    `_handle_scriptrunner_event_on_event_loop`): the page's last messages, among them its
-    class look's timer (`draw_last`), so the student's page never runs again and stops
-    following. One that the script thread has taken already (queued during the page's
-    run, before the session's page had changed) is dropped when the thread takes it.
-    A tick that reaches the session while a run of the whole page waits to start (st.rerun,
-    or st.switch_page taking a following student to the class's page) is one that run
-    covers, and it is not merged in (`keep_the_page_a_run_goes_to`).
-    Reads the session's and ScriptRunner's private `_pages_manager` and wraps
-    AppSession.request_rerun and the private ScriptRunner._run_script and
-    ScriptRequests._request_rerun_locked, once per process (Streamlit 1.67)."""
-    run_script = ScriptRunner._run_script
-    if getattr(run_script, "keeps_fragment_reruns_on_their_page", False):
-        return
-    ScriptRequests._request_rerun_locked = keep_the_page_a_run_goes_to(  # type: ignore[method-assign]
-        ScriptRequests._request_rerun_locked)
-
-    def _run_script(self: ScriptRunner, rerun_data: RerunData) -> None:
-        if left_page(self._pages_manager.current_page_script_hash,
-                     rerun_data.page_script_hash, bool(rerun_data.fragment_id_queue)):
-            return
-        run_script(self, rerun_data)
-
-    _run_script.keeps_fragment_reruns_on_their_page = True  # type: ignore[attr-defined]
-    ScriptRunner._run_script = _run_script  # type: ignore[method-assign]
-    AppSession.request_rerun = drop_ticks_of_pages_left(  # type: ignore[method-assign]
-        AppSession.request_rerun)
-
-
-def folds_into_pending_page_run(pending: RerunData | None, tick: RerunData) -> bool:
-    """Whether `tick`, a rerun request, is a fragment timer's tick that the `pending` request,
-    a run of the whole page, already covers (a full run reruns every fragment it draws)."""
-    return bool(pending is not None and tick.is_auto_rerun and tick.fragment_id
-                and not tick.fragment_id_queue and not pending.fragment_id
-                and not pending.fragment_id_queue and not pending.is_fragment_scoped_rerun)
-
-
-def keep_the_page_a_run_goes_to(request_rerun_locked: Callable[[Any, RerunData], bool]
-                                ) -> Callable[[Any, RerunData], bool]:
-    """ScriptRequests._request_rerun_locked (called under its lock), but a fragment timer's
-    tick is taken as done while a run of the whole page is pending.
-
-    Streamlit merges a rerun request into the pending one and keeps the newer request's
-    page (script_requests.py `_request_rerun_locked`: `page_script_hash=new_data...`). A
-    tick names the page the browser shows, so one that reaches the session between a
-    following student's st.switch_page to the class's page (a pending full run of that
-    page) and the script thread taking it turned it into a run of the page the student
-    was leaving. That run found the class's version already taken and drew the old page
-    for good: the student stayed there until the teacher's next change
-    (tests/test_e2e_class_follow.py). The full run reruns the ticked fragment anyway; a
-    timer's tick carries no change of the learner's, so nothing is lost."""
-    def _request_rerun_locked(self: Any, new_data: RerunData) -> bool:
-        pending = self._rerun_data if self._state == ScriptRequestType.RERUN else None
-        if folds_into_pending_page_run(pending, new_data):
-            return True
-        return request_rerun_locked(self, new_data)
-
-    _request_rerun_locked.__wrapped__ = request_rerun_locked  # type: ignore[attr-defined]
-    return _request_rerun_locked
-
-
-def drop_ticks_of_pages_left(request_rerun: Callable[[Any, ClientState | None], None]
-                             ) -> Callable[[Any, ClientState | None], None]:
-    """AppSession.request_rerun, but a fragment's tick that names a page other than the
-    session's current one is dropped (`keep_fragment_reruns_on_their_page`)."""
-    def _request_rerun(self: Any, client_state: ClientState | None) -> None:
-        if client_state is not None and left_page(
-                self._pages_manager.current_page_script_hash, client_state.page_script_hash,
-                bool(client_state.fragment_id)):
-            return
-        request_rerun(self, client_state)
-
-    _request_rerun.drops_ticks_of_pages_left = True  # type: ignore[attr-defined]
-    return _request_rerun
-
-
 keep_fragment_reruns_on_their_page()  # on this module's import, before any class moves
 
 
 def _asked_for_another_run() -> bool:
-    """Whether this session asked for another run while `_watch` waits: the wait gives way.
-
-    The session's pending request is read (private in Streamlit 1.67; a few attribute reads,
-    as a waiting student looks every WAKE_EVERY): a learner's click or another fragment's
-    timer (a training's progress) ends the wait, `_watch`'s own next tick does not. Without
-    it, reading session state still lets Streamlit stop the run for a click (its
-    SafeSessionState calls the script runner's yield check), and other fragments' redraws
-    wait until the wait ends.
-    """
-    ctx = get_script_run_ctx(suppress_warning=True)
-    requests = getattr(ctx, "script_requests", None)
-    state = getattr(getattr(requests, "_state", None), "name", None)
-    if state is None:
-        st.session_state.get(FOLLOW_KEY)
-        return False
-    if state != "RERUN":
-        return state != "CONTINUE"
-    queue = getattr(getattr(requests, "_rerun_data", None), "fragment_id_queue", None)
-    mine = getattr(ctx, "fragment_ids_this_run", None) or []
-    return not queue or any(fragment not in mine for fragment in queue)
+    """Whether this session asked for another run while `_watch` waits: the wait gives way
+    (a learner's click or another fragment's timer, not `_watch`'s own next tick; a few
+    attribute reads, as a waiting student looks every POLL_EVERY)."""
+    return another_run_asked(lambda: st.session_state.get(FOLLOW_KEY))
 
 
 def wait_for_class(store: ClassStore, s: Seat) -> bool:

@@ -11,7 +11,6 @@ from urllib.parse import quote, urlencode
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from ..state.urlstate import EXTRAS, params_to_state, settings_to_params
 from ..state.view import PAGE_CHOICES, PE_D_MODEL_RANGE, Model, page_defaults
@@ -19,6 +18,7 @@ from ..text.i18n import LANGS, get_lang, lang_of_locale, set_lang, t
 from . import classroom
 from .context import Context
 from .copy_link import copy_link_button
+from .streamlit_internals import history_navigation
 
 _URL_LOADED = "_url_loaded"  # set once the link's parameters were read, on the first run
 _URL_NOTICES = "_url_notices"  # what the link asked for that was refused
@@ -27,20 +27,10 @@ _URL_NOTICES = "_url_notices"  # what the link asked for that was refused
 LANG_CHOSEN = "_lang_chosen"
 
 
-def _history_navigation() -> bool:
-    """Whether this run comes from the browser's Back or Forward button.
-
-    Streamlit marks such a run on its script-run context (not a public API: a test walks
-    Back and Forward in a real browser, tests/test_e2e_view.py).
-    """
-    ctx = get_script_run_ctx()
-    return bool(getattr(ctx, "is_history_navigation", False))
-
-
 def load_url_state() -> None:
     """Set the view to what the address says: on a session's first run (a shared link), and
     after Back or Forward (the view that address was written for). Never raises."""
-    back = _history_navigation()
+    back = history_navigation()
     if st.session_state.get(_URL_LOADED) and not back:
         return
     st.session_state[_URL_LOADED] = True

@@ -24,6 +24,7 @@ from ..app.context import Context
 from ..app.memo import Shelf, remember
 from ..app.page import draw_last
 from ..app.sidebar import presenting, use_session_lang
+from ..app.streamlit_internals import fragment_rerun, timed_fragment
 from ..classroom.store import (
     MAX_CHOICES,
     MAX_LABEL_CHARS,
@@ -316,11 +317,10 @@ def _ended_class() -> None:
                   width="stretch", on_click=C.close_ended)
 
 
-@st.fragment(run_every=C.ROSTER_EVERY)
+@timed_fragment(C.ROSTER_EVERY)
 def _roster(store: ClassStore, code: str, key: str) -> None:
     """Who is in the class, redrawn on its own every ROSTER_EVERY seconds."""
     use_session_lang()  # a run of this fragment alone skips app.py's
-    C.announce_timer(C.ROSTER_EVERY)  # in case the page's announcement was dropped
     try:
         roster = store.roster(code, key, time.time())
     except (ClassNotFoundError, NotTeacherError):
@@ -457,11 +457,7 @@ def _watch_for(version: int) -> Callable[[ClassStore, dict[str, str]], None]:
     30 students: 69 of 150 changes lost). A fresh name per version makes the ticks of a
     browser that has not yet drawn the new version ones Streamlit ignores.
     """
-    def watch(store: ClassStore, page_names: dict[str, str]) -> None:
-        _watch(store, page_names)
-
-    watch.__qualname__ = f"_watch.v{max(version, -1) + 1}"
-    return st.fragment(run_every=C.WATCH_EVERY)(watch)
+    return timed_fragment(C.WATCH_EVERY, name=f"_watch.v{max(version, -1) + 1}")(_watch)
 
 
 def _watch(store: ClassStore, page_names: dict[str, str]) -> None:
@@ -470,7 +466,6 @@ def _watch(store: ClassStore, page_names: dict[str, str]) -> None:
     student's timed run then waits for the class to change (`C.wait_for_class`), so a
     change shows at once; a run of the whole page never waits."""
     use_session_lang()  # a run of this fragment alone skips app.py's
-    C.announce_timer(C.WATCH_EVERY)  # in case the page's announcement was dropped
     s = C.seat()
     if s is None:
         return
@@ -483,7 +478,7 @@ def _watch(store: ClassStore, page_names: dict[str, str]) -> None:
         toast_once(("ended", s.code), t("class.ended"), ":material/event_busy:")
         return
     if following:
-        if version != s.version or (C.fragment_rerun() and C.wait_for_class(store, s)):
+        if version != s.version or (fragment_rerun() and C.wait_for_class(store, s)):
             st.rerun(scope="app")  # the class moved on: the page follows
         return
     _exploring(store, s, state, page_names)
@@ -869,14 +864,13 @@ def teacher_tally(store: ClassStore, s: C.Seat, question: PublicQuestion,
                              about, lang, presenter, measured))
 
 
-@st.fragment(run_every=C.TALLY_EVERY)
+@timed_fragment(C.TALLY_EVERY)
 def _tally(store: ClassStore, code: str, key: str, question_id: int,
            labels: tuple[str, ...], about: str, lang: str, presenter: bool,
            measured: Callable[[], tuple[bool, int | None]] | None = None) -> None:
     """The answers as they arrive, redrawn on their own; Reveal shows every student.
     `presenter` is handed in: a fragment's own reruns run without the page's context."""
     use_session_lang()  # a run of this fragment alone skips app.py's
-    C.announce_timer(C.TALLY_EVERY)  # in case the page's announcement was dropped
     try:
         tally = store.tally(code, key, question_id)
     except ClassroomError:

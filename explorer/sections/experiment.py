@@ -21,8 +21,8 @@ from ..app.charts import show_chart
 from ..app.classroom import Seat
 from ..app.context import Context
 from ..app.page import draw_last
-from ..app.session import session_alive
 from ..app.sidebar import use_session_lang
+from ..app.streamlit_internals import session_alive, timed_fragment
 from ..app.train_state import set_default, training_hub
 from ..classroom.store import ClassStore, Question
 from ..figures.train import attention_figure, comparison_figure
@@ -158,7 +158,7 @@ def _status_text(exp: Experiment) -> str:
         t("train.starting")
 
 
-@st.fragment(run_every=PROGRESS_EVERY)
+@timed_fragment(PROGRESS_EVERY)
 def _progress() -> None:
     """The section while the experiment trains in the background: redrawn by itself every
     PROGRESS_EVERY seconds; once both models are measured, the whole page is drawn again."""
@@ -197,7 +197,7 @@ def _stop_a_race_nobody_waits_for() -> None:
         kept[2].stop("question_gone")
 
 
-@st.fragment(run_every=PROGRESS_EVERY)
+@timed_fragment(PROGRESS_EVERY)
 def _status() -> None:
     use_session_lang()  # a run of this fragment alone skips app.py's
     exp = _experiment()
@@ -522,7 +522,7 @@ def _race_shown(race: Race | None, hidden: bool) -> None:
                      default=DEFAULT_BUDGET), icon=":material/speed:")
 
 
-@st.fragment(run_every=PROGRESS_EVERY)
+@timed_fragment(PROGRESS_EVERY)
 def _race_progress(race: Race) -> None:
     """The race while it trains, redrawn by itself; once every model is measured, the whole
     page is drawn again (its Reveal is ready). No numbers: a projector would give the

@@ -4,13 +4,12 @@ background for this learner, and the context a page reads (`context`)."""
 from __future__ import annotations
 
 import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
 
 from ..app.context import Context
 from ..app.links import load_url_state
 from ..app.page import current_context
-from ..app.session import real_server
 from ..app.sidebar import render_sidebar, use_session_lang
+from ..app.streamlit_internals import leave_legacy_pages
 from .experiment import experiment_status_sidebar
 from .train import training_status_sidebar
 
@@ -28,12 +27,11 @@ def context() -> Context:
     ctx = current_context()
     if ctx is not None:
         return ctx
-    if PagesManager.uses_pages_directory and real_server():
+    if leave_legacy_pages():
         # Streamlit starts in its legacy multipage mode because a pages/ folder exists, and
         # stays in it until the entry script calls st.navigation. A first visit straight to
         # a page URL (a shared link to /attention on a server that just woke up) would run
-        # this page alone, without app.py. Leave legacy mode and run again through app.py.
-        PagesManager.uses_pages_directory = False
+        # this page alone, without app.py: run again through app.py.
         st.rerun()
     # A page run without app.py (AppTest runs every page but the default one on its own, and
     # a rerun there would drop the click that caused it): draw the sidebar here.

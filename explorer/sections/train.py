@@ -26,9 +26,9 @@ from ..app.context import Context
 from ..app.memo import remember
 from ..app.numbers import fit_ahead, number_box
 from ..app.page import date_cells_text, draw_last
-from ..app.session import session_alive, session_disconnected
 from ..app.sidebar import next_seed, use_session_lang
 from ..app.sources import shipped_dates_meta
+from ..app.streamlit_internals import session_alive, session_disconnected, timed_fragment
 from ..app.train_state import (
     EARLY,
     TRAINED_RESULTS,
@@ -493,7 +493,7 @@ def _show_wait(hub: Hub, ticket: Ticket, note: Any, progress: Any, live_chart: A
                key=f"{chart_key}_{info.step}", where=live_chart, share=name)
 
 
-@st.fragment(run_every=PROGRESS_EVERY)
+@timed_fragment(PROGRESS_EVERY)
 def _progress(presenter: bool) -> None:
     """Section 2 while this learner's training goes on in the background: redrawn every
     PROGRESS_EVERY seconds by itself (not the whole page); once the training has ended,
@@ -549,7 +549,7 @@ def _stopping(ticket: Ticket) -> None:
                    icon=":material/hourglass_top:")
 
 
-@st.fragment(run_every=STATUS_EVERY)
+@timed_fragment(STATUS_EVERY)
 def _status() -> None:
     use_session_lang()  # a run of this fragment alone skips app.py's
     ticket = tickets().get(WAIT)
