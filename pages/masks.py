@@ -4,25 +4,25 @@ import streamlit as st
 
 from explorer.app.numbers import number_box
 from explorer.app.page import show_problems
-from explorer.figures.common import MAX_LABELLED, heatmap
+from explorer.figures.common import MAX_LABELLED
 from explorer.figures.masks import (
     HALF_ROOM_WIDE,
     batch_masks_figure,
     effect_scores,
     example_words,
     fill_checks,
-    head_axis_rows,
-    head_axis_table,
-    inverted_fill_weights,
     mask_figure,
     masking_effect_figure,
     padded_pair,
     sentence_positions,
-    shape_text,
-    walkthrough_head_axis,
 )
 from explorer.sections.frame import context
-from explorer.sections.mask_notes import show_fill_leak, show_seed_example
+from explorer.sections.mask_notes import (
+    show_conventions,
+    show_fill_leak,
+    show_head_axis,
+    show_seed_example,
+)
 from explorer.state.urlstate import EXTRAS
 from explorer.state.view import MASK_LEN_RANGE, MASK_SIZE_RANGE
 from explorer.text.i18n import get_lang, t
@@ -110,28 +110,7 @@ fig, name = ctx.fixed(("masks", "tgt", *pair_name), lambda: batch_masks_figure(
 ctx.chart(fig, "mask_target", key="mask_tgt", share=name)
 st.caption(t("mask.tgt_caption", shape=tuple(pair.batch.tgt_mask.shape)))
 st.markdown(t("mask.heads_text"))
-# A walk-through's mistake: mask.unsqueeze(0), on this pair's masks and the model's h.
-heads = ctx.cfg.h if ctx.cfg is not None else 8
-axes, _ = ctx.fixed(("masks", "axes", tuple(tokens), len_a, len_b, heads),
-                    lambda: head_axis_rows(pair.batch, heads))
-st.markdown(t("mask.unsqueeze_text"))
-# The mask and what each unsqueeze makes of it first (a phone shows only the first columns).
-axis_table = head_axis_table(axes, lang=lang)
-key_columns = [t("mask.col_mask"), "unsqueeze(1)", "unsqueeze(0)"]
-st.dataframe(axis_table, hide_index=True, width="stretch",
-             column_order=[*key_columns, *(c for c in axis_table if c not in key_columns)])
-(seed_mask, seed_batch), _ = ctx.fixed(("masks", "walk-through axes"), walkthrough_head_axis)
-st.caption(t("mask.unsqueeze_caption", batch=pair.batch.src.size(0), h=heads,
-             verdict=t("mask.unsqueeze_fails" if axes[0].wrong_result is None
-                       else "mask.unsqueeze_mixes"),
-             seed_mask=shape_text(seed_mask.mask, lang=lang),
-             seed_wrong=shape_text(seed_mask.wrong, lang=lang),
-             seed_result=shape_text(seed_mask.wrong_result, lang=lang),
-             batch_mask=shape_text(seed_batch.mask, lang=lang),
-             batch_wrong=shape_text(seed_batch.wrong, lang=lang),
-             scores=shape_text(seed_batch.scores, lang=lang),
-             batch_right=shape_text(seed_batch.right, lang=lang),
-             batch_result=shape_text(seed_batch.right_result, lang=lang)))
+show_head_axis(ctx, pair, (tuple(tokens), len_a, len_b), lang)  # mask.unsqueeze(0)
 # A common mistake: the decoder's self-attention mask called the src-attention mask.
 st.caption(t("mask.mistake_src", T=size, future=int(size * size - sub.sum())))
 
@@ -158,27 +137,4 @@ show_seed_example(ctx)  # a walk-through's 4 tokens, without and with every key 
 checks, _ = of_scores(("fill checks",), lambda: fill_checks(scores, sub))
 show_fill_leak(checks, lang)
 
-st.header(t("mask.conv_header"))
-st.markdown(t("mask.conv_text"))
-c1, c2 = st.columns(2)
-small = subsequent_mask(4)[0].numpy()
-for where, title, other, key in ((c1, "mask.conv_this_app", False, "mask_c1"),
-                                 (c2, "mask.conv_other", True, "mask_c2")):
-    fig, name = ctx.fixed(("masks", key, lang), lambda title=title, other=other: mask_figure(
-        small, list("abcd"), list("abcd"), t(title), lang=lang, blocked_is_one=other))
-    ctx.chart(fig, "mask_convention_masked" if other else "mask_convention_may_attend",
-              key=key, where=where, share=name)
-st.caption(t("mask.conv_caption"))
-
-# A common mistake of walk-throughs (this app's mask with the other convention's fill), on
-# the learner's own scores from the section above.
-st.subheader(t("mask.mistake_header"))
-st.markdown(t("mask.mistake_text", section=t("mask.effect_header")))
-wrong = inverted_fill_weights(scores, sub)  # (T, T)
-fig, name = of_scores(("mask_mistake", lang), lambda: heatmap(
-    wrong, tokens, tokens, t("mask.mistake_title"), lang=lang, x_title=t("fig.masks.key_axis"),
-    y_title=t("fig.masks.query_axis"), zmin=0.0, zmax=1.0))
-ctx.chart(fig, "mask_mistake_inverted", key="mask_mistake", share=name)
-if size > 1:
-    st.caption(t("mask.mistake_caption", first=f"{wrong[0, 1:].sum():.2f}", n=size,
-                 last=f"{wrong[-1, 0]:.3f}", uniform=f"{1 / size:.3f}"))
+show_conventions(ctx, scores, sub, tokens, lang, of_scores)  # the other convention, on them

@@ -7,6 +7,7 @@ from explorer.app.sidebar import source_name
 from explorer.core import introspect
 from explorer.figures.model import architecture_figure, parameter_chart, share
 from explorer.sections.frame import context
+from explorer.sections.parameters import show_alternative_layout, show_every_parameter
 from explorer.sections.preview import show_date_preview
 from explorer.sections.sized import show_sized_model
 from explorer.text.i18n import get_lang, t
@@ -102,32 +103,9 @@ if ties:
 note = introspect.paper_comparison(params, cfg, vocab_text, share(params.stacks, total))
 st.markdown(note)
 
-with st.expander(t("model.every_param")):
-    rows = introspect.parameter_rows(model)
-    col_count = t("model.col_count")
-    st.dataframe(
-        {
-            t("model.col_name"): [r.name for r in rows],
-            t("model.col_shape"): [" × ".join(str(s) for s in r.shape) for r in rows],
-            col_count: [r.count for r in rows],
-            col_component: [introspect.group_label(r.group) for r in rows],
-        },
-        hide_index=True, width="stretch", height=360,
-        column_config={col_count: st.column_config.NumberColumn(format="localized")},
-    )
-    st.caption(t("model.every_param_caption", n=len(rows)))
+show_every_parameter(model, col_component)
 show_sized_model()  # a walk-through's 500 -> 1000 token model, d_v: shapes of any sizes
-with st.expander(t("model.alt_expander")):  # a walk-through's layout beside this one
-    read = "hook_normed" if pre else "hook_in"  # what encoder layer 0's attention reads
-    alt = introspect.alternative_layout(
-        model, cfg, ctx.run().cache[sublayer_hook("encoder", 0, 0, read)][0])
-    st.markdown(t("model.alt_intro"))
-    st.dataframe(introspect.alternative_table(alt, t(f"model.ln_{cfg.layer_norm}")),
-                 hide_index=True, width="stretch")
-    st.code(alt.tree, language="text", height=320)
-    st.markdown(t("model.alt_why", key=f"{alt.key_bias_effect:.1e}",
-                  query=f"{alt.query_bias_effect:.3f}",
-                  fewer=f"{alt.projection_biases + alt.generator_bias:,}"))
+show_alternative_layout(ctx, model, cfg)  # a walk-through's layout beside this one
 
 
 # ---- 4. Read the code ---------------------------------------------------------------------
@@ -157,8 +135,7 @@ with right:
     else:
         run = ctx.run()
         rows = introspect.shape_rows(run.cache, cfg)
-        table = introspect.component_shapes(component, rows, pre,
-                                 run.tgt_mask.shape[-1])
+        table = introspect.component_shapes(component, rows, pre, run.tgt_mask.shape[-1])
         tensors, dims, ops = (list(column) for column in zip(*table, strict=True))
         st.caption(t("model.shapes_caption", src_len=src_len, tgt_len=tgt_len,
                      d_model=cfg.d_model, h=cfg.h, d_k=cfg.d_k, d_ff=cfg.d_ff))

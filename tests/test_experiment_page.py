@@ -34,7 +34,8 @@ from explorer.training.experiments import (
 from explorer.training.run import ModelKey, build_model_for
 from explorer.training.settings import TrainSettings
 from explorer.training.task import film_probe, task_for
-from transformer.model import BREAK_SWITCHES, TransformerConfig
+from transformer.config import BREAK_SWITCHES
+from transformer.model import TransformerConfig
 
 TS = TrainSettings()  # the Train button's recipe: copy on digits
 

@@ -11,16 +11,14 @@ import pytest
 import torch
 from torch import nn
 
+from transformer.config import ConfigError
+from transformer.hook_paths import attention_hook, positional_hook, sublayer_hook
 from transformer.hooks import capture, intervene, knock_out, zero
 from transformer.model import (
     MASK_FILL,
-    ConfigError,
     TransformerConfig,
-    attention_hook,
     build_model,
     decoder_self_mask,
-    positional_hook,
-    sublayer_hook,
     subsequent_mask,
 )
 from transformer.tokenize import BOS, EOS, PAD

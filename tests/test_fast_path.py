@@ -7,18 +7,15 @@ from __future__ import annotations
 import pytest
 import torch
 
-from transformer.hooks import capture, hook_names, intervene, quiet
-from transformer.model import (
+from transformer.fast import (
     MANY_ROWS,
     SHORT_KEYS,
-    LayerNorm,
-    TransformerConfig,
     _ShortAttentionFunction,
     annotated_norm,
-    attention,
-    build_model,
-    fast_attention,
 )
+from transformer.fast import attention as fast_attention
+from transformer.hooks import capture, hook_names, intervene, quiet
+from transformer.model import LayerNorm, TransformerConfig, attention, build_model
 from transformer.train import Batch
 
 BASE = dict(src_vocab=12, tgt_vocab=12, N=2, d_model=16, d_ff=32, h=4, dropout=0.0)

@@ -275,7 +275,7 @@ def test_tokenizer_errors_carry_a_code_and_say_the_same_in_english():
                                     {"norm_placement": "middle"}, {"scale_embedding": 1},
                                     {"tie_weights": "all", "tgt_vocab": 9}])
 def test_config_errors_carry_a_code_and_say_the_same_in_english(fields):
-    from transformer.model import ConfigError
+    from transformer.config import ConfigError
 
     args = {"src_vocab": 8, "tgt_vocab": 8, "N": 1, "d_model": 16, "h": 2, "d_ff": 32, **fields}
     with pytest.raises(ConfigError) as info:

@@ -23,14 +23,9 @@ from explorer.sections.knockout import WHOLE
 from explorer.text.i18n import TABLES, percent
 from explorer.training import knockout as K
 from transformer import dates as D
+from transformer.hook_paths import SUBLAYERS, attention_hook, sublayer_hook
 from transformer.hooks import hook_names
-from transformer.model import (
-    SUBLAYERS,
-    TransformerConfig,
-    attention_hook,
-    build_model,
-    sublayer_hook,
-)
+from transformer.model import TransformerConfig, build_model
 from transformer.tasks import DIGITS, Task
 from transformer.tokenize import BOS, EOS
 

@@ -48,7 +48,7 @@ def test_the_model_page_compares_the_two_layernorms_on_the_sentence(lang, d_mode
 
     from explorer.core.introspect import layer_norm_comparison
     from explorer.text.i18n import set_lang, t
-    from transformer.model import sublayer_hook
+    from transformer.hook_paths import sublayer_hook
 
     at = app("model", lang=lang, d_model=d_model, preset="custom", layer_norm=layer_norm)
     assert not at.exception, at.exception
@@ -131,7 +131,7 @@ def test_the_walk_throughs_shape_examples_are_computed_on_the_shapes_page(lang):
 @pytest.mark.parametrize("placement", ["pre", "post"])
 def test_the_bias_free_layout_is_compared_with_live_numbers(lang, placement):
     from explorer.core.introspect import alternative_layout
-    from transformer.model import sublayer_hook
+    from transformer.hook_paths import sublayer_hook
 
     at = app("model", lang=lang, norm_placement=placement)
     assert not at.exception, at.exception

@@ -68,7 +68,7 @@ from .film import Probe, field_probe
 from .hook_paths import attention_hook
 from .hooks import capture
 from .model import EncoderDecoder
-from .tokenize import BOS, EOS, PAD, Vocab
+from .tokenize import BOS, EOS, PAD, Vocab, tokenize
 from .train import Batch, greedy_decode
 
 LOCALES: tuple[str, ...] = ("en_US", "en_GB", "zh_Hans", "zh_Hant", "de", "fr", "es", "ja", "ko")
@@ -426,8 +426,6 @@ def target_tensor(examples: Sequence[DateExample]) -> torch.Tensor:
 
 def source_tokens(text: str) -> list[str]:
     """A date typed by someone: its characters without whitespace (the app's char mode)."""
-    from .tokenize import tokenize
-
     return tokenize(text, mode="char")
 
 

@@ -616,39 +616,3 @@ def _tie(model: EncoderDecoder, tie: TieWeights) -> None:
         model.generator.proj.weight = model.tgt_embed[0].lut.weight  # (tgt_vocab, d_model)
     if tie == "all":
         model.src_embed[0].lut.weight = model.tgt_embed[0].lut.weight
-
-
-# ---------------------------------------------------------------------------------------
-# Names that moved out of this file, still importable from it
-# ---------------------------------------------------------------------------------------
-# The config and its checks are in config.py, the fast paths in fast.py, the hook names in
-# hook_paths.py; import them from there.
-from .config import BREAK_SWITCHES, ConfigError, check_choice  # noqa: E402, F401
-from .fast import (  # noqa: E402, F401
-    MANY_ROWS,
-    SHORT_KEYS,
-    _ShortAttentionFunction,
-    annotated_norm,
-)
-from .fast import attention as fast_attention  # noqa: E402, F401
-from .hook_paths import (  # noqa: E402, F401
-    ATTENTION_POINTS,
-    EMBED_OF,
-    SUBLAYER_POINTS,
-    SUBLAYERS,
-    AttentionModule,
-    AttentionPoint,
-    FeedForwardPoint,
-    GeneratorPoint,
-    PositionalPoint,
-    Stack,
-    SublayerPoint,
-    attention_hook,
-    embedding_hook,
-    feed_forward_hook,
-    generator_hook,
-    layer_hook,
-    positional_hook,
-    stack_output_hook,
-    sublayer_hook,
-)
