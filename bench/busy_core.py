@@ -444,7 +444,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not set(conditions) <= set(CONDITIONS) or not conditions:
         ap.error(f"conditions: choose from {list(CONDITIONS)}")
 
-    from explorer.training.hub import cores, slots_for
+    from explorer.training.cores import cores, slots_for
 
     slots = slots_for(cores())
     started = time.perf_counter()

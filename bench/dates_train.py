@@ -32,7 +32,7 @@ import torch
 
 from bench.common import machine_facts, table
 from explorer.core.settings import Settings
-from explorer.training.hub import cores
+from explorer.training.cores import cores
 from explorer.training.run import (
     CHECK_SEQUENCES,
     DATE_CHECK_EVERY,

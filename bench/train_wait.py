@@ -239,7 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     import torch
 
-    from explorer.training.hub import cores
+    from explorer.training.cores import cores
     from explorer.training.run import warm_up
 
     threads = args.threads if args.threads > 0 else cores()

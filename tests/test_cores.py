@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from explorer.training import cores as core_count
 from explorer.training import hub as train_hub
-from explorer.training.hub import MAX_SLOTS, cgroup_cpu_quota, cores, slots_for
+from explorer.training.cores import MAX_SLOTS, cgroup_cpu_quota, cores, slots_for
 
 
 def _v2(tmp_path, cpu_max: str | None, own: str = "/", own_max: str | None = None):
@@ -42,7 +43,7 @@ def _v1(tmp_path, quota: str, period: str = "100000", mount: str = "cpu,cpuacct"
 @pytest.fixture
 def host_cpus(monkeypatch):
     """A host with 16 CPUs, all of which this process may run on."""
-    monkeypatch.setattr(train_hub.os, "sched_getaffinity", lambda pid: set(range(16)),
+    monkeypatch.setattr(core_count.os, "sched_getaffinity", lambda pid: set(range(16)),
                         raising=False)
 
 
