@@ -10,10 +10,11 @@ same key is shared, read-only.
 
 import streamlit as st
 
-from explorer.sections.decode import decoding_section, schedule_section
+from explorer.sections.decode import decoding_section
 from explorer.sections.experiment import experiment_section
 from explorer.sections.film import film_section
 from explorer.sections.frame import context
+from explorer.sections.schedule import schedule_section
 from explorer.sections.train import (
     how_training_works,
     read_task,

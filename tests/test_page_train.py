@@ -418,6 +418,7 @@ def test_train_page_uses_material_icons_only():
 
     source = "".join((ROOT / path).read_text(encoding="utf-8") for path in (
         "pages/train.py", "explorer/sections/train.py", "explorer/sections/decode.py",
+        "explorer/sections/schedule.py",
         "explorer/app/train_state.py"))
     icons = re.findall(r"icon=([^,)\n]+)", source)
     assert icons and all(i.startswith('":material/') for i in icons), icons
