@@ -28,9 +28,9 @@ from explorer.app.heap import freeze_imports  # noqa: E402
 from explorer.app.links import first_lang, lang_chosen, load_url_state  # noqa: E402
 from explorer.app.page import page_frame  # noqa: E402
 from explorer.app.sidebar import start_in, use_session_lang  # noqa: E402
+from explorer.app.train_state import train_asked  # noqa: E402
 from explorer.sections.classroom import class_banner, class_panel  # noqa: E402
 from explorer.sections.frame import draw_sidebar  # noqa: E402
-from explorer.sections.train import train_asked  # noqa: E402
 from explorer.text.i18n import LANGS, get_lang, t  # noqa: E402
 
 # One intra-op thread per forward pass: on a 2-core server shared by a class, sessions run

@@ -25,6 +25,7 @@ from ..core.runs import freeze
 from ..text.i18n import t
 from ..training.hub import SNAPSHOT_WAIT, Hub, Ticket, hub
 from ..training.run import ModelKey, TrainedState, build_model_for
+from . import classroom
 from .cache import is_large
 from .memo import Shelf, remember
 
@@ -192,3 +193,25 @@ def current_state(replacing: bool, stop_requested: bool
         st.session_state.pop(STATE_KEY, None)  # stopped before its first step: nothing learned
         state = None
     return state, old
+
+
+TRAIN_KEY = "tr_train"  # the Train button's widget key (explorer/sections/train.py)
+RESEED_KEY = "tr_reseed_asked"  # "train anew with the next seed" was clicked: train this run
+
+
+def train_asked() -> bool:
+    """Whether this run asks for a training: a click on Train, "train anew with the next
+    seed" (whose callback set the sidebar's seed before this run), or, for a student who
+    follows a class, the teacher's Train (explorer/app/classroom.py)."""
+    return (st.session_state.get(TRAIN_KEY) is True or st.session_state.get(RESEED_KEY) is True
+            or classroom.class_training_asked())
+
+
+def ask_to_train_anew() -> None:
+    """"Train anew with the next seed" was clicked: the next run trains (`train_asked`)."""
+    st.session_state[RESEED_KEY] = True
+
+
+def take_train_request() -> None:
+    """The run that trains has taken the click: the next run asks again only if clicked."""
+    st.session_state.pop(RESEED_KEY, None)

@@ -31,15 +31,19 @@ from ..app.sources import shipped_dates_meta
 from ..app.streamlit_internals import session_alive, session_disconnected, timed_fragment
 from ..app.train_state import (
     EARLY,
+    TRAIN_KEY,
     TRAINED_RESULTS,
     WAIT,
+    ask_to_train_anew,
     content_id,
     current_state,
     kept_training,
     set_default,
     stop_training,
     take_failure,
+    take_train_request,
     tickets,
+    train_asked,
     trained_state,
     training_hub,
     training_under_way,
@@ -113,7 +117,6 @@ PROGRESS_EVERY = 1.0  # seconds between redraws of section 2 while a training go
 STATUS_EVERY = 1.0  # seconds between redraws of the sidebar's training status
 RECIPE_KEY = "tr_recipe"  # the name of the recipe the training widgets were last set from
 AGAIN_KEY = "tr_again"  # the trained model whose training was done before it was asked
-RESEED_KEY = "tr_reseed_asked"  # "train anew with the next seed" was clicked: train this run
 
 
 # ---- 1. The task ----------------------------------------------------------------------------
@@ -314,14 +317,6 @@ def training_request(key: ModelKey, ts: TrainSettings, seed: int, source: str) -
     return Request(key, ts.train_config(seed), ts.early_stop, film_probe(key.task_obj, source))
 
 
-def train_asked() -> bool:
-    """Whether this run asks for a training: a click on Train, "train anew with the next
-    seed" (whose callback set the sidebar's seed before this run), or, for a student who
-    follows a class, the teacher's Train (explorer/app/classroom.py)."""
-    return (st.session_state.get("tr_train") is True or st.session_state.get(RESEED_KEY) is True
-            or classroom.class_training_asked())
-
-
 def start_early(ctx: Context, ts: TrainSettings, task: TrainTask) -> Request | None:
     """On a click on Train (or "train anew with the next seed", whose callback set the
     sidebar's seed before this run), this click's request, asked of the hub before the page
@@ -334,7 +329,7 @@ def start_early(ctx: Context, ts: TrainSettings, task: TrainTask) -> Request | N
     store = tickets()  # a plain dict: from here on, nothing a click interrupts
     request = None
     if train_asked():
-        st.session_state.pop(RESEED_KEY, None)
+        take_train_request()
         classroom.take_class_training()
         ms = ts.model_settings(ctx.settings)
         V = len(task.vocab)
@@ -632,7 +627,7 @@ def _next_seed() -> None:
     """"Train anew with the next seed": the sidebar's seed goes up by one (the model's
     weights and its batches change), and this run trains."""
     next_seed()
-    st.session_state[RESEED_KEY] = True
+    ask_to_train_anew()
 
 
 def _again(state: TrainedState, seed: int) -> None:
@@ -735,7 +730,7 @@ def training_section(ctx: Context, ts: TrainSettings, task: TrainTask,
     stop_requested = st.session_state.get("tr_stop") is True  # read before it is drawn disabled
     under_way = training_under_way() is not None
     b1, b2, _ = st.columns([1, 1, 4])
-    b1.button(t("train.train"), type="primary", disabled=bool(problem), key="tr_train",
+    b1.button(t("train.train"), type="primary", disabled=bool(problem), key=TRAIN_KEY,
               help=t("train.train_help"))
     b2.button(t("train.stop"), key="tr_stop", disabled=not (request or under_way),
               help=t("train.stop_help"))
