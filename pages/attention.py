@@ -5,7 +5,7 @@ import streamlit as st
 
 from explorer.app.page import end_page, show_problems, show_source_notes
 from explorer.core.exports import download_name, run_to_npz
-from explorer.core.introspect import KINDS
+from explorer.core.kinds import KINDS
 from explorer.figures.attention import (
     GRID_CELL_BUDGET,
     attention_grid,

@@ -5,7 +5,6 @@ import streamlit as st
 from explorer.app.numbers import number_box
 from explorer.app.page import end_page, show_problems
 from explorer.core.introspect import (
-    KINDS,
     STACKS,
     filter_rows,
     layer_label,
@@ -13,6 +12,7 @@ from explorer.core.introspect import (
     shape_rows,
     stack_label,
 )
+from explorer.core.kinds import KINDS
 from explorer.figures.common import text_px
 from explorer.figures.shapes import (
     BATCH_EXAMPLE,

@@ -83,7 +83,7 @@ def _grid(q: list[str], k: list[str], heads: int = 4, layers: int = 2, **kw) -> 
 
 def _steps(q: list[str], k: list[str]) -> dict[str, dict]:
     """head_steps' figures, from a hand-made cache of one attention."""
-    from explorer.core.introspect import KINDS
+    from explorer.core.kinds import KINDS
     from explorer.figures.attention import head_steps
     from transformer.model import MASK_FILL
 

@@ -99,7 +99,7 @@ def test_every_literal_key_in_the_code_exists():
 
 def test_dynamic_keys_exist():
     from explorer.core import introspect
-    from explorer.core.introspect import KINDS
+    from explorer.core.kinds import KINDS
 
     keys = [*introspect.GROUP_KEYS.values(), *introspect.COMPONENTS.values(),
             *introspect._STACK_KEYS.values(), *introspect._SUBLAYER_KEYS.values(),
@@ -232,7 +232,7 @@ def test_shape_rows_keep_identifiers_and_translate_operations(zh):
 
 
 def test_figures_speak_chinese(zh):
-    from explorer.core.introspect import KINDS
+    from explorer.core.kinds import KINDS
     from explorer.figures.attention import attention_grid, head_matrix
     from explorer.figures.embeddings import pe_curves, pe_similarity, shift_matrix_figure
     from explorer.figures.masks import batch_masks_figure, mask_figure, masking_effect_figure

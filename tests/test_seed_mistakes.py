@@ -240,7 +240,7 @@ def test_masks_page_shows_both_unsqueezes(lang):
 
 @pytest.mark.parametrize("placement", ["pre", "post"])
 def test_k_and_v_come_from_one_tensor_and_differ(placement):
-    from explorer.core.introspect import KINDS
+    from explorer.core.kinds import KINDS
     from explorer.figures.attention import key_value_source
 
     ctx = build_context(Settings(norm_placement=placement))
@@ -265,7 +265,7 @@ def test_k_and_v_come_from_one_tensor_and_differ(placement):
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("kind", ["enc", "cross"])
 def test_attention_page_shows_k_and_v_differ(lang, kind):
-    from explorer.core.introspect import KINDS
+    from explorer.core.kinds import KINDS
 
     ctx = build_context(Settings())
     cache = ctx.run().cache

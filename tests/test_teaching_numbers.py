@@ -151,7 +151,7 @@ def test_the_bias_free_layout_is_compared_with_live_numbers(lang, placement):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_common_mistakes_show_live_numbers(lang):
-    from explorer.core.introspect import KINDS
+    from explorer.core.kinds import KINDS
     from explorer.figures.attention import scaling_effect
     from explorer.figures.embeddings import divided_scale, encoder_input
 

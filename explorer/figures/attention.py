@@ -14,7 +14,7 @@ from transformer.hook_paths import AttentionPoint, sublayer_hook
 from transformer.model import MASK_FILL
 from transformer.tokenize import SPECIALS
 
-from ..core.introspect import AttentionKind
+from ..core.kinds import AttentionKind
 from ..text.i18n import Text
 from .common import (
     FONT,

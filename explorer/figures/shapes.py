@@ -109,7 +109,7 @@ def head_split_figure(q_heads: np.ndarray, concat: np.ndarray,
 
 def head_split_views(stack: str, layer: str) -> tuple[int, tuple[str, ...]]:
     """The attentions whose head split the Shapes page draws for its filters: the layer
-    chosen ("layer i"; layer 0 for "all") and the keys of `KINDS` (explorer.core.introspect),
+    chosen ("layer i"; layer 0 for "all") and the keys of `KINDS` (explorer.core.kinds),
     both decoder attentions for the "Decoder" part, the encoder's self-attention otherwise."""
     index = int(layer.split()[1]) if layer != "all" else 0
     return index, ("dec", "cross") if stack == "Decoder" else ("enc",)

@@ -42,7 +42,7 @@ from ..classroom.store import (
     Tally,
     clean_text,
 )
-from ..core.introspect import KINDS
+from ..core.kinds import KINDS
 from ..figures.attention import guesses_chart
 from ..text.i18n import percent, t
 

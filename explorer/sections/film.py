@@ -17,7 +17,7 @@ from ..app.charts import show_chart
 from ..app.context import Context
 from ..app.memo import remember
 from ..app.train_state import TRAINED_RESULTS, content_id, set_default
-from ..core.introspect import KINDS
+from ..core.kinds import KINDS
 from ..figures.train import closeness_figure, film_figure
 from ..state.view import keep
 from ..text.i18n import get_lang, percent, sentences, t

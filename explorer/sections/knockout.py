@@ -24,7 +24,7 @@ from ..app.cache import shared_model
 from ..app.context import Context
 from ..app.sources import MAX_ANSWER, token_mode
 from ..app.train_state import content_id, trained_state
-from ..core.introspect import KINDS
+from ..core.kinds import KINDS
 from ..core.runs import Run
 from ..figures.attention import knockout_grid
 from ..figures.common import heatmap

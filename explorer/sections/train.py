@@ -49,7 +49,7 @@ from ..app.train_state import (
     training_under_way,
 )
 from ..core.exports import checkpoint_bytes, download_name
-from ..core.introspect import KINDS
+from ..core.kinds import KINDS
 from ..core.settings import LIMITS, Settings, architecture_problem, training_problem
 from ..figures.train import attention_figure, loss_figure, walkthrough_teacher_forcing
 from ..state.view import keep

@@ -20,7 +20,8 @@ from typing import Any
 
 from transformer.train import SCHEDULES
 
-from ..core.introspect import KINDS, STACKS
+from ..core.introspect import STACKS
+from ..core.kinds import KINDS
 from ..core.settings import SETTING_NAMES, SOURCES
 from ..text.i18n import LANGS
 from ..training.decoding import ALPHA_RANGE, BEAM_RANGE, DEFAULT_ALPHA, DEFAULT_BEAM

@@ -34,7 +34,7 @@ from transformer.tasks import TASKS, Task, make_task
 from transformer.tokenize import PAD
 from transformer.train import Batch, greedy_decode
 
-from ..core.introspect import KINDS
+from ..core.kinds import KINDS
 from .run import evaluation_task
 
 FRESH = 300  # fresh task inputs per accuracy: a step of 1/300 = 0.33 points
