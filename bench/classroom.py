@@ -36,8 +36,9 @@ sends (it carries ?class=CODE on the first run, and then what the server wrote i
 address), and the page that runs (the navigation message's page hash, which every later
 rerun carries: a server-side st.switch_page moves it). A following student's class panel
 asks for its `_watch` fragment every 2 s (explorer/app/classroom.py WATCH_EVERY); a run
-of it waits up to 8 s for the class to change (WAIT_FOR; the ticks meanwhile wait as one),
-woken at once by the teacher's change on this server; when the class's version changed it
+of it waits about 8 s for the class to change (WAIT_FOR; it answers the ticks meanwhile and
+ends just before the next, REST_BEFORE_TICK), woken at once by the teacher's change on this
+server; when the class's version changed it
 reruns the whole app (st.rerun(scope="app")), which applies the teacher's view.
 
 Measured:

@@ -87,6 +87,9 @@ class Classroom:
         with a screenshot of each in test-artifacts/."""
         said = []
         for i, page in enumerate(self.pages):
+            if page.is_closed():  # a tab the test closed (a teacher reopening the link)
+                said.append(f"page {i}: closed")
+                continue
             page.screenshot(path=str(ARTIFACTS / f"failed_{name}_{i}.png"), full_page=True)
             state = page.evaluate("() => document.querySelector('[data-test-script-state]')"
                                   "?.getAttribute('data-test-script-state')")

@@ -81,6 +81,17 @@ def test_item_4_the_pending_request_is_read_where_the_items_read_it():
     assert "script_requests" in _fields(ScriptRunContext), "4: ScriptRunContext.script_requests"
 
 
+def test_item_4_a_waiting_run_s_requests_hold_its_own_ticks_under_their_lock():
+    requests = ScriptRequests()
+    assert hasattr(requests, "_lock") and hasattr(requests._lock, "acquire"), \
+        "4: ScriptRequests._lock"
+    setattr(requests, I.ANSWERING, I.OwnTicks(frozenset({"f"})))  # no __slots__
+    with requests._lock:  # the lock is not re-entrant: the wrap runs under it, alone
+        assert requests._request_rerun_locked(RerunData(fragment_id="f", is_auto_rerun=True))
+    assert requests._state is ScriptRequestType.CONTINUE, "4: a tick answered, none queued"
+    assert getattr(requests, I.ANSWERING).last is not None
+
+
 def test_item_5_the_wrapped_methods_exist_with_the_arguments_the_wraps_pass():
     assert getattr(AppSession.request_rerun, "drops_ticks_of_pages_left", False), \
         "5: AppSession.request_rerun is wrapped"

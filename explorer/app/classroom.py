@@ -40,7 +40,11 @@ from ..classroom.store import (
 )
 from ..state.urlstate import params_to_state
 from ..state.view import BY_URL, page_defaults
-from .streamlit_internals import another_run_asked, keep_fragment_reruns_on_their_page
+from .streamlit_internals import (
+    another_run_asked,
+    answering_own_ticks,
+    keep_fragment_reruns_on_their_page,
+)
 
 CLASS_PARAM = "class"  # the join link's query parameter: ?class=K7Q2XM
 PAGE_PARAM = "page"  # the page, in the view a class follows (a link's page is its path)
@@ -78,13 +82,16 @@ STUDENT_COOKIE = "txstudent_"
 # join makes, waiting the store's `retry_after` (at most JOIN_STEP) before each next one
 JOIN_TRIES = 3
 # A following student's `_watch` fragment is timed every WATCH_EVERY seconds and its run
-# waits up to WAIT_FOR seconds for the class to change (`wait_for_class`; the ticks that come
-# meanwhile wait as one, so the next run starts as this one ends): a change made on this
-# server wakes it at once, one made on another replica is read within POLL_EVERY. Idle, a
-# student costs one run every WAIT_FOR seconds, not one a second (bench/classroom.py (b)).
+# waits about WAIT_FOR seconds for the class to change (`wait_for_class`): a change made on
+# this server wakes it at once, one made on another replica is read within POLL_EVERY. The
+# ticks that come meanwhile are answered by the waiting run, which ends REST_BEFORE_TICK
+# before the next one (`wait_is_over`): the page rests that long, and that tick starts the
+# next run. Idle, a student costs one run every WAIT_FOR seconds, not one a second
+# (bench/classroom.py (b)).
 WATCH_EVERY = 2.0
 WAIT_FOR = 8.0
 POLL_EVERY = 1.0
+REST_BEFORE_TICK = 0.5
 ROSTER_EVERY = 2.0  # seconds between the teacher's looks at who follows
 # seconds between the teacher's looks at the answers of an open question: the chart is
 # complete within about this long of the last answer (one session polls it, not thirty)
@@ -513,14 +520,29 @@ def _asked_for_another_run() -> bool:
     return another_run_asked(lambda: st.session_state.get(FOLLOW_KEY))
 
 
-def wait_for_class(store: ClassStore, s: Seat) -> bool:
-    """A following student's wait, up to WAIT_FOR seconds, for the class to move on from the
-    version this page shows; True when it did (the caller reruns the page)."""
-    def between() -> bool:
-        heartbeat(store, s)  # "still here" while it waits (at most every HEARTBEAT_EVERY)
-        return _asked_for_another_run()
+def wait_is_over(started: float, now: float, last_tick: float | None) -> bool:
+    """Whether a following student's wait that started at `started` ends at `now`: within
+    REST_BEFORE_TICK of the first tick of its timer due after about WAIT_FOR (its ticks come
+    every WATCH_EVERY; the last one it answered came at `last_tick`). Times are
+    time.monotonic()'s; without a tick seen the wait lasts WAIT_FOR."""
+    if last_tick is None:
+        return False
+    due = last_tick + WATCH_EVERY
+    return due >= started + WAIT_FOR - WATCH_EVERY / 2 and now >= due - REST_BEFORE_TICK
 
-    version = store.wait(s.code, s.version, WAIT_FOR, POLL_EVERY, between)
+
+def wait_for_class(store: ClassStore, s: Seat) -> bool:
+    """A following student's wait, about WAIT_FOR seconds, for the class to move on from the
+    version this page shows; True when it did (the caller reruns the page)."""
+    with answering_own_ticks() as ticks:
+        started = time.monotonic()
+
+        def between() -> bool:
+            heartbeat(store, s)  # "still here" while it waits (at most every HEARTBEAT_EVERY)
+            return _asked_for_another_run() or (
+                ticks is not None and wait_is_over(started, time.monotonic(), ticks.last))
+
+        version = store.wait(s.code, s.version, WAIT_FOR, POLL_EVERY, between)
     return version is not None and version != s.version
 
 

@@ -19,7 +19,11 @@ than the one these were written against is reported once in the server's log
    first (streamlit/streamlit#9921 is the same loss for a dialog).
 4. `another_run_asked`: the pending request of `ctx.script_requests` (`_state`,
    `_rerun_data.fragment_id_queue`). No public API tells a waiting fragment that the
-   learner asked for something else.
+   learner asked for something else. `answering_own_ticks`: while a fragment's own rerun
+   waits, its timer's ticks are taken as answered (an attribute of the run's
+   ScriptRequests, read in the `_request_rerun_locked` wrap of item 5). Streamlit queues
+   them, and the queued tick starts the next run the moment the wait ends: the page never
+   stops running (no public API lets a run say it answers its own timer).
 5. `keep_fragment_reruns_on_their_page`: wraps AppSession.request_rerun,
    ScriptRunner._run_script and ScriptRequests._request_rerun_locked, reading the
    sessions' `_pages_manager`. A server-side st.switch_page leaves the browser's fragment
@@ -40,8 +44,11 @@ different, not fail; the browser tests read the same names.
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import streamlit as st
@@ -177,6 +184,54 @@ def another_run_asked(idle: Callable[[], object]) -> bool:
     return not queue or any(fragment not in mine for fragment in queue)
 
 
+@dataclass
+class OwnTicks:
+    """The ticks of its own timer that a waiting fragment run took as answered."""
+
+    fragments: frozenset[str]  # the fragments this run reruns
+    last: float | None = None  # time.monotonic() of the last tick taken, if any
+
+
+ANSWERING = "_explorer_answering"  # the OwnTicks on a ScriptRequests while a run waits
+
+
+@contextlib.contextmanager
+def answering_own_ticks() -> Iterator[OwnTicks | None]:
+    """While the block runs (a fragment's own rerun that waits), a tick of the fragment's
+    timer is taken as answered by this run instead of queued for the next (and noted in
+    the OwnTicks yielded; None outside a fragment's rerun).
+
+    Streamlit queues such a tick; the wait of a following student's look at the class
+    lasts longer than its timer's period, so a queued tick always started the next run the
+    moment one ended: the browser never saw the page at rest, and whatever waits for it
+    (a test, an assistive technology reading aria-busy) waited for a gap that came only by
+    luck (tests/test_e2e_class_seat.py). The caller ends its wait just before the timer's
+    next tick (`OwnTicks.last`), which starts the next run."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    requests = getattr(ctx, "script_requests", None)
+    mine = frozenset(getattr(ctx, "fragment_ids_this_run", None) or ())
+    if requests is None or not mine or not hasattr(requests, "_lock"):
+        yield None
+        return
+    ticks = OwnTicks(mine)
+    with requests._lock:
+        setattr(requests, ANSWERING, ticks)
+    try:
+        yield ticks
+    finally:
+        with requests._lock:
+            setattr(requests, ANSWERING, None)
+
+
+def answered_by_waiting_run(state: ScriptRequestType, answering: OwnTicks | None,
+                            tick: RerunData) -> bool:
+    """Whether `tick` is a timer's tick of a fragment whose own rerun is waiting now
+    (`answering`) with nothing else asked (`state` CONTINUE)."""
+    return bool(answering is not None and state == ScriptRequestType.CONTINUE
+                and tick.is_auto_rerun and tick.fragment_id
+                and tick.fragment_id in answering.fragments)
+
+
 # ---- 5. A fragment's rerun stays on its page -------------------------------------------------
 def left_page(shown: str, asked: str, fragment: bool) -> bool:
     """Whether a rerun of a `fragment` (else of the whole page) that a browser asked for on
@@ -259,10 +314,15 @@ def keep_the_page_a_run_goes_to(request_rerun_locked: Callable[[Any, RerunData],
     was leaving. That run found the class's version already taken and drew the old page
     for good: the student stayed there until the teacher's next change
     (tests/test_e2e_class_follow.py). The full run reruns the ticked fragment anyway; a
-    timer's tick carries no change of the learner's, so nothing is lost."""
+    timer's tick carries no change of the learner's, so nothing is lost. A tick of a
+    fragment whose own rerun waits is taken as answered too (`answering_own_ticks`)."""
     def _request_rerun_locked(self: Any, new_data: RerunData) -> bool:
         pending = self._rerun_data if self._state == ScriptRequestType.RERUN else None
         if folds_into_pending_page_run(pending, new_data):
+            return True
+        answering = getattr(self, ANSWERING, None)
+        if answered_by_waiting_run(self._state, answering, new_data):
+            answering.last = time.monotonic()
             return True
         return request_rerun_locked(self, new_data)
 
