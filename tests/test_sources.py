@@ -197,6 +197,36 @@ def test_your_trained_model_is_shown_as_a_copy_with_a_longer_table():
             assert torch.equal(p, q), name
 
 
+def test_copies_of_one_training_in_two_sessions_share_the_attention_page_s_results():
+    """A trained copy is named by what fixes its weights (`content_id`), as the untrained
+    model and the shipped translator are: the second session reads the first's pass and
+    figures instead of computing them again (two trainings of one request are alike)."""
+    from explorer.app.cache import RUNS
+    from explorer.app.context import SHARED_RESULTS
+    from explorer.app.memo import forget, held
+    from explorer.training.run import content_id
+
+    forget(SHARED_RESULTS)
+    first, twin = _trained_state(), _trained_state()
+    assert content_id(first) == content_id(twin) and first.model is not twin.model
+    one = app("attention", model_source="yours", train_state=first, source="3 1 4 1 5")
+    named = set(held(SHARED_RESULTS))
+    mine = ("trained", *content_id(first))
+    assert any(name[0] == "run" and name[1][:len(mine)] == mine for name in named)
+    two = app("attention", model_source="yours", train_state=twin, source="3 1 4 1 5")
+    assert set(held(SHARED_RESULTS)) == named  # nothing new was built
+    assert figure_list(one) == figure_list(two)
+    assert any(key[0] == mine for key in held(RUNS))
+
+
+def test_a_checkpoint_is_named_by_its_file_and_how_it_was_read(trained_state):
+    data = checkpoint_bytes(trained_state.model, list(trained_state.task.vocab.itos), {})
+    a, b = load_checkpoint(data, None, None), load_checkpoint(data, None, None)
+    assert a.content == b.content and a.content[0] == "file" and a.model is not b.model
+    vocab = "\n".join(trained_state.task.vocab.itos)
+    assert load_checkpoint(data, None, vocab).content != a.content
+
+
 @pytest.fixture(scope="module")
 def trained_state():
     return _trained_state()

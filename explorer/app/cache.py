@@ -89,7 +89,8 @@ def shared_run(cfg: TransformerConfig, seed: int, train_mode: bool, tokens: Toke
 
 
 def checkpoint_run(name: Hashable, model: EncoderDecoder, tokens: Tokens) -> Run:
-    """The read-only forward pass of `tokens` through a shared checkpoint's `model` (the
-    shipped translator), whose weights `name` fixes: kept and shared like `shared_run`."""
+    """The read-only forward pass of `tokens` through a checkpoint's `model`, whose weights
+    `name` fixes (its `content`: sessions that show the same model share the pass), kept and
+    shared like `shared_run`."""
     return remember(RUNS, (name, tokens.src_tokens, tokens.tgt_tokens),
                     lambda: forward(model, tokens))

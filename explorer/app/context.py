@@ -74,23 +74,21 @@ class Context:
     def run(self) -> Run:
         """The learner's sentence through the live model (cached, shared, read-only)."""
         cfg, tokens = self._require()
-        if self.loaded is not None and self.source == "dates":  # one model for every session
-            return checkpoint_run("dates", self.loaded.model, tokens)
+        if self.loaded is not None and self.loaded.content is not None:  # any session's
+            return checkpoint_run(self.loaded.content, self.loaded.model, tokens)
         if self.loaded is not None:
             return imported_run(self.loaded, tokens)
         return shared_run(cfg, self.settings.seed, self.settings.train_mode, tokens)
 
     def model_name(self) -> tuple | None:
-        """What fixes the weights of the model shown (in eval mode) when every session with
-        this name reads the same ones: the sidebar's untrained model (its config and seed)
-        or the shipped date translator; None for a model of this session's own (an upload,
-        a trained copy)."""
+        """What fixes the weights of the model shown (in eval mode), the same for every
+        session that shows it: the sidebar's untrained model (its config and seed), else
+        the checkpoint's `content` (the shipped translator's or an upload's file, a
+        training's content_id); None for a checkpoint whose content is not known."""
         cfg, _ = self._require()
         if self.loaded is None:
             return ("untrained", cfg, self.settings.seed)
-        if self.source == "dates":
-            return ("dates",)
-        return None
+        return self.loaded.content
 
     def run_name(self) -> tuple | None:
         """What fixes `run()` when every session reads the same one (`model_name` and the

@@ -24,7 +24,7 @@ from transformer.train import Batch, greedy_decode
 from ..core.checkpoint import CheckpointError, LoadedCheckpoint, from_model, load_checkpoint
 from ..core.runs import freeze
 from ..core.settings import SOURCES
-from ..training.run import TrainedState, task_meta
+from ..training.run import TrainedState, content_id, task_meta
 from ..training.task import EXAMPLE_DATE
 from .memo import Shelf, remember
 
@@ -166,7 +166,8 @@ def trained_checkpoint(state: TrainedState) -> LoadedCheckpoint:
     def copy() -> LoadedCheckpoint:
         meta = {**task_meta(state.task), "steps": state.step, "accuracy": state.accuracy,
                 "version": state.version}
-        return from_model(state.model, state.task.vocab.itos, meta)
+        return from_model(state.model, state.task.vocab.itos, meta,
+                          content=("trained", *content_id(state)))
 
     return remember(YOURS, (state.model, state.version), copy)
 

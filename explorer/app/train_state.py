@@ -64,13 +64,6 @@ def untrained(key: ModelKey) -> EncoderDecoder:
                     large=is_large(key.config))
 
 
-def content_id(state: TrainedState) -> tuple:
-    """What fixes the trained model of `state`: its key (task, architecture, seed), its
-    recipe and the steps it took. Training is deterministic (tests/test_train_hub.py), so
-    copies of one training, and two trainings of one request, share their results."""
-    return state.key, state.config, state.step
-
-
 def set_default(key: str, value: Any) -> None:
     """A widget's value before it is first drawn (kept if the learner set one already)."""
     if key not in st.session_state:

@@ -18,6 +18,7 @@ and must be given, except for (c), whose config records it with the other option
 
 from __future__ import annotations
 
+import hashlib
 import io
 import pickle
 import re
@@ -83,6 +84,10 @@ class LoadedCheckpoint:
     meta: dict[str, Any] = field(default_factory=dict)  # the export's meta, else empty
     # what was assumed or adjusted, for the learner: (text key, its values) pairs
     note_keys: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    # What fixes its weights, the same for every session that loads the same: ("file",
+    # digest of the file and how it was read) or a training's content_id; None when not
+    # known. Results of a model with a content are shared by it (app/context.py).
+    content: tuple | None = None
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -542,7 +547,7 @@ def load_checkpoint(
     source; `tgt_vocab_text` for the target when it has its own.
     """
     try:
-        return _load(data, h, vocab_text, tgt_vocab_text)
+        loaded = _load(data, h, vocab_text, tgt_vocab_text)
     except CheckpointError:
         raise
     except MemoryError:
@@ -550,6 +555,16 @@ def load_checkpoint(
     except Exception as exc:  # never a traceback for the learner
         raise CheckpointError(t("ckpt.err.unexpected_failure", type=type(exc).__name__,
                                 hint=_save_hint())) from exc
+    return replace(loaded, content=("file", file_digest(data, h, vocab_text, tgt_vocab_text)))
+
+
+def file_digest(data: bytes, h: int | None, vocab_text: str | None,
+                tgt_vocab_text: str | None) -> str:
+    """SHA-256 of a checkpoint's bytes and of what it was read with (one file read with
+    another h or vocabulary is another model)."""
+    digest = hashlib.sha256(_as_bytes(data))
+    digest.update(repr((h, vocab_text, tgt_vocab_text)).encode("utf-8"))
+    return digest.hexdigest()
 
 
 def _load(
@@ -622,8 +637,8 @@ def _loaded(model: EncoderDecoder, src_vocab: tuple[str, ...], tgt_vocab: tuple[
 
 
 @torch.no_grad()
-def from_model(model: EncoderDecoder, vocab: Sequence[str], meta: Mapping[str, Any]
-               ) -> LoadedCheckpoint:
+def from_model(model: EncoderDecoder, vocab: Sequence[str], meta: Mapping[str, Any],
+               content: tuple | None = None) -> LoadedCheckpoint:
     """A model of this app (trained here) as its export would load (`load_checkpoint` of
     `checkpoint_bytes`), without the bytes: a copy of its weights (the original may go on
     changing), its sinusoid table extended like an import's, the shared vocabulary."""
@@ -632,4 +647,4 @@ def from_model(model: EncoderDecoder, vocab: Sequence[str], meta: Mapping[str, A
     copy = build_model(cfg)
     copy.load_state_dict(sd, strict=True)  # copies every tensor
     tokens = tuple(vocab)
-    return _loaded(copy, tokens, tokens, FORMAT, dict(meta), notes)
+    return replace(_loaded(copy, tokens, tokens, FORMAT, dict(meta), notes), content=content)

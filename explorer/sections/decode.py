@@ -19,7 +19,7 @@ from ..app.classroom import following
 from ..app.context import Context
 from ..app.memo import remember
 from ..app.sources import MAX_ANSWER, expected_date, shipped_dates_model
-from ..app.train_state import MINE, TRAINED_RESULTS, content_id, set_default, untrained
+from ..app.train_state import MINE, TRAINED_RESULTS, set_default, untrained
 from ..core.checkpoint import LoadedCheckpoint
 from ..figures.train import (
     attention_figure,
@@ -48,7 +48,7 @@ from ..training.decoding import (
     parse_beam_size,
     top_tokens,
 )
-from ..training.run import ModelKey, TrainedState
+from ..training.run import ModelKey, TrainedState, content_id
 from ..training.settings import TRAIN_TASKS
 from ..training.task import (
     DEFAULT_DIGITS,

@@ -16,12 +16,12 @@ from transformer.film import Film
 from ..app.charts import show_chart
 from ..app.context import Context
 from ..app.memo import remember
-from ..app.train_state import TRAINED_RESULTS, content_id, set_default
+from ..app.train_state import TRAINED_RESULTS, set_default
 from ..core.kinds import KINDS
 from ..figures.train import closeness_figure, film_figure
 from ..state.view import keep
 from ..text.i18n import get_lang, percent, sentences, t
-from ..training.run import TrainedState
+from ..training.run import TrainedState, content_id
 
 GETS_IT = 0.8  # a head "gets it" once this share of its weight is on the ideal positions
 

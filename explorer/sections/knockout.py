@@ -23,7 +23,7 @@ from ..app import memo
 from ..app.cache import shared_model
 from ..app.context import Context
 from ..app.sources import MAX_ANSWER, token_mode
-from ..app.train_state import content_id, trained_state
+from ..app.train_state import trained_state
 from ..core.kinds import KINDS
 from ..core.runs import Run
 from ..figures.attention import knockout_grid
@@ -50,11 +50,12 @@ KEYS = {"part": "ko_part", "layer": "ko_layer", "head": "ko_head"}  # the menus'
 OPEN_KEY = "ko_open"  # the expander that holds the experiment (a choice of the view)
 
 # Results are kept by what fixes them: the model's content (the untrained model's
-# architecture, seed and vocabulary; the shipped translator; a trained model's
-# `content_id`) and the input. Those are the same for every learner, so a class opening
-# the page measures them once (later sessions wait for the first), and the grid a teacher
-# measured is there for every student. An imported model is its session's alone. Each kind
-# has its own shelf, so learners' answers never push out a grid.
+# architecture, seed and vocabulary; a checkpoint's `content`: the shipped translator's or
+# an uploaded file, a trained model's `content_id`) and the input. Those are the same for
+# every learner, so a class opening the page measures them once (later sessions wait for
+# the first), and the grid a teacher measured is there for every student. A model whose
+# content is not known is its session's alone. Each kind has its own shelf, so learners'
+# answers never push out a grid.
 _KINDS = {"answer": (256, 16), "accuracy": (128, 64), "fresh": (8, 2), "grid": (8, 4)}
 SHARED = {kind: memo.Shelf(f"knock-outs: {kind}", shared, shared=True)
           for kind, (shared, _) in _KINDS.items()}
@@ -144,12 +145,10 @@ def _subject(ctx: Context) -> dict[str, Any]:
     task, why = task_of(loaded.meta, loaded.src_vocab, loaded.tgt_vocab, trained,
                         loaded.config.max_len)
     joiner = "" if token_mode(loaded, ctx.settings.token_mode) == "char" else " "
-    if ctx.source == "dates":
-        key, shared = ctx.model_name(), True  # one frozen model per process
-    elif trained is not None:
-        key, shared = ("yours", *content_id(state)), True  # copies of one training share
-    else:
-        key, shared = (ctx.source, loaded.model), False  # an upload: this session's
+    key = ctx.model_name()  # what fixes the weights: sessions showing the same share
+    shared = key is not None
+    if key is None:
+        key = (ctx.source, loaded.model)  # a model only this session has
     return dict(model=loaded.model, itos=loaded.tgt_vocab, bos=loaded.start_id(),
                 eos=specials.get("eos"), joiner=joiner, key=key, shared=shared, task=task,
                 why=why, twin=False, made=_made(ctx))

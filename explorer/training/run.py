@@ -131,6 +131,13 @@ class TrainedState:
         return self.history[-1].elapsed if self.history else 0.0
 
 
+def content_id(state: TrainedState) -> tuple:
+    """What fixes the trained model of `state`: its key (task, architecture, seed), its
+    recipe and the steps it took. Training is deterministic (tests/test_train_hub.py), so
+    copies of one training, and two trainings of one request, share their results."""
+    return state.key, state.config, state.step
+
+
 # Why a run stopped early: codes kept in the state, worded when shown (the learner may have
 # switched language since).
 STOP_REASONS = ("time_limit", "stop_request", "click", "stop_button", "tab_closed",
