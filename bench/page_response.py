@@ -1,7 +1,14 @@
 """Page response: server-side time of one rerun of each page after the source text changes.
 
 Rerun: `.venv/bin/python -m bench.page_response` (options: --runs N, --pages attention,model,
---presets "tiny,paper base", --no-profile, --smoke).
+--presets "tiny,paper base", --no-profile, --smoke, --trained: see below).
+
+`--trained` measures instead the Attention page shown on a trained copy (a copy task, 30
+steps, as tests/test_sources.py trains it): a rerun with nothing changed (a click elsewhere
+on the page) in the session that trained it, and the first run of a second session showing
+a copy of the same training (a class whose students train one recipe). Its results are
+kept by the model's content (`LoadedCheckpoint.content`); where they were not, every rerun
+built its figures again.
 
 Each page runs in `streamlit.testing.v1.AppTest` (the whole app: sidebar, navigation, page).
 The model body is warmed first; every measured run then types a NEW sentence into the
@@ -267,6 +274,47 @@ def measure(page: str, preset: str, runs: int, probe: Probe, profile_runs: int,
     return row
 
 
+def _trained_state():
+    """A copy task trained 30 steps (deterministic: two calls give the same weights)."""
+    from explorer.core.settings import Settings
+    from explorer.training.run import ModelKey, run_training, start_training
+    from transformer.tasks import DIGITS, Task
+    from transformer.train import TrainConfig
+
+    state = start_training(ModelKey.of(Settings(), Task("copy", DIGITS, 1, 9)),
+                           TrainConfig(steps=30, batch_size=16, lr=3e-3))
+    run_training(state)
+    return state
+
+
+def measure_trained(runs: int) -> list[list[object]]:
+    """The Attention page on a trained copy: reruns with nothing changed, and a second
+    session's first run (`--trained`)."""
+    from streamlit.testing.v1 import AppTest
+
+    def session(state) -> AppTest:
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
+        at.session_state["model_source"] = "yours"
+        at.session_state["train_state"] = state
+        at.session_state["source"] = "3 1 4 1 5 9 2 6"
+        at.switch_page("pages/attention.py")
+        return at
+
+    def timed(at: AppTest) -> float:
+        t0 = time.perf_counter()
+        at.run()
+        _check(at, "attention", "trained")
+        return (time.perf_counter() - t0) * 1000
+
+    first = session(_trained_state())
+    opened = timed(first)
+    again = [timed(first) for _ in range(runs)]
+    seconds = [timed(session(_trained_state())) for _ in range(runs)]
+    return [["first session, first run", opened, opened],
+            ["first session, rerun with nothing changed", median(again), p90(again)],
+            ["another session with a copy, first run", median(seconds), p90(seconds)]]
+
+
 def _check(at, page: str, preset: str) -> None:
     if at.exception:
         raise RuntimeError(f"{page} ({preset}) raised: {at.exception[0].value}")
@@ -280,6 +328,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--profile", action=argparse.BooleanOptionalAction, default=True,
                     help="also sample 3 more runs per row by package (default: on)")
     ap.add_argument("--smoke", action="store_true", help="tiny preset, 1 page, 2 runs")
+    ap.add_argument("--trained", action="store_true",
+                    help="the Attention page on a trained copy: reruns, a second session")
     args = ap.parse_args(argv)
     pages = [p for p in args.pages.split(",") if p]
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]
@@ -295,6 +345,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     torch.set_num_threads(1)  # as app.py does
     quiet_streamlit()
     print(machine_facts())
+    if args.trained:
+        print("AppTest wall time of the Attention page on a trained copy (ms), "
+              f"{runs} runs per row\n")
+        print(table(["run", "median ms", "p90 ms"], measure_trained(runs)))
+        return 0
     print(f"runs per row: {runs} (each with a new sentence), after a warm-up run\n", flush=True)
     probe = Probe()
     rows = []
