@@ -18,6 +18,7 @@ import torch
 from apptest_helpers import app, app_in, array, errors, figures
 from shared_inputs import bad_input_texts
 
+from explorer.app.shelves import KNOCKOUTS_OWN, KNOCKOUTS_SHARED
 from explorer.app.sources import shipped_dates
 from explorer.sections.knockout import WHOLE
 from explorer.text.i18n import TABLES, percent
@@ -321,13 +322,13 @@ def test_results_of_shared_models_are_measured_once_and_an_uploads_kept_in_its_s
 
     shipped = {"shared": True}
     key = (("dates",), ())
-    memo.forget(knockout_view.SHARED["accuracy"], key)
+    memo.forget(KNOCKOUTS_SHARED["accuracy"], key)
     assert knockout_view._remember("accuracy", shipped, key, compute) == (0.5, 0.1)
     assert knockout_view._remember("accuracy", shipped, key, compute) == (0.5, 0.1)
     assert knockout_view._known("accuracy", shipped, key) == (0.5, 0.1) and len(calls) == 1
-    assert key in memo.held(knockout_view.SHARED["accuracy"])
-    assert all(shelf.shared for shelf in knockout_view.SHARED.values())
-    assert not any(shelf.shared for shelf in knockout_view.OWN.values())
+    assert key in memo.held(KNOCKOUTS_SHARED["accuracy"])
+    assert all(shelf.shared for shelf in KNOCKOUTS_SHARED.values())
+    assert not any(shelf.shared for shelf in KNOCKOUTS_OWN.values())
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -480,7 +480,7 @@ def test_copies_of_one_training_share_their_decodings_and_figures():
     the page computes from the trained model is computed once and read by all of them."""
     import explorer.training.hub as H
     from explorer.app import memo
-    from explorer.app.train_state import TRAINED_RESULTS
+    from explorer.app.shelves import TRAINED_RESULTS
 
     memo.forget(TRAINED_RESULTS)
     a = app("train", tr_steps=50, seed=43)

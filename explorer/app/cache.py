@@ -22,7 +22,8 @@ from transformer.tokenize import Vocab
 
 from ..core.runs import Run, Tokens, assemble, body_config, build_body, forward, run_bytes
 from ..core.settings import estimate_params
-from .memo import Shelf, remember
+from .memo import remember
+from .shelves import BODIES, MODELS, PE_TABLES, RUNS
 
 LARGE_PARAMS = 5_000_000  # a model above this many parameters goes to the large tier
 LARGE_RUN_BYTES = 2_000_000  # a run holding more than this goes to the large tier
@@ -39,7 +40,6 @@ def is_large(cfg: _Sized) -> bool:
     return estimate_params(cfg.N, cfg.d_model, cfg.d_ff, 0) > LARGE_PARAMS
 
 
-PE_TABLES = Shelf("sinusoid tables", 32, shared=True)
 
 
 def pe_table(positions: int, d_model: int) -> np.ndarray:
@@ -52,9 +52,6 @@ def pe_table(positions: int, d_model: int) -> np.ndarray:
     return remember(PE_TABLES, (positions, d_model), table)
 
 
-BODIES = Shelf("encoder-decoder bodies", 16, shared=True, large=2)
-MODELS = Shelf("models", 64, shared=True, large=4)
-RUNS = Shelf("forward passes", 128, shared=True, large=6, spinner="ui.running_sentence")
 
 
 def shared_body(cfg: TransformerConfig, seed: int, train_mode: bool) -> EncoderDecoder:

@@ -24,7 +24,8 @@ from transformer.config import TransformerConfig
 
 from ..core.exports import download_name
 from ..core.settings import Settings
-from .memo import Shelf, remember
+from .memo import remember
+from .shelves import SPECS
 
 PRESENTER_FONT = 20  # base font size of figures in presenter mode (plotly's default is 12)
 PRESENTER_HEIGHT = 1.3  # figure heights are scaled by this in presenter mode
@@ -238,7 +239,6 @@ class _Written(go.Figure):
 
 # The written-out specs of figures shared by sessions (show_chart's `share`), by the
 # figure's name and the sizes (presenter or not).
-SPECS = Shelf("written-out figures", 128, shared=True)
 
 
 def _shared_spec(fig: go.Figure, presenter: bool) -> dict[str, Any]:

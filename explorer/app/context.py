@@ -25,7 +25,8 @@ from ..text.i18n import learner_message, t
 from .cache import checkpoint_run, shared_model, shared_run
 from .charts import show_chart
 from .import_panel import imported_run
-from .memo import Shelf, remember
+from .memo import remember
+from .shelves import SHARED_RESULTS
 from .sources import (
     ends_sources,
     token_mode,
@@ -36,7 +37,6 @@ T = TypeVar("T")
 # What pages compute that every session may read (`Context.from_run`, `Context.fixed`):
 # figures, tables and numbers of a shared run or fixed by what the page names alone. A
 # class looking at one sentence builds each of them once.
-SHARED_RESULTS = Shelf("page results shared by sessions", 160, shared=True)
 EOS_TOKEN = SPECIALS[EOS]  # "</s>": a source's end, as this app's tasks train on it
 EXPLORER_MAX_LEN = 256  # positions precomputed by the live model (sentences are short)
 

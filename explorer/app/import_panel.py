@@ -17,8 +17,9 @@ from ..core.checkpoint import (
 from ..core.runs import Run, Tokens, forward
 from ..core.settings import LIMITS
 from ..text.i18n import get_lang, t
-from .memo import Shelf, forget, remember
+from .memo import forget, remember
 from .numbers import number_box
+from .shelves import CHECKPOINT_RUNS
 
 IMPORT_KEY = "imported_checkpoint"  # this session's LoadedCheckpoint (never shared)
 # whether the imported model reads the sentence between its <s> and </s>, as The Annotated
@@ -58,7 +59,6 @@ def current_import() -> LoadedCheckpoint | None:
 
 # Forward passes of this session's checkpoints (an upload, or its trained model); a
 # trained model's `meta["version"]` tells its states apart.
-CHECKPOINT_RUNS = Shelf("forward passes of this session's checkpoints", 4, shared=False)
 
 
 def imported_run(imported: LoadedCheckpoint, tokens: Tokens) -> Run:

@@ -47,8 +47,9 @@ from ..training.task import DEFAULT_DIGITS, WORD_MIN_LEN, date_probe_example
 from .context import Context, build_context
 from .import_panel import checkpoint_panel, current_import, take_pending_source
 from .links import mark_lang_chosen, publish_view, take_notices
-from .memo import Shelf, remember
+from .memo import remember
 from .numbers import fit_note, fit_state
+from .shelves import TABLES
 from .sources import (
     SOURCES,
     TRAINED_SOURCES,
@@ -499,7 +500,6 @@ def _glossary() -> None:
 # The sidebar's tables as Arrow tables, made once for every session that shows the same
 # one: st.dataframe builds a pandas frame from plain columns on every run
 # (bench/page_response.py: about a fifth of a rerun of the Attention page).
-TABLES = Shelf("the sidebar's tables", 64, shared=True)
 
 
 def _table(name: tuple, columns: Callable[[], dict[str, list]]) -> pa.Table:

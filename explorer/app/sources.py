@@ -26,16 +26,13 @@ from ..core.runs import freeze
 from ..core.settings import SOURCES
 from ..training.run import TrainedState, content_id, task_meta
 from ..training.task import EXAMPLE_DATE
-from .memo import Shelf, remember
+from .memo import remember
+from .shelves import SHIPPED, SHIPPED_ANSWERS, YOUR_ANSWERS, YOURS
 
 TRAINED_SOURCES = ("dates", "yours")  # trained on a task: a blank target means "its answer"
 SHIPPED_DATES = Path(__file__).resolve().parents[2] / "models" / "dates.pt"
 MAX_ANSWER = 40  # tokens a model's answer may have (the date model's are 11)
 # The shipped translator and what is measured on it once per process (read-only).
-SHIPPED = Shelf("the shipped date translator", 2, shared=True)
-SHIPPED_ANSWERS = Shelf("the shipped translator's answers", 256, shared=True)
-YOURS = Shelf("this session's trained model as a checkpoint", 1, shared=False)
-YOUR_ANSWERS = Shelf("this session's trained model's answers", 8, shared=False)
 
 
 def _load_shipped() -> LoadedCheckpoint:

@@ -27,7 +27,8 @@ from ..training.hub import SNAPSHOT_WAIT, Hub, Ticket, hub
 from ..training.run import ModelKey, TrainedState, build_model_for
 from . import classroom
 from .cache import is_large
-from .memo import Shelf, remember
+from .memo import remember
+from .shelves import UNTRAINED
 
 
 def training_hub() -> Hub:
@@ -50,12 +51,8 @@ FAILED_KEY = "train_failed"  # why this learner's last training failed, shown on
 # What the Train page computes from a trained model (decodings, figures, films), by
 # `content_id`: copies of one training read one result. A trained page run asks for about
 # ten; a class trains a few different models at once.
-TRAINED_RESULTS = Shelf("trained models' results", 96, shared=True)
 # Results of a model only this session has (an imported checkpoint's decodings, a beam
 # search on a model not shared).
-MINE = Shelf("this session's results", 16, shared=False)
-UNTRAINED = Shelf("untrained models", 32, shared=True, large=2,
-                  spinner="train.building_untrained")
 
 
 def untrained(key: ModelKey) -> EncoderDecoder:

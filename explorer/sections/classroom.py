@@ -21,8 +21,9 @@ from streamlit.components.v2 import component
 from ..app import classroom as C
 from ..app.charts import show_chart
 from ..app.context import Context
-from ..app.memo import Shelf, remember
+from ..app.memo import remember
 from ..app.page import draw_last
+from ..app.shelves import TALLY_CHARTS
 from ..app.sidebar import presenting, use_session_lang
 from ..app.streamlit_internals import fragment_rerun, timed_fragment
 from ..classroom.store import (
@@ -63,7 +64,6 @@ export default function ({ data }) {
 """
 ANSWERED_KEY = "_class_answered"  # (code, question id) this student answered
 # the teacher's chart of the answers so far, by what it shows (`_results`)
-TALLY_CHARTS = Shelf("the class's answers so far", 2, shared=False)
 MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|<>~$")
 SHOW_NAMES = "class_show_names"  # the teacher's "show names on the projector" switch
 BANNER_FOLDED = "_class_banner_folded"  # the code of the class whose banner is folded

@@ -18,8 +18,9 @@ from transformer.tasks import DIGITS, Task, make_task
 from ..app.classroom import following
 from ..app.context import Context
 from ..app.memo import remember
+from ..app.shelves import MINE, TRAINED_RESULTS
 from ..app.sources import MAX_ANSWER, expected_date, shipped_dates_model
-from ..app.train_state import MINE, TRAINED_RESULTS, set_default, untrained
+from ..app.train_state import set_default, untrained
 from ..core.checkpoint import LoadedCheckpoint
 from ..figures.train import (
     attention_figure,

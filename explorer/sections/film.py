@@ -16,7 +16,8 @@ from transformer.film import Film
 from ..app.charts import show_chart
 from ..app.context import Context
 from ..app.memo import remember
-from ..app.train_state import TRAINED_RESULTS, set_default
+from ..app.shelves import TRAINED_RESULTS
+from ..app.train_state import set_default
 from ..core.kinds import KINDS
 from ..figures.train import closeness_figure, film_figure
 from ..state.view import keep

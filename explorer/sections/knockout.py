@@ -22,6 +22,7 @@ from transformer.tokenize import BOS, EOS
 from ..app import memo
 from ..app.cache import shared_model
 from ..app.context import Context
+from ..app.shelves import KNOCKOUTS_OWN, KNOCKOUTS_SHARED
 from ..app.sources import MAX_ANSWER, token_mode
 from ..app.train_state import trained_state
 from ..core.kinds import KINDS
@@ -49,22 +50,11 @@ from ..training.task import evaluated_text
 KEYS = {"part": "ko_part", "layer": "ko_layer", "head": "ko_head"}  # the menus' widget keys
 OPEN_KEY = "ko_open"  # the expander that holds the experiment (a choice of the view)
 
-# Results are kept by what fixes them: the model's content (the untrained model's
-# architecture, seed and vocabulary; a checkpoint's `content`: the shipped translator's or
-# an uploaded file, a trained model's `content_id`) and the input. Those are the same for
-# every learner, so a class opening the page measures them once (later sessions wait for
-# the first), and the grid a teacher measured is there for every student. A model whose
-# content is not known is its session's alone. Each kind has its own shelf, so learners'
-# answers never push out a grid.
-_KINDS = {"answer": (256, 16), "accuracy": (128, 64), "fresh": (8, 2), "grid": (8, 4)}
-SHARED = {kind: memo.Shelf(f"knock-outs: {kind}", shared, shared=True)
-          for kind, (shared, _) in _KINDS.items()}
-OWN = {kind: memo.Shelf(f"knock-outs: {kind}, this session's", own, shared=False)
-       for kind, (_, own) in _KINDS.items()}
+# Results are kept by what fixes them: the model's content and the input (app/shelves.py).
 
 
 def _shelf(kind: str, subject: dict[str, Any]) -> memo.Shelf:
-    return (SHARED if subject["shared"] else OWN)[kind]
+    return (KNOCKOUTS_SHARED if subject["shared"] else KNOCKOUTS_OWN)[kind]
 
 
 def _remember(kind: str, subject: dict[str, Any], key: tuple, compute: Callable[[], Any]) -> Any:

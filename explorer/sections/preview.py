@@ -13,8 +13,9 @@ from transformer.hook_paths import attention_hook
 from transformer.tokenize import EOS, SPECIALS
 
 from ..app.context import Context, build_context
-from ..app.memo import Shelf, remember
+from ..app.memo import remember
 from ..app.page import warn_date_check
+from ..app.shelves import PREVIEWS
 from ..app.sidebar import show_sentence
 from ..app.sources import DateCheck, check_date_answer, date_example, shipped_answer, shipped_dates
 from ..core.runs import forward
@@ -38,7 +39,6 @@ class DatePreview:
     weights: np.ndarray  # (len(out_tokens), len(src_tokens)) cross-attention, heads averaged
 
 
-PREVIEWS = Shelf("the date translator's previews", 64, shared=True)
 
 
 def date_preview(text: str) -> DatePreview | None:

@@ -26,13 +26,13 @@ from ..app.context import Context
 from ..app.memo import remember
 from ..app.numbers import fit_ahead, number_box
 from ..app.page import date_cells_text, draw_last
+from ..app.shelves import TRAINED_RESULTS
 from ..app.sidebar import next_seed, use_session_lang
 from ..app.sources import shipped_dates_meta
 from ..app.streamlit_internals import session_alive, session_disconnected, timed_fragment
 from ..app.train_state import (
     EARLY,
     TRAIN_KEY,
-    TRAINED_RESULTS,
     WAIT,
     ask_to_train_anew,
     current_state,
