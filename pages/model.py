@@ -4,7 +4,7 @@ import streamlit as st
 
 from explorer.app.page import end_page, show_problems
 from explorer.app.sidebar import source_name
-from explorer.core import introspect
+from explorer.core import introspect, shape_table
 from explorer.figures.model import architecture_figure, parameter_chart, share
 from explorer.sections.frame import context
 from explorer.sections.parameters import show_alternative_layout, show_every_parameter
@@ -134,8 +134,8 @@ with right:
                      hide_index=True, width="stretch")
     else:
         run = ctx.run()
-        rows = introspect.shape_rows(run.cache, cfg)
-        table = introspect.component_shapes(component, rows, pre, run.tgt_mask.shape[-1])
+        rows = shape_table.shape_rows(run.cache, cfg)
+        table = shape_table.component_shapes(component, rows, pre, run.tgt_mask.shape[-1])
         tensors, dims, ops = (list(column) for column in zip(*table, strict=True))
         st.caption(t("model.shapes_caption", src_len=src_len, tgt_len=tgt_len,
                      d_model=cfg.d_model, h=cfg.h, d_k=cfg.d_k, d_ff=cfg.d_ff))

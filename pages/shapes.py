@@ -4,7 +4,8 @@ import streamlit as st
 
 from explorer.app.numbers import number_box
 from explorer.app.page import end_page, show_problems
-from explorer.core.introspect import (
+from explorer.core.kinds import KINDS
+from explorer.core.shape_table import (
     STACKS,
     filter_rows,
     layer_label,
@@ -12,7 +13,6 @@ from explorer.core.introspect import (
     shape_rows,
     stack_label,
 )
-from explorer.core.kinds import KINDS
 from explorer.figures.common import text_px
 from explorer.figures.shapes import (
     BATCH_EXAMPLE,

@@ -27,9 +27,9 @@ from explorer.core.exports import (
     run_to_npz,
     size_tag,
 )
-from explorer.core.introspect import layer_label, shape_rows, stack_label, sublayer_label
 from explorer.core.runs import Tokens, assemble, build_body, forward
 from explorer.core.settings import PRESETS, Settings
+from explorer.core.shape_table import layer_label, shape_rows, stack_label, sublayer_label
 from explorer.figures.shapes import shape_csv, shape_table
 from explorer.text.i18n import set_lang, t
 from explorer.training.run import ModelKey, run_training, start_training, task_meta

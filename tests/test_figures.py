@@ -9,8 +9,9 @@ import torch
 from apptest_helpers import ROOT
 from run_helpers import small_run
 
-from explorer.core.introspect import embedding_range, filter_rows, shape_rows, xavier_bound
+from explorer.core.introspect import embedding_range, xavier_bound
 from explorer.core.kinds import KINDS
+from explorer.core.shape_table import filter_rows, shape_rows
 from explorer.figures.attention import head_steps
 from explorer.figures.embeddings import encoder_input, shift_error, shift_matrix
 from explorer.figures.masks import (

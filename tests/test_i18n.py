@@ -98,11 +98,11 @@ def test_every_literal_key_in_the_code_exists():
 
 
 def test_dynamic_keys_exist():
-    from explorer.core import introspect
+    from explorer.core import introspect, shape_table
     from explorer.core.kinds import KINDS
 
     keys = [*introspect.GROUP_KEYS.values(), *introspect.COMPONENTS.values(),
-            *introspect._STACK_KEYS.values(), *introspect._SUBLAYER_KEYS.values(),
+            *shape_table._STACK_KEYS.values(), *shape_table._SUBLAYER_KEYS.values(),
             "intro.layer_source", "intro.layer_target"]
     keys += [f"fig.attention.{part}_{kind}" for kind in KINDS for part in ("kind", "mask")]
     assert not [k for k in keys if k not in TABLES["en"]]
@@ -167,14 +167,14 @@ def _labels(fig) -> str:
 
 
 def test_introspect_labels_follow_the_language(zh):
-    from explorer.core import introspect
+    from explorer.core import introspect, shape_table
 
     assert introspect.group_label("Decoder cross-attention") == "解码器交叉注意力"
     assert introspect.group_label("<b>odd</b>") == "<b>odd</b>"  # unknown names pass through
-    assert introspect.stack_label("Encoder") == "编码器"
-    assert introspect.layer_label("layer 3") == "第 3 层"
-    assert introspect.layer_label("source") == "源序列" and introspect.layer_label("") == ""
-    assert introspect.sublayer_label("masked self-attention") == "掩码自注意力"
+    assert shape_table.stack_label("Encoder") == "编码器"
+    assert shape_table.layer_label("layer 3") == "第 3 层"
+    assert shape_table.layer_label("source") == "源序列" and shape_table.layer_label("") == ""
+    assert shape_table.sublayer_label("masked self-attention") == "掩码自注意力"
     assert introspect.component_summary("attention") == "缩放点积注意力"
     assert introspect.component_summary("nope") == ""
 
@@ -215,7 +215,7 @@ def _component_summaries_as_built(lang):
 
 
 def test_shape_rows_keep_identifiers_and_translate_operations(zh):
-    from explorer.core.introspect import shape_rows
+    from explorer.core.shape_table import shape_rows
     from transformer.model import make_model, subsequent_mask
 
     model = make_model(8, 8, N=1, d_model=8, d_ff=16, h=2, dropout=0.0,
@@ -295,7 +295,7 @@ def test_figures_speak_chinese(zh):
 
 
 def test_a_figure_writes_in_the_language_it_is_given_not_the_runs(zh):
-    from explorer.core.introspect import ShapeRow
+    from explorer.core.shape_table import ShapeRow
     from explorer.figures.model import parameter_chart
     from explorer.figures.shapes import shape_table
     from explorer.figures.train import loss_figure

@@ -7,9 +7,9 @@ from explorer.core.introspect import (
     component_source,
     module_tree,
     parameter_groups,
-    shape_rows,
     tied_names,
 )
+from explorer.core.shape_table import shape_rows
 
 _run = small_run
 

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.core.introspect import shape_rows
 from explorer.core.runs import assemble, build_body, forward, make_tokens, run_bytes
 from explorer.core.settings import parse_settings
+from explorer.core.shape_table import shape_rows
 from transformer.tokenize import TokenizeError
 
 

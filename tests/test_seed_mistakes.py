@@ -158,7 +158,7 @@ def test_the_exact_zero_claim_names_the_row_with_every_key_blocked(lang, page):
 
 def test_the_weights_are_named_the_softmax_of_the_masked_scores():
     """What the Model and Shapes pages call hook_pattern is what it holds."""
-    from explorer.core.introspect import _ops
+    from explorer.core.shape_table import _ops
     from transformer.config import TransformerConfig
 
     assert _ops(TransformerConfig(11, 11))["hook_pattern"] == "softmax(masked_scores, dim=-1)"

@@ -16,7 +16,7 @@ from transformer.model import MASK_FILL, MultiHeadedAttention, attention, subseq
 from transformer.tokenize import PAD
 from transformer.train import Batch
 
-from ..core.introspect import ShapeRow, layer_label, stack_label, sublayer_label
+from ..core.shape_table import ShapeRow, layer_label, stack_label, sublayer_label
 from ..text.i18n import Text
 from .common import FONT, axis_labels, heatmap, title_html
 

@@ -20,9 +20,9 @@ from typing import Any
 
 from transformer.train import SCHEDULES
 
-from ..core.introspect import STACKS
 from ..core.kinds import KINDS
 from ..core.settings import SETTING_NAMES, SOURCES
+from ..core.shape_table import STACKS
 from ..text.i18n import LANGS
 from ..training.decoding import ALPHA_RANGE, BEAM_RANGE, DEFAULT_ALPHA, DEFAULT_BEAM
 from ..training.experiments import BREAK_CHOICES, BUDGET_RANGE, DEFAULT_BUDGET, SMOOTHING_RANGE
