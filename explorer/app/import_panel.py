@@ -57,12 +57,12 @@ def current_import() -> LoadedCheckpoint | None:
     return loaded
 
 
-# Forward passes of this session's checkpoints (an upload, or its trained model); a
-# trained model's `meta["version"]` tells its states apart.
+# A checkpoint's content (`LoadedCheckpoint.content`) names its forward passes for every
+# session (app/context.py); one without is kept here by its model and `meta["version"]`.
 
 
 def imported_run(imported: LoadedCheckpoint, tokens: Tokens) -> Run:
-    """A run of a checkpoint's model that only this session has, kept in the session."""
+    """A run of a checkpoint whose content is not known, kept in the session."""
     key = (imported.model, imported.meta.get("version"), tokens.src_tokens, tokens.tgt_tokens)
     return remember(CHECKPOINT_RUNS, key, lambda: forward(imported.model, tokens))
 

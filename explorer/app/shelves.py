@@ -31,7 +31,8 @@ SHIPPED = Shelf("the shipped date translator", 2, shared=True)
 SHIPPED_ANSWERS = Shelf("the shipped translator's answers", 256, shared=True)
 YOURS = Shelf("this session's trained model as a checkpoint", 1, shared=False)
 YOUR_ANSWERS = Shelf("this session's trained model's answers", 8, shared=False)
-CHECKPOINT_RUNS = Shelf("forward passes of this session's checkpoints", 4, shared=False)
+CHECKPOINT_RUNS = Shelf("forward passes of checkpoints whose content is not known", 4,
+                        shared=False)
 
 # ---- sections (sections/knockout.py, sections/preview.py, sections/classroom.py) -----------
 # Knock-outs: answers, accuracies, fresh inputs and grids of a model are fixed by the
