@@ -261,3 +261,20 @@ def test_a_size_beyond_its_limit_sent_by_a_client_is_brought_back_in_range():
     at = run_app(sized_N=10_000, sized_length=-3)
     assert not at.exception
     assert "(2, 1, 1,000)" in _sized_text(at)  # a length of at least 1
+
+
+def test_sizes_of_your_own_stay_when_the_learner_leaves_the_page_and_travel_in_a_link():
+    from explorer.state.urlstate import params_to_state
+
+    at = run_app()
+    at.number_input(key="sized_d_v").set_value(100).run()
+    at.switch_page("pages/shapes.py").run()
+    at.switch_page("pages/model.py").run()
+    assert not at.exception
+    assert at.number_input(key="sized_d_v").value == 100
+    assert "8 × 100 = 800" in _sized_text(at)
+    assert at.query_params["zdv"] in ("100", ["100"])  # the address the page wrote
+    state, notices = params_to_state({"zdv": "100", "zb": "3"})
+    assert (state["sized_d_v"], state["sized_batch"], notices) == (100, 3, [])
+    state, notices = params_to_state({"zdv": "99999"})  # over its limit: refused, said
+    assert "sized_d_v" not in state and notices

@@ -110,3 +110,14 @@ def test_the_meta_build_loads_nothing_heavy_and_allocates_no_tables():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT)
     assert out.stdout.strip() == "False"
+
+
+def test_a_change_of_batch_or_length_does_not_build_the_model_again():
+    from explorer.core import sized as S
+
+    cfg = sized_config(**SMALL)
+    S.sized_model(cfg, 2, 4)
+    built = S._built.cache_info().misses
+    other = S.sized_model(cfg, 7, 11)
+    assert S._built.cache_info().misses == built
+    assert other.logits[:2] == (7, 11) and other.attention[3][1][-1] == 11

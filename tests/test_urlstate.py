@@ -24,7 +24,7 @@ from explorer.state.urlstate import (
     preset_of,
     settings_to_params,
 )
-from explorer.state.view import MAX_PE_DIMS, PAGE_CHOICES, Choice, Model
+from explorer.state.view import MAX_PE_DIMS, PAGE_CHOICES, SIZED_KEY, Choice, Model
 from transformer.tokenize import MAX_TEXT_CHARS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -192,7 +192,9 @@ def test_page_selections_use_the_pages_widget_keys():
     views = [*(ROOT / "pages").glob("*.py"), *(ROOT / "explorer" / "sections").glob("*.py")]
     pages = "".join(p.read_text(encoding="utf-8") for p in views)
     for key, (session_key, _default) in EXTRAS.items():
-        if key not in ("lang", "pres"):  # the sidebar's (explorer/app/sidebar.py)
+        if session_key.startswith(SIZED_KEY):  # one box per size, keyed SIZED_KEY + name
+            assert "SIZED_KEY + name" in pages, session_key
+        elif key not in ("lang", "pres"):  # the sidebar's (explorer/app/sidebar.py)
             assert f'"{session_key}"' in pages or f'"{key}"' in pages, session_key
     ui = (ROOT / "explorer" / "app" / "sidebar.py").read_text(encoding="utf-8")
     for key in SIDEBAR_KEYS:

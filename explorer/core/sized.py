@@ -74,10 +74,23 @@ class _NoFill(TorchFunctionMode):
         return func(*args, **kwargs)
 
 
+@dataclass(frozen=True)
+class _Built:
+    """What a model of `cfg` holds, read off its modules (`_built`)."""
+
+    parameters: int
+    weights: tuple[tuple[str, tuple[int, ...]], ...]
+    h: int
+    head_widths: tuple[int, int, int]  # d_k of Q, d_k of K, d_v: W^Q, W^K, W^V's out / h
+    concat: int  # W^O's in_features: h·d_v
+    d_model: int  # W^O's out_features
+    tgt_vocab: int  # the generator's out_features
+
+
 @functools.lru_cache(maxsize=64)  # frozen results: safe to share between sessions
-def sized_model(cfg: TransformerConfig, batch: int, length: int) -> SizedModel:
-    """`cfg`'s model built on the meta device, and the shapes a batch of `batch` sequences of
-    `length` tokens (source and target) would take through encoder layer 0's attention."""
+def _built(cfg: TransformerConfig) -> _Built:
+    """`cfg`'s model built on the meta device (the build is the slow part: kept by `cfg`
+    alone, so a change of batch or length only composes shapes)."""
     with torch.device("meta"), _NoFill():
         model = build_model(cfg)
     attn = model.encoder.layers[0].self_attn
@@ -85,20 +98,31 @@ def sized_model(cfg: TransformerConfig, batch: int, length: int) -> SizedModel:
     named = {id(p): name for name, p in model.named_parameters()}
     kinds = (model.src_embed[0].lut.weight, model.tgt_embed[0].lut.weight, w_q.weight,
              w_k.weight, w_v.weight, w_o.weight, model.generator.proj.weight)
-    heads = (batch, attn.h, length)
+    return _Built(parameters=sum(p.numel() for p in model.parameters()),
+                  weights=tuple((named[id(p)], tuple(p.shape)) for p in kinds), h=attn.h,
+                  head_widths=(w_q.out_features // attn.h, w_k.out_features // attn.h,
+                               w_v.out_features // attn.h),
+                  concat=w_o.in_features, d_model=w_o.out_features,
+                  tgt_vocab=model.generator.proj.out_features)
+
+
+def sized_model(cfg: TransformerConfig, batch: int, length: int) -> SizedModel:
+    """`cfg`'s model built on the meta device, and the shapes a batch of `batch` sequences of
+    `length` tokens (source and target) would take through encoder layer 0's attention."""
+    built = _built(cfg)
+    heads = (batch, built.h, length)
+    d_q, d_k, d_v = built.head_widths
     # named as captured (transformer.hook_paths), in the order MultiHeadedAttention computes
     q, k, v, scores, _masked, _pattern, z, concat, out = ATTENTION_POINTS
     steps = (
-        (q, (*heads, w_q.out_features // attn.h)),  # .view(batch, -1, h, d_k).transpose(1, 2)
-        (k, (*heads, w_k.out_features // attn.h)),
-        (v, (*heads, w_v.out_features // attn.h)),  # d_v per head
+        (q, (*heads, d_q)),  # .view(batch, -1, h, d_k).transpose(1, 2)
+        (k, (*heads, d_k)),
+        (v, (*heads, d_v)),  # d_v per head
         (scores, (*heads, length)),  # Q @ K^T: one per query and key position
-        (z, (*heads, w_v.out_features // attn.h)),  # weights @ V
-        (concat, (batch, length, w_o.in_features)),  # h * d_v
-        (out, (batch, length, w_o.out_features)),  # W^O: back to d_model
+        (z, (*heads, d_v)),  # weights @ V
+        (concat, (batch, length, built.concat)),  # h * d_v
+        (out, (batch, length, built.d_model)),  # W^O: back to d_model
     )
-    return SizedModel(cfg=cfg, batch=batch, length=length,
-                      parameters=sum(p.numel() for p in model.parameters()),
-                      weights=tuple((named[id(p)], tuple(p.shape)) for p in kinds),
-                      attention=steps,
-                      logits=(batch, length, model.generator.proj.out_features))
+    return SizedModel(cfg=cfg, batch=batch, length=length, parameters=built.parameters,
+                      weights=built.weights, attention=steps,
+                      logits=(batch, length, built.tgt_vocab))

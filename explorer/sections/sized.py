@@ -7,9 +7,8 @@ import streamlit as st
 
 from ..app.numbers import number_box
 from ..core.sized import CONFIG_SIZES, LIMITS, WALK_SIZES, WEIGHT_KINDS, sized_config, sized_model
+from ..state.view import SIZED_KEY
 from ..text.i18n import learner_message, t
-
-KEY = "sized_"  # + a size's name: its number box (not part of the view or the link)
 
 
 def _shape(shape: tuple[int, ...]) -> str:
@@ -24,8 +23,8 @@ def show_sized_model() -> None:
         for row in range(0, len(names), 3):  # a row of three: on a phone, one under another
             for where, name in zip(st.columns(3), names[row:row + 3], strict=False):
                 low, high = LIMITS[name]
-                sizes[name] = number_box(where, t(f"sized.{name}"), KEY + name, low, high,
-                                         step=1, default=WALK_SIZES[name], kept=False)
+                sizes[name] = number_box(where, t(f"sized.{name}"), SIZED_KEY + name, low,
+                                         high, step=1, default=WALK_SIZES[name])
         try:
             cfg = sized_config(**{name: int(sizes[name]) for name in CONFIG_SIZES})
         except ValueError as exc:  # a ConfigError: its reason in the learner's language

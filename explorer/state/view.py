@@ -23,6 +23,8 @@ from transformer.train import SCHEDULES
 from ..core.kinds import KINDS
 from ..core.settings import SETTING_NAMES, SOURCES
 from ..core.shape_table import STACKS
+from ..core.sized import LIMITS as SIZED_LIMITS
+from ..core.sized import WALK_SIZES
 from ..text.i18n import LANGS
 from ..training.decoding import ALPHA_RANGE, BEAM_RANGE, DEFAULT_ALPHA, DEFAULT_BEAM
 from ..training.experiments import BREAK_CHOICES, BUDGET_RANGE, DEFAULT_BUDGET, SMOOTHING_RANGE
@@ -53,6 +55,10 @@ WHOLE = -1  # the knock-out's head menu value for "the whole sublayer"
 DECODE_WITH: tuple[str, ...] = ("trained", "untrained", "shipped", "imported")  # Train page
 MEAN_OF_HEADS = "mean"  # the decoding step's head menu value for "the mean of the heads"
 MAX_DECODE_STEPS = 64  # the decoding step slider's largest value any task's answer needs
+SIZED_KEY = "sized_"  # + a size's name: the Model page's "at sizes of your own" boxes
+# each size's key in a link
+SIZED_URL = dict(src_vocab="zsrc", tgt_vocab="ztgt", N="zn", d_model="zd", h="zh", d_ff="zff",
+                 d_v="zdv", batch="zb", length="zlen")
 
 # The sidebar's keys that are not `Settings` fields.
 MODEL_SOURCE_KEY = "model_source"
@@ -250,6 +256,9 @@ PAGE_CHOICES: tuple[Choice, ...] = (
     Choice("lang", "lang", LANGS[0], "url.label.lang", values=LANGS),
     Choice(MODEL_SOURCE_KEY, "model", SOURCES[0], "url.label.model", values=SOURCES),
     Choice("presenter", "pres", False, "url.label.presenter"),
+    # Model: at sizes of your own (a walk-through's sizes by default)
+    *(Choice(SIZED_KEY + name, SIZED_URL[name], default, f"sized.{name}",
+             limits=SIZED_LIMITS[name]) for name, default in WALK_SIZES.items()),
     # Embeddings & positions
     Choice("pe_d_model", "ped", 20, "url.label.pe_d_model", limits=PE_D_MODEL_RANGE, even=True),
     Choice("pe_k", "k", 3, "url.label.pe_k", limits=PE_SHIFT_RANGE),
