@@ -159,20 +159,6 @@ def _requests_with_pending_page_run(page: str):
     return requests
 
 
-def test_streamlit_merges_a_tick_into_a_pending_page_run_under_the_tick_s_page():
-    """Why the merge is wrapped: Streamlit 1.67 keeps the newer request's page, so a timer's
-    tick sent from the page a student is leaving would send the switch back there."""
-    from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequests
-
-    requests = _requests_with_pending_page_run("class_page")
-    original = ScriptRequests._request_rerun_locked.__wrapped__
-    with requests._lock:
-        original(requests, RerunData(page_script_hash="left_page", fragment_id="watch",
-                                     is_auto_rerun=True))
-    assert requests._rerun_data.page_script_hash == "left_page"
-    assert requests._rerun_data.fragment_id_queue == []  # a run of the whole page
-
-
 def test_a_tick_while_a_page_run_is_pending_leaves_it_going_to_its_page():
     requests = _requests_with_pending_page_run("class_page")
     assert requests.request_rerun(RerunData(page_script_hash="left_page", fragment_id="watch",

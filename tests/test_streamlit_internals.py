@@ -108,6 +108,21 @@ def test_item_5_the_wrapped_methods_exist_with_the_arguments_the_wraps_pass():
         "5: PagesManager.current_page_script_hash"
 
 
+def test_item_5_streamlit_merges_a_tick_into_a_pending_page_run_under_the_tick_s_page():
+    """Why `keep_the_page_a_run_goes_to` wraps the merge: Streamlit 1.67 keeps the newer
+    request's page, so a timer's tick sent from the page a student is leaving would send
+    the switch back there. When this fails, Streamlit keeps the pending page itself and
+    the wrap may go."""
+    requests = ScriptRequests()
+    requests.request_rerun(RerunData(page_script_hash="class_page"))
+    original = ScriptRequests._request_rerun_locked.__wrapped__
+    with requests._lock:
+        original(requests, RerunData(page_script_hash="left_page", fragment_id="watch",
+                                     is_auto_rerun=True))
+    assert requests._rerun_data.page_script_hash == "left_page", "5: the merge keeps the tick's"
+    assert requests._rerun_data.fragment_id_queue == []  # a run of the whole page
+
+
 def test_item_6_a_fragment_s_id_follows_its_qualified_name():
     from streamlit.runtime.fragment import _make_fragment_identity
 
