@@ -93,10 +93,17 @@ from dataclasses import dataclass, field
 
 from bench.class_train import children
 from bench.common import machine_facts, median, p90, sentence, served_app, table
-from bench.load import GRID_KEY, RunResult, cpu_seconds, new_word, widget_key, widget_state
+from bench.load import (
+    GRID_KEY,
+    RunResult,
+    Socket,
+    cpu_seconds,
+    new_word,
+    widget_key,
+    widget_state,
+)
 
 DATES_LABEL = "dates → ISO"  # the date task's option as the browser sends it (English)
-NOT_SENT = ("tr_lr",)  # bench/class_train.py TrainLearner: the client cannot write it yet
 SIDEBAR = 1  # the first index of a sidebar element's delta path
 
 
@@ -124,21 +131,19 @@ class _Asked:
     started: bool = False  # a full run began after the request was sent
 
 
-class Pupil:
-    """A learner's browser tab, over the websocket /_stcore/stream: one reader takes every
-    ForwardMsg; full runs are asked for and awaited (`run`); fragments announced with
-    run_every are rerun on timers, as Streamlit's frontend does."""
+class Pupil(Socket):
+    """A learner's browser tab (bench/load.py `Socket`): one reader takes every ForwardMsg;
+    full runs are asked for and awaited (`run`); fragments announced with run_every are rerun
+    on timers, as Streamlit's frontend does."""
+
+    NOT_SENT = ("tr_lr",)  # bench/class_train.py TrainLearner: the client cannot write it yet
 
     def __init__(self, base_url: str, page: str, timeout: float = 120.0) -> None:
-        self.base_url, self.page, self.timeout = base_url, page, timeout
-        self.ws = None
-        self.widgets: dict[str, object] = {}  # key -> WidgetState the browser would send
+        super().__init__(base_url, page, timeout)
         self.sidebar: set[str] = set()  # keys of the sidebar's widgets
-        self.buttons: dict[str, str] = {}  # key -> widget id
         self.options: dict[str, list[str]] = {}  # a radio's or selectbox's key -> its labels
         self.choice_ids: dict[str, str] = {}  # their key -> widget id (None chosen: no state)
         self.page_hashes: dict[str, str] = {}  # url path -> page script hash
-        self.page_hash = ""
         self.run_now: _Run | None = None
         self.asked: _Asked | None = None
         self.timers: dict[str, tuple[float, asyncio.Task]] = {}  # fragment id -> timer
@@ -159,50 +164,16 @@ class Pupil:
 
     # ---- sending -------------------------------------------------------------------------
 
-    def value(self, key: str, **fields: object) -> dict[str, object]:
-        """A new value for widget `key` (or a click: trigger_value=True)."""
-        from streamlit.proto.WidgetStates_pb2 import WidgetState
-
-        state = WidgetState(id=self.widgets[key].id if key in self.widgets
-                            else self.buttons.get(key) or self.choice_ids[key])
-        for name, v in fields.items():
-            if isinstance(v, list | tuple):
-                getattr(state, name).data.extend(v)
-            else:
-                setattr(state, name, v)
-        return {key: state}
-
-    def _back_msg(self, widgets: dict[str, object], page_name: str = "",
-                  fragment_id: str = "") -> bytes:
-        from streamlit.proto.BackMsg_pb2 import BackMsg
-
-        msg = BackMsg()
-        state = msg.rerun_script
-        state.query_string = ""
-        state.page_name = page_name
-        state.page_script_hash = self.page_hash
-        state.widget_states.widgets.extend(
-            v for k, v in widgets.items() if k not in NOT_SENT)
-        if fragment_id:
-            state.fragment_id = fragment_id
-            state.is_auto_rerun = True
-        info = state.context_info
-        info.timezone, info.timezone_offset, info.locale = "UTC", 0, "en-US"
-        info.url, info.is_embedded, info.color_scheme = (f"{self.base_url}/{self.page}", False,
-                                                         "light")
-        return msg.SerializeToString()
+    def widget_id(self, key: str) -> str:
+        """The id of widget `key`, a radio's or selectbox's with no value chosen too."""
+        return (self.widgets[key].id if key in self.widgets
+                else self.buttons.get(key) or self.choice_ids[key])
 
     async def open(self) -> RunResult:
         """Connect and ask for the page, as a browser opening /<page> does."""
-        from websockets.asyncio.client import connect
-
-        ws_url = self.base_url.replace("http://", "ws://") + "/_stcore/stream"
-        try:
-            self.ws = await asyncio.wait_for(
-                connect(ws_url, subprotocols=["streamlit"], max_size=None,
-                        origin=self.base_url, open_timeout=self.timeout), self.timeout)
-        except (TimeoutError, OSError) as exc:
-            return RunResult(error=f"connect: {type(exc).__name__}")
+        error = await self.connect()
+        if error:
+            return RunResult(error=error)
         self._reader = asyncio.get_running_loop().create_task(self._read())
         return await self._ask({}, {}, page_name=self.page)
 

@@ -56,13 +56,7 @@ class TrainLearner(Learner):
     protocol client cannot yet write that widget's state as the browser does, and the server
     keeps the session's value (the fast recipe's) when it is left out."""
 
-    def _back_msg(self, changed: dict[str, object], page_name: str) -> bytes:
-        kept = self.widgets
-        self.widgets = {k: v for k, v in kept.items() if k != "tr_lr"}
-        try:
-            return super()._back_msg(changed, page_name)
-        finally:
-            self.widgets = kept
+    NOT_SENT = ("tr_lr",)
 
 
 

@@ -138,47 +138,94 @@ class RunResult:
     grid_spec: dict = field(default_factory=dict)
 
 
-class Learner:
-    """One session: a websocket to /_stcore/stream speaking protobuf as the browser does."""
+class Socket:
+    """A browser tab's end of /_stcore/stream: its connection, the widget values it holds and
+    the BackMsg it sends, as Streamlit's frontend writes them. `Learner` (below) waits for
+    each run it asks for; bench/class_background.py `Pupil` reads every message in a task of
+    its own and runs the fragments' timers."""
 
-    def __init__(self, base_url: str, page: str = PAGE, timeout: float = 120.0) -> None:
-        self.base_url = base_url
-        self.page = page
-        self.timeout = timeout
+    NOT_SENT: tuple[str, ...] = ()  # widgets whose state this client cannot write as a browser
+
+    def __init__(self, base_url: str, page: str, timeout: float) -> None:
+        self.base_url, self.page, self.timeout = base_url, page, timeout
         self.ws = None
         self.widgets: dict[str, object] = {}  # key -> WidgetState as the browser would send
         self.buttons: dict[str, str] = {}  # key -> widget id of the page's buttons
         self.page_hash = ""
-        self.session_id = ""
 
-    async def open(self) -> RunResult:
-        """Connect and ask for the page, as a browser opening /<page> does."""
+    async def connect(self) -> str:
+        """Open the websocket, as a browser opening the app does: "" or what went wrong."""
         from websockets.asyncio.client import connect
 
         ws_url = self.base_url.replace("http://", "ws://") + "/_stcore/stream"
-        t0 = time.perf_counter()
         try:
             self.ws = await asyncio.wait_for(
                 connect(ws_url, subprotocols=["streamlit"], max_size=None,
                         origin=self.base_url, open_timeout=self.timeout), self.timeout)
         except (TimeoutError, OSError) as exc:
-            return RunResult(error=f"connect: {type(exc).__name__}")
-        return await self._rerun({}, t0, page_name=self.page)
+            return f"connect: {type(exc).__name__}"
+        return ""
 
-    def value(self, key: str, **field: object) -> dict[str, object]:
+    def widget_id(self, key: str) -> str:
+        """The id of widget `key` on the page (KeyError if it has none)."""
+        return self.widgets[key].id if key in self.widgets else self.buttons[key]
+
+    def value(self, key: str, **fields: object) -> dict[str, object]:
         """A new value for widget `key`, e.g. value("source", string_value="a b"), or a
         click: value("tr_train", trigger_value=True). KeyError if the page has no such widget.
         """
         from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-        widget_id = self.widgets[key].id if key in self.widgets else self.buttons[key]
-        state = WidgetState(id=widget_id)
-        for name, v in field.items():
+        state = WidgetState(id=self.widget_id(key))
+        for name, v in fields.items():
             if isinstance(v, list | tuple):
                 getattr(state, name).data.extend(v)
             else:
                 setattr(state, name, v)
         return {key: state}
+
+    def _back_msg(self, widgets: dict[str, object], page_name: str = "",
+                  fragment_id: str = "") -> bytes:
+        """A rerun request with `widgets`' states: of the whole page, or of `fragment_id` as
+        its timer asks (is_auto_rerun)."""
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        msg = BackMsg()
+        state = msg.rerun_script
+        state.query_string = ""
+        state.page_name = page_name
+        state.page_script_hash = self.page_hash
+        state.widget_states.widgets.extend(
+            v for k, v in widgets.items() if k not in self.NOT_SENT)
+        if fragment_id:
+            state.fragment_id = fragment_id
+            state.is_auto_rerun = True
+        info = state.context_info
+        info.timezone, info.timezone_offset, info.locale = "UTC", 0, "en-US"
+        info.url, info.is_embedded, info.color_scheme = (f"{self.base_url}/{self.page}", False,
+                                                         "light")
+        return msg.SerializeToString()
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+
+class Learner(Socket):
+    """One session whose runs are awaited one at a time: it reads the messages of the run it
+    asked for."""
+
+    def __init__(self, base_url: str, page: str = PAGE, timeout: float = 120.0) -> None:
+        super().__init__(base_url, page, timeout)
+        self.session_id = ""
+
+    async def open(self) -> RunResult:
+        """Connect and ask for the page, as a browser opening /<page> does."""
+        t0 = time.perf_counter()
+        error = await self.connect()
+        if error:
+            return RunResult(error=error)
+        return await self._rerun({}, t0, page_name=self.page)
 
     async def run(self, changed: dict[str, object], must_show: str | None = None) -> RunResult:
         """Send `changed` (from `value`) with every other widget's value; wait for the run."""
@@ -192,7 +239,7 @@ class Learner:
 
     async def send(self, changed: dict[str, object]) -> float:
         """Send `changed` without waiting (e.g. a click during a run); the time it left."""
-        await self.ws.send(self._back_msg(changed, ""))
+        await self.ws.send(self._back_msg({**self.widgets, **changed}))
         return time.perf_counter()
 
     async def receive(self, timeout: float | None = None):
@@ -204,25 +251,6 @@ class Learner:
         msg.ParseFromString(data)
         return msg
 
-    async def close(self) -> None:
-        if self.ws is not None:
-            await self.ws.close()
-
-    def _back_msg(self, changed: dict[str, object], page_name: str) -> bytes:
-        from streamlit.proto.BackMsg_pb2 import BackMsg
-
-        msg = BackMsg()
-        state = msg.rerun_script
-        state.query_string = ""
-        state.page_name = page_name
-        state.page_script_hash = self.page_hash
-        state.widget_states.widgets.extend({**self.widgets, **changed}.values())
-        info = state.context_info
-        info.timezone, info.timezone_offset, info.locale = "UTC", 0, "en-US"
-        info.url, info.is_embedded, info.color_scheme = (f"{self.base_url}/{self.page}", False,
-                                                         "light")
-        return msg.SerializeToString()
-
     async def _rerun(self, changed: dict[str, object], t0: float, page_name: str = "",
                      must_show: str | None = None) -> RunResult:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -233,7 +261,7 @@ class Learner:
         problems: list[str] = []
         received = 0
         try:
-            await self.ws.send(self._back_msg(changed, page_name))
+            await self.ws.send(self._back_msg({**self.widgets, **changed}, page_name))
             deadline = t0 + self.timeout
             while True:
                 data = await asyncio.wait_for(self.ws.recv(),
