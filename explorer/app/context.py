@@ -34,9 +34,6 @@ from .sources import (
 
 T = TypeVar("T")
 
-# What pages compute that every session may read (`Context.from_run`, `Context.fixed`):
-# figures, tables and numbers of a shared run or fixed by what the page names alone. A
-# class looking at one sentence builds each of them once.
 EOS_TOKEN = SPECIALS[EOS]  # "</s>": a source's end, as this app's tasks train on it
 EXPLORER_MAX_LEN = 256  # positions precomputed by the live model (sentences are short)
 

@@ -57,12 +57,9 @@ def current_import() -> LoadedCheckpoint | None:
     return loaded
 
 
-# A checkpoint's content (`LoadedCheckpoint.content`) names its forward passes for every
-# session (app/context.py); one without is kept here by its model and `meta["version"]`.
-
-
 def imported_run(imported: LoadedCheckpoint, tokens: Tokens) -> Run:
-    """A run of a checkpoint whose content is not known, kept in the session."""
+    """A run of a checkpoint whose content is not known, kept in the session by its model
+    and `meta["version"]` (one with a content is shared by it: `Context.run`)."""
     key = (imported.model, imported.meta.get("version"), tokens.src_tokens, tokens.tgt_tokens)
     return remember(CHECKPOINT_RUNS, key, lambda: forward(imported.model, tokens))
 

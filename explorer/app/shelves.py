@@ -18,6 +18,8 @@ MODELS = Shelf("models", 64, shared=True, large=4)
 RUNS = Shelf("forward passes", 128, shared=True, large=6, spinner="ui.running_sentence")
 
 # ---- pages (app/context.py, app/charts.py, app/sidebar.py) ---------------------------------
+# What pages compute that every session may read (`Context.from_run`, `Context.fixed`):
+# figures, tables and numbers of a shared run, or fixed by what the page names alone
 SHARED_RESULTS = Shelf("page results shared by sessions", 160, shared=True)
 SPECS = Shelf("written-out figures", 128, shared=True)
 TABLES = Shelf("the sidebar's tables", 64, shared=True)
