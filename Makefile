@@ -40,9 +40,13 @@ redis:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; \
 	fi
 
+# Everything but the browser tests in two worker processes, one per core; then the browser
+# tests one at a time (each serves the app and drives Chromium, and waits on what the page
+# draws: two at once would halve each one's machine).
 test: $(VENV)/.dev-deps browser redis
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not browser" -n 2
+	$(BIN)/python -m pytest -m browser
 
 # The inner loop (about 65 s on an idle 2-core machine): everything but the browser tests and
 # the slow ones (the benchmarks' smoke runs, long trainings, extra cases: tests/conftest.py),

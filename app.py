@@ -23,7 +23,7 @@ if PLOTLY_REQUESTED not in st.session_state:
 
 import torch  # noqa: E402 (after the warm-up: this import alone takes ~0.7 s)
 
-from explorer.app import classroom  # noqa: E402
+from explorer.app import classroom, lesson  # noqa: E402
 from explorer.app.heap import freeze_imports  # noqa: E402
 from explorer.app.links import first_lang, lang_chosen, load_url_state  # noqa: E402
 from explorer.app.page import page_frame  # noqa: E402
@@ -31,6 +31,8 @@ from explorer.app.sidebar import start_in, use_session_lang  # noqa: E402
 from explorer.app.train_state import train_asked  # noqa: E402
 from explorer.sections.classroom import class_banner, class_panel  # noqa: E402
 from explorer.sections.frame import draw_sidebar  # noqa: E402
+from explorer.sections.lesson import lesson_box, lesson_panel  # noqa: E402
+from explorer.state.view import PAGE_PATHS  # noqa: E402
 from explorer.text.i18n import LANGS, get_lang, t  # noqa: E402
 
 # One intra-op thread per forward pass: on a 2-core server shared by a class, sessions run
@@ -38,6 +40,7 @@ from explorer.text.i18n import LANGS, get_lang, t  # noqa: E402
 torch.set_num_threads(1)
 
 load_url_state()  # a shared link's settings, on the session's first run
+lesson.follow_address(st.query_params.to_dict())  # a lesson's Back or Next link: its step
 first_lang()  # a first visit: the browser's language, unless the link names one
 use_session_lang()  # the interface language of this run
 store = classroom.store_or_none()  # the class store (explorer/app/classroom.py)
@@ -47,14 +50,10 @@ start_in(classroom.take_class_lang(store, LANGS, lang_chosen()))  # a joiner's, 
 st.set_page_config(page_title=t("app.title"), page_icon=":material/neurology:", layout="wide")
 
 # (file, text key of the title, icon, URL path): the six pages, in teaching order.
-PAGES = [
-    ("pages/model.py", "nav.model", ":material/account_tree:", "model"),
-    ("pages/embeddings.py", "nav.embeddings", ":material/waves:", "embeddings"),
-    ("pages/masks.py", "nav.masks", ":material/grid_on:", "masks"),
-    ("pages/attention.py", "nav.attention", ":material/visibility:", "attention"),
-    ("pages/shapes.py", "nav.shapes", ":material/straighten:", "shapes"),
-    ("pages/train.py", "nav.train", ":material/model_training:", "train"),
-]
+ICONS = {"model": ":material/account_tree:", "embeddings": ":material/waves:",
+         "masks": ":material/grid_on:", "attention": ":material/visibility:",
+         "shapes": ":material/straighten:", "train": ":material/model_training:"}
+PAGES = [(f"pages/{path}.py", f"nav.{path}", ICONS[path], path) for path in PAGE_PATHS]
 
 
 def make_pages() -> tuple[list[st.Page], st.Page]:
@@ -88,17 +87,24 @@ if seat is not None and store is not None:
               else classroom.follow(store, seat, here))
     if target in by_path:  # the view goes along: one history entry, Back returns to it
         st.switch_page(by_path[target], query_params=st.query_params.to_dict())
+step_page = lesson.take_page()  # a lesson opened by a link, a step shown again: its page
+if step_page in by_path and step_page != here:
+    st.switch_page(by_path[step_page], query_params=st.query_params.to_dict())
 # the frame draws every timed fragment after the page (explorer/app/page.py `draw_last`)
 with page_frame() as frame:
     menu = st.sidebar.container(key="nav")  # filled once the sidebar has written the link
     class_slot = st.sidebar.container(key="class")
+    lesson_slot = st.sidebar.container(key="lessons")
     st.sidebar.divider()
     plotly_warm_up.empty()  # the page draws from here on
     # the sidebar also writes the view into the link
     frame.ctx = ctx = draw_sidebar(following=classroom.following())
+    view = st.query_params.to_dict()
+    shown = {k: v for k, v in view.items()  # the view alone: no class, no lesson
+             if k not in (*lesson.LINK_PARAMS, classroom.CLASS_PARAM)}
     if seat is not None and store is not None:
         classroom.count_training(seat, train_asked())
-        followed = classroom.class_view(st.query_params.to_dict(), here, seat.trainings)
+        followed = classroom.class_view(shown, here, seat.trainings)
         if seat.teaching:
             classroom.steer(store, seat, followed, get_lang())  # the class sees it
         elif classroom.following():
@@ -108,8 +114,10 @@ with page_frame() as frame:
     page_names = {url: t(title) for _, title, _, url in PAGES}
     with class_slot:
         class_panel(store)
+    lesson.step_after_history(here, shown)
+    with lesson_slot:
+        lesson_box(here, shown, st.context.url or "", get_lang())
     with menu:
-        view = st.query_params.to_dict()
         for entry in pages:
             # Each entry carries the view, so going to another page keeps it in the address
             # bar (one history entry per page change, and Back returns to the view as it
@@ -119,5 +127,7 @@ with page_frame() as frame:
                          query_params=view)
     # a teacher in presenter mode: the class code, large; a student: where the class is
     class_banner(store, ctx.presenter, page_names)
+    lesson_panel(ctx, here, shown, get_lang(), page_names, by_path,  # a lesson's step
+                 {k: v for k, v in view.items() if k in classroom.OWN_PARAMS})
     page.run()
 freeze_imports()  # after a run that imported modules: they leave the GC's scans

@@ -16,6 +16,7 @@ from ..state.urlstate import EXTRAS, params_to_state, settings_to_params
 from ..state.view import PAGE_CHOICES, PE_D_MODEL_RANGE, Model, page_defaults
 from ..text.i18n import LANGS, get_lang, lang_of_locale, set_lang, t
 from . import classroom
+from . import lesson as lesson_state
 from .context import Context
 from .copy_link import copy_link_button
 from .streamlit_internals import history_navigation
@@ -50,6 +51,7 @@ def load_url_state() -> None:
     if notices and set_lang(st.session_state.get("lang")) != written_in:
         notices = params_to_state(params)[1]  # again, in the language the link asks for
     st.session_state[_URL_NOTICES] = list(notices)
+    lesson_state.read_link(params)  # a lesson and its step (its view, if the link has none)
 
 
 def browser_lang() -> str:
@@ -147,10 +149,13 @@ def share_link(base: str, params: dict[str, str]) -> str:
 
 def publish_view(ctx: Context, share_slot: DeltaGenerator) -> None:
     """Write the view into the address bar and into the sidebar's share box. The address
-    also keeps this session's class (a reload rejoins it); the shared link does not."""
+    also keeps this session's class (a reload rejoins it) and lesson; the shared link, only
+    the view."""
     params = view_params(ctx)
     seat = classroom.seat()
-    address = {**params, classroom.CLASS_PARAM: seat.code} if seat is not None else params
+    address = {**params, **lesson_state.link_params()}  # a reload keeps the lesson and its step
+    if seat is not None:
+        address[classroom.CLASS_PARAM] = seat.code
     current = {k: st.query_params.get_all(k) for k in st.query_params}
     if current != {k: [v] for k, v in address.items()}:  # repeated keys (?N=3&N=4) too
         st.query_params.from_dict(address)

@@ -45,7 +45,7 @@ from ..classroom.store import (
 )
 from ..core.kinds import KINDS
 from ..figures.attention import guesses_chart
-from ..text.i18n import percent, t
+from ..text.i18n import MARKDOWN_SPECIALS, percent, t
 
 # Keeps a seat in its browser for this browser session (a cookie with no expiry, sent only
 # to this server's pages, `_keep_seat`): the teacher key and presenter mode (a teacher who
@@ -64,7 +64,6 @@ export default function ({ data }) {
 """
 ANSWERED_KEY = "_class_answered"  # (code, question id) this student answered
 # the teacher's chart of the answers so far, by what it shows (`_results`)
-MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|<>~$")
 SHOW_NAMES = "class_show_names"  # the teacher's "show names on the projector" switch
 BANNER_FOLDED = "_class_banner_folded"  # the code of the class whose banner is folded
 END_ASKED = "_class_end_asked"  # the code of the class the teacher asked to end (to confirm)

@@ -43,6 +43,8 @@ from ..training.settings import (
 from ..training.settings import SMOOTHING_RANGE as TRAIN_SMOOTHING_RANGE
 from ..training.task import DEFAULT_DIGITS, MAX_INPUT_CHARS, date_probe_example
 
+# The six pages' URL paths, in teaching order (app.py makes a page of each: pages/<path>.py)
+PAGE_PATHS: tuple[str, ...] = ("model", "embeddings", "masks", "attention", "shapes", "train")
 ATTENTION_KINDS: tuple[str, ...] = tuple(KINDS)  # the Attention page's kinds, in page order
 PE_D_MODEL_RANGE = (2, 1024)  # the Embeddings page's d_model input
 PE_SHIFT_RANGE = (1, 50)  # the Embeddings page's shift k

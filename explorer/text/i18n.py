@@ -12,6 +12,7 @@ it, for the pages and the app layer.
 
 from __future__ import annotations
 
+import re
 from contextvars import ContextVar
 from dataclasses import dataclass
 
@@ -82,6 +83,23 @@ def get_lang() -> str:
 def t(key: str, /, **values: object) -> str:
     """The text for `key` in the current language, with `{name}` fields filled from `values`."""
     return _TEXTS[_lang.get()](key, **values)
+
+
+# Markdown's special characters: escaped, a learner's or a file's text shows as typed.
+MARKDOWN_SPECIALS = frozenset("\\`*_{}[]()#+-.!|<>~$")
+
+
+# Where st.markdown makes a link of plain text, escapes or not (GitHub's autolinks:
+# http://…, www.…, a@b.c): an invisible word joiner (U+2060) after it breaks the pattern
+_AUTOLINK = re.compile(r"(?i)(https?|ftp|www|mailto)(?=[:.])|(@)")
+
+
+def plain(text: str) -> str:
+    """`text` as st.markdown shows it as written: every markdown special escaped and every
+    autolink broken (no link, image, heading or HTML), each line break kept."""
+    text = _AUTOLINK.sub(lambda m: m.group(0) + "\u2060", text)
+    escaped = "".join("\\" + ch if ch in MARKDOWN_SPECIALS else ch for ch in text)
+    return escaped.replace("\n", "  \n")
 
 
 def percent(share: float) -> str:

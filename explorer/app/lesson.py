@@ -1,0 +1,337 @@
+"""The lesson a learner has open: which one, the step shown, the answers given, its link.
+
+The lesson itself and its file and link forms are pure (`explorer/state/lesson.py`); this
+module keeps them in the session. Going to a step sets the view's widgets to the step's
+(in a button's callback, before any widget of the next run is drawn) and leaves the page
+to switch to (`take_page`, read by app.py before the page draws). The address keeps the
+lesson and the step (`link_params`): a reload, Back and Forward, or a link sent to someone
+opens the same lesson at the same step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+import streamlit as st
+
+from ..state.lesson import (
+    SHIPPED,
+    Lesson,
+    LessonError,
+    Step,
+    changed_step,
+    from_link,
+    moved,
+    shipped,
+    step_view,
+    to_link,
+    with_step,
+    without_step,
+)
+from ..state.urlstate import params_to_state
+from ..state.view import page_defaults
+from .classroom import apply_view
+from .streamlit_internals import history_navigation
+
+LESSON_PARAM = "lesson"  # a shipped lesson's name, or a lesson of one's own in full
+STEP_PARAM = "lstep"  # the step shown, counted from 1
+LINK_PARAMS = (LESSON_PARAM, STEP_PARAM)
+
+_LESSON = "_lesson"  # the open lesson: (Lesson, shipped name or None)
+_STEP = "_lesson_step"  # the index of the step shown
+_PAGE = "_lesson_page"  # the page a step change goes to, once
+_ANSWERS = "_lesson_answers"  # {step index: the option chosen} of this lesson
+_LINK = "_lesson_link"  # (Lesson, its link form): encoded once per change
+_NOTICE = "_lesson_notice"  # why a lesson could not be opened: (text key, values), once
+_WRITTEN = "_lesson_written"  # the step the address was last given (`link_params`)
+EDIT_ROUND = "_lesson_round"  # goes up when steps are added, moved or removed (edit boxes' keys)
+
+
+def current() -> tuple[Lesson, int] | None:
+    """The open lesson and the index of the step shown, or None."""
+    held = st.session_state.get(_LESSON)
+    if held is None:
+        return None
+    lesson = held[0]
+    index = st.session_state.get(_STEP, 0)
+    index = index if isinstance(index, int) and 0 <= index < len(lesson.steps) else 0
+    return lesson, index
+
+
+def shipped_name() -> str | None:
+    """The shipped lesson open as shipped (unedited), or None."""
+    held = st.session_state.get(_LESSON)
+    return None if held is None else held[1]
+
+
+def open_lesson(lesson: Lesson, name: str | None = None, index: int = 0,
+                show: bool = True) -> None:
+    """Open `lesson` (`name`: a shipped one, unedited) at step `index`; `show`: its view too."""
+    st.session_state[_LESSON] = (lesson, name)
+    st.session_state[_ANSWERS] = {}
+    _next_round()
+    if show:
+        go_to(index)
+    else:
+        st.session_state[_STEP] = max(0, min(index, len(lesson.steps) - 1))
+
+
+def open_shipped(name: str) -> None:
+    """Open a shipped lesson at its first step (a menu's callback)."""
+    try:
+        open_lesson(shipped(name), name)
+    except LessonError as e:
+        tell(e.key, e.values)
+
+
+def close() -> None:
+    """Close the lesson (the view stays as it is)."""
+    for key in (_LESSON, _STEP, _PAGE, _ANSWERS, _LINK, _WRITTEN):
+        st.session_state.pop(key, None)
+
+
+def go_to(index: int) -> None:
+    """Show step `index`: its view's widgets set now (call it in a callback or before any
+    widget is drawn), its page switched to by app.py (`take_page`)."""
+    here = current()
+    if here is None:
+        return
+    lesson, _ = here
+    index = max(0, min(index, len(lesson.steps) - 1))
+    st.session_state[_STEP] = index
+    step = lesson.steps[index]
+    apply_view(step.view)
+    st.session_state[_PAGE] = step.page
+
+
+def take_page() -> str | None:
+    """The page a step change asked for, once."""
+    return st.session_state.pop(_PAGE, None)
+
+
+def step_address(index: int, own: Mapping[str, str]) -> dict[str, str]:
+    """The address of step `index`: its view, the lesson at that step, and `own` (what each
+    learner keeps: the language, presenter mode, a class). Back and Next are links to it, as
+    the page menu's entries are: one history entry per step, which Back returns to."""
+    here = current()
+    if here is None:
+        return dict(own)
+    lesson, _ = here
+    index = max(0, min(index, len(lesson.steps) - 1))
+    return {**own, **lesson.steps[index].view, **link_params(), STEP_PARAM: str(index + 1)}
+
+
+def follow_address(params: Mapping[str, Any]) -> None:
+    """The address names another step of the open lesson than the one it was given (a Back
+    or Next link was followed): show that step. Call it before any widget of the view is
+    drawn. (A step changed in this session, by the editor, is written to the address later.)"""
+    here = current()
+    if here is None:
+        return
+    step = _one(params.get(STEP_PARAM))
+    if step is None or step == st.session_state.get(_WRITTEN):
+        return
+    given = _one(params.get(LESSON_PARAM))
+    held = st.session_state.get(_LESSON)
+    if given is None or given not in (held[1], st.session_state.get(_LINK, (None, None))[1]):
+        return
+    st.session_state[_WRITTEN] = step
+    index = min(_step_index(step), len(here[0].steps) - 1)
+    if index != here[1]:
+        go_to(index)
+
+
+def tell(key: str, values: Mapping[str, Any]) -> None:
+    """Why a lesson could not be opened (a text key and its values), said on the next run."""
+    st.session_state[_NOTICE] = (key, dict(values))
+
+
+def take_notice() -> tuple[str, dict[str, Any]] | None:
+    """Why a lesson could not be opened (a text key and its values), once."""
+    return st.session_state.pop(_NOTICE, None)
+
+
+def step_after_history(page: str, view: Mapping[str, str]) -> None:
+    """After Back or Forward: the step whose page and view the address shows, when the shown
+    step's are not (the browser's entry for a step's page can carry the step number of the
+    page it went to next)."""
+    here = current()
+    if here is None or not history_navigation():
+        return
+    lesson, index = here
+    if lesson.steps[index].page == page and shows_step(view):
+        return
+    widgets = _widgets(step_view(view))
+    for i, step in enumerate(lesson.steps):
+        if step.page == page and _widgets(step.view) == widgets:
+            st.session_state[_STEP] = i
+            return
+
+
+def shows_step(view: Mapping[str, str]) -> bool:
+    """Whether `view` (the link of what is shown) is the shown step's: the same widgets'
+    values, whatever the link leaves out at its default."""
+    here = current()
+    if here is None:
+        return False
+    lesson, index = here
+    return _widgets(step_view(view)) == _widgets(lesson.steps[index].view)
+
+
+def _widgets(view: Mapping[str, str]) -> dict[str, Any]:
+    """The widgets' values a view sets, each choice it leaves out at its default."""
+    return {**page_defaults(), **params_to_state(view)[0]}
+
+
+# ---- the link ---------------------------------------------------------------------------
+
+
+def link_params() -> dict[str, str]:
+    """What the address says of the open lesson: its name (shipped) or itself, and the step."""
+    here = current()
+    if here is None:
+        return {}
+    lesson, index = here
+    name = shipped_name()
+    if name is None:
+        made = st.session_state.get(_LINK)
+        if made is None or made[0] is not lesson:
+            made = st.session_state[_LINK] = (lesson, to_link(lesson))
+        name = made[1]
+    st.session_state[_WRITTEN] = str(index + 1)
+    return {LESSON_PARAM: name, STEP_PARAM: str(index + 1)}
+
+
+def read_link(params: Mapping[str, Any]) -> None:
+    """Open the lesson a link names, at its step (a session's first run; Back and Forward).
+    A link with a lesson and no view of its own shows the step's view; a bad one is told."""
+    given = _one(params.get(LESSON_PARAM))
+    if given is None:
+        if current() is not None and _one(params.get(STEP_PARAM)) is None:
+            close()  # Back to an address before the lesson was opened
+        return
+    index = _step_index(_one(params.get(STEP_PARAM)))
+    held = st.session_state.get(_LESSON)
+    same = held is not None and given in (held[1], st.session_state.get(_LINK, (None, None))[1])
+    if same:
+        st.session_state[_STEP] = max(0, min(index, len(held[0].steps) - 1))
+        return
+    try:
+        lesson = shipped(given) if given in SHIPPED else from_link(given)
+    except LessonError as e:
+        tell(e.key, e.values)
+        return
+    show = not step_view(dict(params))  # a link of the lesson alone: the step's view
+    open_lesson(lesson, given if given in SHIPPED else None, index, show=show)
+
+
+def _one(value: Any) -> str | None:
+    """A parameter's value (the last, if repeated), or None."""
+    if isinstance(value, list):
+        value = value[-1] if value else None
+    return value if isinstance(value, str) else None
+
+
+def _step_index(text: str | None) -> int:
+    """A link's step (from 1) as an index; what is not a small whole number is step 1."""
+    if text is None or not text.isascii() or not text.isdigit() or len(text) > 3:
+        return 0
+    return max(int(text) - 1, 0)
+
+
+# ---- answers ----------------------------------------------------------------------------
+
+
+def answer_of(index: int) -> int | None:
+    """The option the learner checked at step `index` of the open lesson, or None."""
+    return st.session_state.get(_ANSWERS, {}).get(index)
+
+
+def keep_answer(index: int, choice: int) -> None:
+    """The learner checked `choice` at step `index`."""
+    st.session_state.setdefault(_ANSWERS, {})[index] = choice
+
+
+def forget_answer(index: int) -> None:
+    """Try step `index`'s question again."""
+    st.session_state.get(_ANSWERS, {}).pop(index, None)
+
+
+# ---- editing (callbacks of the lesson's editor) -------------------------------------------
+
+
+def _next_round() -> None:
+    st.session_state[EDIT_ROUND] = st.session_state.get(EDIT_ROUND, 0) + 1
+
+
+def edit_round() -> int:
+    """The edit boxes' key suffix: new when the steps' order changes."""
+    return st.session_state.get(EDIT_ROUND, 0)
+
+
+def _replace(lesson: Lesson, index: int, order_changed: bool = False) -> None:
+    """The open lesson becomes `lesson` (a lesson of one's own now), showing step `index`."""
+    st.session_state[_LESSON] = (lesson, None)
+    st.session_state[_STEP] = max(0, min(index, len(lesson.steps) - 1))
+    if order_changed:
+        st.session_state[_ANSWERS] = {}
+        _next_round()
+
+
+def start_here(page: str, view: Mapping[str, str], title: Mapping[str, str]) -> None:
+    """A new lesson whose first step is what is shown."""
+    lesson = Lesson(title={k: v for k, v in title.items() if v},
+                    steps=(Step(page=page, view=step_view(view)),))
+    open_lesson(lesson, show=False)
+
+
+def add_here(page: str, view: Mapping[str, str]) -> None:
+    """What is shown, as a new step after the one shown (and shown)."""
+    here = current()
+    if here is not None:
+        lesson, index = here
+        _replace(with_step(lesson, index + 1, Step(page=page, view=step_view(view))),
+                 index + 1, order_changed=True)
+
+
+def set_here(page: str, view: Mapping[str, str]) -> None:
+    """The step shown takes what is shown as its view."""
+    here = current()
+    if here is not None:
+        lesson, index = here
+        _replace(changed_step(lesson, index, page=page, view=step_view(view)), index)
+
+
+def move(by: int) -> None:
+    """The step shown moves `by` places (-1: one earlier)."""
+    here = current()
+    if here is not None:
+        lesson, index = here
+        to = max(0, min(index + by, len(lesson.steps) - 1))
+        _replace(moved(lesson, index, by), to, order_changed=True)
+
+
+def remove() -> None:
+    """The step shown leaves the lesson; the one after it (or before, at the end) is shown."""
+    here = current()
+    if here is not None:
+        lesson, index = here
+        _replace(without_step(lesson, index), index, order_changed=True)
+        go_to(min(index, len(lesson.steps) - 2))
+
+
+def change(index: int, **changes: Any) -> None:
+    """Step `index` of the open lesson changed (`Step` fields)."""
+    here = current()
+    if here is not None:
+        _replace(changed_step(here[0], index, **changes), here[1])
+        forget_answer(index)  # its question may have changed
+
+
+def retitle(title: Mapping[str, str]) -> None:
+    """The open lesson's title."""
+    here = current()
+    if here is not None:
+        _replace(replace(here[0], title={k: v for k, v in title.items() if v}), here[1])
