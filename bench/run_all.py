@@ -34,7 +34,7 @@ SCRIPTS: dict[str, str] = {
     "memory": "5. Memory (one session; 30 sessions)",
     "load": "6. A class at once (30 concurrent sessions)",
     "faults": "7. Faults (closing or reloading during training; the Stop button)",
-    "dates": "8. The shipped date translator (load, Attention page, accuracy, alignment)",
+    "dates": "8. The shipped date translator (load, Attention page, accuracy by cell, alignment)",
     "dates_train": "8b. The date task on the Train page (time to 95% and 99%, the Train button)",
     "film": "9. The attention film (recording's share of training time, frames, bytes)",
     "breaks": "10. Break a part (each break switch against the correct model, same budget)",

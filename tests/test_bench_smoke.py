@@ -311,3 +311,13 @@ def test_busy_core_smoke(capsys):
     assert all(r["end"] == "all steps" and _num(r["wait s"]) > 0 for r in rows)
     summary = _table(out, "| task | policy | idle s | busy s | busy / idle |")
     assert [r["policy"] for r in summary] == list(policies)
+
+
+def test_the_results_file_has_a_section_under_every_benchmarks_title():
+    """`run_all --only` keeps the other sections by their titles: a section whose title
+    differs from the script's would be dropped by the next partial run."""
+    from bench import run_all
+    from bench.common import ROOT
+
+    titles = re.findall(r"^## (.+)$", (ROOT / "bench" / "results.md").read_text("utf-8"), re.M)
+    assert titles == list(run_all.SCRIPTS.values())

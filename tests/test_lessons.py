@@ -123,6 +123,16 @@ def test_a_link_that_inflates_past_the_limit_is_refused_before_it_is_read():
             from_link(bad)
 
 
+def test_hostile_texts_as_a_lesson_file_or_link_are_refused_with_a_rule_never_an_error():
+    for text in [*bad_input_texts(), "{}", "null", '{"format": []}', "\ud800"]:
+        for read in (lambda x: parse_lesson(x.encode("utf-8", "surrogatepass")), from_link,
+                     lambda x: from_link("1." + x), parse_lesson):
+            try:
+                read(text)
+            except LessonError as e:
+                assert e.key.startswith("lesson.err_")
+
+
 def test_texts_lose_their_control_characters_and_keep_their_lines():
     data = to_json(LESSON)
     data["steps"][0]["note"] = {"en": "one\r\ntwo\x00\x1b[31m three\u200b"}

@@ -33,6 +33,8 @@ from ..state.lesson import (
 from ..state.urlstate import params_to_state
 from ..state.view import page_defaults
 from .classroom import apply_view
+from .memo import remember
+from .shelves import SHIPPED_LESSONS
 from .streamlit_internals import history_navigation
 
 LESSON_PARAM = "lesson"  # a shipped lesson's name, or a lesson of one's own in full
@@ -78,10 +80,16 @@ def open_lesson(lesson: Lesson, name: str | None = None, index: int = 0,
         st.session_state[_STEP] = max(0, min(index, len(lesson.steps) - 1))
 
 
+def shipped_lesson(name: str) -> Lesson:
+    """A shipped lesson, read and checked once for the server (never changed: editing one
+    makes a new lesson)."""
+    return remember(SHIPPED_LESSONS, name, lambda: shipped(name))
+
+
 def open_shipped(name: str) -> None:
     """Open a shipped lesson at its first step (a menu's callback)."""
     try:
-        open_lesson(shipped(name), name)
+        open_lesson(shipped_lesson(name), name)
     except LessonError as e:
         tell(e.key, e.values)
 
@@ -219,7 +227,7 @@ def read_link(params: Mapping[str, Any]) -> None:
         st.session_state[_STEP] = max(0, min(index, len(held[0].steps) - 1))
         return
     try:
-        lesson = shipped(given) if given in SHIPPED else from_link(given)
+        lesson = shipped_lesson(given) if given in SHIPPED else from_link(given)
     except LessonError as e:
         tell(e.key, e.values)
         return

@@ -51,6 +51,9 @@ KNOCKOUTS_OWN = {kind: Shelf(f"knock-outs: {kind}, this session's", own, shared=
 PREVIEWS = Shelf("the date translator's previews", 64, shared=True)
 TALLY_CHARTS = Shelf("the class's answers so far", 2, shared=False)
 
+# ---- lessons (app/lesson.py) ----------------------------------------------------------------
+SHIPPED_LESSONS = Shelf("the shipped lessons, read and checked", 4, shared=True)
+
 # Every shelf, by the name it is declared under here (the docs' table names the same)
 ALL: dict[str, Shelf] = {
     **{name: value for name, value in globals().items() if isinstance(value, Shelf)},

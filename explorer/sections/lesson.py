@@ -38,7 +38,6 @@ from ..state.lesson import (
     parse_lesson,
     parse_question,
     parse_text,
-    shipped,
     text_in,
 )
 from ..state.urlstate import params_to_state
@@ -46,11 +45,13 @@ from ..state.view import BY_KEY, PAGE_PATHS
 from ..text.i18n import LANG_NAMES, LANGS, percent, plain, t
 
 NO_QUESTION = "none"  # the editor's question menu: no question at this step
-# Back and Next are links (explorer/app/lesson.py `step_address`) drawn as buttons
+# Back and Next are links (explorer/app/lesson.py `step_address`) drawn as buttons (a link
+# to the page shown is drawn as the menu's current page: not here)
 LINK_BUTTONS_CSS = """<style>
 .st-key-lesson_back a, .st-key-lesson_next a {
   border: 1px solid rgba(128, 128, 128, 0.4); border-radius: 0.5rem; justify-content: center;
-  min-height: 2.5rem; }
+  min-height: 2.5rem; background-color: transparent; }
+.st-key-lesson_back a:hover, .st-key-lesson_next a:hover { border-color: currentColor; }
 </style>"""
 UPLOAD_KEY = "lesson_file"
 
@@ -230,7 +231,7 @@ def _open_menu(here: str, view: Mapping[str, str], lang: str) -> None:
     titles = {}
     for name in SHIPPED:
         try:
-            titles[name] = text_in(shipped(name).title, lang)
+            titles[name] = text_in(L.shipped_lesson(name).title, lang)
         except (LessonError, OSError):  # a broken install: the other lessons still open
             continue
     if titles:

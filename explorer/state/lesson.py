@@ -142,8 +142,8 @@ def to_json(lesson: Lesson) -> dict[str, Any]:
                 question["options"] = [_text_json(o) for o in q.options]
                 if q.kind == "choice":
                     question["answer"] = q.answer
-                if _text_json(q.explain):
-                    question["explain"] = _text_json(q.explain)
+            if _text_json(q.explain):
+                question["explain"] = _text_json(q.explain)
             data["question"] = question
         steps.append(data)
     return {"format": FORMAT, "version": VERSION, "title": _text_json(lesson.title),
