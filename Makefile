@@ -42,13 +42,14 @@ redis:
 
 # Everything but the browser tests in two worker processes, one per core; then the browser
 # tests one at a time (each serves the app and drives Chromium, and waits on what the page
-# draws: two at once would halve each one's machine).
+# draws: two at once would halve each one's machine). In a fresh clone on 2 cores: about
+# 5 minutes, then 19; the browser part lists its slowest tests.
 test: $(VENV)/.dev-deps browser redis
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -m "not browser" -n 2
-	$(BIN)/python -m pytest -m browser
+	$(BIN)/python -m pytest -m browser --durations=25
 
-# The inner loop (about 65 s on an idle 2-core machine): everything but the browser tests and
+# The inner loop (about 80 s on an idle 2-core machine): everything but the browser tests and
 # the slow ones (the benchmarks' smoke runs, long trainings, extra cases: tests/conftest.py),
 # in two worker processes (pytest-xdist), one per core.
 test-fast: $(VENV)/.dev-deps

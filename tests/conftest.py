@@ -127,6 +127,17 @@ SLOW = {
     "test_train_dates": {"test_the_train_page_trains_and_decodes_dates",
                          "test_a_trained_date_model_is_shown_on_other_pages_as_your_model"},
     "test_task_split": {"test_the_page_says_which_sequences_are_held_out"},
+    # Served for real, driven through the protocol (10 s and 7 s): the Streamlit behaviours
+    # they rest on are checked fast by tests/test_streamlit_internals.py (item 5: a tick
+    # merged into a pending page run; item 3: a timed fragment announces its timer) and
+    # test_class_timers_last's pure tests of what a page draws last.
+    "test_class_page_change_ticks": {
+        "test_a_tick_sent_before_the_browser_read_a_page_change_runs_nothing"},
+    "test_class_timers_last": {"test_the_class_panels_timers_reach_the_browser_after_the_page",
+                               "test_a_tick_of_the_class_look_announces_its_timer_again"},
+    # Hostile texts through a whole lesson page (40 runs): the file and link forms of the
+    # same texts stay fast (test_lessons' refused-with-a-rule test).
+    "test_lessons": {"test_hostile_texts_in_a_lesson_are_shown_as_typed"},
     # Every held-out cell of the shipped translator (17,202 dates): test_date_cells' day-30
     # test and the file's recorded cells stay fast.
     "test_date_cells": {"test_every_held_out_cell_of_the_shipped_model_reaches_the_target"},
