@@ -17,7 +17,6 @@ from streamlit.testing.v1 import AppTest
 from explorer.app import lesson as L
 from explorer.sections.lesson import app_root, read_upload, step_fields
 from explorer.state.lesson import (
-    FORMAT,
     MAX_BYTES,
     MAX_STEPS,
     SHIPPED,
@@ -400,7 +399,3 @@ def test_every_shipped_lesson_opens_from_the_menu():
         assert not at.exception
         assert at.session_state[L._LESSON][0] == lesson
         assert at.query_params["lesson"] == name
-
-
-def test_a_lesson_file_is_what_the_download_gives():
-    assert json.loads(dumps(LESSON))["format"] == FORMAT

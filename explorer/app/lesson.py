@@ -141,9 +141,7 @@ def follow_address(params: Mapping[str, Any]) -> None:
     step = _one(params.get(STEP_PARAM))
     if step is None or step == st.session_state.get(_WRITTEN):
         return
-    given = _one(params.get(LESSON_PARAM))
-    held = st.session_state.get(_LESSON)
-    if given is None or given not in (held[1], st.session_state.get(_LINK, (None, None))[1]):
+    if not _is_open(_one(params.get(LESSON_PARAM))):
         return
     st.session_state[_WRITTEN] = step
     index = min(_step_index(step), len(here[0].steps) - 1)
@@ -221,9 +219,8 @@ def read_link(params: Mapping[str, Any]) -> None:
             close()  # Back to an address before the lesson was opened
         return
     index = _step_index(_one(params.get(STEP_PARAM)))
-    held = st.session_state.get(_LESSON)
-    same = held is not None and given in (held[1], st.session_state.get(_LINK, (None, None))[1])
-    if same:
+    if _is_open(given):
+        held = current()
         st.session_state[_STEP] = max(0, min(index, len(held[0].steps) - 1))
         return
     try:
@@ -233,6 +230,14 @@ def read_link(params: Mapping[str, Any]) -> None:
         return
     show = not step_view(dict(params))  # a link of the lesson alone: the step's view
     open_lesson(lesson, given if given in SHIPPED else None, index, show=show)
+
+
+def _is_open(given: str | None) -> bool:
+    """Whether a link's lesson parameter names the open lesson (its shipped name, or the
+    link form this session wrote of it)."""
+    held = st.session_state.get(_LESSON)
+    return given is not None and held is not None and given in (
+        held[1], st.session_state.get(_LINK, (None, None))[1])
 
 
 def _one(value: Any) -> str | None:

@@ -20,7 +20,6 @@ from ..app.context import Context
 from ..app.import_panel import uploader_css
 from ..app.links import share_link
 from ..core.kinds import KINDS
-from ..figures.attention import patterns
 from ..state.lesson import (
     MAX_BYTES,
     MAX_NOTE,
@@ -197,7 +196,8 @@ def attention_question(ctx: Context, question: Question, state: Mapping[str, obj
     q_tok, k_tok = tokens[kind.queries], tokens[kind.keys]
     if not 0 <= question.query < len(q_tok):
         return None
-    weights = patterns(ctx.run().cache, kind, ctx.cfg.N)[layer, head, question.query]
+    # the head's softmax weights of that query, as the Attention page draws them
+    weights = ctx.run().cache[kind.hook(layer, "hook_pattern")][0, head, question.query]
     order = np.argsort(-weights, kind="stable")
     labels = tuple(f"{i}: {tok}" for i, tok in enumerate(k_tok))
     top, second = int(order[0]), int(order[1]) if len(order) > 1 else None
