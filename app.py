@@ -29,6 +29,7 @@ from explorer.app.links import first_lang, lang_chosen, load_url_state  # noqa: 
 from explorer.app.page import page_frame  # noqa: E402
 from explorer.app.sidebar import start_in, use_session_lang  # noqa: E402
 from explorer.app.train_state import train_asked  # noqa: E402
+from explorer.classroom.store import MAX_VIEW_VALUE_CHARS  # noqa: E402
 from explorer.sections.classroom import class_banner, class_panel  # noqa: E402
 from explorer.sections.frame import draw_sidebar  # noqa: E402
 from explorer.sections.lesson import lesson_box, lesson_panel  # noqa: E402
@@ -85,6 +86,7 @@ if seat is not None and store is not None:
     # who took the class back (a reopened link): the page the class is on
     target = (classroom.resumed_page(seat, here) if seat.teaching
               else classroom.follow(store, seat, here))
+    lesson.take_class(classroom.take_view(seat))  # the class's lesson, at the class's step
     if target in by_path:  # the view goes along: one history entry, Back returns to it
         st.switch_page(by_path[target], query_params=st.query_params.to_dict())
 step_page = lesson.take_page()  # a lesson opened by a link, a step shown again: its page
@@ -104,7 +106,9 @@ with page_frame() as frame:
              if k not in (*lesson.LINK_PARAMS, classroom.CLASS_PARAM)}
     if seat is not None and store is not None:
         classroom.count_training(seat, train_asked())
-        followed = classroom.class_view(shown, here, seat.trainings)
+        # the class follows the view and the lesson the teacher teaches, at its step
+        taught = lesson.class_params(view, MAX_VIEW_VALUE_CHARS)
+        followed = classroom.class_view({**shown, **taught}, here, seat.trainings)
         if seat.teaching:
             classroom.steer(store, seat, followed, get_lang())  # the class sees it
         elif classroom.following():

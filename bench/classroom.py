@@ -174,11 +174,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs
@@ -576,14 +577,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print(machine_facts() + "\n")
     t0 = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="bench-classroom-") as data:
-        port = free_port()
-        with serve(port, env={"CLASS_DATA": data, "CLASS_STORE": args.store}) as url:
-            pid = child_pid(port)
-            if pid is None:
-                raise RuntimeError(f"no server process of ours on port {port}")
-            out = asyncio.run(run_class(url, pid, args.page, n, changes, idle, args.gap,
-                                        args.timeout, args.store, Path(data), spread))
+    with class_server(args.store, "bench-classroom-") as (url, pid, data):
+        out = asyncio.run(run_class(url, pid, args.page, n, changes, idle, args.gap,
+                                    args.timeout, args.store, data, spread))
     took = time.perf_counter() - t0
     store = "Redis" if args.store else "SQLite"
 
@@ -744,6 +740,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"\nBefore the first window, {out['settle']:.0f} s until the server was idle. "
           f"Timeline (s): " + "; ".join(f"{what} {at:.0f}" for what, at in out["marks"]))
     return 0
+
+
+@contextlib.contextmanager
+def class_server(store: str, prefix: str) -> Iterator[tuple[str, int, Path]]:
+    """`streamlit run app.py` on a free port with a class store of its own (CLASS_STORE
+    `store`, a redis:// URL, or SQLite in a temporary folder named `prefix`...): its
+    address, its process's id and the folder."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as data:
+        port = free_port()
+        with serve(port, env={"CLASS_DATA": data, "CLASS_STORE": store}) as url:
+            pid = child_pid(port)
+            if pid is None:
+                raise RuntimeError(f"no server process of ours on port {port}")
+            yield url, pid, Path(data)
 
 
 def _verdict(value: float, limit: float, missing: int = 0) -> str:

@@ -22,6 +22,7 @@ from explorer.sections.classroom import (
 )
 from explorer.sections.frame import context
 from explorer.sections.knockout import knockout_section
+from explorer.sections.lesson import lesson_hides, lesson_waits
 from explorer.state.view import Model, keep, refit
 from explorer.text.i18n import get_lang, t
 
@@ -55,12 +56,15 @@ st.caption(
 
 weights = patterns(run.cache, kind, cfg.N)  # (N, h, q_len, k_len)
 q_tok, k_tok = tokens[kind.queries], tokens[kind.keys]
-if student_question({k: v.label for k, v in KINDS.items()}, lang, ctx.presenter):
-    end_page()  # a class question is open: the heatmaps would give the answer away
+# a class question is open (here, or a lesson's in its panel above): the heatmaps would
+# give the answer away
+if student_question({k: v.label for k, v in KINDS.items()}, lang, ctx.presenter) or (
+        lesson_waits()):
+    end_page()
 # a teacher's question, above the heatmaps it asks about; on a projector, while it is
 # prepared or open, they wait for the reveal (the room sees the teacher's screen)
 asking = teacher_question(weights, q_tok, k_tok, kind.key, lang, ctx.presenter)
-presenting = teacher_hides(ABOUT_ATTENTION, ctx.presenter, asking)
+presenting = teacher_hides(ABOUT_ATTENTION, ctx.presenter, asking) or lesson_hides(ctx.presenter)
 if not average and weights.size > GRID_CELL_BUDGET:
     average = True
     st.info(t("attn.too_many", N=cfg.N, h=cfg.h, q=len(q_tok), k=len(k_tok)))

@@ -1,5 +1,5 @@
-"""Smoke run of bench.classroom (3 students, 1 change, 5 s idle windows; under a minute).
-No timing asserts.
+"""Smoke runs of bench.classroom (3 students, 1 change, 5 s idle windows) and bench.class_lesson
+(3 students, 4 steps); each under a minute. No timing asserts.
 
 Rerun: `.venv/bin/python -m pytest tests/test_bench_classroom.py -q`. It starts its own
 server on 127.0.0.1 (its class store a SQLite file in a temporary folder) and stops it; it
@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from bench import classroom
+from bench import class_lesson, classroom
 
 
 def _cells(row: str) -> list[str]:
@@ -59,3 +59,18 @@ def test_classroom_smoke(capsys):
 
     assert "to their page (now /attention)" in out  # the join link switched them to it
     assert "Errors" not in out
+
+
+@pytest.mark.timeout(180)
+def test_class_lesson_smoke(capsys):
+    """bench.class_lesson --smoke (3 students, a lesson of 4 steps, one question): every
+    step reached every page, every answer was kept once and counted in the export."""
+    assert class_lesson.main(["--smoke"]) == 0
+    out = capsys.readouterr().out
+    steps = re.findall(r"^\| step \d+ \| \d+ / \d+ \|.*$", out, re.M)
+    assert [_cells(row)[1] for row in steps] == ["3 / 3"] * 4, out  # 3 steps + 1 question
+    assert "| all (3 steps) | 9 / 9 |" in out
+    assert "Answers lost: 0, duplicated: 0" in out
+    assert "the export's counts equal what was sent: yes" in out
+    assert "| the class with its lesson adds (C's growth - P's) |" in out
+    assert "Errors (0; first 5): none" in out

@@ -121,6 +121,9 @@ class Seat:
     # whether the view of this session's first run is held back (`steer`)
     resume_page: str | None = None
     resumed: bool = False
+    # the class's view this run brought to the session (`follow`, `_take_back`), once: what
+    # it holds beyond the widgets (the lesson and its step) is taken by app.py (`take_view`)
+    taken: dict[str, str] | None = None
 
     @property
     def teaching(self) -> bool:
@@ -336,7 +339,7 @@ def _take_back(s: Seat, state: ClassState) -> Seat:
     presenter = _cookie(PRESENTER_COOKIE + s.code)
     if presenter in ("0", "1"):
         st.session_state[BY_URL[PRESENTER_PARAM].key] = presenter == "1"
-    s.version, s.sent = state.version, dict(state.view)
+    s.version, s.sent, s.taken = state.version, dict(state.view), dict(state.view)
     s.trainings = state.view.get(TRAIN_PARAM, "0")
     s.resume_page, s.resumed = state.view.get(PAGE_PARAM), True
     return s
@@ -457,7 +460,7 @@ def follow(store: ClassStore, s: Seat, page: str) -> str | None:
     state = store.state(s.code)
     if state is None or state.ended:
         return None
-    s.version, s.applied = state.version, None
+    s.version, s.applied, s.taken = state.version, None, dict(state.view)
     apply_view(state.view)
     trainings = state.view.get(TRAIN_PARAM, "0")
     if trainings not in ("0", s.trainings):  # the teacher pressed Train: the same training
@@ -465,6 +468,12 @@ def follow(store: ClassStore, s: Seat, page: str) -> str | None:
     s.trainings = trainings
     target = state.view.get(PAGE_PARAM)
     return target if target and target != page else None
+
+
+def take_view(s: Seat) -> dict[str, str] | None:
+    """The class's view this run brought to the session (`follow`, `_take_back`), once."""
+    taken, s.taken = s.taken, None
+    return taken
 
 
 def apply_view(view: Mapping[str, str]) -> None:

@@ -48,6 +48,7 @@ _ANSWERS = "_lesson_answers"  # {step index: the option chosen} of this lesson
 _LINK = "_lesson_link"  # (Lesson, its link form): encoded once per change
 _NOTICE = "_lesson_notice"  # why a lesson could not be opened: (text key, values), once
 _WRITTEN = "_lesson_written"  # the step the address was last given (`link_params`)
+_FROM_CLASS = "_lesson_from_class"  # the open lesson is the class's (`take_class`)
 EDIT_ROUND = "_lesson_round"  # goes up when steps are added, moved or removed (edit boxes' keys)
 
 
@@ -96,7 +97,7 @@ def open_shipped(name: str) -> None:
 
 def close() -> None:
     """Close the lesson (the view stays as it is)."""
-    for key in (_LESSON, _STEP, _PAGE, _ANSWERS, _LINK, _WRITTEN):
+    for key in (_LESSON, _STEP, _PAGE, _ANSWERS, _LINK, _WRITTEN, _FROM_CLASS):
         st.session_state.pop(key, None)
 
 
@@ -200,14 +201,19 @@ def link_params() -> dict[str, str]:
     if here is None:
         return {}
     lesson, index = here
+    st.session_state[_WRITTEN] = str(index + 1)
+    return {LESSON_PARAM: _named(lesson), STEP_PARAM: str(index + 1)}
+
+
+def _named(lesson: Lesson) -> str:
+    """The open `lesson` as a link names it: its shipped name, or itself (encoded once)."""
     name = shipped_name()
     if name is None:
         made = st.session_state.get(_LINK)
         if made is None or made[0] is not lesson:
             made = st.session_state[_LINK] = (lesson, to_link(lesson))
         name = made[1]
-    st.session_state[_WRITTEN] = str(index + 1)
-    return {LESSON_PARAM: name, STEP_PARAM: str(index + 1)}
+    return name
 
 
 def read_link(params: Mapping[str, Any]) -> None:
@@ -229,7 +235,65 @@ def read_link(params: Mapping[str, Any]) -> None:
         tell(e.key, e.values)
         return
     show = not step_view(dict(params))  # a link of the lesson alone: the step's view
+    _open_linked(lesson, given, index, show)
+
+
+def _open_linked(lesson: Lesson, given: str, index: int, show: bool) -> None:
+    """Open `lesson`, named `given` in a link (a shipped name, or its link form: kept, so
+    the address and a class name it as it came), at step `index`."""
     open_lesson(lesson, given if given in SHIPPED else None, index, show=show)
+    if given not in SHIPPED:
+        st.session_state[_LINK] = (lesson, given)
+
+
+# ---- a lesson taught in a class -------------------------------------------------------------
+
+
+def class_params(view: Mapping[str, str], limit: int) -> dict[str, str]:
+    """What a class follows of the teacher's lesson: the lesson and step the address names
+    (`view`, the address's parameters), when the lesson's value is at most `limit`
+    characters (a class store's; a long lesson of one's own may not fit)."""
+    params = {k: v for k in LINK_PARAMS if isinstance(v := view.get(k), str)}
+    return params if len(params.get(LESSON_PARAM, "")) <= limit else {}
+
+
+def fits_class(limit: int) -> bool:
+    """Whether the open lesson, as a link names it, is at most `limit` characters (what a
+    class store keeps of a view's value): a long lesson of one's own may not be."""
+    here = current()
+    return here is None or len(_named(here[0])) <= limit
+
+
+def take_class(view: Mapping[str, str] | None) -> None:
+    """The class's view this run brought (`view`; None: none came): its lesson opened or
+    moved to its step, the view itself set already; a class view without a lesson closes
+    the lesson the class had opened (never one the learner opened themselves)."""
+    if view is None:
+        return
+    given = _one(view.get(LESSON_PARAM))
+    if given is None:
+        if st.session_state.get(_FROM_CLASS):
+            close()
+        return
+    index = _step_index(_one(view.get(STEP_PARAM)))
+    if not _is_open(given):
+        try:
+            lesson = shipped_lesson(given) if given in SHIPPED else from_link(given)
+        except LessonError as e:
+            tell(e.key, e.values)
+            return
+        _open_linked(lesson, given, index, show=False)
+    held = current()
+    index = max(0, min(index, len(held[0].steps) - 1)) if held is not None else 0
+    # (the address's step is left as it is: `follow_address` reads it against the step it
+    # was last given, and this run's `link_params` gives it this one)
+    st.session_state[_STEP] = index
+    st.session_state[_FROM_CLASS] = True
+
+
+def from_class() -> bool:
+    """Whether the open lesson is the class's (`take_class`)."""
+    return current() is not None and st.session_state.get(_FROM_CLASS) is True
 
 
 def _is_open(given: str | None) -> bool:

@@ -54,7 +54,9 @@ MAX_LABEL_CHARS = 100
 MAX_FIELDS = 16
 MAX_VIEW_KEYS = 128
 MAX_VIEW_KEY_CHARS = 64
-MAX_VIEW_VALUE_CHARS = 4000  # a source sentence is at most 1000 characters
+# a source sentence is at most 1000 characters; a lesson of one's own travels with the class
+# in full, as its link does (explorer/state/lesson.py MAX_LINK_CHARS)
+MAX_VIEW_VALUE_CHARS = 40_000
 MAX_VIEW_JSON = 64_000
 KINDS = ("token", "option")
 OPEN, CLOSED, REVEALED = "open", "closed", "revealed"

@@ -501,8 +501,9 @@ def _exploring(store: ClassStore, s: C.Seat, state: ClassState | None,
 
 
 # What a question asks about: where a token looks, which token comes next (token
-# questions), which break hurts most (an option question whose truth is measured later)
-ABOUT_ATTENTION, ABOUT_NEXT, ABOUT_BREAK = "attention", "next", "break"
+# questions), which break hurts most (an option question whose truth is measured later), a
+# lesson step's question (an option question: explorer/sections/lesson.py)
+ABOUT_ATTENTION, ABOUT_NEXT, ABOUT_BREAK, ABOUT_LESSON = "attention", "next", "break", "lesson"
 
 
 def current_question(store: ClassStore, s: C.Seat) -> PublicQuestion | None:
@@ -519,20 +520,25 @@ def asked_about(about: str, store: ClassStore, s: C.Seat) -> PublicQuestion | No
 
 
 def student_side(about: str, heading: Callable[[Mapping[str, str]], None], lang: str,
-                 presenter: bool, label: Callable[[str], str] = str) -> bool:
+                 presenter: bool, label: Callable[[str], str] = str,
+                 labels: Callable[[PublicQuestion], tuple[str, ...] | None] | None = None,
+                 ) -> bool:
     """A following student's side of the class's question about `about` (`about_of`), drawn
     under `heading(fields)`: answer once, then the truth beside the class's guesses; each
-    choice shown as `label(choice)` (a break's name in the student's language). True while
-    the page must hide what would give the answer away."""
+    choice shown as `label(choice)` (a break's name in the student's language), or all of
+    them as `labels(question)` gives them (a lesson's options in the student's language;
+    None: as asked). True while the page must hide what would give the answer away."""
     s = C.seat()
     store = C.store_or_none() if s is not None and C.following() else None
     question = current_question(store, s) if store is not None and s is not None else None
     if question is None or about_of(question) != about:
         return False
+    own = labels(question) if labels is not None else None
+    shown = own if own is not None and len(own) == len(question.choices) else tuple(
+        label(c) for c in question.choices)
     with st.container(border=True, key="class_question"):
         heading(question.fields)
-        return _answer(store, s, question, tuple(label(c) for c in question.choices), lang,
-                       presenter, about)
+        return _answer(store, s, question, shown, lang, presenter, about)
 
 
 def student_question(kind_labels: dict[str, str], lang: str, presenter: bool) -> bool:
@@ -572,16 +578,19 @@ def student_next_question(lang: str, presenter: bool) -> bool:
 
 # Per kind of question: what a student who answered reads, what hides what, the truth's words
 _SENT = {ABOUT_ATTENTION: "class.q_sent", ABOUT_NEXT: "class.q_next_sent",
-         ABOUT_BREAK: "class.q_break_sent"}
+         ABOUT_BREAK: "class.q_break_sent", ABOUT_LESSON: "class.q_lesson_sent"}
 _HIDDEN = {ABOUT_ATTENTION: "class.q_hidden", ABOUT_NEXT: "class.q_next_hidden",
-           ABOUT_BREAK: "class.q_break_hidden"}
+           ABOUT_BREAK: "class.q_break_hidden", ABOUT_LESSON: "class.q_lesson_hidden"}
 _TRUTH = {ABOUT_ATTENTION: "class.q_truth", ABOUT_NEXT: "class.q_next_truth",
-          ABOUT_BREAK: "class.q_break_truth"}
+          ABOUT_BREAK: "class.q_break_truth", ABOUT_LESSON: "class.q_lesson_truth"}
 _MARK = {ABOUT_ATTENTION: "class.q_model_pick", ABOUT_NEXT: "class.q_model_pick",
-         ABOUT_BREAK: "class.q_hurt_most"}  # the truth's mark on the answers chart
+         ABOUT_BREAK: "class.q_hurt_most",
+         ABOUT_LESSON: "class.q_right_one"}  # the truth's mark on the answers chart
+# what a question revealed without a truth was: a race that stopped, or a poll
+_NO_TRUTH = {ABOUT_LESSON: "class.q_poll_revealed"}
 # where on its page each kind waits for a student's answer (the class panel points there)
 _WHERE = {ABOUT_ATTENTION: "class.q_open_attention", ABOUT_NEXT: "class.q_open_next",
-          ABOUT_BREAK: "class.q_open_break"}
+          ABOUT_BREAK: "class.q_open_break", ABOUT_LESSON: "class.q_open_lesson"}
 
 
 def about_of(question: PublicQuestion) -> str | None:
@@ -765,7 +774,7 @@ def teacher_next_question(src: Sequence[str], prefix: Sequence[str], probs: np.n
         picked = [i for i in ids if itos[i] == next_token]
         fields = {"about": ABOUT_NEXT, **next_fields(src, prefix, step, joiner)}
         st.button(t("class.ask"), key="class_ask_next", icon=":material/help:",
-                  on_click=_ask_now, args=(store, s, Question(
+                  on_click=ask_now, args=(store, s, Question(
                       "token", t("class.q_next", step=step),
                       tuple(_token_label(itos[i]) for i in ids),
                       ids.index(picked[0]) if picked else None, fields)))
@@ -826,7 +835,7 @@ def _ask(store: ClassStore, s: C.Seat, weights: np.ndarray, q_tok: list[str],
         # students read the question from its fields, in their own language
         prompt = t("class.q_token", query=query_label(fields), layer=layer, head=head,
                    kind=KINDS[kind].label if kind in KINDS else kind)
-        st.button(t("class.ask"), key="class_ask", icon=":material/help:", on_click=_ask_now,
+        st.button(t("class.ask"), key="class_ask", icon=":material/help:", on_click=ask_now,
                   args=(store, s, Question("token", prompt, labels, truth, fields),
                         {"attn_layer": layer, "attn_head": head}))
         if question is not None:  # its timer starts once the page is drawn
@@ -839,7 +848,7 @@ def _index_in(value: object, n: int) -> bool:
     return type(value) is int and 0 <= value < n
 
 
-def _ask_now(store: ClassStore, s: C.Seat, question: Question,
+def ask_now(store: ClassStore, s: C.Seat, question: Question,
              focus: Mapping[str, int] | None = None) -> None:
     """Ask's callback: the class is asked `question`, the one the teacher's page showed when
     they clicked; the page's `focus` choices (the layer and head asked about) then show
@@ -924,7 +933,7 @@ def _results(counts: tuple[int, ...], labels: tuple[str, ...], truth: int | None
                                    build)
     show_chart(fig, "class_guesses", None, presenter, key="class_guesses", share=share)
     if truth is None and revealed:
-        st.info(t("class.q_no_truth", n=answered), icon=":material/help:")
+        st.info(t(_NO_TRUTH.get(about, "class.q_no_truth"), n=answered), icon=":material/help:")
     elif truth is None:
         st.caption(t("class.q_answered", n=answered))
     else:

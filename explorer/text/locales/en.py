@@ -2362,6 +2362,16 @@ TEXT: dict[str, str] = {
                               "the heatmaps.",
     "class.q_open_next": "The teacher asked a question: answer it on this page, in section 3.",
     "class.q_open_break": "The teacher asked a question: answer it on this page, in section 7.",
+    "class.q_lesson_sent": "Your answer is in. The teacher reveals the right answer to the "
+                           "whole class.",
+    "class.q_lesson_hidden": "One answer each. The right answer and the class's answers come "
+                             "when the teacher reveals them.",
+    "class.q_lesson_truth": "The right answer: {token}. {right} of {n} answers were right "
+                            "({share}).",
+    "class.q_right_one": "right answer",
+    "class.q_poll_revealed": "A poll: no answer is right or wrong. {n} answered.",
+    "class.q_open_lesson": "The teacher asked this step's question: answer it in the lesson's "
+                           "box, just below.",
     # ---- lessons (explorer/sections/lesson.py) ----
     "lesson.box": "Lessons",
     "lesson.box_help": "A lesson is a path through the app: each step shows a view, a note "
@@ -2465,4 +2475,12 @@ TEXT: dict[str, str] = {
                          "options.",
     "lesson.err_poll": "{where}, a poll has no right answer.",
     "lesson.err_prompt": "{where}, the question has no text.",
+    "lesson.class_too_long": "This lesson is too long to travel with the class: students "
+                             "follow your views but not its notes and questions. Share it as a "
+                             "file instead, or shorten its notes.",
+    "lesson.class_next_up": "Next: step {i}, on the {page} page.",
+    "lesson.class_question": "Question for the class:",
+    "lesson.class_ask": "Ask the class",
+    "lesson.class_paced": "Your teacher moves the class through this lesson, step by step.",
+    "lesson.class_q_later": "This step has a question: answer it when your teacher asks it.",
 }

@@ -2019,6 +2019,12 @@ TEXT: dict[str, str] = {
     "class.q_open_attention": "老师提了一个问题：请在本页热力图上方作答。",
     "class.q_open_next": "老师提了一个问题：请在本页第 3 节作答。",
     "class.q_open_break": "老师提了一个问题：请在本页第 7 节作答。",
+    "class.q_lesson_sent": "你的答案已提交。老师会向全班公布正确答案。",
+    "class.q_lesson_hidden": "每人只能回答一次。老师公布后，你会看到正确答案和全班的回答。",
+    "class.q_lesson_truth": "正确答案：{token}。{n} 个回答中有 {right} 个正确（{share}）。",
+    "class.q_right_one": "正确答案",
+    "class.q_poll_revealed": "这是投票：没有对错之分。共 {n} 人作答。",
+    "class.q_open_lesson": "老师提出了这一步的问题：请在下方的课程框中作答。",
     # ---- 课程（explorer/sections/lesson.py）----
     "lesson.box": "课程",
     "lesson.box_help": "课程是一条穿过本应用的路线：每一步展示一个视图、一段说明，"
@@ -2113,4 +2119,11 @@ TEXT: dict[str, str] = {
     "lesson.err_answer": "{where}，正确答案必须是这 {n} 个选项之一的序号。",
     "lesson.err_poll": "{where}，投票没有正确答案。",
     "lesson.err_prompt": "{where}，题目没有文字。",
+    "lesson.class_too_long": "这节课太长，无法随课堂同步：学生会跟随你的视图，但看不到说明和问题。"
+                             "请改为分享课程文件，或缩短说明。",
+    "lesson.class_next_up": "下一步：第 {i} 步，在“{page}”页。",
+    "lesson.class_question": "课堂提问：",
+    "lesson.class_ask": "向全班提问",
+    "lesson.class_paced": "老师会带着全班一步一步地学习这节课。",
+    "lesson.class_q_later": "这一步有一个问题：等老师提问时再作答。",
 }

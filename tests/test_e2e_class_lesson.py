@@ -1,0 +1,144 @@
+"""A shipped lesson taught live in real browsers: a teacher and three students (one reading
+Chinese, one on a 390 px phone) go through "Attention, step by step" from its first step to
+its last. The teacher's Next moves every student to the step's page and note; each question
+is asked to the class, answered once by each student (the heatmaps wait on the students'
+pages while the attention question is open), and revealed; a student who reloads keeps
+their place and their answer; the teacher ends the class and downloads the answers as CSV.
+
+The test waits on what each page shows (conditions), never on fixed sleeps. Screenshots of
+the teacher at 1280 x 720 and of the students go to test-artifacts/class_lesson_*.png."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from browser_support import ARTIFACTS, chromium, settled
+from serve import after_rerun
+from test_e2e_classroom import FOLLOW_MS, Classroom, click_until
+
+from explorer.app.lesson import LESSON_PARAM, STEP_PARAM
+from explorer.state.lesson import shipped
+from explorer.text.locales import en, zh
+
+NAME = "attention_step_by_step"
+LESSON = shipped(NAME)
+TEXTS = {"en": en.TEXT, "zh": zh.TEXT}
+PANEL = ".st-key-lesson_panel"
+PRESENTER, PHONE = {"width": 1280, "height": 720}, {"width": 390, "height": 844}
+
+
+def _at_step(lang: str, i: int) -> str:
+    """A JS condition: the lesson panel says step `i` (from 1), in `lang`."""
+    where = TEXTS[lang]["lesson.where"].format(title=LESSON.title[lang], i=i,
+                                               n=len(LESSON.steps)).replace("**", "")
+    page = LESSON.steps[i - 1].page  # the Model page is also the app's address, "/"
+    paths = ["/" + page, *(["/", "/home"] if page == "model" else [])]
+    return (f"() => document.querySelector({PANEL!r})?.innerText.includes({where!r})"
+            f" && {paths!r}.some(p => location.pathname.endsWith(p))")
+
+
+def _has(text: str, within: str = "body") -> str:
+    return f"() => document.querySelector({within!r})?.innerText.includes({text!r}) === true"
+
+
+def _shot(page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"class_lesson_{name}.png"))
+
+
+def _pick(page, option: int) -> None:
+    """Pick option `option` of the class question and send it, once."""
+    page.locator(".st-key-class_answer [role='combobox']").first.click()
+    after_rerun(page, page.get_by_role("option").nth(option).click)
+    click_until(page, ".st-key-class_send button",
+                "() => document.querySelector('.st-key-class_send') === null")
+
+
+@pytest.fixture
+def classroom(class_url):
+    with chromium() as browser:
+        yield Classroom(browser, class_url)
+
+
+def _open(classroom: Classroom, path: str, viewport: dict):
+    page = classroom.browser.new_context(viewport=viewport).new_page()
+    page.goto(f"{classroom.url}{path}")
+    classroom.pages.append(page)
+    return page
+
+
+def test_a_teacher_teaches_a_shipped_lesson_to_three_students(classroom):
+    teacher, code = classroom.start(f"/?{LESSON_PARAM}={NAME}&{STEP_PARAM}=1", height=720)
+    teacher.set_viewport_size(PRESENTER)
+    students = {"en": classroom.join(code), "zh": classroom.join(code, "zh"),
+                "phone": _open(classroom, f"/?class={code}", PHONE)}
+    langs = {"en": "en", "zh": "zh", "phone": "en"}
+    for who, page in students.items():  # each has the class's lesson, at its first step
+        page.wait_for_function(_at_step(langs[who], 1), timeout=120_000)
+    assert TEXTS["zh"]["lesson.class_paced"] in students["zh"].inner_text(PANEL)
+    assert students["en"].locator(".st-key-lesson_next").count() == 0  # the teacher's
+    sent: dict[int, list[int]] = {}
+    for i, step in enumerate(LESSON.steps, start=1):
+        if i > 1:  # the teacher's Next moves the class
+            after_rerun(teacher, teacher.locator(".st-key-lesson_next a").click)
+            teacher.wait_for_function(_at_step("en", i), timeout=120_000)
+            for who, page in students.items():
+                page.wait_for_function(_at_step(langs[who], i), timeout=FOLLOW_MS)
+        if step.question is None:
+            continue
+        settled(teacher)
+        click_until(teacher, ".st-key-lesson_ask button", "() => document.querySelector("
+                    "'.st-key-class_reveal') !== null")
+        for k, page in enumerate(students.values()):
+            page.wait_for_selector(".st-key-class_send", timeout=FOLLOW_MS)  # this step's
+            settled(page)
+            if step.question.kind == "attention":  # the heatmaps would give it away
+                assert page.locator(".st-key-attn_grid").count() == 0
+            _pick(page, k)
+            sent.setdefault(i, []).append(k)
+        if i == 2:  # a reload: the same student, at the class's step, answered already
+            students["zh"].reload()
+            students["zh"].wait_for_function(_at_step("zh", i), timeout=120_000)
+            students["zh"].wait_for_function(
+                _has(zh.TEXT["class.q_lesson_sent"][:8], ".st-key-class_question"),
+                timeout=FOLLOW_MS)
+        teacher.wait_for_function(_has(en.TEXT["class.q_answered"].format(n=3)),
+                                  timeout=FOLLOW_MS)
+        _shot(teacher, f"teacher_step{i}_answers")
+        click_until(teacher, ".st-key-class_reveal button",
+                    "() => document.querySelector('.st-key-class_reveal') === null")
+        own = [TEXTS[lang][k].split("{")[0] for lang in ("en", "zh")
+               for k in ("class.q_you_right", "class.q_you_wrong")]
+        for page in students.values():  # each told whether they were right
+            page.wait_for_function(
+                "own => own.some(t => document.querySelector('.st-key-class_question')"
+                "?.innerText.includes(t))", arg=own, timeout=FOLLOW_MS)
+            if step.question.kind == "attention":
+                page.wait_for_selector(".st-key-attn_grid", timeout=FOLLOW_MS)  # back
+        _shot(students["zh"], f"zh_step{i}_revealed")
+        _shot(students["phone"], f"phone_step{i}_revealed")
+    assert teacher.locator(".st-key-lesson_next a[aria-disabled='true'], "
+                           ".st-key-lesson_next a[disabled]").count() <= 1  # the last step
+    assert students["phone"].evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    # the end: the teacher keeps every question's answers, the CSV holds what was sent
+    after_rerun(teacher, teacher.locator(".st-key-class_end button").click)
+    click_until(teacher, ".st-key-class_end_yes button",
+                "() => document.querySelector('.st-key-class_ended') !== null")
+    settled(teacher)
+    with teacher.expect_download() as download:
+        # (a download button draws a second, hidden button of its own)
+        teacher.locator(".st-key-class_ended .st-key-class_results_csv button").first.click()
+    raw = open(download.value.path(), "rb").read()
+    assert raw.startswith(b"\xef\xbb\xbf")  # the BOM: a spreadsheet reads UTF-8
+    rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
+    counts: dict[str, dict[int, int]] = {}
+    for row in rows[1:]:
+        counts.setdefault(row[0], {})[int(row[4])] = int(row[6])
+    assert len(counts) == len(sent) == 3
+    for (_, got), picks in zip(sorted(counts.items()), sent.values(), strict=True):
+        assert {c: n for c, n in got.items() if n} == {k: picks.count(k) for k in set(picks)}
+    _shot(teacher, "teacher_ended")
+    for page in (teacher, *students.values()):
+        assert page.locator("[data-testid='stException']").count() == 0

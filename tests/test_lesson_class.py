@@ -1,0 +1,211 @@
+"""A lesson taught in a class: the class follows the teacher's lesson and step, each student
+reads the step's note in their own language, the teacher asks the step's question, students
+answer once and see after the reveal whether they were right, and why.
+
+AppTest runs app.py only on the default page, the Model page (a page it is switched to, it
+runs alone): the lesson's steps are all on that page; the Attention page's heatmaps waiting
+for the reveal are the browser test's (tests/test_e2e_lessons.py). Both class
+stores: SQLite in a temporary folder, and a redis-server of the module's own."""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import parse_qs
+
+import pytest
+import redis
+from apptest_helpers import ROOT, own_class_store  # noqa: F401 (autouse)
+from streamlit.testing.v1 import AppTest
+from test_class_store import redis_url  # noqa: F401 (a fixture)
+
+from explorer.app import classroom as C
+from explorer.app import lesson as L
+from explorer.classroom.store import REVEALED
+from explorer.sections.lesson import class_question, own_question
+from explorer.state.lesson import Lesson, Question, Step, to_link
+from explorer.text.i18n import set_lang
+from explorer.text.locales import en, zh
+
+VIEW = {"kind": "enc", "layer": "0", "head": "0"}
+CHOICE = Question("choice", {"en": "How many heads does each layer have?", "zh": "每层有几个头？"},
+                  ({"en": "two", "zh": "两个"}, {"en": "four", "zh": "四个"},
+                   {"en": "eight", "zh": "八个"}), 1,
+                  {"en": "h = 4 in this model.", "zh": "这个模型里 h = 4。"})
+POLL = Question("poll", {"en": "Did you expect that?", "zh": "你预料到了吗？"},
+                ({"en": "yes", "zh": "是"}, {"en": "no", "zh": "否"}))
+LESSON = Lesson({"en": "In class", "zh": "课堂"}, (
+    Step("model", VIEW, {"en": "First the encoder.", "zh": "先看编码器。"}),
+    Step("model", {**VIEW, "head": "1"}, {"en": "Count the heads.", "zh": "数一数头。"},
+         CHOICE),
+    Step("model", {**VIEW, "head": "2"}, {"en": "A poll.", "zh": "投票。"}, POLL),
+    Step("model", {**VIEW, "layer": "1"}, {"en": "Where does it look?", "zh": "看哪里？"},
+         Question("attention", query=1)),
+))
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def store_kind(request, monkeypatch) -> str:
+    """The class store of each back end, empty (the autouse fixture made a SQLite one)."""
+    if request.param == "redis":
+        url = request.getfixturevalue("redis_url")
+        with redis.Redis.from_url(url) as client:
+            client.flushdb()
+        monkeypatch.setenv(C.STORE_ENV, url)
+        C.class_store.clear()
+    return request.param
+
+
+@pytest.fixture(autouse=True)
+def _english_after():
+    yield
+    set_lang("en")
+
+
+def _session(seat: C.Seat, lang: str = "en", **query: str) -> AppTest:
+    """A browser session in the class (`seat`), opened with `query`."""
+    set_lang(lang)  # AppTest formats a widget's value again in the test's thread
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update({"lang": lang, **query})
+    at.session_state[C.SEAT_KEY] = seat
+    if not seat.teaching:
+        at.session_state[C.FOLLOW_KEY] = True
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _run(at: AppTest, lang: str) -> AppTest:
+    set_lang(lang)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _next(teacher: AppTest) -> None:
+    """The teacher follows the lesson's Next link (its address, one run), as a browser does."""
+    set_lang("en")
+    link = next(el.proto for el in teacher.get("page_link")
+                if el.proto.label == en.TEXT["lesson.next"])
+    teacher.query_params.clear()
+    teacher.query_params.update({k: v[-1] for k, v in parse_qs(link.query_string).items()})
+    _run(teacher, "en")
+
+
+def _texts(at: AppTest) -> str:
+    return "\n".join(str(x.value) for kind in ("markdown", "caption", "info", "success",
+                                               "warning") for x in at.get(kind))
+
+
+def _class() -> tuple[AppTest, AppTest, str, str]:
+    """A teacher teaching LESSON to a class with one student, who reads Chinese."""
+    code, key = C.class_store().start(time.time())
+    teacher = _session(C.Seat(code, key), lesson=to_link(LESSON), lstep="1")
+    student = _session(C.Seat(code, None), "zh", **{"class": code})
+    return teacher, student, code, key
+
+
+def _answer(student: AppTest, choice: int) -> None:
+    set_lang("zh")
+    student.selectbox(key="class_answer").set_value(choice).run()
+    student.button(key="class_send").click().run()
+    assert not student.exception, student.exception
+
+
+def _ask_and_reveal(teacher: AppTest, student: AppTest, choice: int) -> None:
+    """The teacher asks the step's question, the student answers `choice`, the teacher
+    reveals."""
+    _run(teacher, "en").button(key="lesson_ask").click().run()
+    assert not teacher.exception, teacher.exception
+    _run(student, "zh")
+    _answer(student, choice)
+    _run(teacher, "en").button(key="class_reveal").click().run()
+    assert not teacher.exception, teacher.exception
+    _run(student, "zh")
+
+
+def test_a_class_follows_the_teachers_lesson_step_by_step_and_answers_its_questions(store_kind):
+    teacher, student, code, key = _class()
+    # the student has the class's lesson, at the class's step, in their own language
+    assert student.session_state[L._STEP] == 0 and student.session_state[L._FROM_CLASS]
+    assert "先看编码器。" in _texts(student) and zh.TEXT["lesson.class_paced"] in _texts(student)
+    # the teacher moves the class: no Back or Next of the student's own
+    assert not [el for el in student.get("page_link")
+                if el.proto.label in (zh.TEXT["lesson.next"], zh.TEXT["lesson.back"])]
+    assert en.TEXT["lesson.class_next_up"].format(i=2, page=en.TEXT["nav.model"]) \
+        in _texts(teacher)
+
+    _next(teacher)
+    _run(student, "zh")
+    assert student.session_state[L._STEP] == 1
+    assert student.session_state["attn_head"] == 1  # the step's view came with it
+    assert "数一数头。" in _texts(student) and zh.TEXT["lesson.class_q_later"] in _texts(student)
+    assert not [r for r in student.get("radio")  # no self-check in a class: the teacher asks
+                if r.key and r.key.startswith("lesson_pick")]
+
+    # a choice question: the options in the student's language, right after the reveal
+    _run(teacher, "en").button(key="lesson_ask").click().run()
+    _run(student, "zh")
+    assert [student.selectbox(key="class_answer").format_func(i) for i in range(3)] == \
+        ["两个", "四个", "八个"]
+    _answer(student, 1)
+    _run(teacher, "en").button(key="class_reveal").click().run()
+    _run(student, "zh")
+    assert any("四个" in s.value for s in student.success)  # "your answer was right"
+    assert "这个模型里 h = 4。" in _texts(student)  # the step's explanation, once revealed
+    tally = C.class_store().tally(code, key, C.class_store().state(code).question.id)
+    assert tally.status == REVEALED and tally.counts == (0, 1, 0) and tally.truth == 1
+    assert tally.prompt == "How many heads does each layer have?"  # the teacher's words
+
+    # a poll: no right answer, and the reveal says so
+    _next(teacher)
+    _run(student, "zh")
+    _ask_and_reveal(teacher, student, 0)
+    assert zh.TEXT["class.q_poll_revealed"].format(n=1) in _texts(student)
+
+    # where does a query look: the truth is the model's
+    _next(teacher)
+    _run(student, "zh")
+    _ask_and_reveal(teacher, student, 0)
+    asked = C.class_store().state(code).question
+    assert asked.fields == {"about": "lesson", "step": "4"} and asked.choices[0] == "0: the"
+    assert zh.TEXT["lesson.attention_truth"].split("{")[0] in _texts(student)
+
+    # a student who joins late lands on the class's step; the teacher ends: results kept
+    late = _session(C.Seat(code, None), "en", **{"class": code})
+    assert late.session_state[L._STEP] == 3
+    _run(teacher, "en").button(key="class_end").click().run()
+    teacher.button(key="class_end_yes").click().run()
+    ended = teacher.session_state[C.ENDED_KEY]
+    assert [q.prompt for q in ended[1]][:2] == ["How many heads does each layer have?",
+                                                "Did you expect that?"]
+    assert [q.answered for q in ended[1]] == [1, 1, 1]
+
+
+def test_closing_the_lesson_closes_it_for_the_class_but_not_a_students_own_lesson():
+    teacher, student, code, _ = _class()
+    own = _session(C.Seat(code, None), "en", lesson=to_link(LESSON), lstep="2",
+                   **{"class": code})
+    assert own.session_state[L._STEP] == 0  # the class's step, as it follows
+    _run(teacher, "en").button(key="lesson_close").click().run()
+    assert not _run(student, "zh").session_state.get(L._LESSON)
+    assert not _run(own, "en").session_state.get(L._LESSON)  # the class's lesson by then
+
+    mine = _session(C.Seat(code, None), "en", lesson=to_link(LESSON), lstep="2")
+    _run(mine, "en")
+    assert mine.session_state[L._STEP] == 1  # the class has no lesson: theirs stays
+    assert not mine.session_state.get(L._FROM_CLASS)
+
+
+def test_a_lesson_too_long_for_the_class_store_travels_without_its_lesson():
+    assert L.class_params({"lesson": "x" * 10, "lstep": "2", "N": "3"}, 10) == \
+        {"lesson": "x" * 10, "lstep": "2"}
+    assert L.class_params({"lesson": "x" * 11, "lstep": "2"}, 10) == {}
+    assert L.class_params({"N": "3"}, 10) == {}
+
+
+def test_a_steps_question_reaches_the_class_with_its_options_and_right_answer():
+    asked = own_question(CHOICE, "en")
+    question = class_question(asked, 1)
+    assert question.kind == "option" and question.choices == ("two", "four", "eight")
+    assert question.truth == 1 and question.fields == {"about": "lesson", "step": "2"}
+    assert class_question(own_question(POLL, "zh"), 2).truth is None
