@@ -606,6 +606,27 @@ def test_students_see_the_truth_and_the_counts_only_after_the_reveal(store):
     assert store.results(code, str(question)) is None
 
 
+def test_closing_the_answers_keeps_those_in_and_refuses_the_rest_until_the_reveal(store):
+    code, key = store.start(T0)
+    question_id = store.ask(code, key, POLL, T0 + 1)
+    store.answer(code, question_id, "early", 0, "Ann", T0 + 2)
+    version = store.version(code)
+    with pytest.raises(NotTeacherError):
+        store.close_answers(code, key + "x", question_id, T0 + 3)
+    store.close_answers(code, key, question_id, T0 + 3)
+    assert store.version(code) == version + 1  # every student's page shows it closed
+    assert store.state(code).question.status == CLOSED
+    with pytest.raises(QuestionClosedError):
+        store.answer(code, question_id, "late", 1, None, T0 + 4)
+    store.close_answers(code, key, question_id, T0 + 5)  # closed already: nothing changes
+    assert store.version(code) == version + 1
+    assert store.tally(code, key, question_id).counts == (1, 0)
+    assert store.reveal(code, key, question_id, T0 + 6).answered == 1
+    assert store.state(code).question.status == REVEALED
+    store.close_answers(code, key, question_id, T0 + 7)  # revealed stays revealed
+    assert store.state(code).question.status == REVEALED
+
+
 def test_a_poll_is_revealed_without_a_truth(store):
     code, key = store.start(T0)
     question = store.ask(code, key, POLL, T0 + 1)

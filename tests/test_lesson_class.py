@@ -209,3 +209,22 @@ def test_a_steps_question_reaches_the_class_with_its_options_and_right_answer():
     assert question.kind == "option" and question.choices == ("two", "four", "eight")
     assert question.truth == 1 and question.fields == {"about": "lesson", "step": "2"}
     assert class_question(own_question(POLL, "zh"), 2).truth is None
+
+
+def test_the_teacher_closes_the_answers_and_a_late_student_waits_for_the_reveal(store_kind):
+    teacher, early, code, key = _class()
+    late = _session(C.Seat(code, None), "en", **{"class": code})
+    _next(teacher)
+    _run(teacher, "en").button(key="lesson_ask").click().run()
+    _run(early, "zh")
+    _answer(early, 1)
+    _run(teacher, "en").button(key="class_close").click().run()
+    assert not teacher.exception, teacher.exception
+    assert en.TEXT["class.answers_closed"] in _texts(teacher)
+    _run(late, "en")
+    assert en.TEXT["class.q_closed_wait"] in _texts(late)
+    assert not [b for b in late.get("button") if b.key == "class_send"]  # nothing to send
+    _run(teacher, "en").button(key="class_reveal").click().run()
+    _run(early, "zh")
+    assert any("四个" in s.value for s in early.success)  # kept, counted, right
+    assert C.class_store().tally(code, key, 1).answered == 1

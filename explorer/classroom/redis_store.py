@@ -383,6 +383,23 @@ class RedisStore(ClassStore):
         return self._change(code, teacher_key, now, reveal, question_key,
                             self._answers(code, question_id))
 
+    def _close_answers(self, code: str, teacher_key: str, question_id: int,
+                       now: float) -> None:
+        question_key = self._question(code, question_id)
+
+        def close(pipe: Any, found: _Class) -> None:
+            if pipe.hget(question_key, "status") != OPEN:
+                return
+            pipe.multi()
+            self._touch(pipe, code, found, now)
+            pipe.hset(question_key, "status", CLOSED)
+            if question_id == found.question_id and found.question:
+                pipe.hset(self._class(code), mapping={
+                    "question": with_status(found.question, CLOSED),
+                    "version": found.version + 1})
+        # an answer in flight watches the question's hash: closing it stops that answer
+        self._change(code, teacher_key, now, close, question_key)
+
     def _results(self, code: str, question_id: int) -> Results | None:
         truth, status, results = self._r.hmget(self._question(code, question_id),
                                                ("truth", "status", "results"))

@@ -335,6 +335,17 @@ class SQLiteStore(ClassStore):
                        " active = max(active, ?) WHERE code = ?", (shown, now, code))
             return results_from_json(question_id, truth, results)
 
+    def _close_answers(self, code: str, teacher_key: str, question_id: int,
+                       now: float) -> None:
+        with self._write() as db:
+            row = self._teacher(db, code, teacher_key, now)
+            closed = db.execute("UPDATE questions SET status = ? WHERE code = ? AND id = ?"
+                                " AND status = ?", (CLOSED, code, question_id, OPEN)).rowcount
+            if closed and question_id == row[4]:
+                db.execute("UPDATE classes SET question = ?, version = version + 1,"
+                           " active = max(active, ?) WHERE code = ?",
+                           (with_status(row[5], CLOSED), now, code))
+
     def _results(self, code: str, question_id: int) -> Results | None:
         with self._connection() as db:
             row = db.execute("SELECT truth, status, results FROM questions"

@@ -552,6 +552,16 @@ class ClassStore(ABC):
         _BELL.ring(code)
         return results
 
+    def close_answers(self, code: str, teacher_key: str, question_id: int,
+                      now: float) -> None:
+        """Close the open question `question_id` (the teacher's "Close answers"): answers
+        sent from now on are refused (QuestionClosedError), the ones in are kept and
+        counted; students see it closed until the reveal. A question not open is left as
+        it is."""
+        code = self._code(code)
+        self._close_answers(code, self._key(teacher_key), _question_id(question_id), now)
+        _BELL.ring(code)
+
     def answer_of(self, code: str, question_id: int, student_id: str) -> int | None:
         """The choice a student answered the question with (None: no answer, or no such
         question): after the reveal each student is told their own answer."""
@@ -630,6 +640,11 @@ class ClassStore(ABC):
     def _reveal(self, code: str, teacher_key: str, question_id: int, now: float,
                 truth: int | None) -> Results:
         """Reveal, with `revealed_truth` of what was asked and what is given now."""
+
+    @abstractmethod
+    def _close_answers(self, code: str, teacher_key: str, question_id: int,
+                       now: float) -> None:
+        """Close the question if it is open, in one step with the answers' own check."""
 
     @abstractmethod
     def _results(self, code: str, question_id: int) -> Results | None: ...

@@ -27,6 +27,7 @@ from ..app.shelves import TALLY_CHARTS
 from ..app.sidebar import presenting, use_session_lang
 from ..app.streamlit_internals import fragment_rerun, timed_fragment
 from ..classroom.store import (
+    CLOSED,
     MAX_CHOICES,
     MAX_LABEL_CHARS,
     NICKNAME_CHARS,
@@ -616,6 +617,9 @@ def _answer(store: ClassStore, s: C.Seat, question: PublicQuestion, labels: tupl
     if answered(store, s, question.id):
         st.info(t(_SENT[about]), icon=":material/hourglass_top:")
         return True
+    if question.status == CLOSED:  # the teacher closed the answers: the reveal comes
+        st.info(t("class.q_closed_wait"), icon=":material/timer_off:")
+        return True
     # no answer preselected: a first choice (often <pad> or <s>) would be sent by a student
     # who only pressed Send
     choice = st.selectbox(t("class.q_your_answer"), range(len(labels)), index=None,
@@ -897,9 +901,24 @@ def _tally(store: ClassStore, code: str, key: str, question_id: int,
     ready, truth = measured() if measured is not None else (True, None)
     if not ready:
         st.caption(t("class.reveal_waits"))
-    st.button(t("class.reveal"), key="class_reveal", type="primary",
-              icon=":material/visibility:", disabled=not ready, on_click=_reveal_now,
-              args=(store, code, key, question_id, ready, truth))
+    reveal, close = st.columns(2)
+    reveal.button(t("class.reveal"), key="class_reveal", type="primary",
+                  icon=":material/visibility:", disabled=not ready, on_click=_reveal_now,
+                  args=(store, code, key, question_id, ready, truth), width="stretch")
+    if tally.status == OPEN:  # no more answers; those in stay, and Reveal when ready
+        close.button(t("class.close_answers"), key="class_close", icon=":material/timer_off:",
+                     help=t("class.close_answers_help"), width="stretch",
+                     on_click=_close_now, args=(store, code, key, question_id))
+    else:
+        close.caption(t("class.answers_closed"))
+
+
+def _close_now(store: ClassStore, code: str, key: str, question_id: int) -> None:
+    """Close answers' callback: no more answers; every student's page says so."""
+    try:
+        store.close_answers(code, key, question_id, time.time())
+    except ClassroomError:  # ended meanwhile: the next redraw says so
+        pass
 
 
 def _reveal_now(store: ClassStore, code: str, key: str, question_id: int, ready: bool,

@@ -2362,6 +2362,12 @@ TEXT: dict[str, str] = {
                               "the heatmaps.",
     "class.q_open_next": "The teacher asked a question: answer it on this page, in section 3.",
     "class.q_open_break": "The teacher asked a question: answer it on this page, in section 7.",
+    "class.close_answers": "Close answers",
+    "class.close_answers_help": "No more answers: those already in are kept and counted. "
+                                "Reveal when you are ready.",
+    "class.answers_closed": "Answers are closed.",
+    "class.q_closed_wait": "The teacher closed the answers before yours was sent. The right "
+                           "answer comes with the reveal.",
     "class.q_lesson_sent": "Your answer is in. The teacher reveals the right answer to the "
                            "whole class.",
     "class.q_lesson_hidden": "One answer each. The right answer and the class's answers come "
