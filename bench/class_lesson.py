@@ -265,10 +265,11 @@ async def run_lesson(url: str, pid: int, n: int, steps: int, spread: float, gap:
 def export_counts(answers: list[list[int]], choices: int) -> list[list[int]]:
     """The teacher's export (`results_csv`) of tallies holding `answers`: its count column,
     per question and choice."""
-    from explorer.classroom.store import tally_of
+    from explorer.classroom.store import StudentAnswer, tally_of
     from explorer.sections.classroom import results_csv
 
-    tallies = [tally_of(q + 1, "revealed", choices, None, [(c, None) for c in got])
+    tallies = [tally_of(q + 1, "revealed", choices, None,
+                        [StudentAnswer(f"s{k}", c, None, float(k)) for k, c in enumerate(got)])
                for q, got in enumerate(answers)]
     rows = list(csv.reader(io.StringIO(results_csv(tallies).decode("utf-8-sig"))))[1:]
     counts: dict[str, list[int]] = {}

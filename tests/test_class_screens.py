@@ -109,9 +109,9 @@ def test_the_projector_hides_students_names_until_the_teacher_shows_them(lang):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_name_help_says_exactly_who_sees_a_name(lang):
     help_text = TEXTS[lang]["class.q_nickname_help"]
-    says = {"en": ("only the teacher's screen", "other students never", "projected",
-                   "unless the teacher chooses"),
-            "zh": ("只有老师的屏幕", "其他同学看不到", "投影", "除非老师选择显示")}[lang]
+    says = {"en": ("only the teacher sees it", "download", "other students never",
+                   "projected", "unless the teacher chooses"),
+            "zh": ("只有老师能看到", "下载", "其他同学看不到", "投影", "除非老师选择显示")}[lang]
     for part in says:
         assert part in help_text
     code, key = C.class_store().start(time.time())

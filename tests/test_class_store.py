@@ -55,6 +55,7 @@ from explorer.classroom.store import (
     RateLimitedError,
     Results,
     Roster,
+    StudentAnswer,
     clean_nickname,
     client_of_address,
     join_wait,
@@ -625,6 +626,15 @@ def test_closing_the_answers_keeps_those_in_and_refuses_the_rest_until_the_revea
     assert store.state(code).question.status == REVEALED
     store.close_answers(code, key, question_id, T0 + 7)  # revealed stays revealed
     assert store.state(code).question.status == REVEALED
+
+
+def test_the_teachers_tally_lists_every_students_answer_with_its_time(store):
+    code, key = store.start(T0)
+    question_id = store.ask(code, key, POLL, T0 + 1)
+    store.answer(code, question_id, "late", 1, None, T0 + 5)
+    store.answer(code, question_id, "early", 0, "Ann", T0 + 2)
+    assert store.tally(code, key, question_id).by_student == (
+        StudentAnswer("early", 0, "Ann", T0 + 2), StudentAnswer("late", 1, None, T0 + 5))
 
 
 def test_a_poll_is_revealed_without_a_truth(store):

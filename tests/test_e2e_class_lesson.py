@@ -3,7 +3,8 @@ Chinese, one on a 390 px phone) go through "Attention, step by step" from its fi
 its last. The teacher's Next moves every student to the step's page and note; each question
 is asked to the class, answered once by each student (the heatmaps wait on the students'
 pages while the attention question is open), and revealed; a student who reloads keeps
-their place and their answer; the teacher ends the class and downloads the answers as CSV.
+their place and their answer; the teacher ends the class and downloads the answers as CSV,
+per choice and per student.
 
 The test waits on what each page shows (conditions), never on fixed sleeps. Screenshots of
 the teacher at 1280 x 720 and of the students go to test-artifacts/class_lesson_*.png."""
@@ -139,6 +140,18 @@ def test_a_teacher_teaches_a_shipped_lesson_to_three_students(classroom):
     assert len(counts) == len(sent) == 3
     for (_, got), picks in zip(sorted(counts.items()), sent.values(), strict=True):
         assert {c: n for c, n in got.items() if n} == {k: picks.count(k) for k in set(picks)}
+    # ... and every student's answer, one row each, numbered as they first answered
+    with teacher.expect_download() as download:
+        teacher.locator(".st-key-class_ended .st-key-class_results_students button").first.click()
+    raw = open(download.value.path(), "rb").read()
+    rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"))))
+    assert raw.startswith(b"\xef\xbb\xbf") and len(rows) == 3 * len(sent)
+    assert {r["student"] for r in rows} == {"1", "2", "3"}
+    for (i, picks), question_id in zip(sent.items(), sorted({r["question"] for r in rows},
+                                                             key=int), strict=True):
+        got = sorted(int(r["choice"]) for r in rows if r["question"] == question_id)
+        assert got == sorted(picks), i
+        assert all(r["answered_at_utc"].endswith("+00:00") for r in rows)
     _shot(teacher, "teacher_ended")
     for page in (teacher, *students.values()):
         assert page.locator("[data-testid='stException']").count() == 0

@@ -179,6 +179,8 @@ def test_a_class_follows_the_teachers_lesson_step_by_step_and_answers_its_questi
     assert [q.prompt for q in ended[1]][:2] == ["How many heads does each layer have?",
                                                 "Did you expect that?"]
     assert [q.answered for q in ended[1]] == [1, 1, 1]
+    assert {b.proto.label for b in teacher.get("download_button")} >= {
+        "CSV", "JSON", en.TEXT["class.results_students"]}
 
 
 def test_closing_the_lesson_closes_it_for_the_class_but_not_a_students_own_lesson():
@@ -228,3 +230,23 @@ def test_the_teacher_closes_the_answers_and_a_late_student_waits_for_the_reveal(
     _run(early, "zh")
     assert any("四个" in s.value for s in early.success)  # kept, counted, right
     assert C.class_store().tally(code, key, 1).answered == 1
+
+
+def test_the_answers_by_student_number_each_student_and_say_who_was_right():
+    from explorer.classroom.store import StudentAnswer, Tally
+    from explorer.sections.classroom import results_by_student_csv
+
+    asked = [Tally(1, "revealed", (1, 1), 2, 1, (("=Ann",), ()), "How many?", ("2", "4"),
+                   (StudentAnswer("b", 1, None, 1_700_000_000.0),
+                    StudentAnswer("a", 0, "=Ann", 1_700_000_001.0))),
+             Tally(2, "revealed", (1, 0), 1, None, ((), ()), "Poll", ("yes", "no"),
+                   (StudentAnswer("a", 0, "=Ann", 1_700_000_060.0),))]
+    raw = results_by_student_csv(asked)
+    assert raw.startswith(b"\xef\xbb\xbf")  # the BOM: a spreadsheet reads UTF-8
+    rows = [line.split(",") for line in raw.decode("utf-8-sig").splitlines()]
+    assert rows[0] == ["student", "nickname", "question", "prompt", "choice", "label", "right",
+                       "answered_at_utc"]
+    assert rows[1:] == [  # by student (numbered as they first answered), then question
+        ["1", "", "1", "How many?", "1", "4", "1", "2023-11-14T22:13:20+00:00"],
+        ["2", "'=Ann", "1", "How many?", "0", "2", "0", "2023-11-14T22:13:21+00:00"],
+        ["2", "'=Ann", "2", "Poll", "0", "yes", "", "2023-11-14T22:14:20+00:00"]]

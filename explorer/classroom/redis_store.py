@@ -54,6 +54,7 @@ from .store import (
     Record,
     Results,
     Roster,
+    StudentAnswer,
     Tally,
     check_live,
     count,
@@ -335,22 +336,27 @@ class RedisStore(ClassStore):
             if not 0 <= choice < int(choices):
                 raise InvalidAnswerError("no such choice")
             pipe.multi()
-            pipe.hsetnx(answers_key, student_id, json.dumps([choice, nickname]))
+            pipe.hsetnx(answers_key, student_id, json.dumps([choice, nickname, now]))
             pipe.expire(answers_key, LIVE_TTL)
         added, _ = self._r.transaction(answer, question_key)
         if not added:
             raise AlreadyAnsweredError("one answer per student")
 
     def _answer_list(self, client: Any, code: str, question_id: int) -> list:
-        return [tuple(json.loads(value))
+        """(choice, nickname) of every answer (stored as [choice, nickname, time])."""
+        return [tuple(json.loads(value)[:2])
                 for value in client.hvals(self._answers(code, question_id))]
+
+    def _student_answers(self, code: str, question_id: int) -> list[StudentAnswer]:
+        return [StudentAnswer(student, *_answer_fields(json.loads(value)))
+                for student, value in self._r.hgetall(self._answers(code, question_id)).items()]
 
     def _tally(self, code: str, teacher_key: str, question_id: int) -> Tally:
         self._teacher(self._r, code, teacher_key, None)
         question = self._r.hgetall(self._question(code, question_id))
         if not question:
             raise QuestionClosedError("no such question")
-        answers = self._answer_list(self._r, code, question_id)
+        answers = self._student_answers(code, question_id)
         return tally_of(question_id, question["status"], int(question["choices"]),
                         _truth(question["truth"]), answers, question.get("prompt", ""),
                         tuple(json.loads(question.get("labels") or "[]")))
@@ -464,3 +470,9 @@ class RedisStore(ClassStore):
 
 def _truth(stored: str | None) -> int | None:
     return int(stored) if stored else None
+
+
+def _answer_fields(stored: list) -> tuple[int, str | None, float]:
+    """An answer as stored: [choice, nickname, time] (an answer kept before times were
+    stored has none: 0)."""
+    return int(stored[0]), stored[1], float(stored[2]) if len(stored) > 2 else 0.0

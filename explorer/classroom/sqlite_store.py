@@ -45,6 +45,7 @@ from .store import (
     Record,
     Results,
     Roster,
+    StudentAnswer,
     Tally,
     check_live,
     count,
@@ -310,7 +311,9 @@ class SQLiteStore(ClassStore):
                                   (code, question_id)).fetchone()
             if question is None:
                 raise QuestionClosedError("no such question")
-            answers = self._answers(db, code, question_id)
+            answers = [StudentAnswer(*row) for row in db.execute(
+                "SELECT student, choice, nickname, at FROM answers WHERE code = ?"
+                " AND question = ?", (code, question_id))]
         return tally_of(question_id, question[2], question[0], question[1], answers,
                         question[3] or "", tuple(json.loads(question[4] or "[]")))
 

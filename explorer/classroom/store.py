@@ -159,6 +159,17 @@ class Roster:
 
 
 @dataclass(frozen=True)
+class StudentAnswer:
+    """One student's answer, for the teacher's export: the class's id of the student (never
+    shown: the export numbers students), the nickname given with it, the choice, when."""
+
+    student: str
+    choice: int
+    nickname: str | None
+    at: float
+
+
+@dataclass(frozen=True)
 class Tally:
     """The teacher's live count: per choice, how many answered it and who (nicknames given)."""
 
@@ -170,6 +181,7 @@ class Tally:
     nicknames: tuple[tuple[str, ...], ...]
     prompt: str = ""  # the question as asked (the teacher's dashboard lists them)
     choices: tuple[str, ...] = ()  # its choices' labels (the teacher's export of the class)
+    by_student: tuple[StudentAnswer, ...] = ()  # every answer, oldest first (the export)
 
 
 @dataclass(frozen=True)
@@ -319,10 +331,12 @@ def count(answers: Iterable[tuple[int, str | None]], choices: int) -> tuple[list
 
 
 def tally_of(question_id: int, status: str, choices: int, truth: int | None,
-             answers: list[tuple[int, str | None]], prompt: str = "",
+             answers: list[StudentAnswer], prompt: str = "",
              labels: tuple[str, ...] = ()) -> Tally:
-    """The teacher's tally of `answers` ((choice, nickname) pairs in any order): the
-    nicknames of each choice sorted, so every back end gives the same one."""
+    """The teacher's tally of `answers` (in any order): the nicknames of each choice sorted
+    and the answers by time, so every back end gives the same one."""
+    by_student = tuple(sorted(answers, key=lambda a: (a.at, a.student)))
+    answers = [(a.choice, a.nickname) for a in by_student]
     counts, answered = count(answers, choices)
     names: list[list[str]] = [[] for _ in counts]
     for choice, nickname in answers:
@@ -331,7 +345,7 @@ def tally_of(question_id: int, status: str, choices: int, truth: int | None,
     return Tally(question_id=question_id, status=status, counts=tuple(counts),
                  answered=answered, truth=truth,
                  nicknames=tuple(tuple(sorted(n, key=str.casefold)) for n in names),
-                 prompt=prompt, choices=tuple(labels))
+                 prompt=prompt, choices=tuple(labels), by_student=by_student)
 
 
 def explorers_of(nicknames: Iterable[str | None]) -> tuple[str, ...]:

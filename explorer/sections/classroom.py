@@ -10,6 +10,7 @@ import ipaddress
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -361,6 +362,12 @@ def _asked(questions: list[Tally], code: str, expanded: bool = False) -> None:
                            file_name=f"{name}.csv", mime="text/csv", key="class_results_csv",
                            on_click="ignore", icon=":material/download:", width="stretch",
                            help=t("class.results_help"))
+        st.download_button(t("class.results_students"),
+                           data=lambda: results_by_student_csv(questions),
+                           file_name=f"class_{code}_answers_by_student.csv", mime="text/csv",
+                           key="class_results_students", on_click="ignore",
+                           icon=":material/download:", width="stretch",
+                           help=t("class.results_students_help"))
         st.download_button("JSON", data=lambda: results_json(code, questions),
                            file_name=f"{name}.json", mime="application/json",
                            key="class_results_json", on_click="ignore",
@@ -390,6 +397,44 @@ def _cell(value: object) -> object:
     """A CSV cell that a spreadsheet will not run as a formula (a label may be any token)."""
     return "'" + value if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t",
                                                                    "\r") else value
+
+
+def student_numbers(questions: Sequence[Tally]) -> dict[str, int]:
+    """Each student who answered, numbered from 1 in the order of their first answer in the
+    class (`questions` oldest first): the export never shows the class's id of a student."""
+    numbers: dict[str, int] = {}
+    for q in questions:
+        for a in q.by_student:
+            numbers.setdefault(a.student, len(numbers) + 1)
+    return numbers
+
+
+def results_by_student(questions: Sequence[Tally]) -> list[dict[str, Any]]:
+    """Every answer of the class as a record, by student (their number, `student_numbers`)
+    then question: the name they gave with it, the choice and its label, whether it was
+    right (None: no right answer), when (UTC, ISO 8601)."""
+    numbers = student_numbers(questions)
+    rows = [{"student": numbers[a.student], "nickname": a.nickname or "",
+             "question": q.question_id, "prompt": q.prompt, "choice": a.choice,
+             "label": q.choices[a.choice] if 0 <= a.choice < len(q.choices) else "",
+             "right": None if q.truth is None else a.choice == q.truth,
+             "answered_at": datetime.fromtimestamp(a.at, UTC).isoformat(timespec="seconds")
+             if a.at > 0 else ""}
+            for q in questions for a in q.by_student]
+    return sorted(rows, key=lambda r: (r["student"], r["question"]))
+
+
+def results_by_student_csv(questions: Sequence[Tally]) -> bytes:
+    """Every answer of the class as CSV, one row each (`results_by_student`), with a BOM."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["student", "nickname", "question", "prompt", "choice", "label", "right",
+                     "answered_at_utc"])
+    for r in results_by_student(questions):
+        writer.writerow([r["student"], _cell(r["nickname"]), r["question"], _cell(r["prompt"]),
+                         r["choice"], _cell(r["label"]),
+                         "" if r["right"] is None else int(r["right"]), r["answered_at"]])
+    return out.getvalue().encode("utf-8-sig")  # the BOM: a spreadsheet reads it as UTF-8
 
 
 def results_csv(questions: Sequence[Tally]) -> bytes:

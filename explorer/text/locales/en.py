@@ -2252,9 +2252,10 @@ TEXT: dict[str, str] = {
                      "({share}).",
     "class.q_model_pick": "the model's pick",
     "class.q_nickname": "Your name (optional)",
-    "class.q_nickname_help": "A name is optional. If you give one, only the teacher's screen "
-                             "shows it, beside your answer and in the list of who explores; "
-                             "other students never see it. When the teacher's screen is "
+    "class.q_nickname_help": "A name is optional. If you give one, only the teacher sees it: "
+                             "beside your answer, in the list of who explores, and in the "
+                             "teacher's download of every student's answers; other students "
+                             "never see it. When the teacher's screen is "
                              "projected, names stay hidden there unless the teacher chooses "
                              "to show them.",
     "class.q_names_hidden": "Names given with the answers: {n}, hidden on the projector (\"Show "
@@ -2290,6 +2291,11 @@ TEXT: dict[str, str] = {
     "class.ended_close": "Close",
     "class.results_help": "Download every question: its prompt, status, how many answered, "
                           "each choice's count and the right one. No names.",
+    "class.results_students": "CSV, each student",
+    "class.results_students_help": "Every answer, one row each: the student (numbered in the "
+                                   "order they first answered, with the name they gave, if "
+                                   "any), the question, their answer, whether it was right, "
+                                   "and when (UTC). It holds names: keep it to yourself.",
     "class.q_names": "Who answered what: {names}",
     "class.q_next": "Step {step}: which token will the decoder write next?",
     "class.q_next_source": "The source it translates:",

@@ -1930,8 +1930,9 @@ TEXT: dict[str, str] = {
     "class.q_truth": "模型对 {token} 的注意力最大：{n} 份回答中有 {right} 份正确（{share}）。",
     "class.q_model_pick": "模型的选择",
     "class.q_nickname": "你的名字（选填）",
-    "class.q_nickname_help": "名字可以不填。填了的话，只有老师的屏幕会在你的回答旁边和自行探索的"
-                             "名单里显示它，其他同学看不到。老师投影屏幕时，除非老师选择显示，"
+    "class.q_nickname_help": "名字可以不填。填了的话，只有老师能看到它：在你的回答旁边、自行探索的"
+                             "名单里，以及老师下载的每位学生的回答中；其他同学看不到。"
+                             "老师投影屏幕时，除非老师选择显示，"
                              "投影上也不显示名字。",
     "class.q_names_hidden": "回答附带的名字：{n} 个，投影上已隐藏（在课堂面板中打开“在投影上显示名"
                             "字”即可显示）。",
@@ -1963,6 +1964,10 @@ TEXT: dict[str, str] = {
     "class.ended_close": "关闭",
     "class.results_help": "下载每个问题：题目、状态、作答人数、每个选项的人数和正确答案。不含名"
                           "字。",
+    "class.results_students": "CSV（每位学生）",
+    "class.results_students_help": "每个回答一行：学生（按首次作答的顺序编号，附上其填写的名字，"
+                                   "如有）、问题、回答、是否正确以及作答时间（UTC）。文件含有名字，"
+                                   "请妥善保管。",
     "class.q_names": "谁选了什么：{names}",
     "class.q_next": "第 {step} 步：解码器接下来会写出哪个 token？",
     "class.q_next_source": "它要翻译的源序列：",
