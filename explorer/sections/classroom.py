@@ -9,7 +9,7 @@ import io
 import ipaddress
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -425,30 +425,30 @@ def results_by_student(questions: Sequence[Tally]) -> list[dict[str, Any]]:
 
 
 def results_by_student_csv(questions: Sequence[Tally]) -> bytes:
-    """Every answer of the class as CSV, one row each (`results_by_student`), with a BOM."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["student", "nickname", "question", "prompt", "choice", "label", "right",
-                     "answered_at_utc"])
-    for r in results_by_student(questions):
-        writer.writerow([r["student"], _cell(r["nickname"]), r["question"], _cell(r["prompt"]),
-                         r["choice"], _cell(r["label"]),
-                         "" if r["right"] is None else int(r["right"]), r["answered_at"]])
-    return out.getvalue().encode("utf-8-sig")  # the BOM: a spreadsheet reads it as UTF-8
+    """Every answer of the class as CSV, one row each (`results_by_student`)."""
+    return _csv(["student", "nickname", "question", "prompt", "choice", "label", "right",
+                 "answered_at_utc"],
+                ([r["student"], _cell(r["nickname"]), r["question"], _cell(r["prompt"]),
+                  r["choice"], _cell(r["label"]), "" if r["right"] is None else int(r["right"]),
+                  r["answered_at"]] for r in results_by_student(questions)))
 
 
 def results_csv(questions: Sequence[Tally]) -> bytes:
     """The class's questions and answers as CSV: one row per choice (`results_table`)."""
+    return _csv(["question", "prompt", "status", "answered", "choice", "label", "count",
+                 "right"],
+                ([q["question"], _cell(q["prompt"]), q["status"], q["answered"], c["choice"],
+                  _cell(c["label"]), c["count"], "" if q["truth"] is None else int(c["right"])]
+                 for q in results_table(questions) for c in q["choices"]))
+
+
+def _csv(header: Sequence[str], rows: Iterable[Sequence[object]]) -> bytes:
+    """A CSV file of `header` and `rows`, with a BOM: a spreadsheet reads it as UTF-8."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["question", "prompt", "status", "answered", "choice", "label", "count",
-                     "right"])
-    for q in results_table(questions):
-        for c in q["choices"]:
-            writer.writerow([q["question"], _cell(q["prompt"]), q["status"], q["answered"],
-                             c["choice"], _cell(c["label"]), c["count"],
-                             "" if q["truth"] is None else int(c["right"])])
-    return out.getvalue().encode("utf-8-sig")  # the BOM: a spreadsheet reads it as UTF-8
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue().encode("utf-8-sig")
 
 
 def _student(store: ClassStore, s: C.Seat) -> None:
