@@ -250,3 +250,16 @@ def test_the_answers_by_student_number_each_student_and_say_who_was_right():
         ["1", "", "1", "How many?", "1", "4", "1", "2023-11-14T22:13:20+00:00"],
         ["2", "'=Ann", "1", "How many?", "0", "2", "0", "2023-11-14T22:13:21+00:00"],
         ["2", "'=Ann", "2", "Poll", "0", "yes", "", "2023-11-14T22:14:20+00:00"]]
+
+
+def test_a_presenting_teacher_may_hide_the_notes_from_the_projector_not_from_students():
+    code, key = C.class_store().start(time.time())
+    teacher = _session(C.Seat(code, key), lesson=to_link(LESSON), lstep="1", pres="1")
+    student = _session(C.Seat(code, None), "zh", **{"class": code})
+    assert "First the encoder\\." in _texts(teacher)
+    set_lang("en")  # AppTest formats the teacher's widgets in the test's thread
+    teacher.toggle(key="lesson_hide_notes").set_value(True).run()
+    assert not teacher.exception, teacher.exception
+    assert "First the encoder" not in _texts(teacher)
+    assert en.TEXT["lesson.note_hidden"] in _texts(teacher)
+    assert "先看编码器。" in _texts(_run(student, "zh"))

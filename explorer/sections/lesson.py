@@ -113,7 +113,10 @@ def lesson_panel(ctx: Context, here: str, view: Mapping[str, str], lang: str,
     with st.container(border=True, key="lesson_panel"):
         st.markdown(t("lesson.where", title=plain(title), i=index + 1, n=n))
         note = text_in(step.note, lang)
-        if note:
+        taught = teaching()
+        if note and taught is not None and notes_hidden(ctx.presenter):
+            st.caption(t("lesson.note_hidden"))  # the room sees this screen
+        elif note:
             st.markdown(plain(note))
         on_step = here == step.page and L.shows_step(view)
         class_student = L.from_class() and in_class_as_student()
@@ -125,7 +128,6 @@ def lesson_panel(ctx: Context, here: str, view: Mapping[str, str], lang: str,
                     icon=":material/explore:")
             st.button(t("lesson.show_step"), key="lesson_show", on_click=L.go_to,
                       args=(index,), icon=":material/replay:")
-        taught = teaching()
         if taught is not None:  # the class sees this lesson: its questions go to the class
             _class_teacher(ctx, taught, lesson, index, view, lang, on_step, page_names)
         elif step.question is not None:
@@ -147,6 +149,14 @@ def lesson_panel(ctx: Context, here: str, view: Mapping[str, str], lang: str,
 
 
 # ---- a lesson taught in a class ------------------------------------------------------------
+
+
+HIDE_NOTES = "lesson_hide_notes"  # the teacher's "hide the notes on the projector" switch
+
+
+def notes_hidden(presenter: bool) -> bool:
+    """Whether the teacher's screen, projected (`presenter`), hides the steps' notes."""
+    return presenter and st.session_state.get(HIDE_NOTES) is True
 
 
 def in_class_as_student() -> bool:
@@ -185,6 +195,8 @@ def _class_teacher(ctx: Context, taught: tuple, lesson: Lesson, index: int,
     """The teacher's side of a lesson the class follows: what comes next, this step's
     question asked to the class, its answers as they come, Reveal, and why."""
     store, s = taught
+    if ctx.presenter:  # the teacher's screen is projected: the notes may be for them alone
+        st.toggle(t("lesson.hide_notes"), key=HIDE_NOTES, help=t("lesson.hide_notes_help"))
     if not L.fits_class(MAX_VIEW_VALUE_CHARS):
         st.warning(t("lesson.class_too_long"), icon=":material/warning:")
     if index + 1 < len(lesson.steps):

@@ -2495,4 +2495,9 @@ TEXT: dict[str, str] = {
     "lesson.class_ask": "Ask the class",
     "lesson.class_paced": "Your teacher moves the class through this lesson, step by step.",
     "lesson.class_q_later": "This step has a question: answer it when your teacher asks it.",
+    "lesson.hide_notes": "Hide the notes on the projector",
+    "lesson.hide_notes_help": "The step's note stays on your students' screens; the "
+                              "projected screen shows that it is hidden.",
+    "lesson.note_hidden": "The step's note is hidden on the projector; students read it on "
+                          "their screens.",
 }

@@ -2135,4 +2135,7 @@ TEXT: dict[str, str] = {
     "lesson.class_ask": "向全班提问",
     "lesson.class_paced": "老师会带着全班一步一步地学习这节课。",
     "lesson.class_q_later": "这一步有一个问题：等老师提问时再作答。",
+    "lesson.hide_notes": "在投影上隐藏说明",
+    "lesson.hide_notes_help": "学生的屏幕上仍显示这一步的说明；投影的屏幕只提示说明已隐藏。",
+    "lesson.note_hidden": "这一步的说明在投影上已隐藏；学生可以在自己的屏幕上阅读。",
 }
