@@ -22,7 +22,7 @@ from explorer.sections.classroom import (
 )
 from explorer.sections.frame import context
 from explorer.sections.knockout import knockout_section
-from explorer.sections.lesson import lesson_hides, lesson_waits
+from explorer.sections.lesson_class import lesson_hides, lesson_waits
 from explorer.state.view import Model, keep, refit
 from explorer.text.i18n import get_lang, t
 

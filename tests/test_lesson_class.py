@@ -21,7 +21,8 @@ from test_class_store import redis_url  # noqa: F401 (a fixture)
 from explorer.app import classroom as C
 from explorer.app import lesson as L
 from explorer.classroom.store import REVEALED
-from explorer.sections.lesson import class_question, own_question
+from explorer.sections.lesson_class import class_question
+from explorer.sections.lesson_questions import own_question
 from explorer.state.lesson import Lesson, Question, Step, to_link
 from explorer.text.i18n import set_lang
 from explorer.text.locales import en, zh

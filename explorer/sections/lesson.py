@@ -1,5 +1,7 @@
 """A lesson on the page: the step's note above the view, its question as a self-check, Back
 and Next (`lesson_panel`); and in the sidebar, opening a lesson and making one (`lesson_box`).
+In a class, the panel's class side is explorer/sections/lesson_class.py's; a step's question
+as a page asks it, explorer/sections/lesson_questions.py's.
 
 The session side (which lesson, which step, the link) is `explorer/app/lesson.py`; the lesson
 and its checks are `explorer/state/lesson.py`. Every text of a lesson is the teacher's or a
@@ -9,20 +11,14 @@ file's: shown as plain text (`plain`), never as markdown or HTML.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
-import numpy as np
 import streamlit as st
 
-from ..app import classroom as C
 from ..app import lesson as L
 from ..app.context import Context
 from ..app.import_panel import uploader_css
 from ..app.links import share_link
-from ..classroom.store import MAX_VIEW_VALUE_CHARS, OPEN, REVEALED, PublicQuestion
-from ..classroom.store import Question as ClassQuestion
-from ..core.kinds import KINDS
 from ..state.lesson import (
     MAX_BYTES,
     MAX_NOTE,
@@ -36,25 +32,17 @@ from ..state.lesson import (
     Lesson,
     LessonError,
     Question,
-    Step,
     dumps,
     parse_lesson,
     parse_question,
     parse_text,
     text_in,
 )
-from ..state.urlstate import params_to_state
-from ..state.view import BY_KEY, PAGE_PATHS
-from ..text.i18n import LANG_NAMES, LANGS, percent, plain, t
-from .classroom import (
-    ABOUT_LESSON,
-    about_of,
-    ask_now,
-    current_question,
-    student_side,
-    teacher_tally,
-    teaching,
-)
+from ..state.view import PAGE_PATHS
+from ..text.i18n import LANG_NAMES, LANGS, plain, t
+from .classroom import teaching
+from .lesson_class import class_student, class_teacher, in_class_as_student, notes_hidden
+from .lesson_questions import step_asked
 
 NO_QUESTION = "none"  # the editor's question menu: no question at this step
 # Back and Next are links (explorer/app/lesson.py `step_address`) drawn as buttons (a link
@@ -66,17 +54,6 @@ LINK_BUTTONS_CSS = """<style>
 .st-key-lesson_back a:hover, .st-key-lesson_next a:hover { border-color: currentColor; }
 </style>"""
 UPLOAD_KEY = "lesson_file"
-
-
-@dataclass(frozen=True)
-class Asked:
-    """A step's question as the page asks it: the prompt, the options, the right one (None:
-    a poll), and what is said once answered."""
-
-    prompt: str
-    options: tuple[str, ...]
-    truth: int | None
-    explain: str
 
 
 def problem_text(key: str, values: Mapping[str, object]) -> str:
@@ -119,9 +96,8 @@ def lesson_panel(ctx: Context, here: str, view: Mapping[str, str], lang: str,
         elif note:
             st.markdown(plain(note))
         on_step = here == step.page and L.shows_step(view)
-        class_student = L.from_class() and in_class_as_student()
-        if class_student:  # the teacher moves the class from step to step
-            _class_student(ctx, step, index, lang, on_step)
+        if L.from_class() and in_class_as_student():  # the teacher moves the class
+            class_student(ctx, step, index, lang, on_step)
             return
         if not on_step:
             st.info(t("lesson.away", page=page_names.get(step.page, step.page)),
@@ -129,7 +105,7 @@ def lesson_panel(ctx: Context, here: str, view: Mapping[str, str], lang: str,
             st.button(t("lesson.show_step"), key="lesson_show", on_click=L.go_to,
                       args=(index,), icon=":material/replay:")
         if taught is not None:  # the class sees this lesson: its questions go to the class
-            _class_teacher(ctx, taught, lesson, index, view, lang, on_step, page_names)
+            class_teacher(ctx, taught, lesson, index, view, lang, on_step, page_names)
         elif step.question is not None:
             _self_check(ctx, step.question, step.view, index, lang, on_step)
         st.markdown(LINK_BUTTONS_CSS, unsafe_allow_html=True)  # a constant: no user text
@@ -146,145 +122,6 @@ def lesson_panel(ctx: Context, here: str, view: Mapping[str, str], lang: str,
                      icon=":material/close:", width="stretch")
         if index == n - 1:
             st.caption(t("lesson.last_step"))
-
-
-# ---- a lesson taught in a class ------------------------------------------------------------
-
-
-HIDE_NOTES = "lesson_hide_notes"  # the teacher's "hide the notes on the projector" switch
-
-
-def notes_hidden(presenter: bool) -> bool:
-    """Whether the teacher's screen, projected (`presenter`), hides the steps' notes."""
-    return presenter and st.session_state.get(HIDE_NOTES) is True
-
-
-def in_class_as_student() -> bool:
-    """Whether this session is a student in a class."""
-    s = C.seat()
-    return s is not None and not s.teaching
-
-
-def step_asked(ctx: Context, question: Question, view: Mapping[str, str], lang: str,
-               on_step: bool) -> Asked | None:
-    """A step's question as this session asks it (`lang`); None when it cannot be: an
-    attention question off its step's view, or one that does not fit the model shown."""
-    if question.kind != "attention":
-        return own_question(question, lang)
-    return attention_question(ctx, question, params_to_state(view)[0], lang) if on_step else None
-
-
-def class_question(asked: Asked, index: int) -> ClassQuestion:
-    """Step `index`'s question as the class is asked it: its options, the right one (None:
-    a poll), and the step it belongs to (each student reads it in their own language)."""
-    return ClassQuestion("option", asked.prompt, asked.options, asked.truth,
-                         {"about": ABOUT_LESSON, "step": str(index + 1)})
-
-
-def _step_of(question: PublicQuestion | None) -> int | None:
-    """The index of the lesson step a class question asks, None for no lesson question."""
-    if question is None or about_of(question) != ABOUT_LESSON:
-        return None
-    step = question.fields.get("step", "")
-    return int(step) - 1 if step.isascii() and step.isdigit() and len(step) <= 3 else None
-
-
-def _class_teacher(ctx: Context, taught: tuple, lesson: Lesson, index: int,
-                   view: Mapping[str, str], lang: str, on_step: bool,
-                   page_names: Mapping[str, str]) -> None:
-    """The teacher's side of a lesson the class follows: what comes next, this step's
-    question asked to the class, its answers as they come, Reveal, and why."""
-    store, s = taught
-    if ctx.presenter:  # the teacher's screen is projected: the notes may be for them alone
-        st.toggle(t("lesson.hide_notes"), key=HIDE_NOTES, help=t("lesson.hide_notes_help"))
-    if not L.fits_class(MAX_VIEW_VALUE_CHARS):
-        st.warning(t("lesson.class_too_long"), icon=":material/warning:")
-    if index + 1 < len(lesson.steps):
-        after = lesson.steps[index + 1]
-        note = _first_line(text_in(after.note, lang))
-        st.caption(t("lesson.class_next_up", i=index + 2,
-                     page=page_names.get(after.page, after.page))
-                   + (" " + plain(note) if note else ""))
-    step = lesson.steps[index]
-    if step.question is None:
-        return
-    asked = step_asked(ctx, step.question, step.view, lang, on_step)
-    if asked is None:
-        st.caption(t("lesson.q_needs_step" if not on_step else "lesson.q_does_not_fit"))
-        return
-    st.markdown(f"**{t('lesson.class_question')}** {plain(asked.prompt)}")
-    question = current_question(store, s)
-    if _step_of(question) != index:
-        st.button(t("lesson.class_ask"), key="lesson_ask", icon=":material/help:",
-                  type="primary", on_click=ask_now, args=(store, s, class_question(asked, index)))
-        return
-    labels = tuple(asked.options)  # as typed: the chart's ticks are text, not markdown
-    teacher_tally(store, s, question, labels, lang, ctx.presenter)
-    if question.status == REVEALED and asked.explain:
-        st.markdown(plain(asked.explain))
-
-
-def _first_line(text: str, limit: int = 120) -> str:
-    """A note's first line, at most `limit` characters (what comes next, at a glance)."""
-    line = text.strip().splitlines()[0] if text.strip() else ""
-    return line if len(line) <= limit else line[: limit - 1] + "…"
-
-
-def _class_student(ctx: Context, step: Step, index: int, lang: str, on_step: bool) -> None:
-    """A student's side of the lesson their class follows: the teacher moves the class from
-    step to step; the step's question is answered when the teacher asks it."""
-    st.caption(t("lesson.class_paced"))
-    if step.question is None:
-        return
-    asked = step_asked(ctx, step.question, step.view, lang, on_step)
-    s, store = C.seat(), C.store_or_none()
-    question = current_question(store, s) if s is not None and store is not None else None
-    mine = asked is not None and _step_of(question) == index
-
-    def heading(fields: Mapping[str, str]) -> None:
-        prompt = asked.prompt if mine else (question.prompt if question else "")
-        st.markdown(f"**{t('lesson.class_question')}** {plain(prompt)}")
-
-    def labels(q: PublicQuestion) -> tuple[str, ...] | None:
-        return tuple(asked.options) if mine else None
-
-    # this step's question, or one still open (the teacher moved on before revealing it);
-    # an earlier step's revealed answers stay with that step
-    if question is not None and (_step_of(question) == index or question.status == OPEN):
-        student_side(ABOUT_LESSON, heading, lang, ctx.presenter, labels=labels)
-    if question is None or _step_of(question) != index:
-        st.caption(t("lesson.class_q_later"))
-    elif mine and question.status == REVEALED and asked.explain:
-        st.markdown(plain(asked.explain))
-
-
-def lesson_hides(presenter: bool) -> bool:
-    """Whether the teacher's page on a projector (`presenter`) hides its attention heatmaps:
-    the class answers a lesson's attention question, which they would give away, until
-    the teacher reveals it."""
-    s = C.seat()
-    return presenter and s is not None and s.teaching and _attention_asked(s)
-
-
-def lesson_waits() -> bool:
-    """Whether a following student's page stops above its attention heatmaps: the class
-    answers a lesson's attention question, which they would give away, until the reveal."""
-    s = C.seat()
-    return C.following() and L.from_class() and s is not None and _attention_asked(s)
-
-
-def _attention_asked(s: C.Seat) -> bool:
-    """Whether the class's current question, not yet revealed, is the attention question of
-    a step of the open lesson."""
-    held, store = L.current(), C.store_or_none()
-    if held is None or store is None:
-        return False
-    question = current_question(store, s)
-    index = _step_of(question)
-    steps = held[0].steps
-    return (index is not None and 0 <= index < len(steps) and question.status != REVEALED
-            and steps[index].question is not None
-            and steps[index].question.kind == "attention")
 
 
 def _self_check(ctx: Context, question: Question, view: Mapping[str, str], index: int,
@@ -324,48 +161,6 @@ def _check(index: int, pick_key: str, n: int) -> None:
     choice = st.session_state.get(pick_key)
     if isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < n:
         L.keep_answer(index, choice)
-
-
-def own_question(question: Question, lang: str) -> Asked:
-    """A teacher's choice or poll, in `lang`."""
-    return Asked(prompt=text_in(question.prompt, lang),
-                 options=tuple(text_in(o, lang) for o in question.options),
-                 truth=question.answer if question.kind == "choice" else None,
-                 explain=text_in(question.explain, lang))
-
-
-def attention_question(ctx: Context, question: Question, state: Mapping[str, object],
-                       lang: str) -> Asked | None:
-    """"Which key does this query attend to most?" in the kind, layer and head of the step's
-    view (`state`: its widgets' values), with the answer and the two largest weights read
-    from the live model; None when the question does not fit the model shown (no such
-    position, layer or head)."""
-    if not ctx.ok or ctx.cfg is None or ctx.tokens is None:
-        return None
-    kind = KINDS.get(state.get("attn_kind", BY_KEY["attn_kind"].default))
-    layer, head = state.get("attn_layer", 0), state.get("attn_head", 0)
-    if kind is None or not (isinstance(layer, int) and 0 <= layer < ctx.cfg.N
-                            and isinstance(head, int) and 0 <= head < ctx.cfg.h):
-        return None
-    tokens = {"src": list(ctx.tokens.src_tokens), "tgt": list(ctx.tokens.tgt_in_tokens)}
-    q_tok, k_tok = tokens[kind.queries], tokens[kind.keys]
-    if not 0 <= question.query < len(q_tok):
-        return None
-    # the head's softmax weights of that query, as the Attention page draws them
-    weights = ctx.run().cache[kind.hook(layer, "hook_pattern")][0, head, question.query]
-    order = np.argsort(-weights, kind="stable")
-    labels = tuple(f"{i}: {tok}" for i, tok in enumerate(k_tok))
-    top, second = int(order[0]), int(order[1]) if len(order) > 1 else None
-    prompt = text_in(question.prompt, lang) or t(
-        "lesson.q_attention", query=f"{question.query}: {q_tok[question.query]}",
-        kind=kind.label, layer=layer, head=head)
-    explain = t("lesson.attention_truth", key=labels[top], share=percent(float(weights[top])))
-    if second is not None:
-        explain += " " + t("lesson.attention_second", key=labels[second],
-                           share=percent(float(weights[second])))
-    extra = text_in(question.explain, lang)
-    return Asked(prompt=prompt, options=labels, truth=top,
-                 explain=explain + ("\n\n" + extra if extra else ""))
 
 
 # ---- the sidebar's lesson box: open one, make one --------------------------------------------

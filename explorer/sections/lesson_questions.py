@@ -1,0 +1,80 @@
+"""A lesson step's question as a page asks it (`Asked`): a teacher's choice or poll in the
+learner's language, or "where does this query look?" answered from the live model. The
+self-check (explorer/sections/lesson.py) and the class (explorer/sections/lesson_class.py)
+ask the same."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..app.context import Context
+from ..core.kinds import KINDS
+from ..state.lesson import Question, text_in
+from ..state.urlstate import params_to_state
+from ..state.view import BY_KEY
+from ..text.i18n import percent, t
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A step's question as the page asks it: the prompt, the options, the right one (None:
+    a poll), and what is said once answered."""
+
+    prompt: str
+    options: tuple[str, ...]
+    truth: int | None
+    explain: str
+
+
+def step_asked(ctx: Context, question: Question, view: Mapping[str, str], lang: str,
+               on_step: bool) -> Asked | None:
+    """A step's question as this session asks it (`lang`); None when it cannot be: an
+    attention question off its step's view, or one that does not fit the model shown."""
+    if question.kind != "attention":
+        return own_question(question, lang)
+    return attention_question(ctx, question, params_to_state(view)[0], lang) if on_step else None
+
+
+def own_question(question: Question, lang: str) -> Asked:
+    """A teacher's choice or poll, in `lang`."""
+    return Asked(prompt=text_in(question.prompt, lang),
+                 options=tuple(text_in(o, lang) for o in question.options),
+                 truth=question.answer if question.kind == "choice" else None,
+                 explain=text_in(question.explain, lang))
+
+
+def attention_question(ctx: Context, question: Question, state: Mapping[str, object],
+                       lang: str) -> Asked | None:
+    """"Which key does this query attend to most?" in the kind, layer and head of the step's
+    view (`state`: its widgets' values), with the answer and the two largest weights read
+    from the live model; None when the question does not fit the model shown (no such
+    position, layer or head)."""
+    if not ctx.ok or ctx.cfg is None or ctx.tokens is None:
+        return None
+    kind = KINDS.get(state.get("attn_kind", BY_KEY["attn_kind"].default))
+    layer, head = state.get("attn_layer", 0), state.get("attn_head", 0)
+    if kind is None or not (isinstance(layer, int) and 0 <= layer < ctx.cfg.N
+                            and isinstance(head, int) and 0 <= head < ctx.cfg.h):
+        return None
+    tokens = {"src": list(ctx.tokens.src_tokens), "tgt": list(ctx.tokens.tgt_in_tokens)}
+    q_tok, k_tok = tokens[kind.queries], tokens[kind.keys]
+    if not 0 <= question.query < len(q_tok):
+        return None
+    # the head's softmax weights of that query, as the Attention page draws them
+    weights = ctx.run().cache[kind.hook(layer, "hook_pattern")][0, head, question.query]
+    order = np.argsort(-weights, kind="stable")
+    labels = tuple(f"{i}: {tok}" for i, tok in enumerate(k_tok))
+    top, second = int(order[0]), int(order[1]) if len(order) > 1 else None
+    prompt = text_in(question.prompt, lang) or t(
+        "lesson.q_attention", query=f"{question.query}: {q_tok[question.query]}",
+        kind=kind.label, layer=layer, head=head)
+    explain = t("lesson.attention_truth", key=labels[top], share=percent(float(weights[top])))
+    if second is not None:
+        explain += " " + t("lesson.attention_second", key=labels[second],
+                           share=percent(float(weights[second])))
+    extra = text_in(question.explain, lang)
+    return Asked(prompt=prompt, options=labels, truth=top,
+                 explain=explain + ("\n\n" + extra if extra else ""))
