@@ -9,6 +9,7 @@ stores: SQLite in a temporary folder, and a redis-server of the module's own."""
 
 from __future__ import annotations
 
+import json
 import time
 from urllib.parse import parse_qs
 
@@ -235,7 +236,7 @@ def test_the_teacher_closes_the_answers_and_a_late_student_waits_for_the_reveal(
 
 def test_the_answers_by_student_number_each_student_and_say_who_was_right():
     from explorer.classroom.store import StudentAnswer, Tally
-    from explorer.sections.classroom import results_by_student_csv
+    from explorer.sections.classroom import results_by_student_csv, results_json
 
     asked = [Tally(1, "revealed", (1, 1), 2, 1, (("=Ann",), ()), "How many?", ("2", "4"),
                    (StudentAnswer("b", 1, None, 1_700_000_000.0),
@@ -247,6 +248,10 @@ def test_the_answers_by_student_number_each_student_and_say_who_was_right():
     rows = [line.split(",") for line in raw.decode("utf-8-sig").splitlines()]
     assert rows[0] == ["student", "nickname", "question", "prompt", "choice", "label", "right",
                        "answered_at_utc"]
+    answers = json.loads(results_json("K7Q2XM", asked))["answers"]  # the same, no names
+    assert [(a["student"], a["question"], a["choice"], a["right"]) for a in answers] == [
+        (1, 1, 1, True), (2, 1, 0, False), (2, 2, 0, None)]
+    assert "Ann" not in json.dumps(answers) and answers[0]["answered_at"].endswith("+00:00")
     assert rows[1:] == [  # by student (numbered as they first answered), then question
         ["1", "", "1", "How many?", "1", "4", "1", "2023-11-14T22:13:20+00:00"],
         ["2", "'=Ann", "1", "How many?", "0", "2", "0", "2023-11-14T22:13:21+00:00"],

@@ -388,9 +388,12 @@ def results_table(questions: Sequence[Tally]) -> list[dict[str, Any]]:
 
 
 def results_json(code: str, questions: Sequence[Tally]) -> bytes:
-    """The class's questions and answers as JSON (`results_table`)."""
-    return json.dumps({"class": code, "questions": results_table(questions)},
-                      ensure_ascii=False, indent=1).encode("utf-8")
+    """The class's questions and answers as JSON (`results_table`), and every answer by
+    student (`results_by_student`) without the names: the student's number only."""
+    answers = [{k: v for k, v in r.items() if k != "nickname"}
+               for r in results_by_student(questions)]
+    return json.dumps({"class": code, "questions": results_table(questions),
+                       "answers": answers}, ensure_ascii=False, indent=1).encode("utf-8")
 
 
 def _cell(value: object) -> object:

@@ -2290,7 +2290,8 @@ TEXT: dict[str, str] = {
     "class.ended_none": "No question was asked in this class.",
     "class.ended_close": "Close",
     "class.results_help": "Download every question: its prompt, status, how many answered, "
-                          "each choice's count and the right one. No names.",
+                          "each choice's count and the right one (the JSON also every "
+                          "answer, by the student's number). No names.",
     "class.results_students": "CSV, each student",
     "class.results_students_help": "Every answer, one row each: the student (numbered in the "
                                    "order they first answered, with the name they gave, if "

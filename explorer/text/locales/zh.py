@@ -1962,8 +1962,8 @@ TEXT: dict[str, str] = {
     "class.ended_teacher": "课堂 {code} 已经结束。下面是它的问题和回答，可以查看和下载。",
     "class.ended_none": "这堂课没有提过问题。",
     "class.ended_close": "关闭",
-    "class.results_help": "下载每个问题：题目、状态、作答人数、每个选项的人数和正确答案。不含名"
-                          "字。",
+    "class.results_help": "下载每个问题：题目、状态、作答人数、每个选项的人数和正确答案（JSON 还"
+                          "按学生编号列出每个回答）。不含名字。",
     "class.results_students": "CSV（每位学生）",
     "class.results_students_help": "每个回答一行：学生（按首次作答的顺序编号，附上其填写的名字，"
                                    "如有）、问题、回答、是否正确以及作答时间（UTC）。文件含有名字，"
