@@ -107,7 +107,7 @@ with page_frame() as frame:
     if seat is not None and store is not None:
         classroom.count_training(seat, train_asked())
         # the class follows the view and the lesson the teacher teaches, at its step
-        taught = lesson.class_params(view, MAX_VIEW_VALUE_CHARS)
+        taught = lesson.class_params(MAX_VIEW_VALUE_CHARS)
         followed = classroom.class_view({**shown, **taught}, here, seat.trainings)
         if seat.teaching:
             classroom.steer(store, seat, followed, get_lang())  # the class sees it

@@ -57,13 +57,14 @@ from urllib.parse import parse_qs, urlencode
 
 from bench.class_background import _all, settle
 from bench.classroom import (
-    ANSWERED,
     MEMORY_TARGET_MB,
     P95_TARGET_S,
     PAGE,
     ZH_EVERY,
+    Asked,
     Tab,
     class_server,
+    question,
     quiet_memory,
     wait_for,
 )
@@ -111,17 +112,6 @@ class StepShown:
     teacher_error: str
 
 
-@dataclass
-class Answered:
-    step: int
-    reached: list[float]  # Ask -> the question on each page
-    sent: list[int]  # the choices sent (one per student who answered)
-    errors: list[str]
-    tally: float | None  # the last answer's click -> the teacher's chart counting all
-    revealed: list[float]  # Reveal -> each student's result
-    missing: int
-
-
 async def next_step(teacher: Tab, students: list[Tab], langs: list[str], i: int, n: int,
                     timeout: float) -> StepShown:
     """The teacher's Next to step `i`: its address names that step."""
@@ -136,54 +126,6 @@ async def next_step(teacher: Tab, students: list[Tab], langs: list[str], i: int,
     waits = [s.seen_text[where(lang, i, n)] - sent
              for s, lang in zip(students, langs, strict=True) if where(lang, i, n) in s.seen_text]
     return StepShown(i, waits, len(students) - len(waits), mine.error)
-
-
-async def question(teacher: Tab, students: list[Tab], step: int, spread: float,
-                   timeout: float) -> Answered:
-    """The teacher asks the step's question; student k answers option k mod the options,
-    the clicks spread over `spread` seconds; the teacher reveals once all are counted."""
-    n = len(students)
-    teacher.looking_for.add(ANSWERED.format(n=n))
-    teacher.seen_text.pop(ANSWERED.format(n=n), None)
-    asked_at = time.perf_counter()
-    mine = await teacher.run(teacher.value("lesson_ask", trigger_value=True))
-    errors = [f"the teacher's question: {mine.error}"] if mine.error else []
-
-    def shows(s: Tab) -> bool:
-        return "class_send" in s.full_drew and s.last_full > asked_at
-
-    await wait_for(lambda: all(shows(s) for s in students), timeout)
-    reached = [s.last_full - asked_at for s in students if shows(s)]
-    clicks: list[float] = []
-    sent: list[int] = []
-
-    async def answer(k: int, s: Tab) -> str:
-        await asyncio.sleep(k * spread / max(n - 1, 1))
-        options = s.options["class_answer"]
-        picked = await s.run(s.value("class_answer", string_value=options[k % len(options)]))
-        if picked.error:
-            return picked.error
-        clicks.append(time.perf_counter())
-        error = (await s.run(s.value("class_send", trigger_value=True))).error
-        if not error:
-            sent.append(k % len(options))
-        return error
-
-    errors += [e for e in await asyncio.gather(*(answer(k, s) for k, s in enumerate(students)
-                                                  if shows(s))) if e]
-    last = max(clicks, default=time.perf_counter())
-    await wait_for(lambda: ANSWERED.format(n=n) in teacher.seen_text, timeout)
-    seen = teacher.seen_text.get(ANSWERED.format(n=n))
-    for s in students:
-        s.guesses_at = None
-    revealed_at = time.perf_counter()
-    mine = await teacher.run(teacher.value("class_reveal", trigger_value=True))
-    if mine.error:
-        errors.append(f"the teacher's reveal: {mine.error}")
-    await wait_for(lambda: all(s.guesses_at is not None for s in students), timeout)
-    revealed = [s.guesses_at - revealed_at for s in students if s.guesses_at is not None]
-    return Answered(step, reached, sent, errors, None if seen is None else seen - last,
-                    revealed, n - min(len(reached), len(revealed)))
 
 
 def stored(spec: str, data_dir: Path, code: str) -> list[list[int]]:
@@ -245,13 +187,15 @@ async def run_lesson(url: str, pid: int, n: int, steps: int, spread: float, gap:
     out["memory"].append((f"+ C: the class with its lesson, {n} students + teacher",
                           *await quiet_memory(pid)))
     shown: list[StepShown] = []
-    answered: list[Answered] = []
+    answered: list[tuple[int, Asked]] = []  # (step, its question)
     for i in range(2, steps + 1):
         await asyncio.sleep(gap)
         shown.append(await next_step(teacher, students, langs, i, steps, timeout))
         if lesson.steps[i - 1].question is not None:
             await asyncio.sleep(gap)
-            answered.append(await question(teacher, students, i, spread, timeout))
+            # student k picks option k mod the options (bench/classroom.py `question`)
+            answered.append((i, await question(teacher, students, spread, timeout,
+                                               ask="lesson_ask", pick=lambda k, n: k % n)))
     out["memory"].append(("+ the whole lesson taught", *await quiet_memory(pid)))
     out["shown"], out["answered"], out["code"] = shown, answered, code
     out["problems"] = [x for t in [*plain, teacher, *students]
@@ -328,7 +272,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     q_rows = []
     lost = dup = 0
     export_ok = True
-    for k, a in enumerate(out["answered"]):
+    for k, (step, a) in enumerate(out["answered"]):
         kept = answers[k] if k < len(answers) else []
         sent, got = Counter(a.sent), Counter(kept)
         lost += sum((sent - got).values())
@@ -336,9 +280,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         export = export_counts([kept], 4)[0] if kept else []
         export_ok &= export == [sent.get(c, 0) for c in range(4)]
         tally = f"{a.tally:.2f}" if a.tally is not None else "never"
-        q_rows.append([f"step {a.step}", f"{len(a.reached)} / {n}", f"{p95(a.reached):.2f}",
+        q_rows.append([f"step {step}", f"{len(a.reached)} / {n}", f"{p95(a.reached):.2f}",
                        f"{len(a.sent)} / {len(kept)}", tally, f"{len(a.revealed)} / {n}",
-                       f"{p95(a.revealed):.2f}", "; ".join(a.errors[:2]) or "-"])
+                       f"{p95(a.revealed):.2f}", "; ".join(a.answer_errors[:2]) or "-"])
     print("\n(b) Each question: Ask -> the question on each page; answers sent / kept by "
           "the store; the last answer's click -> the teacher's chart counting all; Reveal "
           "-> each student's result\n")
@@ -362,7 +306,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           for i, (name, rss, _) in enumerate(mem)],
         ["the class with its lesson adds (C's growth - P's)", "-", f"{adds:+.1f}",
          f"< {MEMORY_TARGET_MB:g} MB", "yes" if adds < MEMORY_TARGET_MB else "NO"]]))
-    problems = out["problems"] + [e for a in out["answered"] for e in a.errors]
+    problems = out["problems"] + [e for _, a in out["answered"] for e in a.answer_errors]
     print(f"\nStudents' full runs left unfinished (another run's new_session first): "
           f"{out['cut_short']}. Errors ({len(problems)}; first 5): "
           + (" | ".join(problems[:5]) or "none"))

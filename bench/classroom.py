@@ -179,7 +179,7 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs
@@ -402,6 +402,7 @@ class Asked:
     tally: float | None  # from the last answer's click to the teacher's chart showing all
     revealed: list[float]  # from Reveal to each student's page showing the answers chart
     missing: int  # students who never showed the question or the reveal
+    sent: list[int] = field(default_factory=list)  # the choices sent (one per answer)
 
 
 async def wait_for(done, timeout: float) -> None:
@@ -410,14 +411,18 @@ async def wait_for(done, timeout: float) -> None:
         await asyncio.sleep(0.02)
 
 
-async def question(teacher: Tab, students: list[Tab], spread: float, timeout: float) -> Asked:
-    """The teacher asks "where will it look?" (`class_ask`, query token 0); every student
-    answers once (picks the first choice, `class_answer`, and sends it, `class_send`), their
-    clicks spread evenly over `spread` seconds; then the teacher reveals (`class_reveal`)."""
+async def question(teacher: Tab, students: list[Tab], spread: float, timeout: float,
+                   ask: str = "class_ask",
+                   pick: Callable[[int, int], int] = lambda k, n: 0) -> Asked:
+    """The teacher asks (the button `ask`: "where will it look?", query token 0, by
+    default); every student answers once (student k picks choice `pick(k, choices)` of
+    `class_answer`, the first by default, and sends it, `class_send`), their clicks spread
+    evenly over `spread` seconds; then the teacher reveals (`class_reveal`)."""
     n = len(students)
     teacher.looking_for.add(ANSWERED.format(n=n))
+    teacher.seen_text.pop(ANSWERED.format(n=n), None)  # an earlier question's count
     asked_at = time.perf_counter()
-    mine = await teacher.run(teacher.value("class_ask", trigger_value=True))
+    mine = await teacher.run(teacher.value(ask, trigger_value=True))
     if mine.error:
         raise RuntimeError(f"the teacher's question: {mine.error}")
 
@@ -427,18 +432,23 @@ async def question(teacher: Tab, students: list[Tab], spread: float, timeout: fl
     await wait_for(lambda: all(shows_question(s) for s in students), timeout)
     reached = [s.last_full - asked_at for s in students if shows_question(s)]
     clicks: list[float] = []
+    sent: list[int] = []
 
     async def answer(i: int, s: Tab) -> str:
         await asyncio.sleep(i * spread / max(n - 1, 1))
         # A pick is a run of its own: Send is drawn disabled until a choice is picked, and
         # Streamlit runs no callback of a widget that was disabled (SessionState
         # _call_callbacks), as a browser sends no click of a disabled button.
-        choice = s.value("class_answer", string_value=s.options["class_answer"][0])
-        picked = await s.run(choice)
+        options = s.options["class_answer"]
+        k = pick(i, len(options))
+        picked = await s.run(s.value("class_answer", string_value=options[k]))
         if picked.error:
             return picked.error
         clicks.append(time.perf_counter())
-        return (await s.run(s.value("class_send", trigger_value=True))).error
+        error = (await s.run(s.value("class_send", trigger_value=True))).error
+        if not error:
+            sent.append(k)
+        return error
 
     errors = [e for e in await asyncio.gather(*(answer(i, s) for i, s in enumerate(students)
                                                  if shows_question(s))) if e]
@@ -455,7 +465,7 @@ async def question(teacher: Tab, students: list[Tab], spread: float, timeout: fl
     revealed = [s.guesses_at - revealed_at for s in students if s.guesses_at is not None]
     return Asked(reached, len(clicks), errors, last - min(clicks, default=last),
                  None if seen is None else seen - last, revealed,
-                 n - min(len(reached), len(revealed)))
+                 n - min(len(reached), len(revealed)), sent)
 
 
 async def run_class(url: str, pid: int, page: str, n: int, changes: int, idle: float,

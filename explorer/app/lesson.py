@@ -249,12 +249,15 @@ def _open_linked(lesson: Lesson, given: str, index: int, show: bool) -> None:
 # ---- a lesson taught in a class -------------------------------------------------------------
 
 
-def class_params(view: Mapping[str, str], limit: int) -> dict[str, str]:
-    """What a class follows of the teacher's lesson: the lesson and step the address names
-    (`view`, the address's parameters), when the lesson's value is at most `limit`
-    characters (a class store's; a long lesson of one's own may not fit)."""
-    params = {k: v for k in LINK_PARAMS if isinstance(v := view.get(k), str)}
-    return params if len(params.get(LESSON_PARAM, "")) <= limit else {}
+def class_params(limit: int) -> dict[str, str]:
+    """What a class follows of the open lesson: its name (or itself) and the step shown, as
+    the address holds them; nothing when the lesson is longer than `limit` characters (a
+    class store's: a long lesson of one's own may not fit, `fits_class`)."""
+    here = current()
+    if here is None or not fits_class(limit):
+        return {}
+    lesson, index = here
+    return {LESSON_PARAM: _named(lesson), STEP_PARAM: str(index + 1)}
 
 
 def fits_class(limit: int) -> bool:

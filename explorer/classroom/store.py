@@ -336,12 +336,11 @@ def tally_of(question_id: int, status: str, choices: int, truth: int | None,
     """The teacher's tally of `answers` (in any order): the nicknames of each choice sorted
     and the answers by time, so every back end gives the same one."""
     by_student = tuple(sorted(answers, key=lambda a: (a.at, a.student)))
-    answers = [(a.choice, a.nickname) for a in by_student]
-    counts, answered = count(answers, choices)
+    counts, answered = count(((a.choice, a.nickname) for a in by_student), choices)
     names: list[list[str]] = [[] for _ in counts]
-    for choice, nickname in answers:
-        if nickname:
-            names[choice].append(nickname)
+    for a in by_student:
+        if a.nickname:
+            names[a.choice].append(a.nickname)
     return Tally(question_id=question_id, status=status, counts=tuple(counts),
                  answered=answered, truth=truth,
                  nicknames=tuple(tuple(sorted(n, key=str.casefold)) for n in names),

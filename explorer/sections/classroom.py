@@ -569,25 +569,22 @@ def asked_about(about: str, store: ClassStore, s: C.Seat) -> PublicQuestion | No
 
 
 def student_side(about: str, heading: Callable[[Mapping[str, str]], None], lang: str,
-                 presenter: bool, label: Callable[[str], str] = str,
-                 labels: Callable[[PublicQuestion], tuple[str, ...] | None] | None = None,
+                 presenter: bool,
+                 labels: Callable[[PublicQuestion], tuple[str, ...]] = lambda q: q.choices,
                  ) -> bool:
     """A following student's side of the class's question about `about` (`about_of`), drawn
-    under `heading(fields)`: answer once, then the truth beside the class's guesses; each
-    choice shown as `label(choice)` (a break's name in the student's language), or all of
-    them as `labels(question)` gives them (a lesson's options in the student's language;
-    None: as asked). True while the page must hide what would give the answer away."""
+    under `heading(fields)`: answer once, then the truth beside the class's guesses; the
+    choices shown as `labels(question)` gives them (a break's name or a lesson's options in
+    the student's language; by default as asked). True while the page must hide what would
+    give the answer away."""
     s = C.seat()
     store = C.store_or_none() if s is not None and C.following() else None
     question = current_question(store, s) if store is not None and s is not None else None
     if question is None or about_of(question) != about:
         return False
-    own = labels(question) if labels is not None else None
-    shown = own if own is not None and len(own) == len(question.choices) else tuple(
-        label(c) for c in question.choices)
     with st.container(border=True, key="class_question"):
         heading(question.fields)
-        return _answer(store, s, question, shown, lang, presenter, about)
+        return _answer(store, s, question, tuple(labels(question)), lang, presenter, about)
 
 
 def student_question(kind_labels: dict[str, str], lang: str, presenter: bool) -> bool:

@@ -172,7 +172,8 @@ def experiment_section(ctx: Context, ts: TrainSettings, result: Trained,
     question "which break will hurt this task the most?"."""
     st.header(t("exp.header"))
     st.markdown(t("exp.intro"))
-    if student_side(ABOUT_BREAK, break_heading, get_lang(), ctx.presenter, label=short_label):
+    if student_side(ABOUT_BREAK, break_heading, get_lang(), ctx.presenter,
+                    labels=lambda q: tuple(short_label(c) for c in q.choices)):
         # the class's question is open: a break trained here, or an experiment's results,
         # would give the answer away
         st.caption(t("class.break_wait"))

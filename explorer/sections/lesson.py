@@ -42,7 +42,7 @@ from ..state.view import PAGE_PATHS
 from ..text.i18n import LANG_NAMES, LANGS, plain, t
 from .classroom import teaching
 from .lesson_class import class_student, class_teacher, in_class_as_student, notes_hidden
-from .lesson_questions import step_asked
+from .lesson_questions import not_asked, step_asked
 
 NO_QUESTION = "none"  # the editor's question menu: no question at this step
 # Back and Next are links (explorer/app/lesson.py `step_address`) drawn as buttons (a link
@@ -105,7 +105,7 @@ def lesson_panel(ctx: Context, here: str, view: Mapping[str, str], lang: str,
             st.button(t("lesson.show_step"), key="lesson_show", on_click=L.go_to,
                       args=(index,), icon=":material/replay:")
         if taught is not None:  # the class sees this lesson: its questions go to the class
-            class_teacher(ctx, taught, lesson, index, view, lang, on_step, page_names)
+            class_teacher(ctx, taught, lesson, index, lang, on_step, page_names)
         elif step.question is not None:
             _self_check(ctx, step.question, step.view, index, lang, on_step)
         st.markdown(LINK_BUTTONS_CSS, unsafe_allow_html=True)  # a constant: no user text
@@ -128,8 +128,8 @@ def _self_check(ctx: Context, question: Question, view: Mapping[str, str], index
                 lang: str, on_step: bool) -> None:
     """The step's question: pick, Check, and at once right or wrong with why."""
     asked = step_asked(ctx, question, view, lang, on_step)
-    if asked is None:  # an attention question's answer is read from its step's model
-        st.caption(t("lesson.q_does_not_fit" if on_step else "lesson.q_needs_step"))
+    if asked is None:
+        st.caption(t(not_asked(on_step)))
         return
     st.markdown(f"**{t('lesson.question')}** {plain(asked.prompt)}")
     pick_key = f"lesson_pick_{L.edit_round()}_{index}"

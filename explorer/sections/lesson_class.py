@@ -15,7 +15,7 @@ import streamlit as st
 from ..app import classroom as C
 from ..app import lesson as L
 from ..app.context import Context
-from ..classroom.store import MAX_VIEW_VALUE_CHARS, OPEN, REVEALED, PublicQuestion
+from ..classroom.store import MAX_VIEW_VALUE_CHARS, OPEN, REVEALED, ClassStore, PublicQuestion
 from ..classroom.store import Question as ClassQuestion
 from ..state.lesson import Lesson, Step, text_in
 from ..text.i18n import plain, t
@@ -27,7 +27,7 @@ from .classroom import (
     student_side,
     teacher_tally,
 )
-from .lesson_questions import Asked, step_asked
+from .lesson_questions import Asked, not_asked, step_asked
 
 HIDE_NOTES = "lesson_hide_notes"  # the teacher's "hide the notes on the projector" switch
 
@@ -58,9 +58,8 @@ def _step_of(question: PublicQuestion | None) -> int | None:
     return int(step) - 1 if step.isascii() and step.isdigit() and len(step) <= 3 else None
 
 
-def class_teacher(ctx: Context, taught: tuple, lesson: Lesson, index: int,
-                   view: Mapping[str, str], lang: str, on_step: bool,
-                   page_names: Mapping[str, str]) -> None:
+def class_teacher(ctx: Context, taught: tuple[ClassStore, C.Seat], lesson: Lesson, index: int,
+                  lang: str, on_step: bool, page_names: Mapping[str, str]) -> None:
     """The teacher's side of a lesson the class follows: what comes next, this step's
     question asked to the class, its answers as they come, Reveal, and why."""
     store, s = taught
@@ -79,7 +78,7 @@ def class_teacher(ctx: Context, taught: tuple, lesson: Lesson, index: int,
         return
     asked = step_asked(ctx, step.question, step.view, lang, on_step)
     if asked is None:
-        st.caption(t("lesson.q_needs_step" if not on_step else "lesson.q_does_not_fit"))
+        st.caption(t(not_asked(on_step)))
         return
     st.markdown(f"**{t('lesson.class_question')}** {plain(asked.prompt)}")
     question = current_question(store, s)
@@ -114,8 +113,9 @@ def class_student(ctx: Context, step: Step, index: int, lang: str, on_step: bool
         prompt = asked.prompt if mine else (question.prompt if question else "")
         st.markdown(f"**{t('lesson.class_question')}** {plain(prompt)}")
 
-    def labels(q: PublicQuestion) -> tuple[str, ...] | None:
-        return tuple(asked.options) if mine else None
+    def labels(q: PublicQuestion) -> tuple[str, ...]:
+        own = tuple(asked.options) if mine else ()
+        return own if len(own) == len(q.choices) else q.choices  # else: as the teacher asked
 
     # this step's question, or one still open (the teacher moved on before revealing it);
     # an earlier step's revealed answers stay with that step

@@ -38,6 +38,13 @@ def step_asked(ctx: Context, question: Question, view: Mapping[str, str], lang: 
     return attention_question(ctx, question, params_to_state(view)[0], lang) if on_step else None
 
 
+def not_asked(on_step: bool) -> str:
+    """Why `step_asked` gave no question (a text key): an attention question's answer is read
+    from its step's own view, which is not shown, or the model shown has no such query,
+    layer or head."""
+    return "lesson.q_does_not_fit" if on_step else "lesson.q_needs_step"
+
+
 def own_question(question: Question, lang: str) -> Asked:
     """A teacher's choice or poll, in `lang`."""
     return Asked(prompt=text_in(question.prompt, lang),
