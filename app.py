@@ -85,7 +85,7 @@ if seat is not None and store is not None:
     # a following student: the class's view, before any of its widgets is drawn; a teacher
     # who took the class back (a reopened link): the page the class is on
     target = (classroom.resumed_page(seat, here) if seat.teaching
-              else classroom.follow(store, seat, here))
+              else classroom.follow(store, seat, here, lesson.paced_alone))
     lesson.take_class(classroom.take_view(seat))  # the class's lesson, at the class's step
     if target in by_path:  # the view goes along: one history entry, Back returns to it
         st.switch_page(by_path[target], query_params=st.query_params.to_dict())
@@ -106,14 +106,18 @@ with page_frame() as frame:
              if k not in (*lesson.LINK_PARAMS, classroom.CLASS_PARAM)}
     if seat is not None and store is not None:
         classroom.count_training(seat, train_asked())
-        # the class follows the view and the lesson the teacher teaches, at its step
+        # the class follows the view and the lesson the teacher teaches, at its step; a
+        # student-paced lesson alone (each student's view is their own)
         taught = lesson.class_params(MAX_VIEW_VALUE_CHARS)
-        followed = classroom.class_view({**shown, **taught}, here, seat.trainings)
+        own_pace = lesson.PACE_PARAM in taught
+        followed = classroom.class_view(taught if own_pace else {**shown, **taught}, here,
+                                        seat.trainings)
         if seat.teaching:
             classroom.steer(store, seat, followed, get_lang())  # the class sees it
-        elif classroom.following():
-            classroom.notice_exploring(seat, followed)
-            if not classroom.following():  # a change of their own: the sidebar unfolds
+        elif classroom.following() and not own_pace:
+            # a change of their own: they explore (the sidebar unfolds), or, the class's
+            # view locked, it goes back to the class's
+            if classroom.notice_exploring(seat, followed):
                 st.rerun()
     page_names = {url: t(title) for _, title, _, url in PAGES}
     with class_slot:

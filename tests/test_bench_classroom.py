@@ -1,5 +1,6 @@
-"""Smoke runs of bench.classroom (3 students, 1 change, 5 s idle windows) and bench.class_lesson
-(3 students, 4 steps); each under a minute. No timing asserts.
+"""Smoke runs of bench.classroom (3 students, 1 change, 5 s idle windows), bench.class_lesson
+(3 students, 4 steps) and bench.class_paced (3 students, 4 steps, each on their own); each
+under a minute. No timing asserts.
 
 Rerun: `.venv/bin/python -m pytest tests/test_bench_classroom.py -q`. It starts its own
 server on 127.0.0.1 (its class store a SQLite file in a temporary folder) and stops it; it
@@ -15,7 +16,7 @@ import re
 
 import pytest
 
-from bench import class_lesson, classroom
+from bench import class_lesson, class_paced, classroom
 
 
 def _cells(row: str) -> list[str]:
@@ -73,4 +74,18 @@ def test_class_lesson_smoke(capsys):
     assert "Answers lost: 0, duplicated: 0" in out
     assert "the export's counts equal what was sent: yes" in out
     assert "| the class with its lesson adds (C's growth - P's) |" in out
+    assert "Errors (0; first 5): none" in out
+
+
+@pytest.mark.timeout(180)
+def test_class_paced_smoke(capsys):
+    """bench.class_paced --smoke (3 students moving alone through 4 steps): every Next drew
+    its step and was counted by the teacher's roster, which ends equal to the truth."""
+    assert class_paced.main(["--smoke"]) == 0
+    out = capsys.readouterr().out
+    drawn = re.search(r"^\| \(a\) .*$", out, re.M)
+    counted = re.search(r"^\| \(b\) .*$", out, re.M)
+    assert drawn is not None and counted is not None, out
+    assert _cells(drawn.group(0))[1] == _cells(counted.group(0))[1] == "9 / 9", out
+    assert "the truth {4: 3}: equal" in out
     assert "Errors (0; first 5): none" in out

@@ -49,6 +49,7 @@ from explorer.classroom.store import (
     ClassState,
     InvalidAnswerError,
     NotTeacherError,
+    OnStep,
     PublicQuestion,
     Question,
     QuestionClosedError,
@@ -400,6 +401,67 @@ def test_the_roster_counts_students_connected_following_and_exploring(store):
     store.heartbeat(code, "s3", True, T0 + 6)
     assert store.roster(code, key, T0 + 7) == Roster(connected=3, following=3, exploring=0)
     assert store.roster(code, key, T0 + 30) == Roster(connected=0, following=0, exploring=0)
+
+
+def test_the_roster_says_how_many_students_are_on_each_step_of_the_lesson(store):
+    """A student-paced lesson: each heartbeat names the student's step; the roster counts the
+    connected students per step, with the nicknames they gave (a later heartbeat moves them,
+    an older one that comes late does not, a student gone leaves the count)."""
+    code, key = store.start(T0)
+    question = store.ask(code, key, POLL, T0 + 1)
+    store.answer(code, question, "s1", 0, "Ada", T0 + 1)
+    store.answer(code, question, "s3", 1, "Lin", T0 + 1)
+    store.heartbeat(code, "s1", True, T0 + 2, step=0)
+    store.heartbeat(code, "s2", True, T0 + 2, step=0)
+    store.heartbeat(code, "s3", True, T0 + 3, step=2)
+    store.heartbeat(code, "s4", True, T0 + 3)  # no lesson open: on no step
+    store.heartbeat(code, "gone", True, T0 - 20, step=5)
+    assert store.roster(code, key, T0 + 4).steps == (
+        OnStep(step=0, students=2, names=("Ada",)), OnStep(step=2, students=1, names=("Lin",)))
+    store.heartbeat(code, "s1", False, T0 + 5, step=1)  # moved on, exploring there
+    store.heartbeat(code, "s2", True, T0 + 4.5, step=3)  # sent before s2's last: kept as it was
+    store.heartbeat(code, "s2", True, T0 + 5, step=1)
+    roster = store.roster(code, key, T0 + 6)
+    assert roster.steps == (OnStep(step=1, students=2, names=("Ada",)),
+                            OnStep(step=2, students=1, names=("Lin",)))
+    assert (roster.connected, roster.following, roster.explorers) == (4, 3, ("Ada",))
+    store.heartbeat(code, "s2", True, T0 + 7, step=None)  # the lesson closed
+    assert store.roster(code, key, T0 + 8).steps[0] == OnStep(step=1, students=1, names=("Ada",))
+    assert store.roster(code, key, T0 + 30).steps == ()
+
+
+@pytest.mark.parametrize("step", [-1, 1000, True, 1.0, "2", [2], None])
+def test_a_step_that_is_no_lesson_step_counts_the_student_on_no_step(store, step):
+    code, key = store.start(T0)
+    store.heartbeat(code, "s1", True, T0 + 1, step=step)
+    roster = store.roster(code, key, T0 + 2)
+    assert (roster.connected, roster.steps) == (1, ())
+
+
+def test_a_student_kept_before_steps_were_is_on_no_step(store, spec, tmp_path):
+    """A class store written by an earlier version: Redis values "seen|following", an
+    SQLite students table without its step column."""
+    code, key = store.start(T0)
+    store.heartbeat(code, "s1", True, T0 + 1, step=4)
+    if spec is None:
+        store.close()
+        import sqlite3
+
+        with sqlite3.connect(tmp_path / SQLITE_FILE) as db:
+            db.execute("ALTER TABLE students DROP COLUMN step")
+        store = open_store(spec, tmp_path)
+    else:
+        with redis.Redis.from_url(spec) as client:
+            hashes = [k for k in client.scan_iter() if k.endswith(b":students")]
+            client.hset(hashes[0], "s1", f"{T0 + 1!r}|1")
+    try:
+        roster = store.roster(code, key, T0 + 2)
+        assert (roster.connected, roster.following, roster.steps) == (1, 1, ())
+        store.heartbeat(code, "s1", True, T0 + 3, step=4)
+        assert store.roster(code, key, T0 + 4).steps == (OnStep(step=4, students=1),)
+    finally:
+        if spec is None:
+            store.close()
 
 
 @pytest.mark.parametrize("student", ["", "a b", "x" * 65, "<b>", "\u202e1", None, 7])

@@ -155,3 +155,40 @@ def test_a_teacher_teaches_a_shipped_lesson_to_three_students(classroom):
     _shot(teacher, "teacher_ended")
     for page in (teacher, *students.values()):
         assert page.locator("[data-testid='stException']").count() == 0
+
+
+def test_a_student_paced_lesson_lets_each_student_move_and_the_teacher_sees_where(classroom):
+    """The teacher switches the class's lesson to student-paced: each student has Back and
+    Next of their own; one (reading Chinese) goes two steps on, one on a phone stays; the
+    teacher's roster says how many are on which step. Screenshots: class_lesson_paced_*."""
+    teacher, code = classroom.start(f"/?{LESSON_PARAM}={NAME}&{STEP_PARAM}=1", height=720)
+    students = {"zh": classroom.join(code, "zh"),
+                "phone": _open(classroom, f"/?class={code}", PHONE)}
+    langs = {"zh": "zh", "phone": "en"}
+    for who, page in students.items():
+        page.wait_for_function(_at_step(langs[who], 1), timeout=120_000)
+    settled(teacher)
+    after_rerun(teacher, teacher.locator(".st-key-lesson_pace label").first.click)
+    teacher.wait_for_function(_has(en.TEXT["lesson.pace_self_note"]), timeout=FOLLOW_MS)
+    step = en.TEXT["class.roster_step"]
+    teacher.wait_for_function(_has(en.TEXT["class.roster_steps"].format(
+        steps=step.format(i=1, n=2))), timeout=FOLLOW_MS)
+    zh_page = students["zh"]
+    zh_page.wait_for_function(_has(zh.TEXT["lesson.class_self_paced"][:10], PANEL),
+                              timeout=FOLLOW_MS)
+    for i in (2, 3):  # the student's own Next
+        settled(zh_page)
+        after_rerun(zh_page, zh_page.locator(".st-key-lesson_next a").click)
+        zh_page.wait_for_function(_at_step("zh", i), timeout=120_000)
+    settled(zh_page)
+    teacher.wait_for_function(_has(en.TEXT["class.roster_steps"].format(
+        steps=step.format(i=1, n=1) + " · " + step.format(i=3, n=1))), timeout=FOLLOW_MS)
+    assert students["phone"].locator(PANEL).inner_text().count(
+        en.TEXT["lesson.where"].format(title=LESSON.title["en"], i=1,
+                                       n=len(LESSON.steps)).replace("**", "")) == 1
+    assert zh_page.locator(".st-key-lesson_close").count() == 0  # the class's lesson
+    _shot(teacher, "paced_teacher")
+    _shot(zh_page, "paced_zh_step3")
+    _shot(students["phone"], "paced_phone_step1")
+    for page in (teacher, *students.values()):
+        assert page.locator("[data-testid='stException']").count() == 0

@@ -276,3 +276,100 @@ def test_a_presenting_teacher_may_hide_the_notes_from_the_projector_not_from_stu
     assert "First the encoder" not in _texts(teacher)
     assert en.TEXT["lesson.note_hidden"] in _texts(teacher)
     assert "先看编码器。" in _texts(_run(student, "zh"))
+
+
+def _link(at: AppTest, lang: str, label: str) -> None:
+    """A session follows its lesson's Back or Next link (`label`: its text key), one run."""
+    texts = zh.TEXT if lang == "zh" else en.TEXT
+    set_lang(lang)
+    link = next(el.proto for el in at.get("page_link") if el.proto.label == texts[label])
+    assert not link.disabled
+    at.query_params.clear()
+    at.query_params.update({k: v[-1] for k, v in parse_qs(link.query_string).items()})
+    _run(at, lang)
+
+
+def _roster_line(teacher: AppTest) -> str:
+    return next(x.value for x in _run(teacher, "en").get("caption")
+                if x.value.startswith(en.TEXT["class.roster_steps"].split("{")[0]))
+
+
+def test_a_student_paced_lesson_moves_each_student_alone_and_the_teacher_sees_where(store_kind):
+    teacher, student, code, key = _class()
+    other = _session(C.Seat(code, None), "en", **{"class": code})
+    set_lang("en")
+    teacher.toggle(key="lesson_pace").set_value(True).run()
+    assert not teacher.exception, teacher.exception
+    assert en.TEXT["lesson.pace_self_note"] in _texts(teacher)
+    assert not [b for b in teacher.button if b.key == "lesson_ask"]  # nothing to ask
+    for at, lang in ((student, "zh"), (other, "en")):
+        _run(at, lang)
+        assert at.session_state[L._SELF_PACED] is True and at.session_state[L._STEP] == 0
+        texts = zh.TEXT if lang == "zh" else en.TEXT
+        assert texts["lesson.class_self_paced"] in _texts(at)
+        assert not [b for b in at.button if b.key == "lesson_close"]  # the class's lesson
+    assert _roster_line(teacher) == en.TEXT["class.roster_steps"].format(
+        steps=en.TEXT["class.roster_step"].format(i=1, n=2))
+
+    # the teacher's Next moves the teacher alone
+    _next(teacher)
+    assert teacher.session_state[L._STEP] == 1
+    assert _run(student, "zh").session_state[L._STEP] == 0
+    assert _run(other, "en").session_state[L._STEP] == 0
+
+    # a student's Next moves that student alone; they are still in the class, following
+    _link(student, "zh", "lesson.next")
+    assert student.session_state[L._STEP] == 1 and student.session_state[C.FOLLOW_KEY] is True
+    assert "数一数头。" in _texts(student)
+    assert _run(other, "en").session_state[L._STEP] == 0
+    step = en.TEXT["class.roster_step"]
+    assert _roster_line(teacher) == en.TEXT["class.roster_steps"].format(
+        steps=step.format(i=1, n=1) + " · " + step.format(i=2, n=1))
+
+    # the step's question is the student's own self-check, answered at once
+    set_lang("zh")
+    student.radio(key=f"lesson_pick_{student.session_state[L.EDIT_ROUND]}_1").set_value(1).run()
+    student.button(key="lesson_check_1").click().run()
+    assert not student.exception, student.exception
+    assert any(zh.TEXT["lesson.right"].format(given="四个") == x.value for x in student.success)
+
+    # teacher-paced again: the class goes to the teacher's step
+    set_lang("en")
+    teacher.toggle(key="lesson_pace").set_value(False).run()
+    assert not teacher.exception, teacher.exception
+    for at, lang in ((student, "zh"), (other, "en")):
+        _run(at, lang)
+        assert at.session_state[L._SELF_PACED] is False and at.session_state[L._STEP] == 1
+        texts = zh.TEXT if lang == "zh" else en.TEXT
+        assert texts["lesson.class_paced"] in _texts(at)
+
+
+def test_a_locked_step_takes_a_students_own_change_back_and_ends_with_the_step(store_kind):
+    teacher, student, code, key = _class()
+    set_lang("en")
+    teacher.toggle(key="lesson_lock_0").set_value(True).run()
+    assert not teacher.exception, teacher.exception
+    _run(student, "zh")
+    assert student.session_state[C.SEAT_KEY].locked
+    assert zh.TEXT["lesson.class_locked"] in _texts(student)
+    (follow,) = [w for w in student.sidebar.toggle if w.key.startswith(C.FOLLOW_TOGGLE)]
+    assert follow.disabled and follow.value is True
+    sentence = student.text_input(key="source").value
+    # a change of the student's own goes back to the class's view; they still follow
+    set_lang("zh")
+    student.text_input(key="source").set_value("my own sentence").run()
+    assert not student.exception, student.exception
+    assert student.text_input(key="source").value == sentence
+    assert student.session_state[C.FOLLOW_KEY] is True
+    assert any(zh.TEXT["class.locked_back"] == x.proto.body for x in student.get("toast"))
+
+    # the lock holds for its step: on the next, the student may explore again
+    _next(teacher)
+    _run(student, "zh")
+    assert not student.session_state[C.SEAT_KEY].locked
+    assert student.session_state[L._STEP] == 1
+    set_lang("zh")
+    student.text_input(key="source").set_value("my own sentence").run()
+    assert not student.exception, student.exception
+    assert student.text_input(key="source").value == "my own sentence"
+    assert student.session_state[C.FOLLOW_KEY] is False

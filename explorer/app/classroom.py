@@ -17,7 +17,7 @@ import math
 import os
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,6 +54,9 @@ LANG_PARAM = "lang"  # never followed: each student keeps their own language
 # (unless their link names a language or they chose one), then keeps their own
 CLASS_LANG_PARAM = "clang"
 PRESENTER_PARAM = "pres"  # nor presenter mode: the projector's, not the students' laptops'
+# "1": the teacher locks the students' view (a lesson's step, `lesson.class_params`): a
+# following student's own change goes back to the class's view (`notice_exploring`)
+LOCK_PARAM = "lock"
 OWN_PARAMS = (LANG_PARAM, PRESENTER_PARAM, CLASS_PARAM)  # what each session keeps its own
 STORE_ENV, DATA_ENV = "CLASS_STORE", "CLASS_DATA"
 # The address students open (the join link and its QR code), when the teacher's browser
@@ -67,6 +70,7 @@ FOLLOW_KEY = "_class_following"  # whether this student follows the teacher now
 # its widget key (`follow_toggle_key`)
 FOLLOW_TOGGLE = "class_follow"
 NOTICE_KEY = "_class_notice"  # why a join link did not join (a text key and values), once
+LOCKED_KEY = "_class_locked_back"  # a locked student's change was taken back: told once
 TRAIN_KEY = "_class_train"  # a following student's Train page trains with the teacher
 # (code, its questions' tallies): a class this session's teacher ended, its questions and
 # answers kept to look at and download (`keep_ended`)
@@ -92,7 +96,10 @@ WATCH_EVERY = 2.0
 WAIT_FOR = 8.0
 POLL_EVERY = 1.0
 REST_BEFORE_TICK = 0.5
-ROSTER_EVERY = 2.0  # seconds between the teacher's looks at who follows
+# seconds between the teacher's looks at who follows, and where in a student-paced lesson
+# each student is: a student's Next is on the roster within about this long and a run
+# (bench/class_paced.py: p95 under 2 s with 30 students needs 1 s, not 2)
+ROSTER_EVERY = 1.0
 # seconds between the teacher's looks at the answers of an open question: the chart is
 # complete within about this long of the last answer (one session polls it, not thirty)
 TALLY_EVERY = 0.5
@@ -110,6 +117,7 @@ class Seat:
     sent: dict[str, str] | None = None  # the teacher's view last sent
     applied: dict[str, str] | None = None  # the student's own view just after following
     beat: float = 0.0  # time.time() of the student's last heartbeat
+    beat_step: int | None = None  # the lesson step that heartbeat named (`heartbeat`)
     # the teacher: Train clicks sent; a student: the teacher's count last trained along with
     trainings: str = "0"
     # how often the app turned following on or off (Back to the class, exploring): the
@@ -124,6 +132,7 @@ class Seat:
     # the class's view this run brought to the session (`follow`, `_take_back`), once: what
     # it holds beyond the widgets (the lesson and its step) is taken by app.py (`take_view`)
     taken: dict[str, str] | None = None
+    locked: bool = False  # a student: the class's view is locked (LOCK_PARAM)
 
     @property
     def teaching(self) -> bool:
@@ -173,9 +182,13 @@ def follow_toggle_key(s: Seat) -> str:
 
 
 def toggled(key: str) -> None:
-    """The toggle of key `key` was switched by the student: follow or explore."""
+    """The toggle of key `key` was switched by the student: follow or explore (not while
+    the class's view is locked: the toggle is drawn anew, on)."""
+    s = seat()
     if st.session_state.get(key) is True:
         follow_again()
+    elif s is not None and s.locked and following():
+        s.turns += 1
     else:
         st.session_state[FOLLOW_KEY] = False
 
@@ -450,10 +463,13 @@ def steer(store: ClassStore, s: Seat, view: dict[str, str], lang: str | None = N
         pass
 
 
-def follow(store: ClassStore, s: Seat, page: str) -> str | None:
+def follow(store: ClassStore, s: Seat, page: str,
+           paced_alone: Callable[[Mapping[str, str]], bool] = lambda view: False) -> str | None:
     """A following student's view brought to the class's, when the class changed: the
     widgets' values set (the language kept), and the class's page returned when it is not
-    `page` (the caller switches to it). Call it before any widget of the view is drawn."""
+    `page` (the caller switches to it). Call it before any widget of the view is drawn. A
+    class view that leaves each student's view to them (`paced_alone`: a student-paced
+    lesson) is taken (`take_view`) but sets nothing and goes nowhere."""
     version = store.version(s.code)
     if version is None or version == s.version or st.session_state.get(FOLLOW_KEY) is not True:
         return None
@@ -461,6 +477,9 @@ def follow(store: ClassStore, s: Seat, page: str) -> str | None:
     if state is None or state.ended:
         return None
     s.version, s.applied, s.taken = state.version, None, dict(state.view)
+    s.locked = state.view.get(LOCK_PARAM) == "1"
+    if paced_alone(state.view):
+        return None
     apply_view(state.view)
     trainings = state.view.get(TRAIN_PARAM, "0")
     if trainings not in ("0", s.trainings):  # the teacher pressed Train: the same training
@@ -494,27 +513,44 @@ def _page_defaults() -> dict[str, object]:
     return {k: v for k, v in page_defaults().items() if k not in own}
 
 
-def notice_exploring(s: Seat, own: dict[str, str]) -> None:
+def notice_exploring(s: Seat, own: dict[str, str]) -> bool:
     """After a following student's run: the view the class gave them is remembered; a view
-    of their own making after it means they explore (the class's changes then wait)."""
+    of their own making after it means they explore (the class's changes then wait), or,
+    while the teacher locks the class's view, goes back to the class's (told once,
+    `take_locked_back`). Whether the page must run again."""
     if st.session_state.get(FOLLOW_KEY) is not True or s.teaching:
-        return
+        return False
     if s.applied is None:
         s.applied = own
-    elif own != s.applied:
+        return False
+    if own == s.applied:
+        return False
+    if s.locked:
+        s.version = -1  # the next run brings the class's view and page back (`follow`)
+        st.session_state[LOCKED_KEY] = True
+    else:
         _turn(False)
+    return True
 
 
-def heartbeat(store: ClassStore, s: Seat) -> None:
-    """A student's "still here" (and whether they follow), at most every HEARTBEAT_EVERY;
-    with it, the store's sweep of idle and long-ended classes (`ClassStore.sweep`)."""
+def take_locked_back() -> bool:
+    """Whether a change of this student's own was just taken back (the view is locked), once."""
+    return st.session_state.pop(LOCKED_KEY, None) is True
+
+
+def heartbeat(store: ClassStore, s: Seat, step: int | None = None) -> None:
+    """A student's "still here" (whether they follow, and the step of the class's lesson
+    they are on: None, none), at most every HEARTBEAT_EVERY but at once when the step
+    changed (the teacher's roster shows where a student-paced class is); with it, the
+    store's sweep of idle and long-ended classes (`ClassStore.sweep`)."""
     now = time.time()
-    if s.teaching or now - s.beat < HEARTBEAT_EVERY:
+    if s.teaching or (now - s.beat < HEARTBEAT_EVERY and step == s.beat_step):
         return
-    s.beat = now
+    s.beat, s.beat_step = now, step
     store.sweep(now)
     try:
-        store.heartbeat(s.code, s.student_id, st.session_state.get(FOLLOW_KEY) is True, now)
+        store.heartbeat(s.code, s.student_id, st.session_state.get(FOLLOW_KEY) is True, now,
+                        step)
     except ClassNotFoundError:
         pass  # ended: the panel says so
 
@@ -540,14 +576,15 @@ def wait_is_over(started: float, now: float, last_tick: float | None) -> bool:
     return due >= started + WAIT_FOR - WATCH_EVERY / 2 and now >= due - REST_BEFORE_TICK
 
 
-def wait_for_class(store: ClassStore, s: Seat) -> bool:
+def wait_for_class(store: ClassStore, s: Seat, step: int | None = None) -> bool:
     """A following student's wait, about WAIT_FOR seconds, for the class to move on from the
-    version this page shows; True when it did (the caller reruns the page)."""
+    version this page shows (`step`: the lesson step the page shows, for the heartbeats);
+    True when it did (the caller reruns the page)."""
     with answering_own_ticks() as ticks:
         started = time.monotonic()
 
         def between() -> bool:
-            heartbeat(store, s)  # "still here" while it waits (at most every HEARTBEAT_EVERY)
+            heartbeat(store, s, step)  # "still here" while it waits (every HEARTBEAT_EVERY)
             return _asked_for_another_run() or (
                 ticks is not None and wait_is_over(started, time.monotonic(), ticks.last))
 

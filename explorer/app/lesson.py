@@ -32,7 +32,7 @@ from ..state.lesson import (
 )
 from ..state.urlstate import params_to_state
 from ..state.view import page_defaults
-from .classroom import apply_view
+from .classroom import LOCK_PARAM, apply_view
 from .memo import remember
 from .shelves import SHIPPED_LESSONS
 from .streamlit_internals import history_navigation
@@ -40,6 +40,9 @@ from .streamlit_internals import history_navigation
 LESSON_PARAM = "lesson"  # a shipped lesson's name, or a lesson of one's own in full
 STEP_PARAM = "lstep"  # the step shown, counted from 1
 LINK_PARAMS = (LESSON_PARAM, STEP_PARAM)
+# In a class's view only: the class's lesson is student-paced (each student moves through it
+# alone; the class's view then carries no step and no view of the teacher's)
+PACE_PARAM, SELF_PACED = "lpace", "self"
 
 _LESSON = "_lesson"  # the open lesson: (Lesson, shipped name or None)
 _STEP = "_lesson_step"  # the index of the step shown
@@ -49,6 +52,10 @@ _LINK = "_lesson_link"  # (Lesson, its link form): encoded once per change
 _NOTICE = "_lesson_notice"  # why a lesson could not be opened: (text key, values), once
 _WRITTEN = "_lesson_written"  # the step the address was last given (`link_params`)
 _FROM_CLASS = "_lesson_from_class"  # the open lesson is the class's (`take_class`)
+# the class's lesson is student-paced: the teacher chose it (`set_self_paced`), or a
+# student's class view says so (`take_class`)
+_SELF_PACED = "_lesson_self_paced"
+_LOCKED = "_lesson_locked"  # the step (index) whose view the teacher locks for the class
 EDIT_ROUND = "_lesson_round"  # goes up when steps are added, moved or removed (edit boxes' keys)
 
 
@@ -97,7 +104,8 @@ def open_shipped(name: str) -> None:
 
 def close() -> None:
     """Close the lesson (the view stays as it is)."""
-    for key in (_LESSON, _STEP, _PAGE, _ANSWERS, _LINK, _WRITTEN, _FROM_CLASS):
+    for key in (_LESSON, _STEP, _PAGE, _ANSWERS, _LINK, _WRITTEN, _FROM_CLASS, _SELF_PACED,
+                _LOCKED):
         st.session_state.pop(key, None)
 
 
@@ -251,13 +259,49 @@ def _open_linked(lesson: Lesson, given: str, index: int, show: bool) -> None:
 
 def class_params(limit: int) -> dict[str, str]:
     """What a class follows of the open lesson: its name (or itself) and the step shown, as
-    the address holds them; nothing when the lesson is longer than `limit` characters (a
-    class store's: a long lesson of one's own may not fit, `fits_class`)."""
+    the address holds them (and the lock, `locked_here`), or, student-paced (`self_paced`),
+    the lesson and its pace alone;
+    nothing when the lesson is longer than `limit` characters (a class store's: a long
+    lesson of one's own may not fit, `fits_class`)."""
     here = current()
     if here is None or not fits_class(limit):
         return {}
     lesson, index = here
-    return {LESSON_PARAM: _named(lesson), STEP_PARAM: str(index + 1)}
+    if self_paced():
+        return {LESSON_PARAM: _named(lesson), PACE_PARAM: SELF_PACED}
+    lock = {LOCK_PARAM: "1"} if locked_here() else {}
+    return {LESSON_PARAM: _named(lesson), STEP_PARAM: str(index + 1), **lock}
+
+
+def locked_here() -> bool:
+    """Whether the teacher locks the class's view on the step shown (`set_locked`): a lock
+    holds for its step alone, and never in a student-paced lesson."""
+    here = current()
+    return (here is not None and not self_paced()
+            and st.session_state.get(_LOCKED) == here[1])
+
+
+def set_locked(on: bool) -> None:
+    """The teacher's choice: the students may not explore on the step shown (`on`), or may."""
+    here = current()
+    st.session_state[_LOCKED] = here[1] if on and here is not None else None
+
+
+def self_paced() -> bool:
+    """Whether the open lesson, taught to a class, is student-paced: each student moves
+    through it at their own pace (`set_self_paced`, `take_class`)."""
+    return current() is not None and st.session_state.get(_SELF_PACED) is True
+
+
+def set_self_paced(on: bool) -> None:
+    """The teacher's choice: the class's lesson is student-paced (`on`) or teacher-paced."""
+    st.session_state[_SELF_PACED] = bool(on)
+
+
+def paced_alone(view: Mapping[str, str]) -> bool:
+    """Whether a class's `view` leaves each student's view to them: its lesson is
+    student-paced (the class brings the lesson, never the teacher's page or view)."""
+    return _one(view.get(PACE_PARAM)) == SELF_PACED and _one(view.get(LESSON_PARAM)) is not None
 
 
 def fits_class(limit: int) -> bool:
@@ -270,7 +314,9 @@ def fits_class(limit: int) -> bool:
 def take_class(view: Mapping[str, str] | None) -> None:
     """The class's view this run brought (`view`; None: none came): its lesson opened or
     moved to its step, the view itself set already; a class view without a lesson closes
-    the lesson the class had opened (never one the learner opened themselves)."""
+    the lesson the class had opened (never one the learner opened themselves). A
+    student-paced lesson (`paced_alone`) is opened at its first step, with that step's view,
+    and then left to the student: the class never moves them."""
     if view is None:
         return
     given = _one(view.get(LESSON_PARAM))
@@ -278,6 +324,7 @@ def take_class(view: Mapping[str, str] | None) -> None:
         if st.session_state.get(_FROM_CLASS):
             close()
         return
+    alone = paced_alone(view)
     index = _step_index(_one(view.get(STEP_PARAM)))
     if not _is_open(given):
         try:
@@ -285,13 +332,15 @@ def take_class(view: Mapping[str, str] | None) -> None:
         except LessonError as e:
             tell(e.key, e.values)
             return
-        _open_linked(lesson, given, index, show=False)
-    held = current()
-    index = max(0, min(index, len(held[0].steps) - 1)) if held is not None else 0
-    # (the address's step is left as it is: `follow_address` reads it against the step it
-    # was last given, and this run's `link_params` gives it this one)
-    st.session_state[_STEP] = index
+        _open_linked(lesson, given, 0 if alone else index, show=alone)
+    elif not alone:
+        held = current()
+        index = max(0, min(index, len(held[0].steps) - 1)) if held is not None else 0
+        # (the address's step is left as it is: `follow_address` reads it against the step
+        # it was last given, and this run's `link_params` gives it this one)
+        st.session_state[_STEP] = index
     st.session_state[_FROM_CLASS] = True
+    st.session_state[_SELF_PACED] = alone
 
 
 def from_class() -> bool:

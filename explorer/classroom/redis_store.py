@@ -13,7 +13,7 @@ Every key also has a TTL refreshed while the teacher is active, so a store that 
 calls `expire` on empties itself.
 
     {prefix}{code}            hash: digest, view, version, question, question_id, ended, active
-    {prefix}{code}:students   hash: student id -> "seen|following"
+    {prefix}{code}:students   hash: student id -> "seen|following|step" (no step: "")
     {prefix}{code}:q:{id}     hash: choices, truth, status, results, prompt, labels
     {prefix}{code}:a:{id}     hash: student id -> JSON [choice, nickname]
     {prefix}live, {prefix}ended   sorted sets of codes
@@ -65,6 +65,7 @@ from .store import (
     public_json,
     results_from_json,
     revealed_truth,
+    steps_of,
     tally_of,
     with_status,
 )
@@ -238,7 +239,8 @@ class RedisStore(ClassStore):
             return found.version + 1
         return self._change(code, teacher_key, now, steer)
 
-    def _heartbeat(self, code: str, student_id: str, following: bool, now: float) -> None:
+    def _heartbeat(self, code: str, student_id: str, following: bool, now: float,
+                   step: int | None) -> None:
         key = self._students(code)
         with self._r.pipeline(transaction=False) as pipe:
             pipe.hmget(self._class(code), ("ended", "active"))
@@ -251,7 +253,8 @@ class RedisStore(ClassStore):
         if not known and students >= MAX_STUDENTS:
             raise ClassFullError("the class is full")
         with self._r.pipeline(transaction=False) as pipe:
-            pipe.hset(key, student_id, f"{now!r}|{int(following)}")
+            pipe.hset(key, student_id,
+                      f"{now!r}|{int(following)}|{'' if step is None else step}")
             pipe.expire(key, LIVE_TTL)
             pipe.execute()
 
@@ -259,14 +262,15 @@ class RedisStore(ClassStore):
         found = self._teacher(self._r, code, teacher_key, None)
         students = self._r.hgetall(self._students(code))
         connected = following = 0
-        forgotten, exploring = [], []
-        for student, seen_following in students.items():
-            seen, follows = seen_following.split("|")
+        forgotten, seen_now, follows_now, steps = [], [], [], []
+        for student, value in students.items():
+            seen, follows, *step = value.split("|")  # a value kept before steps has none
             if float(seen) >= now - CONNECTED:
                 connected += 1
                 following += follows == "1"
-                if follows != "1":
-                    exploring.append(student)
+                seen_now.append(student)
+                follows_now.append(follows == "1")
+                steps.append(int(step[0]) if step and step[0].isdigit() else None)
             elif float(seen) < now - FORGET_STUDENT:
                 forgotten.append(student)
         if forgotten:
@@ -277,10 +281,11 @@ class RedisStore(ClassStore):
                              lambda pipe, live: (pipe.multi(), self._touch(pipe, code, live, now)))
             except ClassNotFoundError:
                 pass  # it ended in the meantime: nothing to keep alive
+        names = self._nicknames(code, found.question_id, seen_now)
+        explorers = (n for n, f in zip(names, follows_now, strict=True) if not f)
         return Roster(connected=connected, following=following,
-                      exploring=connected - following,
-                      explorers=explorers_of(self._nicknames(code, found.question_id,
-                                                             exploring)))
+                      exploring=connected - following, explorers=explorers_of(explorers),
+                      steps=steps_of(zip(steps, names, strict=True)))
 
     def _nicknames(self, code: str, questions: int, students: list[str]) -> list[str | None]:
         """Each student's nickname as last given with an answer (None: never given)."""

@@ -56,6 +56,7 @@ from .store import (
     public_json,
     results_from_json,
     revealed_truth,
+    steps_of,
     tally_of,
     with_status,
 )
@@ -79,7 +80,7 @@ SCHEMA = (
         UNIQUE (code, question, student))""",
     """CREATE TABLE IF NOT EXISTS students (
         code TEXT NOT NULL, student TEXT NOT NULL, seen REAL NOT NULL,
-        following INTEGER NOT NULL, PRIMARY KEY (code, student)) WITHOUT ROWID""",
+        following INTEGER NOT NULL, step INTEGER, PRIMARY KEY (code, student)) WITHOUT ROWID""",
     "CREATE TABLE IF NOT EXISTS join_failures (client TEXT NOT NULL, at REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS join_failures_by_client ON join_failures (client, at)",
 )
@@ -102,6 +103,8 @@ class SQLiteStore(ClassStore):
                 db.execute("ALTER TABLE questions ADD COLUMN prompt TEXT")
             if "labels" not in columns:  # ... or before the choices' labels were (JSON)
                 db.execute("ALTER TABLE questions ADD COLUMN labels TEXT")
+            if "step" not in {row[1] for row in db.execute("PRAGMA table_info(students)")}:
+                db.execute("ALTER TABLE students ADD COLUMN step INTEGER")  # ... or steps
 
     def close(self) -> None:
         with self._lock:
@@ -225,24 +228,27 @@ class SQLiteStore(ClassStore):
                        " active = max(active, ?) WHERE code = ?", (view, now, code))
             return row[3] + 1
 
-    def _heartbeat(self, code: str, student_id: str, following: bool, now: float) -> None:
+    def _heartbeat(self, code: str, student_id: str, following: bool, now: float,
+                   step: int | None) -> None:
         with self._write() as db:
             row = db.execute("SELECT ended, active FROM classes WHERE code = ?",
                              (code,)).fetchone()
             if row is None:
                 raise ClassNotFoundError("no class has this code")
             check_live(bool(row[0]), row[1], now)
-            updated = db.execute("UPDATE students SET seen = max(seen, ?), following = ?"
-                                 " WHERE code = ? AND student = ?",
-                                 (now, int(following), code, student_id)).rowcount
+            # (a heartbeat older than the last one kept leaves its step as it is)
+            updated = db.execute("UPDATE students SET following = ?,"
+                                 " step = CASE WHEN ? >= seen THEN ? ELSE step END,"
+                                 " seen = max(seen, ?) WHERE code = ? AND student = ?",
+                                 (int(following), now, step, now, code, student_id)).rowcount
             if updated:
                 return
             (students,) = db.execute("SELECT count(*) FROM students WHERE code = ?",
                                      (code,)).fetchone()
             if students >= MAX_STUDENTS:
                 raise ClassFullError("the class is full")
-            db.execute("INSERT INTO students (code, student, seen, following)"
-                       " VALUES (?, ?, ?, ?)", (code, student_id, now, int(following)))
+            db.execute("INSERT INTO students (code, student, seen, following, step)"
+                       " VALUES (?, ?, ?, ?, ?)", (code, student_id, now, int(following), step))
 
     def _roster(self, code: str, teacher_key: str, now: float) -> Roster:
         with self._connection() as db:
@@ -253,14 +259,16 @@ class SQLiteStore(ClassStore):
             if not row[1] and TOUCH_EVERY <= now - row[2] <= IDLE_LIMIT:
                 db.execute("UPDATE classes SET active = max(active, ?) WHERE code = ?"
                            " AND ended = 0", (now, code))
-            # each exploring student's nickname as last given with an answer
-            names = [name for (name,) in db.execute(
+            # each connected student's nickname as last given with an answer, and step
+            seen = db.execute(
                 "SELECT (SELECT nickname FROM answers WHERE answers.code = students.code"
                 " AND answers.student = students.student AND nickname IS NOT NULL"
-                " ORDER BY at DESC LIMIT 1) FROM students"
-                " WHERE code = ? AND seen >= ? AND following = 0", (code, now - CONNECTED))]
+                " ORDER BY at DESC LIMIT 1), following, step FROM students"
+                " WHERE code = ? AND seen >= ?", (code, now - CONNECTED)).fetchall()
         return Roster(connected=connected, following=following,
-                      exploring=connected - following, explorers=explorers_of(names))
+                      exploring=connected - following,
+                      explorers=explorers_of(name for name, follows, _ in seen if not follows),
+                      steps=steps_of((step, name) for name, _, step in seen))
 
     def _ask(self, code: str, teacher_key: str, question: Question, now: float) -> int:
         with self._write() as db:

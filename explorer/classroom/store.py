@@ -58,6 +58,7 @@ MAX_VIEW_KEY_CHARS = 64
 # in full, as its link does (explorer/state/lesson.py MAX_LINK_CHARS)
 MAX_VIEW_VALUE_CHARS = 40_000
 MAX_VIEW_JSON = 64_000
+MAX_STEP = 1000  # a lesson step a heartbeat names: an index below this (a lesson has 30 at most)
 KINDS = ("token", "option")
 OPEN, CLOSED, REVEALED = "open", "closed", "revealed"
 _STUDENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -156,6 +157,18 @@ class Roster:
     exploring: int  # of those, looking around on their own
     # the exploring ones' nicknames, as they last gave one with an answer, sorted
     explorers: tuple[str, ...] = ()
+    # where in the class's lesson the connected students are: one entry per step that has
+    # any, in step order (a student-paced lesson: each moves on alone)
+    steps: tuple[OnStep, ...] = ()
+
+
+@dataclass(frozen=True)
+class OnStep:
+    """The connected students on one step of the class's lesson."""
+
+    step: int  # the step's index (0: the first)
+    students: int
+    names: tuple[str, ...] = ()  # their nicknames, as last given with an answer, sorted
 
 
 @dataclass(frozen=True)
@@ -352,6 +365,25 @@ def explorers_of(nicknames: Iterable[str | None]) -> tuple[str, ...]:
     return tuple(sorted((n for n in nicknames if n), key=str.casefold))
 
 
+def steps_of(on: Iterable[tuple[int | None, str | None]]) -> tuple[OnStep, ...]:
+    """The roster's steps from each connected student's (step, nickname): one `OnStep` per
+    step that has a student, in step order (a student on no step of a lesson is left out)."""
+    by_step: dict[int, list[str | None]] = {}
+    for step, name in on:
+        if step is not None:
+            by_step.setdefault(step, []).append(name)
+    return tuple(OnStep(step=step, students=len(names), names=explorers_of(names))
+                 for step, names in sorted(by_step.items()))
+
+
+def lesson_step(step: object) -> int | None:
+    """A heartbeat's lesson step as the store keeps it: a step index below MAX_STEP, or None
+    (no lesson open, or anything else a client sent)."""
+    if isinstance(step, int) and not isinstance(step, bool) and 0 <= step < MAX_STEP:
+        return step
+    return None
+
+
 def results_from_json(question_id: int, truth: int | None, results: str) -> Results:
     stored = json.loads(results)
     return Results(question_id=question_id, counts=tuple(stored["counts"]),
@@ -507,9 +539,12 @@ class ClassStore(ABC):
         _BELL.ring(code)
         return version
 
-    def heartbeat(self, code: str, student_id: str, following: bool, now: float) -> None:
-        """A student's page is open, following the teacher's view or not."""
-        self._heartbeat(self._code(code), _student(student_id), bool(following), now)
+    def heartbeat(self, code: str, student_id: str, following: bool, now: float,
+                  step: int | None = None) -> None:
+        """A student's page is open, following the teacher's view or not, showing `step` of
+        the class's lesson (None: none)."""
+        self._heartbeat(self._code(code), _student(student_id), bool(following), now,
+                        lesson_step(step))
 
     def roster(self, code: str, teacher_key: str, now: float) -> Roster:
         """Students connected now, following or exploring. The teacher's page polls this,
@@ -634,7 +669,8 @@ class ClassStore(ABC):
     def _steer(self, code: str, teacher_key: str, view: str, now: float) -> int: ...
 
     @abstractmethod
-    def _heartbeat(self, code: str, student_id: str, following: bool, now: float) -> None: ...
+    def _heartbeat(self, code: str, student_id: str, following: bool, now: float,
+                   step: int | None) -> None: ...
 
     @abstractmethod
     def _roster(self, code: str, teacher_key: str, now: float) -> Roster: ...

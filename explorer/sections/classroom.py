@@ -20,6 +20,7 @@ import streamlit as st
 from streamlit.components.v2 import component
 
 from ..app import classroom as C
+from ..app import lesson as L
 from ..app.charts import show_chart
 from ..app.context import Context
 from ..app.memo import remember
@@ -40,6 +41,7 @@ from ..classroom.store import (
     ClassState,
     ClassStore,
     NotTeacherError,
+    OnStep,
     PublicQuestion,
     Question,
     Tally,
@@ -209,6 +211,8 @@ def _student_notices(store: ClassStore, s: C.Seat, page_names: dict[str, str]) -
     answer on this page, and (the student's look at the class, `_watch`) that they explore
     and where the class is, with the way back, or that the class has ended."""
     with st.container(key="class_notice"):
+        if C.take_locked_back():  # a change of their own, taken back
+            st.toast(t("class.locked_back"), icon=":material/lock:")
         _where_to_answer(store, s)
         draw_last(lambda: _watch_for(s.version)(store, page_names))
 
@@ -244,7 +248,8 @@ def _teacher(store: ClassStore, s: C.Seat) -> None:
         st.image(qr_png(link), caption=t("class.qr_caption"), width="stretch")
         if presenting():  # the room sees this screen
             st.toggle(t("class.show_names"), key=SHOW_NAMES, help=t("class.show_names_help"))
-        draw_last(lambda: _roster(store, s.code, s.teacher_key or ""))
+        paced = L.self_paced()  # a student-paced lesson: where each student is
+        draw_last(lambda: _roster(store, s.code, s.teacher_key or "", paced))
         _end_button(store, s)
     _keep_seat(s)
 
@@ -261,6 +266,21 @@ def _keep_seat(s: C.Seat) -> None:
     else:
         _keep_key(key="class_student_key", data={"name": C.STUDENT_COOKIE + s.code,
                                                  "value": s.student_id}, height=0)
+
+
+def steps_line(steps: Sequence[OnStep], names: bool) -> str:
+    """Where a student-paced class is: how many students on each step (the nicknames they
+    gave, when `names` may be shown), in the teacher's language; or that no student has
+    opened the lesson yet."""
+    if not steps:
+        return t("class.roster_no_steps")
+    parts = []
+    for on in steps:
+        part = t("class.roster_step", i=on.step + 1, n=on.students)
+        if names and on.names:
+            part += " (" + ", ".join(_quoted(n) for n in on.names) + ")"
+        parts.append(part)
+    return t("class.roster_steps", steps=" · ".join(parts))
 
 
 def names_shown(presenter: bool) -> bool:
@@ -319,8 +339,9 @@ def _ended_class() -> None:
 
 
 @timed_fragment(C.ROSTER_EVERY)
-def _roster(store: ClassStore, code: str, key: str) -> None:
-    """Who is in the class, redrawn on its own every ROSTER_EVERY seconds."""
+def _roster(store: ClassStore, code: str, key: str, paced: bool = False) -> None:
+    """Who is in the class, redrawn on its own every ROSTER_EVERY seconds; `paced`: the
+    class's lesson is student-paced, and the roster says who is on which step."""
     use_session_lang()  # a run of this fragment alone skips app.py's
     try:
         roster = store.roster(code, key, time.time())
@@ -333,6 +354,8 @@ def _roster(store: ClassStore, code: str, key: str) -> None:
     if roster.explorers and names_shown(presenting()):
         st.caption(t("class.roster_explorers",
                      names=", ".join(_quoted(n) for n in roster.explorers)))
+    if paced:
+        st.caption(steps_line(roster.steps, names_shown(presenting())))
     try:
         _asked(store.questions(code, key), code)
     except (ClassNotFoundError, NotTeacherError):
@@ -462,9 +485,11 @@ def _student(store: ClassStore, s: C.Seat) -> None:
         # widget's value is never what says whether the student follows. A page change
         # (st.switch_page, to the class's page) drops every widget's value; the flag stays.
         key = C.follow_toggle_key(s)
+        locked = s.locked and C.following()  # the teacher locks the class's view
         with st.container(key=C.FOLLOW_TOGGLE):
-            st.toggle(t("class.follow"), value=C.following(), key=key,
-                      help=t("class.follow_help"), on_change=C.toggled, args=(key,))
+            st.toggle(t("class.follow"), value=C.following(), key=key, disabled=locked,
+                      help=t("class.follow_locked_help" if locked else "class.follow_help"),
+                      on_change=C.toggled, args=(key,))
         st.button(t("class.leave"), key="class_leave", icon=":material/logout:",
                   on_click=C.leave_class, args=(store, False))
     _keep_seat(s)
@@ -517,7 +542,9 @@ def _watch(store: ClassStore, page_names: dict[str, str]) -> None:
     s = C.seat()
     if s is None:
         return
-    C.heartbeat(store, s)
+    held = L.current() if L.from_class() else None
+    step = held[1] if held is not None else None  # where the student is in the class's lesson
+    C.heartbeat(store, s, step)
     version, following = store.version(s.code), C.following()
     state = store.state(s.code) if version is not None and (
         version != s.version or not following) else None
@@ -526,7 +553,7 @@ def _watch(store: ClassStore, page_names: dict[str, str]) -> None:
         toast_once(("ended", s.code), t("class.ended"), ":material/event_busy:")
         return
     if following:
-        if version != s.version or (fragment_rerun() and C.wait_for_class(store, s)):
+        if version != s.version or (fragment_rerun() and C.wait_for_class(store, s, step)):
             st.rerun(scope="app")  # the class moved on: the page follows
         return
     _exploring(store, s, state, page_names)

@@ -96,9 +96,12 @@ def lesson_panel(ctx: Context, here: str, view: Mapping[str, str], lang: str,
         elif note:
             st.markdown(plain(note))
         on_step = here == step.page and L.shows_step(view)
-        if L.from_class() and in_class_as_student():  # the teacher moves the class
+        classes = L.from_class() and in_class_as_student()  # the class's lesson
+        if classes and not L.self_paced():  # the teacher moves the class
             class_student(ctx, step, index, lang, on_step)
             return
+        if classes:  # student-paced: Back and Next are the student's own
+            st.caption(t("lesson.class_self_paced"))
         if not on_step:
             st.info(t("lesson.away", page=page_names.get(step.page, step.page)),
                     icon=":material/explore:")
@@ -118,8 +121,9 @@ def lesson_panel(ctx: Context, here: str, view: Mapping[str, str], lang: str,
                 st.page_link(pages[target], label=t(label), icon=icon,
                              query_params=L.step_address(to, own), disabled=not 0 <= to < n,
                              width="stretch")
-        leave.button(t("lesson.close"), key="lesson_close", on_click=L.close,
-                     icon=":material/close:", width="stretch")
+        if not classes:  # the class's lesson closes when the teacher closes it
+            leave.button(t("lesson.close"), key="lesson_close", on_click=L.close,
+                         icon=":material/close:", width="stretch")
         if index == n - 1:
             st.caption(t("lesson.last_step"))
 

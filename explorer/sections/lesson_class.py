@@ -30,11 +30,24 @@ from .classroom import (
 from .lesson_questions import Asked, not_asked, step_asked
 
 HIDE_NOTES = "lesson_hide_notes"  # the teacher's "hide the notes on the projector" switch
+PACE_TOGGLE = "lesson_pace"  # the teacher's "students move at their own pace" switch
+LOCK_TOGGLE = "lesson_lock"  # + the step's index: the teacher's "lock exploring" switch
+
+
+def _pace_changed() -> None:
+    """The pace switch: the lesson is student-paced or teacher-paced from this run on (kept
+    in the lesson's session state: a page change drops the switch's own value)."""
+    L.set_self_paced(st.session_state.get(PACE_TOGGLE) is True)
 
 
 def notes_hidden(presenter: bool) -> bool:
     """Whether the teacher's screen, projected (`presenter`), hides the steps' notes."""
     return presenter and st.session_state.get(HIDE_NOTES) is True
+
+
+def _lock_changed(key: str) -> None:
+    """The lock switch of the step shown: the students' view is locked on it, or not."""
+    L.set_locked(st.session_state.get(key) is True)
 
 
 def in_class_as_student() -> bool:
@@ -63,6 +76,13 @@ def class_teacher(ctx: Context, taught: tuple[ClassStore, C.Seat], lesson: Lesso
     """The teacher's side of a lesson the class follows: what comes next, this step's
     question asked to the class, its answers as they come, Reveal, and why."""
     store, s = taught
+    paced = L.self_paced()
+    st.toggle(t("lesson.pace"), value=paced, key=PACE_TOGGLE, help=t("lesson.pace_help"),
+              on_change=_pace_changed)
+    if not paced:  # a lock holds for one step (a switch of the step's own)
+        lock = f"{LOCK_TOGGLE}_{index}"
+        st.toggle(t("lesson.lock"), value=L.locked_here(), key=lock,
+                  help=t("lesson.lock_help"), on_change=_lock_changed, args=(lock,))
     if ctx.presenter:  # the teacher's screen is projected: the notes may be for them alone
         st.toggle(t("lesson.hide_notes"), key=HIDE_NOTES, help=t("lesson.hide_notes_help"))
     if not L.fits_class(MAX_VIEW_VALUE_CHARS):
@@ -74,6 +94,9 @@ def class_teacher(ctx: Context, taught: tuple[ClassStore, C.Seat], lesson: Lesso
                      page=page_names.get(after.page, after.page))
                    + (" " + plain(note) if note else ""))
     step = lesson.steps[index]
+    if paced:  # each student moves and checks the questions alone: nothing to ask
+        st.caption(t("lesson.pace_self_note"))
+        return
     if step.question is None:
         return
     asked = step_asked(ctx, step.question, step.view, lang, on_step)
@@ -102,10 +125,13 @@ def class_student(ctx: Context, step: Step, index: int, lang: str, on_step: bool
     """A student's side of the lesson their class follows: the teacher moves the class from
     step to step; the step's question is answered when the teacher asks it."""
     st.caption(t("lesson.class_paced"))
+    s = C.seat()
+    if s is not None and s.locked and C.following():
+        st.caption(t("lesson.class_locked"))
     if step.question is None:
         return
     asked = step_asked(ctx, step.question, step.view, lang, on_step)
-    s, store = C.seat(), C.store_or_none()
+    store = C.store_or_none()
     question = current_question(store, s) if s is not None and store is not None else None
     mine = asked is not None and _step_of(question) == index
 
@@ -146,7 +172,7 @@ def _attention_asked(s: C.Seat) -> bool:
     """Whether the class's current question, not yet revealed, is the attention question of
     a step of the open lesson."""
     held, store = L.current(), C.store_or_none()
-    if held is None or store is None:
+    if held is None or store is None or L.self_paced():  # student-paced: nothing is asked
         return False
     question = current_question(store, s)
     index = _step_of(question)

@@ -2264,6 +2264,12 @@ TEXT: dict[str, str] = {
     "class.show_names_help": "In presenter mode students' names are hidden: who answered what, "
                              "and who explores. Switch this on to show them to the room.",
     "class.roster_explorers": "Exploring: {names}",
+    "class.roster_steps": "Where the students are in the lesson: {steps}",
+    "class.roster_step": "step {i}: {n}",
+    "class.roster_no_steps": "No student has the lesson open yet.",
+    "class.locked_back": "Your teacher has locked this step: the view stays the class's.",
+    "class.follow_locked_help": "Your teacher has locked this step: you follow the class "
+                                "until they unlock it or move on.",
     "class.q_open_exploring": "The teacher asked a question. Go back to the class to answer it.",
     "class.q_you_none": "You did not answer this question.",
     "class.q_you_picked": "Your answer: {answer}.",
@@ -2495,6 +2501,20 @@ TEXT: dict[str, str] = {
     "lesson.class_question": "Question for the class:",
     "lesson.class_ask": "Ask the class",
     "lesson.class_paced": "Your teacher moves the class through this lesson, step by step.",
+    "lesson.class_self_paced": "Work through this lesson at your own pace: Back and Next "
+                               "are yours. Your teacher sees which step you are on.",
+    "lesson.pace": "Students move at their own pace",
+    "lesson.pace_help": "On: each student moves through the lesson with their own Back and "
+                        "Next, and checks each step's question on their own; the class panel "
+                        "shows how many are on each step. Off: your Back and Next move "
+                        "everyone, and you ask each step's question to the class.",
+    "lesson.pace_self_note": "Student-paced: your Back and Next move only you. Each student "
+                             "checks this step's question on their own.",
+    "lesson.lock": "Lock exploring on this step",
+    "lesson.lock_help": "On: every student's view stays the class's on this step (a change "
+                        "of their own goes back at once, and they cannot stop following). "
+                        "The lock ends when you move to another step or switch it off.",
+    "lesson.class_locked": "Your teacher has locked this step: the view stays the class's.",
     "lesson.class_q_later": "This step has a question: answer it when your teacher asks it.",
     "lesson.hide_notes": "Hide the notes on the projector",
     "lesson.hide_notes_help": "The step's note stays on your students' screens; the "

@@ -1940,6 +1940,11 @@ TEXT: dict[str, str] = {
     "class.show_names_help": "演示模式下，学生的名字（谁选了什么、谁在自行探索）默认隐藏。打开此开"
                              "关即向全班显示。",
     "class.roster_explorers": "自行探索的学生：{names}",
+    "class.roster_steps": "学生在本课中的进度：{steps}",
+    "class.roster_step": "第 {i} 步：{n} 人",
+    "class.roster_no_steps": "还没有学生打开这节课。",
+    "class.locked_back": "老师锁定了这一步：视图保持与全班一致。",
+    "class.follow_locked_help": "老师锁定了这一步：在老师解锁或进入下一步之前，你会一直跟随全班。",
     "class.q_open_exploring": "老师提了一个问题。回到课堂即可作答。",
     "class.q_you_none": "你没有回答这个问题。",
     "class.q_you_picked": "你的回答：{answer}。",
@@ -2134,6 +2139,18 @@ TEXT: dict[str, str] = {
     "lesson.class_question": "课堂提问：",
     "lesson.class_ask": "向全班提问",
     "lesson.class_paced": "老师会带着全班一步一步地学习这节课。",
+    "lesson.class_self_paced": "按自己的节奏学习这节课：“上一步”和“下一步”由你自己"
+                               "掌握。老师能看到你在哪一步。",
+    "lesson.pace": "学生按自己的节奏学习",
+    "lesson.pace_help": "打开：每个学生用自己的“上一步”“下一步”学习，并自行检查每一步的"
+                        "问题；课堂面板显示每一步有多少名学生。关闭：你的“上一步”“下一步”"
+                        "带动全班，每一步的问题由你向全班提出。",
+    "lesson.pace_self_note": "学生自定进度：你的“上一步”“下一步”只移动你自己。每个"
+                             "学生自行检查这一步的问题。",
+    "lesson.lock": "锁定这一步，不允许自行探索",
+    "lesson.lock_help": "打开：这一步中每个学生的视图都与全班一致（学生自己的改动会立即恢复，也不能"
+                        "停止跟随）。进入其他步骤或关闭此开关即解除锁定。",
+    "lesson.class_locked": "老师锁定了这一步：视图保持与全班一致。",
     "lesson.class_q_later": "这一步有一个问题：等老师提问时再作答。",
     "lesson.hide_notes": "在投影上隐藏说明",
     "lesson.hide_notes_help": "学生的屏幕上仍显示这一步的说明；投影的屏幕只提示说明已隐藏。",
