@@ -111,7 +111,7 @@ with page_frame() as frame:
         taught = lesson.class_params(MAX_VIEW_VALUE_CHARS)
         own_pace = lesson.PACE_PARAM in taught
         followed = classroom.class_view(taught if own_pace else {**shown, **taught}, here,
-                                        seat.trainings)
+                                        seat.trainings, seat.closes if seat.teaching else None)
         if seat.teaching:
             classroom.steer(store, seat, followed, get_lang())  # the class sees it
         elif classroom.following() and not own_pace:

@@ -2,9 +2,9 @@
 Chinese, one on a 390 px phone) go through "Attention, step by step" from its first step to
 its last. The teacher's Next moves every student to the step's page and note; each question
 is asked to the class, answered once by each student (the heatmaps wait on the students'
-pages while the attention question is open), and revealed; a student who reloads keeps
-their place and their answer; the teacher ends the class and downloads the answers as CSV,
-per choice and per student.
+pages while the attention question is open), and revealed (the last after a countdown that
+closes the answers); a student who reloads keeps their place and their answer; the teacher
+ends the class and downloads the answers as CSV, per choice and per student.
 
 The test waits on what each page shows (conditions), never on fixed sleeps. Screenshots of
 the teacher at 1280 x 720 and of the students go to test-artifacts/class_lesson_*.png."""
@@ -28,6 +28,7 @@ LESSON = shipped(NAME)
 TEXTS = {"en": en.TEXT, "zh": zh.TEXT}
 PANEL = ".st-key-lesson_panel"
 PRESENTER, PHONE = {"width": 1280, "height": 720}, {"width": 390, "height": 844}
+LAST_QUESTION = max(i for i, step in enumerate(LESSON.steps, start=1) if step.question)
 
 
 def _at_step(lang: str, i: int) -> str:
@@ -107,6 +108,16 @@ def test_a_teacher_teaches_a_shipped_lesson_to_three_students(classroom):
         teacher.wait_for_function(_has(en.TEXT["class.q_answered"].format(n=3)),
                                   timeout=FOLLOW_MS)
         _shot(teacher, f"teacher_step{i}_answers")
+        if i == LAST_QUESTION:  # 15 s to answer, counted down in the browser, then closed
+            settled(teacher)
+            after_rerun(teacher, teacher.locator(".st-key-class_countdown_pick").get_by_text(
+                en.TEXT["class.countdown_seconds"].format(n=15), exact=True).click)
+            timer = teacher.get_by_role("timer")
+            timer.wait_for(timeout=FOLLOW_MS)
+            assert "Answers close in" in timer.inner_text()
+            _shot(teacher, "teacher_countdown")
+            teacher.wait_for_function(_has(en.TEXT["class.answers_closed"]),
+                                      timeout=15_000 + 2 * FOLLOW_MS)
         click_until(teacher, ".st-key-class_reveal button",
                     "() => document.querySelector('.st-key-class_reveal') === null")
         own = [TEXTS[lang][k].split("{")[0] for lang in ("en", "zh")

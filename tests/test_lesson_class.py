@@ -373,3 +373,46 @@ def test_a_locked_step_takes_a_students_own_change_back_and_ends_with_the_step(s
     assert not student.exception, student.exception
     assert student.text_input(key="source").value == "my own sentence"
     assert student.session_state[C.FOLLOW_KEY] is False
+
+
+def test_a_countdown_closes_the_answers_and_every_student_sees_it(store_kind):
+    teacher, student, code, key = _class()
+    _next(teacher)  # step 2 asks a multiple choice
+    _run(teacher, "en").button(key="lesson_ask").click().run()
+    assert not teacher.exception, teacher.exception
+    set_lang("en")
+    teacher.segmented_control(key="class_countdown_pick").set_value(15).run()
+    assert not teacher.exception, teacher.exception
+    seat = teacher.session_state[C.SEAT_KEY]
+    question = C.class_store().state(code).question
+    closes = C.countdown_of(seat.closes, question.id)
+    assert closes is not None and 13 <= closes - time.time() <= 16
+    assert not [w for w in teacher.get("segmented_control")
+                if w.key == "class_countdown_pick"]  # a countdown runs: no second one
+    # the class view carries it: the student's page counts down (in the browser)
+    _run(student, "zh")
+    assert C.countdown_of(student.session_state[C.SEAT_KEY].closes, question.id) == closes
+    _answer(student, 1)  # in time: kept
+    # the time is up: the teacher's page closes the answers and the countdown ends
+    seat.closes = f"{question.id}:{int(time.time()) - 1}"
+    _run(teacher, "en")
+    assert C.class_store().state(code).question.status == "closed"
+    assert seat.closes is None and C.CLOSES_PARAM not in C.class_store().state(code).view
+    assert C.class_store().tally(code, key, question.id).answered == 1
+    _run(student, "zh")
+    assert student.session_state[C.SEAT_KEY].closes is None
+
+
+@pytest.mark.parametrize("seconds", [0, 7, 3600, -15, True, "15", 15.5, None])
+def test_a_countdown_of_no_offered_length_is_refused(seconds):
+    code, key = C.class_store().start(time.time())
+    seat = C.Seat(code, key)
+    C.start_countdown(C.class_store(), seat, 1, seconds)
+    assert seat.closes is None and C.class_store().state(code).view == {}
+
+
+@pytest.mark.parametrize("closes", ["", "1", "2:100", "1:", "1:abc", "1:1e9", "1:-5",
+                                    "1:" + "9" * 13, "x:100", None])
+def test_a_countdown_for_another_question_or_malformed_is_none(closes):
+    assert C.countdown_of(closes, 1) is None
+    assert C.countdown_of("1:1700000000", 1) == 1_700_000_000.0

@@ -57,6 +57,10 @@ PRESENTER_PARAM = "pres"  # nor presenter mode: the projector's, not the student
 # "1": the teacher locks the students' view (a lesson's step, `lesson.class_params`): a
 # following student's own change goes back to the class's view (`notice_exploring`)
 LOCK_PARAM = "lock"
+# "<question id>:<time>": the teacher's countdown, the answers to that question close at that
+# time (whole seconds of time.time()); in the class view while it runs (`start_countdown`)
+CLOSES_PARAM = "closes"
+COUNTDOWNS = (15, 30, 60)  # seconds a teacher may give the class to answer
 OWN_PARAMS = (LANG_PARAM, PRESENTER_PARAM, CLASS_PARAM)  # what each session keeps its own
 STORE_ENV, DATA_ENV = "CLASS_STORE", "CLASS_DATA"
 # The address students open (the join link and its QR code), when the teacher's browser
@@ -133,6 +137,8 @@ class Seat:
     # it holds beyond the widgets (the lesson and its step) is taken by app.py (`take_view`)
     taken: dict[str, str] | None = None
     locked: bool = False  # a student: the class's view is locked (LOCK_PARAM)
+    # the countdown (CLOSES_PARAM) the teacher sent, or a student's class view carries
+    closes: str | None = None
 
     @property
     def teaching(self) -> bool:
@@ -353,7 +359,7 @@ def _take_back(s: Seat, state: ClassState) -> Seat:
     if presenter in ("0", "1"):
         st.session_state[BY_URL[PRESENTER_PARAM].key] = presenter == "1"
     s.version, s.sent, s.taken = state.version, dict(state.view), dict(state.view)
-    s.trainings = state.view.get(TRAIN_PARAM, "0")
+    s.trainings, s.closes = state.view.get(TRAIN_PARAM, "0"), state.view.get(CLOSES_PARAM)
     s.resume_page, s.resumed = state.view.get(PAGE_PARAM), True
     return s
 
@@ -424,11 +430,40 @@ def enter_from_link(store: ClassStore | None, params: Mapping[str, object]) -> N
     join_class(store, code)
 
 
-def class_view(view: Mapping[str, str], page: str, trainings: str = "0") -> dict[str, str]:
+def class_view(view: Mapping[str, str], page: str, trainings: str = "0",
+               closes: str | None = None) -> dict[str, str]:
     """What a class follows of a view: its link parameters but each session's own (the
-    language, presenter mode), its page, and how often the teacher has pressed Train."""
+    language, presenter mode), its page, how often the teacher has pressed Train, and the
+    countdown of the answers (`closes`) while one runs."""
+    countdown = {CLOSES_PARAM: closes} if closes else {}
     return {**{k: v for k, v in view.items() if k not in OWN_PARAMS}, PAGE_PARAM: page,
-            TRAIN_PARAM: trainings}
+            TRAIN_PARAM: trainings, **countdown}
+
+
+def countdown_of(closes: str | None, question_id: int) -> float | None:
+    """When the answers to question `question_id` close, by the countdown `closes`
+    (CLOSES_PARAM's value), as time.time(); None: no countdown for that question."""
+    asked, _, at = (closes or "").partition(":")
+    if asked != str(question_id) or not at.isascii() or not at.isdigit() or len(at) > 12:
+        return None
+    return float(at)
+
+
+def start_countdown(store: ClassStore, s: Seat, question_id: int, seconds: object) -> None:
+    """The teacher gives the class `seconds` (one of COUNTDOWNS) to answer question
+    `question_id`: every student's page counts down (the class view carries it); the
+    teacher's page closes the answers when the time is up (`countdown_of`)."""
+    if not s.teaching or seconds not in COUNTDOWNS or isinstance(seconds, bool):
+        return
+    s.closes = f"{question_id}:{math.ceil(time.time() + float(seconds))}"
+    steer(store, s, {**(s.sent or {}), CLOSES_PARAM: s.closes})
+
+
+def end_countdown(store: ClassStore, s: Seat) -> None:
+    """The countdown is over (the answers closed, revealed, or another question asked)."""
+    if s.teaching and s.closes is not None:
+        s.closes = None
+        steer(store, s, {k: v for k, v in (s.sent or {}).items() if k != CLOSES_PARAM})
 
 
 def count_training(s: Seat, asked: bool) -> None:
@@ -478,6 +513,7 @@ def follow(store: ClassStore, s: Seat, page: str,
         return None
     s.version, s.applied, s.taken = state.version, None, dict(state.view)
     s.locked = state.view.get(LOCK_PARAM) == "1"
+    s.closes = state.view.get(CLOSES_PARAM)
     if paced_alone(state.view):
         return None
     apply_view(state.view)
@@ -498,7 +534,7 @@ def take_view(s: Seat) -> dict[str, str] | None:
 def apply_view(view: Mapping[str, str]) -> None:
     """The widgets set to a class's `view` (the language and presenter mode kept)."""
     widgets, _ = params_to_state({k: v for k, v in view.items() if k not in (
-        PAGE_PARAM, TRAIN_PARAM, CLASS_LANG_PARAM, *OWN_PARAMS)})
+        PAGE_PARAM, TRAIN_PARAM, CLASS_LANG_PARAM, LOCK_PARAM, CLOSES_PARAM, *OWN_PARAMS)})
     # a link leaves out the choices at their default: the class's is the default then (a
     # choice the session never set shows its default already: every key set here makes
     # each widget of every later run dearer, Streamlit's SessionState.filtered_state)

@@ -8,6 +8,7 @@ import csv
 import io
 import ipaddress
 import json
+import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -72,6 +73,26 @@ SHOW_NAMES = "class_show_names"  # the teacher's "show names on the projector" s
 BANNER_FOLDED = "_class_banner_folded"  # the code of the class whose banner is folded
 END_ASKED = "_class_end_asked"  # the code of the class the teacher asked to end (to confirm)
 _keep_key = component("transformer_explorer_class_key", html="<span></span>", js=_COOKIE_JS)
+# The answers' countdown, counted in the browser (no run of the server's a second): from the
+# seconds left when the page was drawn; the texts are the app's own, set as text, never HTML.
+_COUNTDOWN_JS = """
+export default function ({ parentElement, data }) {
+  const el = parentElement.querySelector('span');
+  if (!el) return;
+  const end = Date.now() + 1000 * Math.max(0, Number(data && data.seconds) || 0);
+  const text = String(data && data.text || ''), done = String(data && data.done || '');
+  const draw = () => {
+    const left = Math.max(0, Math.ceil((end - Date.now()) / 1000));
+    el.textContent = left > 0 ? text.replace('{s}', String(left)) : done;
+    return left;
+  };
+  draw();
+  const timer = setInterval(() => { if (draw() <= 0) clearInterval(timer); }, 250);
+  return () => clearInterval(timer);
+}
+"""
+_countdown = component("transformer_explorer_countdown", js=_COUNTDOWN_JS,
+                       html='<span role="timer" style="font-weight: 600"></span>')
 
 
 def join_link(page_url: str, code: str, public: str | None = None) -> str:
@@ -692,6 +713,7 @@ def _answer(store: ClassStore, s: C.Seat, question: PublicQuestion, labels: tupl
     if question.status == CLOSED:  # the teacher closed the answers: the reveal comes
         st.info(t("class.q_closed_wait"), icon=":material/timer_off:")
         return True
+    countdown(C.countdown_of(s.closes, question.id), "class_countdown")
     # no answer preselected: a first choice (often <pad> or <s>) would be sent by a student
     # who only pressed Send
     choice = st.selectbox(t("class.q_your_answer"), range(len(labels)), index=None,
@@ -930,6 +952,8 @@ def ask_now(store: ClassStore, s: C.Seat, question: Question,
     they clicked; the page's `focus` choices (the layer and head asked about) then show
     what it asks about, to the class too once revealed."""
     store.ask(s.code, s.teacher_key or "", question, time.time())
+    C.end_countdown(store, s)  # (one for the question before)
+    st.session_state.pop("class_countdown_pick", None)
     for key, value in (focus or {}).items():
         st.session_state[key] = value
 
@@ -957,6 +981,8 @@ def _tally(store: ClassStore, code: str, key: str, question_id: int,
     use_session_lang()  # a run of this fragment alone skips app.py's
     try:
         tally = store.tally(code, key, question_id)
+        if _countdown_over(store, code, key, question_id, tally.status):
+            tally = store.tally(code, key, question_id)
     except ClassroomError:
         return
     shown = tally.truth if tally.status == REVEALED else None
@@ -981,8 +1007,52 @@ def _tally(store: ClassStore, code: str, key: str, question_id: int,
         close.button(t("class.close_answers"), key="class_close", icon=":material/timer_off:",
                      help=t("class.close_answers_help"), width="stretch",
                      on_click=_close_now, args=(store, code, key, question_id))
+        s = C.seat()
+        closes = C.countdown_of(s.closes, question_id) if s is not None else None
+        if closes is not None:
+            countdown(closes, "class_countdown")
+        else:  # or in so many seconds, every student's page counting down
+            st.segmented_control(
+                t("class.countdown_start"), C.COUNTDOWNS, key="class_countdown_pick",
+                format_func=lambda n: t("class.countdown_seconds", n=n),
+                help=t("class.countdown_help"), on_change=_countdown_chosen,
+                args=(store, question_id, "class_countdown_pick"))
     else:
         close.caption(t("class.answers_closed"))
+
+
+def countdown(closes: float | None, key: str) -> None:
+    """The seconds left to answer, counting down in the browser (`closes`: when the answers
+    close, as time.time(); None: no countdown)."""
+    if closes is None:
+        return
+    left = max(0, math.ceil(closes - time.time()))
+    # (the same words as text, for a screen reader that does not follow the timer)
+    _countdown(key=key, data={"seconds": left, "text": t("class.countdown"),
+                              "done": t("class.countdown_done")}, height="content")
+
+
+def _countdown_over(store: ClassStore, code: str, key: str, question_id: int,
+                    status: str) -> bool:
+    """The teacher's countdown for this question is up: the answers close (once). Whether
+    the answers were closed now."""
+    s = C.seat()
+    closes = C.countdown_of(s.closes, question_id) if s is not None else None
+    if s is None or closes is None:
+        return False
+    if status == OPEN and time.time() < closes:
+        return False
+    if status == OPEN:
+        _close_now(store, code, key, question_id)
+    C.end_countdown(store, s)
+    return status == OPEN
+
+
+def _countdown_chosen(store: ClassStore, question_id: int, choice_key: str) -> None:
+    """The countdown's callback: the class has the seconds chosen to answer."""
+    s = C.seat()
+    if s is not None:
+        C.start_countdown(store, s, question_id, st.session_state.get(choice_key))
 
 
 def _close_now(store: ClassStore, code: str, key: str, question_id: int) -> None:
@@ -1000,6 +1070,9 @@ def _reveal_now(store: ClassStore, code: str, key: str, question_id: int, ready:
     if not ready:  # a forged click: the truth is not measured yet
         return
     store.reveal(code, key, question_id, time.time(), truth)
+    s = C.seat()
+    if s is not None:
+        C.end_countdown(store, s)
     st.rerun(scope="app")
 
 

@@ -2379,6 +2379,13 @@ TEXT: dict[str, str] = {
     "class.close_answers_help": "No more answers: those already in are kept and counted. "
                                 "Reveal when you are ready.",
     "class.answers_closed": "Answers are closed.",
+    "class.countdown": "Answers close in {s} s",
+    "class.countdown_done": "Time is up: the answers are closing.",
+    "class.countdown_start": "Or close them in",
+    "class.countdown_seconds": "{n} s",
+    "class.countdown_help": "Every student's page counts down; when the time is up, the "
+                            "answers close (those in stay) and you reveal when ready. Keep "
+                            "this page open: it closes them.",
     "class.q_closed_wait": "The teacher closed the answers before yours was sent. The right "
                            "answer comes with the reveal.",
     "class.q_lesson_sent": "Your answer is in. The teacher reveals the right answer to the "

@@ -2032,6 +2032,12 @@ TEXT: dict[str, str] = {
     "class.close_answers": "停止作答",
     "class.close_answers_help": "不再接受新的回答，已提交的回答会保留并计入。准备好后再公布答案。",
     "class.answers_closed": "已停止作答。",
+    "class.countdown": "还有 {s} 秒截止作答",
+    "class.countdown_done": "时间到：正在截止作答。",
+    "class.countdown_start": "或在以下时间后截止",
+    "class.countdown_seconds": "{n} 秒",
+    "class.countdown_help": "每个学生的页面都会倒计时；时间到时截止作答（已收到的答案保留），"
+                            "准备好后再公布答案。请保持此页面打开：由它来截止作答。",
     "class.q_closed_wait": "老师在你提交之前停止了作答。正确答案会在公布时揭晓。",
     "class.q_lesson_sent": "你的答案已提交。老师会向全班公布正确答案。",
     "class.q_lesson_hidden": "每人只能回答一次。老师公布后，你会看到正确答案和全班的回答。",
