@@ -221,6 +221,13 @@ FIRST_CASE_ONLY = {
                            "test_masks_page_shows_the_exact_zeros",
                            "test_masks_page_shows_both_unsqueezes",
                            "test_shapes_page_shows_the_walk"},
+    # A class taught a lesson: SQLite's case (both stores' rules: tests/test_class_store.py)
+    "test_lesson_class": {
+        "test_a_student_paced_lesson_moves_each_student_alone_and_the_teacher_sees_where",
+        "test_a_locked_step_takes_a_students_own_change_back_and_ends_with_the_step",
+        "test_a_lock_brings_an_exploring_student_back_to_the_class",
+        "test_a_countdown_closes_the_answers_and_every_student_sees_it",
+        "test_the_teacher_closes_the_answers_and_a_late_student_waits_for_the_reveal"},
     "test_teaching_numbers": {
         "test_the_model_page_compares_the_two_layernorms_on_the_sentence",
         "test_the_bias_free_layout_is_compared_with_live_numbers",

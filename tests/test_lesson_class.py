@@ -22,6 +22,7 @@ from test_class_store import redis_url  # noqa: F401 (a fixture)
 from explorer.app import classroom as C
 from explorer.app import lesson as L
 from explorer.classroom.store import REVEALED
+from explorer.sections.classroom import COUNTDOWN_PICK
 from explorer.sections.lesson_class import class_question
 from explorer.sections.lesson_questions import own_question
 from explorer.state.lesson import Lesson, Question, Step, to_link
@@ -45,7 +46,10 @@ LESSON = Lesson({"en": "In class", "zh": "课堂"}, (
 ))
 
 
-@pytest.fixture(params=["sqlite", "redis"])
+STORES = ["sqlite", "redis"]  # a test that takes `store_kind` runs with each (indirect)
+
+
+@pytest.fixture
 def store_kind(request, monkeypatch) -> str:
     """The class store of each back end, empty (the autouse fixture made a SQLite one)."""
     if request.param == "redis":
@@ -125,6 +129,7 @@ def _ask_and_reveal(teacher: AppTest, student: AppTest, choice: int) -> None:
     _run(student, "zh")
 
 
+@pytest.mark.parametrize("store_kind", STORES, indirect=True)
 def test_a_class_follows_the_teachers_lesson_step_by_step_and_answers_its_questions(store_kind):
     teacher, student, code, key = _class()
     # the student has the class's lesson, at the class's step, in their own language
@@ -222,6 +227,7 @@ def test_a_steps_question_reaches_the_class_with_its_options_and_right_answer():
     assert class_question(own_question(POLL, "zh"), 2).truth is None
 
 
+@pytest.mark.parametrize("store_kind", STORES, indirect=True)
 def test_the_teacher_closes_the_answers_and_a_late_student_waits_for_the_reveal(store_kind):
     teacher, early, code, key = _class()
     late = _session(C.Seat(code, None), "en", **{"class": code})
@@ -294,6 +300,7 @@ def _roster_line(teacher: AppTest) -> str:
                 if x.value.startswith(en.TEXT["class.roster_steps"].split("{")[0]))
 
 
+@pytest.mark.parametrize("store_kind", STORES, indirect=True)
 def test_a_student_paced_lesson_moves_each_student_alone_and_the_teacher_sees_where(store_kind):
     teacher, student, code, key = _class()
     other = _session(C.Seat(code, None), "en", **{"class": code})
@@ -344,6 +351,7 @@ def test_a_student_paced_lesson_moves_each_student_alone_and_the_teacher_sees_wh
         assert texts["lesson.class_paced"] in _texts(at)
 
 
+@pytest.mark.parametrize("store_kind", STORES, indirect=True)
 def test_a_locked_step_takes_a_students_own_change_back_and_ends_with_the_step(store_kind):
     teacher, student, code, key = _class()
     set_lang("en")
@@ -375,20 +383,21 @@ def test_a_locked_step_takes_a_students_own_change_back_and_ends_with_the_step(s
     assert student.session_state[C.FOLLOW_KEY] is False
 
 
+@pytest.mark.parametrize("store_kind", STORES, indirect=True)
 def test_a_countdown_closes_the_answers_and_every_student_sees_it(store_kind):
     teacher, student, code, key = _class()
     _next(teacher)  # step 2 asks a multiple choice
     _run(teacher, "en").button(key="lesson_ask").click().run()
     assert not teacher.exception, teacher.exception
     set_lang("en")
-    teacher.segmented_control(key="class_countdown_pick").set_value(15).run()
+    teacher.segmented_control(key=COUNTDOWN_PICK).set_value(15).run()
     assert not teacher.exception, teacher.exception
     seat = teacher.session_state[C.SEAT_KEY]
     question = C.class_store().state(code).question
     closes = C.countdown_of(seat.closes, question.id)
     assert closes is not None and 13 <= closes - time.time() <= 16
     assert not [w for w in teacher.get("segmented_control")
-                if w.key == "class_countdown_pick"]  # a countdown runs: no second one
+                if w.key == COUNTDOWN_PICK]  # a countdown runs: no second one
     # the class view carries it: the student's page counts down (in the browser)
     _run(student, "zh")
     assert C.countdown_of(student.session_state[C.SEAT_KEY].closes, question.id) == closes
@@ -416,3 +425,19 @@ def test_a_countdown_of_no_offered_length_is_refused(seconds):
 def test_a_countdown_for_another_question_or_malformed_is_none(closes):
     assert C.countdown_of(closes, 1) is None
     assert C.countdown_of("1:1700000000", 1) == 1_700_000_000.0
+
+
+@pytest.mark.parametrize("store_kind", STORES, indirect=True)
+def test_a_lock_brings_an_exploring_student_back_to_the_class(store_kind):
+    teacher, student, code, key = _class()
+    sentence = student.text_input(key="source").value
+    set_lang("zh")
+    student.text_input(key="source").set_value("my own sentence").run()
+    assert student.session_state[C.FOLLOW_KEY] is False  # exploring
+    set_lang("en")
+    teacher.toggle(key="lesson_lock_0").set_value(True).run()
+    assert not teacher.exception, teacher.exception
+    _run(student, "zh")
+    assert student.session_state[C.FOLLOW_KEY] is True
+    assert student.text_input(key="source").value == sentence
+    assert student.session_state[C.SEAT_KEY].locked

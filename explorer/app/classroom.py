@@ -628,6 +628,13 @@ def wait_for_class(store: ClassStore, s: Seat, step: int | None = None) -> bool:
     return version is not None and version != s.version
 
 
+def locked_back() -> None:
+    """An exploring student brought back to the class, whose view the teacher locks: they
+    follow again, and are told why once (`take_locked_back`)."""
+    follow_again()
+    st.session_state[LOCKED_KEY] = True
+
+
 def follow_again() -> None:
     """"Back to the class": follow again; the next run brings the class's view."""
     _turn(True)

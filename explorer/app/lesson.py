@@ -260,9 +260,8 @@ def _open_linked(lesson: Lesson, given: str, index: int, show: bool) -> None:
 def class_params(limit: int) -> dict[str, str]:
     """What a class follows of the open lesson: its name (or itself) and the step shown, as
     the address holds them (and the lock, `locked_here`), or, student-paced (`self_paced`),
-    the lesson and its pace alone;
-    nothing when the lesson is longer than `limit` characters (a class store's: a long
-    lesson of one's own may not fit, `fits_class`)."""
+    the lesson and its pace alone; nothing when the lesson is longer than `limit` characters
+    (a class store's: a long lesson of one's own may not fit, `fits_class`)."""
     here = current()
     if here is None or not fits_class(limit):
         return {}

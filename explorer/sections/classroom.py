@@ -72,6 +72,7 @@ ANSWERED_KEY = "_class_answered"  # (code, question id) this student answered
 SHOW_NAMES = "class_show_names"  # the teacher's "show names on the projector" switch
 BANNER_FOLDED = "_class_banner_folded"  # the code of the class whose banner is folded
 END_ASKED = "_class_end_asked"  # the code of the class the teacher asked to end (to confirm)
+COUNTDOWN_PICK = "class_countdown_pick"  # the teacher's "close them in 15, 30, 60 s"
 _keep_key = component("transformer_explorer_class_key", html="<span></span>", js=_COOKIE_JS)
 # The answers' countdown, counted in the browser (no run of the server's a second): from the
 # seconds left when the page was drawn; the texts are the app's own, set as text, never HTML.
@@ -577,6 +578,9 @@ def _watch(store: ClassStore, page_names: dict[str, str]) -> None:
         if version != s.version or (fragment_rerun() and C.wait_for_class(store, s, step)):
             st.rerun(scope="app")  # the class moved on: the page follows
         return
+    if state is not None and state.view.get(C.LOCK_PARAM) == "1":  # everyone looks here now
+        C.locked_back()
+        st.rerun(scope="app")
     _exploring(store, s, state, page_names)
 
 
@@ -953,7 +957,7 @@ def ask_now(store: ClassStore, s: C.Seat, question: Question,
     what it asks about, to the class too once revealed."""
     store.ask(s.code, s.teacher_key or "", question, time.time())
     C.end_countdown(store, s)  # (one for the question before)
-    st.session_state.pop("class_countdown_pick", None)
+    st.session_state.pop(COUNTDOWN_PICK, None)
     for key, value in (focus or {}).items():
         st.session_state[key] = value
 
@@ -1013,10 +1017,10 @@ def _tally(store: ClassStore, code: str, key: str, question_id: int,
             countdown(closes, "class_countdown")
         else:  # or in so many seconds, every student's page counting down
             st.segmented_control(
-                t("class.countdown_start"), C.COUNTDOWNS, key="class_countdown_pick",
+                t("class.countdown_start"), C.COUNTDOWNS, key=COUNTDOWN_PICK,
                 format_func=lambda n: t("class.countdown_seconds", n=n),
                 help=t("class.countdown_help"), on_change=_countdown_chosen,
-                args=(store, question_id, "class_countdown_pick"))
+                args=(store, question_id))
     else:
         close.caption(t("class.answers_closed"))
 
@@ -1027,7 +1031,6 @@ def countdown(closes: float | None, key: str) -> None:
     if closes is None:
         return
     left = max(0, math.ceil(closes - time.time()))
-    # (the same words as text, for a screen reader that does not follow the timer)
     _countdown(key=key, data={"seconds": left, "text": t("class.countdown"),
                               "done": t("class.countdown_done")}, height="content")
 
@@ -1048,11 +1051,11 @@ def _countdown_over(store: ClassStore, code: str, key: str, question_id: int,
     return status == OPEN
 
 
-def _countdown_chosen(store: ClassStore, question_id: int, choice_key: str) -> None:
+def _countdown_chosen(store: ClassStore, question_id: int) -> None:
     """The countdown's callback: the class has the seconds chosen to answer."""
     s = C.seat()
     if s is not None:
-        C.start_countdown(store, s, question_id, st.session_state.get(choice_key))
+        C.start_countdown(store, s, question_id, st.session_state.get(COUNTDOWN_PICK))
 
 
 def _close_now(store: ClassStore, code: str, key: str, question_id: int) -> None:

@@ -2519,8 +2519,9 @@ TEXT: dict[str, str] = {
                              "checks this step's question on their own.",
     "lesson.lock": "Lock exploring on this step",
     "lesson.lock_help": "On: every student's view stays the class's on this step (a change "
-                        "of their own goes back at once, and they cannot stop following). "
-                        "The lock ends when you move to another step or switch it off.",
+                        "of their own goes back at once, they cannot stop following, and "
+                        "those exploring come back). The lock ends when you move to another "
+                        "step or switch it off.",
     "lesson.class_locked": "Your teacher has locked this step: the view stays the class's.",
     "lesson.class_q_later": "This step has a question: answer it when your teacher asks it.",
     "lesson.hide_notes": "Hide the notes on the projector",
