@@ -46,8 +46,8 @@ redis:
 # test mostly waits (one at a time they use about a quarter of two cores), so the rest fills
 # the idle cores and gives them back when a browser test needs them (`nice`). The benchmarks'
 # smoke runs that drive Chromium go with the rest: they assert what they print, never a time.
-# The rest's output follows the browser part's. In a fresh clone on 2 cores: about 20
-# minutes, the browser part's (the README says what was measured).
+# The rest's output follows the browser part's. In a fresh clone on 2 cores: about 21
+# minutes, 20 of them the browser part's (the rest, about 13, ends well before it).
 test: $(VENV)/.dev-deps browser redis
 	$(BIN)/ruff check .
 	@rest_log=$$(mktemp) rest_tmp=$$(mktemp -d); \
@@ -60,7 +60,7 @@ test: $(VENV)/.dev-deps browser redis
 	echo "browser tests: exit $$browser_rc; the rest: exit $$rest_rc"; \
 	test $$browser_rc = 0 && test $$rest_rc = 0
 
-# The inner loop (about 80 s on an idle 2-core machine): everything but the browser tests and
+# The inner loop (about 90 s on an idle 2-core machine): everything but the browser tests and
 # the slow ones (the benchmarks' smoke runs, long trainings, extra cases: tests/conftest.py),
 # in two worker processes (pytest-xdist), one per core.
 test-fast: $(VENV)/.dev-deps
