@@ -40,25 +40,15 @@ redis:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; \
 	fi
 
-# The browser tests one at a time in the foreground (each serves the app and drives Chromium,
-# and waits on what the page draws: two at once would halve each one's machine), while
-# everything else runs beside them at the lowest priority in two worker processes: a browser
-# test mostly waits (one at a time they use about a quarter of two cores), so the rest fills
-# the idle cores and gives them back when a browser test needs them (`nice`). The benchmarks'
-# smoke runs that drive Chromium go with the rest: they assert what they print, never a time.
-# The rest's output follows the browser part's. In a fresh clone on 2 cores: about 21
-# minutes, 20 of them the browser part's (the rest, about 13, ends well before it).
+# Everything but the browser tests in two worker processes, one per core; then the browser
+# tests one at a time (each serves the app and drives Chromium, and waits on what the page
+# draws: two at once would halve each one's machine; run beside the rest, even at the lowest
+# priority, the timed ones fail now and then). In a fresh clone on 2 cores: about 5 minutes,
+# then 19; the browser part lists its slowest tests.
 test: $(VENV)/.dev-deps browser redis
 	$(BIN)/ruff check .
-	@rest_log=$$(mktemp) rest_tmp=$$(mktemp -d); \
-	nice -n 19 $(BIN)/python -m pytest -m "not browser or slow" -n 2 -p no:cacheprovider \
-		--basetemp=$$rest_tmp > $$rest_log 2>&1 & rest=$$!; \
-	$(BIN)/python -m pytest -m "browser and not slow" --durations=25; browser_rc=$$?; \
-	wait $$rest; rest_rc=$$?; \
-	echo "=== everything but the browser tests (run beside them) ==="; cat $$rest_log; \
-	rm -rf $$rest_log $$rest_tmp; \
-	echo "browser tests: exit $$browser_rc; the rest: exit $$rest_rc"; \
-	test $$browser_rc = 0 && test $$rest_rc = 0
+	$(BIN)/python -m pytest -m "not browser" -n 2
+	$(BIN)/python -m pytest -m browser --durations=25
 
 # The inner loop (about 90 s on an idle 2-core machine): everything but the browser tests and
 # the slow ones (the benchmarks' smoke runs, long trainings, extra cases: tests/conftest.py),

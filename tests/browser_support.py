@@ -1,10 +1,8 @@
 """Browser-test support: the fixtures that serve the app and open Debian's Chromium, helpers.
 
 The fixtures (`app_url`, `class_url`, `browser`, `page`) are registered in conftest.py, so
-every test module can use them. `app_url` is one server for the whole test session (a
-server's start and its first page cost about 6 s, paid once instead of in every module);
-`class_url` is a server of the module's own, with a class store of its own, stopped when the
-module ends; a module that needs an app or settings of its own serves it itself.
+every test module can use them: each module gets its own server, stopped when the module
+ends.
 Without a browser the tests are skipped with a message, except under CI (CI=true), where a
 missing browser is a failure: `make test` installs Debian's Chromium when it is missing and
 the user is root.
@@ -66,7 +64,7 @@ def need_browser() -> None:
     pytest.skip(message)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def app_url():
     need_browser()
     with serve(free_port()) as url:
