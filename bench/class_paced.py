@@ -18,8 +18,9 @@ CLASS_DATA a temporary folder) serves, in this order:
    of mean --pace seconds: a rerun whose address names their next step, as the lesson's
    Next link is (explorer/app/lesson.py `follow_address`). The students move independently,
    so several move at once.
-4. The teacher's page is never touched: its roster (a timed fragment, every ROSTER_EVERY)
-   says how many students are on each step (explorer/sections/classroom.py `steps_line`).
+4. The teacher's page is never touched: its roster (a timed fragment, every
+   ROSTER_PACED_EVERY in a student-paced lesson) says how many students are on each step
+   (explorer/sections/classroom.py `steps_line`).
 
 Measured:
 (a) each Next: to the student's page drawing the step ("step i of n", in their language):
@@ -49,7 +50,7 @@ from bench.class_lesson import bench_lesson, where
 from bench.classroom import P95_TARGET_S, PAGE, ZH_EVERY, Tab, class_server, wait_for
 from bench.common import machine_facts, median, table
 from bench.load import p95
-from explorer.app.classroom import ROSTER_EVERY
+from explorer.app.classroom import ROSTER_PACED_EVERY
 from explorer.app.lesson import LESSON_PARAM, STEP_PARAM
 from explorer.sections.lesson_class import PACE_TOGGLE
 from explorer.state.lesson import to_link
@@ -196,7 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     store = "Redis" if args.store else "SQLite"
     print(f"One server; a student-paced lesson of {steps} steps, {n} students (a third in "
           f"Chinese) each clicking Next every {pace:g} s on average (random, seeded) on "
-          f"/{PAGE}; the teacher's roster redrawn every {ROSTER_EVERY:g} s; class store "
+          f"/{PAGE}; the teacher's roster redrawn every {ROSTER_PACED_EVERY:g} s; class store "
           f"{store}; whole run {took:.0f} s. Step 1 on {out.first} / {n} pages after the "
           f"join link.\n")
 

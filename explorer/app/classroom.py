@@ -57,6 +57,7 @@ PRESENTER_PARAM = "pres"  # nor presenter mode: the projector's, not the student
 # "1": the teacher locks the students' view (a lesson's step, `lesson.class_params`): a
 # following student's own change goes back to the class's view (`notice_exploring`)
 LOCK_PARAM = "lock"
+LOCKED = "1"
 # "<question id>:<time>": the teacher's countdown, the answers to that question close at that
 # time (whole seconds of time.time()); in the class view while it runs (`start_countdown`)
 CLOSES_PARAM = "closes"
@@ -100,10 +101,11 @@ WATCH_EVERY = 2.0
 WAIT_FOR = 8.0
 POLL_EVERY = 1.0
 REST_BEFORE_TICK = 0.5
-# seconds between the teacher's looks at who follows, and where in a student-paced lesson
-# each student is: a student's Next is on the roster within about this long and a run
-# (bench/class_paced.py: p95 under 2 s with 30 students needs 1 s, not 2)
-ROSTER_EVERY = 1.0
+ROSTER_EVERY = 2.0  # seconds between the teacher's looks at who follows
+# ... and at where each student is in a student-paced lesson: a student's Next is on the
+# roster within about this long and a run (bench/class_paced.py: p95 under 2 s with 30
+# students needs 1 s, not 2)
+ROSTER_PACED_EVERY = 1.0
 # seconds between the teacher's looks at the answers of an open question: the chart is
 # complete within about this long of the last answer (one session polls it, not thirty)
 TALLY_EVERY = 0.5
@@ -498,6 +500,11 @@ def steer(store: ClassStore, s: Seat, view: dict[str, str], lang: str | None = N
         pass
 
 
+def locks(view: Mapping[str, str]) -> bool:
+    """Whether a class's `view` locks the students' view for the step (LOCK_PARAM)."""
+    return view.get(LOCK_PARAM) == LOCKED
+
+
 def follow(store: ClassStore, s: Seat, page: str,
            paced_alone: Callable[[Mapping[str, str]], bool] = lambda view: False) -> str | None:
     """A following student's view brought to the class's, when the class changed: the
@@ -512,7 +519,7 @@ def follow(store: ClassStore, s: Seat, page: str,
     if state is None or state.ended:
         return None
     s.version, s.applied, s.taken = state.version, None, dict(state.view)
-    s.locked = state.view.get(LOCK_PARAM) == "1"
+    s.locked = locks(state.view)
     s.closes = state.view.get(CLOSES_PARAM)
     if paced_alone(state.view):
         return None

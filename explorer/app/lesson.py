@@ -32,7 +32,7 @@ from ..state.lesson import (
 )
 from ..state.urlstate import params_to_state
 from ..state.view import page_defaults
-from .classroom import LOCK_PARAM, apply_view
+from .classroom import LOCK_PARAM, LOCKED, apply_view
 from .memo import remember
 from .shelves import SHIPPED_LESSONS
 from .streamlit_internals import history_navigation
@@ -268,7 +268,7 @@ def class_params(limit: int) -> dict[str, str]:
     lesson, index = here
     if self_paced():
         return {LESSON_PARAM: _named(lesson), PACE_PARAM: SELF_PACED}
-    lock = {LOCK_PARAM: "1"} if locked_here() else {}
+    lock = {LOCK_PARAM: LOCKED} if locked_here() else {}
     return {LESSON_PARAM: _named(lesson), STEP_PARAM: str(index + 1), **lock}
 
 

@@ -281,7 +281,14 @@ class RedisStore(ClassStore):
                              lambda pipe, live: (pipe.multi(), self._touch(pipe, code, live, now)))
             except ClassNotFoundError:
                 pass  # it ended in the meantime: nothing to keep alive
-        names = self._nicknames(code, found.question_id, seen_now)
+        # names only for those the roster names: explorers, and everyone on a step of a
+        # student-paced lesson (in a class that follows its teacher, nearly no one)
+        named = [i for i, (f, step) in enumerate(zip(follows_now, steps, strict=True))
+                 if not f or step is not None]
+        found_names = self._nicknames(code, found.question_id, [seen_now[i] for i in named])
+        names: list[str | None] = [None] * len(seen_now)
+        for i, name in zip(named, found_names, strict=True):
+            names[i] = name
         explorers = (n for n, f in zip(names, follows_now, strict=True) if not f)
         return Roster(connected=connected, following=following,
                       exploring=connected - following, explorers=explorers_of(explorers),

@@ -259,11 +259,14 @@ class SQLiteStore(ClassStore):
             if not row[1] and TOUCH_EVERY <= now - row[2] <= IDLE_LIMIT:
                 db.execute("UPDATE classes SET active = max(active, ?) WHERE code = ?"
                            " AND ended = 0", (now, code))
-            # each connected student's nickname as last given with an answer, and step
+            # each connected student's step, and nickname as last given with an answer
+            # when the roster names them: explorers, and everyone on a step of a
+            # student-paced lesson (in a class that follows its teacher, nearly no one)
             seen = db.execute(
-                "SELECT (SELECT nickname FROM answers WHERE answers.code = students.code"
+                "SELECT CASE WHEN following = 0 OR step IS NOT NULL THEN"
+                " (SELECT nickname FROM answers WHERE answers.code = students.code"
                 " AND answers.student = students.student AND nickname IS NOT NULL"
-                " ORDER BY at DESC LIMIT 1), following, step FROM students"
+                " ORDER BY at DESC LIMIT 1) END, following, step FROM students"
                 " WHERE code = ? AND seen >= ?", (code, now - CONNECTED)).fetchall()
         return Roster(connected=connected, following=following,
                       exploring=connected - following,

@@ -271,7 +271,8 @@ def _teacher(store: ClassStore, s: C.Seat) -> None:
         if presenting():  # the room sees this screen
             st.toggle(t("class.show_names"), key=SHOW_NAMES, help=t("class.show_names_help"))
         paced = L.self_paced()  # a student-paced lesson: where each student is
-        draw_last(lambda: _roster(store, s.code, s.teacher_key or "", paced))
+        roster = _roster_paced if paced else _roster
+        draw_last(lambda: roster(store, s.code, s.teacher_key or ""))
         _end_button(store, s)
     _keep_seat(s)
 
@@ -360,11 +361,10 @@ def _ended_class() -> None:
                   width="stretch", on_click=C.close_ended)
 
 
-@timed_fragment(C.ROSTER_EVERY)
-def _roster(store: ClassStore, code: str, key: str, paced: bool = False) -> None:
-    """Who is in the class, redrawn on its own every ROSTER_EVERY seconds; `paced`: the
-    class's lesson is student-paced, and the roster says who is on which step."""
-    use_session_lang()  # a run of this fragment alone skips app.py's
+def _roster_now(store: ClassStore, code: str, key: str, paced: bool) -> None:
+    """Who is in the class; `paced`: the class's lesson is student-paced, and the roster
+    says who is on which step."""
+    use_session_lang()  # a run of a fragment alone skips app.py's
     try:
         roster = store.roster(code, key, time.time())
     except (ClassNotFoundError, NotTeacherError):
@@ -382,6 +382,19 @@ def _roster(store: ClassStore, code: str, key: str, paced: bool = False) -> None
         _asked(store.questions(code, key), code)
     except (ClassNotFoundError, NotTeacherError):
         pass  # ended meanwhile: the next redraw says so
+
+
+@timed_fragment(C.ROSTER_EVERY)
+def _roster(store: ClassStore, code: str, key: str) -> None:
+    """The roster, redrawn on its own every ROSTER_EVERY seconds."""
+    _roster_now(store, code, key, paced=False)
+
+
+@timed_fragment(C.ROSTER_PACED_EVERY)
+def _roster_paced(store: ClassStore, code: str, key: str) -> None:
+    """The roster of a student-paced lesson's class, with each student's step, redrawn
+    every ROSTER_PACED_EVERY seconds (a student's Next is news sooner)."""
+    _roster_now(store, code, key, paced=True)
 
 
 def _asked(questions: list[Tally], code: str, expanded: bool = False) -> None:
@@ -578,7 +591,7 @@ def _watch(store: ClassStore, page_names: dict[str, str]) -> None:
         if version != s.version or (fragment_rerun() and C.wait_for_class(store, s, step)):
             st.rerun(scope="app")  # the class moved on: the page follows
         return
-    if state is not None and state.view.get(C.LOCK_PARAM) == "1":  # everyone looks here now
+    if state is not None and C.locks(state.view):  # everyone looks here now
         C.locked_back()
         st.rerun(scope="app")
     _exploring(store, s, state, page_names)
@@ -983,9 +996,11 @@ def _tally(store: ClassStore, code: str, key: str, question_id: int,
     """The answers as they arrive, redrawn on their own; Reveal shows every student.
     `presenter` is handed in: a fragment's own reruns run without the page's context."""
     use_session_lang()  # a run of this fragment alone skips app.py's
+    s = C.seat()
+    closes = C.countdown_of(s.closes, question_id) if s is not None else None
     try:
         tally = store.tally(code, key, question_id)
-        if _countdown_over(store, code, key, question_id, tally.status):
+        if _countdown_over(store, code, key, question_id, tally.status, s, closes):
             tally = store.tally(code, key, question_id)
     except ClassroomError:
         return
@@ -1011,9 +1026,7 @@ def _tally(store: ClassStore, code: str, key: str, question_id: int,
         close.button(t("class.close_answers"), key="class_close", icon=":material/timer_off:",
                      help=t("class.close_answers_help"), width="stretch",
                      on_click=_close_now, args=(store, code, key, question_id))
-        s = C.seat()
-        closes = C.countdown_of(s.closes, question_id) if s is not None else None
-        if closes is not None:
+        if closes is not None:  # still running (`_countdown_over` ended a finished one)
             countdown(closes, "class_countdown")
         else:  # or in so many seconds, every student's page counting down
             st.segmented_control(
@@ -1036,11 +1049,10 @@ def countdown(closes: float | None, key: str) -> None:
 
 
 def _countdown_over(store: ClassStore, code: str, key: str, question_id: int,
-                    status: str) -> bool:
+                    status: str, s: C.Seat | None, closes: float | None) -> bool:
     """The teacher's countdown for this question is up: the answers close (once). Whether
-    the answers were closed now."""
-    s = C.seat()
-    closes = C.countdown_of(s.closes, question_id) if s is not None else None
+    the answers were closed now. `closes`: when the countdown `s` keeps for this question
+    ends (`countdown_of`; None: none runs)."""
     if s is None or closes is None:
         return False
     if status == OPEN and time.time() < closes:

@@ -77,12 +77,16 @@ def class_teacher(ctx: Context, taught: tuple[ClassStore, C.Seat], lesson: Lesso
     question asked to the class, its answers as they come, Reveal, and why."""
     store, s = taught
     paced = L.self_paced()
-    st.toggle(t("lesson.pace"), value=paced, key=PACE_TOGGLE, help=t("lesson.pace_help"),
+    # the switches show the lesson's state, which they change (a switch's own value would
+    # outlive a lesson closed and another opened on the same page)
+    st.session_state[PACE_TOGGLE] = paced
+    st.toggle(t("lesson.pace"), key=PACE_TOGGLE, help=t("lesson.pace_help"),
               on_change=_pace_changed)
     if not paced:  # a lock holds for one step (a switch of the step's own)
         lock = f"{LOCK_TOGGLE}_{index}"
-        st.toggle(t("lesson.lock"), value=L.locked_here(), key=lock,
-                  help=t("lesson.lock_help"), on_change=_lock_changed, args=(lock,))
+        st.session_state[lock] = L.locked_here()
+        st.toggle(t("lesson.lock"), key=lock, help=t("lesson.lock_help"),
+                  on_change=_lock_changed, args=(lock,))
     if ctx.presenter:  # the teacher's screen is projected: the notes may be for them alone
         st.toggle(t("lesson.hide_notes"), key=HIDE_NOTES, help=t("lesson.hide_notes_help"))
     if not L.fits_class(MAX_VIEW_VALUE_CHARS):
