@@ -2,7 +2,7 @@
 
 The fixtures (`app_url`, `class_url`, `browser`, `page`) are registered in conftest.py, so
 every test module can use them: each module gets its own server, stopped when the module
-ends.
+ends, unless it never trains and says so (SHARED_SERVER).
 Without a browser the tests are skipped with a message, except under CI (CI=true), where a
 missing browser is a failure: `make test` installs Debian's Chromium when it is missing and
 the user is root.
@@ -64,9 +64,29 @@ def need_browser() -> None:
     pytest.skip(message)
 
 
-@pytest.fixture(scope="module")
-def app_url():
+# A module whose tests never train says SHARED_SERVER = True: those modules share one server
+# for the whole run (a start and a cold first page, the imports and the default model's
+# figures, paid once). A module that trains serves the app alone (a training left running on
+# a shared server slows the next module's pages), as does a class module (a class store's
+# limits, such as wrong codes per address, would reach across modules).
+SHARED_SERVER = "SHARED_SERVER"
+
+
+@pytest.fixture(scope="session")
+def shared_app_url():
+    """The app served once for every module that says SHARED_SERVER = True."""
     need_browser()
+    with serve(free_port()) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def app_url(request):
+    """The app served for this module: its own server, or the shared one (SHARED_SERVER)."""
+    need_browser()
+    if getattr(request.module, SHARED_SERVER, False):
+        yield request.getfixturevalue("shared_app_url")
+        return
     with serve(free_port()) as url:
         yield url
 

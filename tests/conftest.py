@@ -9,7 +9,7 @@ torch.set_num_threads(1)
 
 # Browser fixtures (app_url, class_url, browser, page) for every test module:
 # tests/browser_support.py.
-from browser_support import app_url, browser, class_url, page  # noqa: E402,F401
+from browser_support import app_url, browser, class_url, page, shared_app_url  # noqa: E402,F401
 
 # Trainings started by pages under AppTest run in the hub's threads, inside this process,
 # where a test can watch and pause them (tests/test_isolation.py). The worker processes the

@@ -15,6 +15,8 @@ from test_lessons import LESSON
 from explorer.state.lesson import to_link
 from explorer.text.locales import en, zh
 
+SHARED_SERVER = True  # never trains: served with the other such modules (browser_support.py)
+
 TEXTS = {"en": en.TEXT, "zh": zh.TEXT}
 PRESENTER, PHONE = {"width": 1280, "height": 720}, {"width": 390, "height": 844}
 PANEL = ".st-key-lesson_panel"

@@ -13,6 +13,8 @@ import pytest
 from browser_support import PAGES, no_exception, settled
 from playwright.sync_api import expect
 
+SHARED_SERVER = True  # never trains: served with the other such modules (browser_support.py)
+
 
 def query(page) -> dict[str, str]:
     """The address bar's query parameters (last value of each)."""

@@ -14,6 +14,8 @@ from serve import after_rerun
 
 from explorer.text.i18n import TABLES
 
+SHARED_SERVER = True  # never trains: served with the other such modules (browser_support.py)
+
 PHONE = {"width": 390, "height": 844}
 SCREEN = {"width": 1280, "height": 720}
 

@@ -11,6 +11,8 @@ import itertools
 import pytest
 from browser_support import no_exception, open_page
 
+SHARED_SERVER = True  # never trains: served with the other such modules (browser_support.py)
+
 # Computed font sizes (px) of the first chart's texts: y tick labels, x tick labels and
 # annotations (head / layer labels), once the chart has drawn its tick labels.
 SIZES = """() => {

@@ -12,6 +12,8 @@ from serve import after_rerun
 
 from explorer.text.locales import en, zh
 
+SHARED_SERVER = True  # never trains: served with the other such modules (browser_support.py)
+
 TEXTS = {"en": en.TEXT, "zh": zh.TEXT}
 PRESENTER, PHONE = {"width": 1280, "height": 720}, {"width": 390, "height": 844}
 
