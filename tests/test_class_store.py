@@ -45,6 +45,7 @@ from explorer.classroom.store import (
     REVEALED,
     SWEEP_EVERY,
     AlreadyAnsweredError,
+    ClassFullError,
     ClassNotFoundError,
     ClassState,
     InvalidAnswerError,
@@ -56,10 +57,12 @@ from explorer.classroom.store import (
     RateLimitedError,
     Results,
     Roster,
+    SelfCheck,
     StudentAnswer,
     clean_nickname,
     client_of_address,
     join_wait,
+    lesson_id,
 )
 
 T0 = 1_700_000_000.0  # the store's clock: every call is handed its time
@@ -428,6 +431,76 @@ def test_the_roster_says_how_many_students_are_on_each_step_of_the_lesson(store)
     store.heartbeat(code, "s2", True, T0 + 7, step=None)  # the lesson closed
     assert store.roster(code, key, T0 + 8).steps[0] == OnStep(step=1, students=1, names=("Ada",))
     assert store.roster(code, key, T0 + 30).steps == ()
+
+
+LESSON_A, LESSON_B = lesson_id("attention-steps"), lesson_id("masks-shapes")
+
+
+def test_a_students_self_checks_are_kept_latest_first_per_lesson_for_teacher_and_student(store):
+    """A student-paced lesson: each student's latest self-check of each step (another answer
+    replaces it and counts as a try), another lesson's apart, the teacher's list oldest
+    first, also after the class ended; a student reads back their own."""
+    code, key = store.start(T0)
+    store.check(code, "s1", LESSON_A, 1, 2, False, "Ada", T0 + 1)
+    store.check(code, "s2", LESSON_A, 1, 1, True, None, T0 + 2)
+    store.check(code, "s1", LESSON_A, 1, 1, True, "Ada", T0 + 3)  # tried again
+    store.check(code, "s1", LESSON_A, 4, 0, None, "Ada", T0 + 4)  # a poll
+    store.check(code, "s1", LESSON_B, 1, 3, False, "Ada", T0 + 5)
+    assert store.checks_of(code, "s1", LESSON_A) == {1: 1, 4: 0}
+    assert store.checks_of(code, "s1", LESSON_B) == {1: 3}
+    assert store.checks_of(code, "s3", LESSON_A) == {}
+    assert store.checks_of("ZZZZZZ", "s1", LESSON_A) == {}
+    assert store.checks_of(code, "s1", "not a lesson") == {}
+    store.end(code, key, T0 + 6)
+    with pytest.raises(ClassNotFoundError):  # the class is over
+        store.check(code, "s2", LESSON_A, 2, 0, True, None, T0 + 7)
+    assert store.self_checks(code, key, LESSON_A) == (
+        SelfCheck("s2", 1, 1, True, None, T0 + 2, 1),
+        SelfCheck("s1", 1, 1, True, "Ada", T0 + 3, 2),
+        SelfCheck("s1", 4, 0, None, "Ada", T0 + 4, 1))
+    with pytest.raises(NotTeacherError):
+        store.self_checks(code, "not the key", LESSON_A)
+
+
+@pytest.mark.parametrize("bad", [
+    {"step": -1}, {"step": 1000}, {"step": True}, {"step": "2"}, {"choice": -1},
+    {"choice": MAX_CHOICES}, {"choice": True}, {"choice": 1.0}, {"right": 1}, {"right": "yes"},
+])
+def test_a_self_check_of_no_step_choice_or_verdict_is_refused(store, bad):
+    code, _ = store.start(T0)
+    given = {"step": 1, "choice": 0, "right": True, **bad}
+    with pytest.raises(InvalidAnswerError):
+        store.check(code, "s1", LESSON_A, given["step"], given["choice"], given["right"],
+                    None, T0 + 1)
+    with pytest.raises(ValueError):
+        store.check(code, "s1", "no lesson id", 1, 0, True, None, T0 + 1)
+    with pytest.raises(ValueError):
+        store.check(code, "not an id!", LESSON_A, 1, 0, True, None, T0 + 1)
+    assert store.checks_of(code, "s1", LESSON_A) == {}
+
+
+def test_hostile_nicknames_of_self_checks_are_kept_clean(store):
+    code, key = store.start(T0)
+    texts = [*bad_input_texts(), "<b>x</b>", "a\x00b", "\u202e", "\ud800", "x" * 4000]
+    for step, text in enumerate(texts):
+        store.check(code, f"s{step}", LESSON_A, 1, 0, True, text, T0 + 1)
+    names = {c.student: c.nickname for c in store.self_checks(code, key, LESSON_A)}
+    assert names == {f"s{step}": clean_nickname(text) for step, text in enumerate(texts)}
+
+
+def test_a_class_keeps_at_most_so_many_self_checks(store, monkeypatch):
+    import explorer.classroom.redis_store as redis_store
+    import explorer.classroom.sqlite_store as sqlite_store
+
+    for module in (redis_store, sqlite_store):
+        monkeypatch.setattr(module, "MAX_CHECKS", 3)
+    code, _ = store.start(T0)
+    for step in range(3):
+        store.check(code, "s1", LESSON_A, step, 0, True, None, T0 + 1)
+    with pytest.raises(ClassFullError):
+        store.check(code, "s2", LESSON_A, 0, 0, True, None, T0 + 2)
+    store.check(code, "s1", LESSON_A, 0, 1, False, None, T0 + 3)  # a kept one is replaced
+    assert store.checks_of(code, "s1", LESSON_A) == {0: 1, 1: 0, 2: 0}
 
 
 @pytest.mark.parametrize("step", [-1, 1000, True, 1.0, "2", [2], None])

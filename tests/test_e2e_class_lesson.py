@@ -57,6 +57,28 @@ def _pick(page, option: int) -> None:
                 "() => document.querySelector('.st-key-class_send') === null")
 
 
+QUESTION_STEP = 2  # the lesson's first question: a multiple choice
+
+
+def _right(i: int, lang: str = "zh") -> str:
+    """What a self-check of step `i`'s question answered rightly says, in `lang`."""
+    question = LESSON.steps[i - 1].question
+    given = question.options[question.answer].get(lang) or question.options[question.answer]["en"]
+    return TEXTS[lang]["lesson.right"].format(given=given)
+
+
+def _self_check(page, i: int, lang: str = "zh") -> None:
+    """Answer step `i`'s multiple choice rightly as a self-check, and wait for the verdict."""
+    question = LESSON.steps[i - 1].question
+    label = question.options[question.answer].get(lang) or question.options[question.answer]["en"]
+    settled(page)
+    after_rerun(page, page.locator("[class*='st-key-lesson_pick_'] label").filter(
+        has=page.get_by_text(label, exact=True)).first.click)
+    settled(page)
+    after_rerun(page, page.locator(f".st-key-lesson_check_{i - 1} button").click)
+    page.wait_for_function(_has(_right(i, lang), PANEL), timeout=FOLLOW_MS)
+
+
 @pytest.fixture
 def classroom(class_url):
     with chromium() as browser:
@@ -172,8 +194,11 @@ def test_a_teacher_teaches_a_shipped_lesson_to_three_students(classroom):
 
 def test_a_student_paced_lesson_lets_each_student_move_and_the_teacher_sees_where(classroom):
     """The teacher switches the class's lesson to student-paced: each student has Back and
-    Next of their own; one (reading Chinese) goes two steps on, one on a phone stays; the
-    teacher's roster says how many are on which step. Screenshots: class_lesson_paced_*."""
+    Next of their own; one (reading Chinese) answers step 2's question and goes on to step
+    3, one on a phone stays; the teacher's roster says how many are on which step, and the
+    lesson panel how many answered step 2 and how many were right; the student who reloads
+    is still on step 3, and back on step 2 finds their answer. Screenshots:
+    class_lesson_paced_*."""
     teacher, code = classroom.start(f"/?{LESSON_PARAM}={NAME}&{STEP_PARAM}=1", height=720)
     students = {"zh": classroom.join(code, "zh"),
                 "phone": _open(classroom, f"/?class={code}", PHONE)}
@@ -193,6 +218,8 @@ def test_a_student_paced_lesson_lets_each_student_move_and_the_teacher_sees_wher
         settled(zh_page)
         after_rerun(zh_page, zh_page.locator(".st-key-lesson_next a").click)
         zh_page.wait_for_function(_at_step("zh", i), timeout=120_000)
+        if i == 2:  # the step's question as a self-check, kept by the class
+            _self_check(zh_page, QUESTION_STEP)
     settled(zh_page)
     teacher.wait_for_function(_has(en.TEXT["class.roster_steps"].format(
         steps=step.format(i=1, n=1) + " · " + step.format(i=3, n=1))), timeout=FOLLOW_MS)
@@ -200,8 +227,16 @@ def test_a_student_paced_lesson_lets_each_student_move_and_the_teacher_sees_wher
         en.TEXT["lesson.where"].format(title=LESSON.title["en"], i=1,
                                        n=len(LESSON.steps)).replace("**", "")) == 1
     assert zh_page.locator(".st-key-lesson_close").count() == 0  # the class's lesson
+    teacher.wait_for_function(_has(en.TEXT["lesson.checks_step"].format(
+        answered=1, right=1, share="100%"), PANEL), timeout=FOLLOW_MS)
     _shot(teacher, "paced_teacher")
     _shot(zh_page, "paced_zh_step3")
+    zh_page.reload()  # a reload keeps the student's place and answer
+    zh_page.wait_for_function(_at_step("zh", 3), timeout=120_000)
+    settled(zh_page)
+    after_rerun(zh_page, zh_page.locator(".st-key-lesson_back a").click)
+    zh_page.wait_for_function(_at_step("zh", 2), timeout=120_000)
+    zh_page.wait_for_function(_has(_right(QUESTION_STEP), PANEL), timeout=FOLLOW_MS)
     _shot(students["phone"], "paced_phone_step1")
     for page in (teacher, *students.values()):
         assert page.locator("[data-testid='stException']").count() == 0

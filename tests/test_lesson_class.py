@@ -9,6 +9,8 @@ stores: SQLite in a temporary folder, and a redis-server of the module's own."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import time
 from urllib.parse import parse_qs
@@ -21,9 +23,9 @@ from test_class_store import redis_url  # noqa: F401 (a fixture)
 
 from explorer.app import classroom as C
 from explorer.app import lesson as L
-from explorer.classroom.store import REVEALED
+from explorer.classroom.store import REVEALED, lesson_id
 from explorer.sections.classroom import COUNTDOWN_PICK
-from explorer.sections.lesson_class import class_question
+from explorer.sections.lesson_class import checks_csv, class_question
 from explorer.sections.lesson_questions import own_question
 from explorer.state.lesson import Lesson, Question, Step, to_link
 from explorer.text.i18n import set_lang
@@ -349,6 +351,57 @@ def test_a_student_paced_lesson_moves_each_student_alone_and_the_teacher_sees_wh
         assert at.session_state[L._SELF_PACED] is False and at.session_state[L._STEP] == 1
         texts = zh.TEXT if lang == "zh" else en.TEXT
         assert texts["lesson.class_paced"] in _texts(at)
+
+
+def test_a_student_paced_lesson_keeps_each_students_self_checks_for_the_teacher_and_a_reload():
+    teacher, student, code, key = _class()
+    set_lang("en")
+    teacher.toggle(key="lesson_pace").set_value(True).run()
+    assert en.TEXT["lesson.checks_none"] in _texts(teacher)
+    _run(student, "zh")
+    _link(student, "zh", "lesson.next")  # step 2 asks a multiple choice
+    assert zh.TEXT["lesson.check_to_teacher"] in _texts(student)
+    pick = f"lesson_pick_{student.session_state[L.EDIT_ROUND]}_1"
+    set_lang("zh")
+    student.text_input(key="class_nick").set_value("=小明").run()
+    student.radio(key=pick).set_value(0).run()
+    student.button(key="lesson_check_1").click().run()
+    assert not student.exception, student.exception
+    assert any(x.value.startswith(zh.TEXT["lesson.wrong"].split("{")[0]) for x in student.error)
+
+    shown = _texts(_run(teacher, "en"))
+    assert en.TEXT["lesson.checks_step"].format(answered=1, right=0, share="0%") in shown
+    assert en.TEXT["lesson.checks_step_none"] in shown  # steps 3 and 4: no answer yet
+
+    set_lang("zh")  # tried again, right this time: the class keeps the latest, two tries
+    student.button(key="lesson_again_1").click().run()
+    student.radio(key=pick).set_value(1).run()
+    student.button(key="lesson_check_1").click().run()
+    checks = C.class_store().self_checks(code, key, lesson_id(to_link(LESSON)))
+    rows = list(csv.reader(io.StringIO(checks_csv(LESSON, checks, "en").decode("utf-8-sig"))))
+    assert rows[0] == ["student", "nickname", "step", "prompt", "choice", "label", "right",
+                       "tries", "answered_at_utc"]
+    assert rows[1][:8] == ["1", "'=小明", "2", "How many heads does each layer have?", "1",
+                           "four", "1", "2"]
+    assert len(rows) == 2
+    assert en.TEXT["lesson.checks_step"].format(answered=1, right=1, share="100%") in _texts(
+        _run(teacher, "en"))
+
+    # a reload: a new session of the same student (their id kept by the browser's cookie)
+    again = _session(C.Seat(code, None, student_id=student.session_state[C.SEAT_KEY].student_id),
+                     "zh", **{"class": code})
+    _link(again, "zh", "lesson.next")
+    assert again.session_state[L._STEP] == 1
+    assert any(zh.TEXT["lesson.right"].format(given="四个") == x.value for x in again.success)
+
+    # the class ends: the self-checks stay with the teacher's lesson
+    set_lang("en")
+    teacher.button(key="class_end").click().run()
+    teacher.button(key="class_end_yes").click().run()
+    assert not teacher.exception, teacher.exception
+    assert any(en.TEXT["class.ended_teacher"].format(code=code) == x.value for x in teacher.info)
+    assert en.TEXT["lesson.checks_step"].format(answered=1, right=1, share="100%") in _texts(
+        _run(teacher, "en"))
 
 
 @pytest.mark.parametrize("store_kind", STORES, indirect=True)

@@ -16,6 +16,7 @@ from typing import Any
 
 import streamlit as st
 
+from ..classroom.store import SelfCheck, lesson_id
 from ..state.lesson import (
     SHIPPED,
     Lesson,
@@ -56,6 +57,12 @@ _FROM_CLASS = "_lesson_from_class"  # the open lesson is the class's (`take_clas
 # student's class view says so (`take_class`)
 _SELF_PACED = "_lesson_self_paced"
 _LOCKED = "_lesson_locked"  # the step (index) whose view the teacher locks for the class
+# a student of a student-paced class: the self-checks the class kept were taken back once
+# for this lesson (`restore_answers`)
+_RESTORED = "_lesson_restored"
+# the teacher of a student-paced lesson ended the class: its code and the students'
+# self-checks, for the open lesson (`keep_ended_checks`)
+_ENDED_CHECKS = "_lesson_ended_checks"
 EDIT_ROUND = "_lesson_round"  # goes up when steps are added, moved or removed (edit boxes' keys)
 
 
@@ -81,6 +88,7 @@ def open_lesson(lesson: Lesson, name: str | None = None, index: int = 0,
     """Open `lesson` (`name`: a shipped one, unedited) at step `index`; `show`: its view too."""
     st.session_state[_LESSON] = (lesson, name)
     st.session_state[_ANSWERS] = {}
+    st.session_state.pop(_RESTORED, None)
     _next_round()
     if show:
         go_to(index)
@@ -105,7 +113,7 @@ def open_shipped(name: str) -> None:
 def close() -> None:
     """Close the lesson (the view stays as it is)."""
     for key in (_LESSON, _STEP, _PAGE, _ANSWERS, _LINK, _WRITTEN, _FROM_CLASS, _SELF_PACED,
-                _LOCKED):
+                _LOCKED, _RESTORED, _ENDED_CHECKS):
         st.session_state.pop(key, None)
 
 
@@ -385,6 +393,41 @@ def keep_answer(index: int, choice: int) -> None:
 def forget_answer(index: int) -> None:
     """Try step `index`'s question again."""
     st.session_state.get(_ANSWERS, {}).pop(index, None)
+
+
+def lesson_key() -> str | None:
+    """The open lesson as a class's self-checks name it (`lesson_id` of its link form: the
+    teacher's and every student's the same), None with no lesson open."""
+    here = current()
+    return lesson_id(_named(here[0])) if here is not None else None
+
+
+def answers_restored() -> bool:
+    """Whether the class's kept self-checks were taken back for the open lesson."""
+    return st.session_state.get(_RESTORED) is True
+
+
+def keep_ended_checks(code: str, checks: tuple[SelfCheck, ...]) -> None:
+    """The students' self-checks of the open lesson in class `code`, which its teacher just
+    ended: they stay with the lesson on the teacher's page (`ended_checks`) until it closes."""
+    st.session_state[_ENDED_CHECKS] = (lesson_key(), code, checks)
+
+
+def ended_checks() -> tuple[str, tuple[SelfCheck, ...]] | None:
+    """The ended class's code and its students' self-checks of the open lesson, if kept."""
+    kept = st.session_state.get(_ENDED_CHECKS)
+    if not isinstance(kept, tuple) or len(kept) != 3 or kept[0] != lesson_key():
+        return None
+    return kept[1], kept[2]
+
+
+def restore_answers(kept: Mapping[int, int]) -> None:
+    """A student's self-checks the class kept (`kept`: {step index: option}), taken back once
+    per lesson opened, as after a reload; a step answered in this session keeps its own."""
+    answers = st.session_state.setdefault(_ANSWERS, {})
+    for index, choice in kept.items():
+        answers.setdefault(index, choice)
+    st.session_state[_RESTORED] = True
 
 
 # ---- editing (callbacks of the lesson's editor) -------------------------------------------

@@ -15,7 +15,9 @@ calls `expire` on empties itself.
     {prefix}{code}            hash: digest, view, version, question, question_id, ended, active
     {prefix}{code}:students   hash: student id -> "seen|following|step" (no step: "")
     {prefix}{code}:q:{id}     hash: choices, truth, status, results, prompt, labels
-    {prefix}{code}:a:{id}     hash: student id -> JSON [choice, nickname]
+    {prefix}{code}:a:{id}     hash: student id -> JSON [choice, nickname, time]
+    {prefix}{code}:checks     hash: "lesson|student id|step" -> JSON [choice, right, nickname,
+                              time, tries] (a student-paced lesson's self-checks)
     {prefix}live, {prefix}ended   sorted sets of codes
     {prefix}join:{client}     sorted set: the client's wrong codes (and tries under way), by time
 """
@@ -37,6 +39,7 @@ from .store import (
     FORGET_STUDENT,
     IDLE_LIMIT,
     JOIN_WINDOW,
+    MAX_CHECKS,
     MAX_STUDENTS,
     OPEN,
     REVEALED,
@@ -54,6 +57,7 @@ from .store import (
     Record,
     Results,
     Roster,
+    SelfCheck,
     StudentAnswer,
     Tally,
     check_live,
@@ -112,8 +116,11 @@ class RedisStore(ClassStore):
     def _answers(self, code: str, question_id: int) -> str:
         return f"{self._p}{code}:a:{question_id}"
 
+    def _checks(self, code: str) -> str:
+        return f"{self._p}{code}:checks"
+
     def _keys(self, code: str, question_ids: int) -> list[str]:
-        return [self._class(code), self._students(code),
+        return [self._class(code), self._students(code), self._checks(code),
                 *(key for i in range(1, question_ids + 1)
                   for key in (self._question(code, i), self._answers(code, i)))]
 
@@ -428,6 +435,39 @@ class RedisStore(ClassStore):
     def _answer_of(self, code: str, question_id: int, student_id: str) -> int | None:
         value = self._r.hget(self._answers(code, question_id), student_id)
         return int(json.loads(value)[0]) if value else None
+
+    def _check(self, code: str, student_id: str, lesson: str, step: int, choice: int,
+               right: bool | None, nickname: str | None, now: float) -> None:
+        key, field = self._checks(code), f"{lesson}|{student_id}|{step}"
+
+        def check(pipe: Any) -> None:  # watches the class's checks: tries count each answer
+            ended, active = pipe.hmget(self._class(code), ("ended", "active"))
+            if active is None:
+                raise ClassNotFoundError("no class has this code")
+            check_live(ended == "1", float(active), now)
+            kept = pipe.hget(key, field)
+            if kept is None and pipe.hlen(key) >= MAX_CHECKS:
+                raise ClassFullError("the class keeps no more self-checks")
+            tries = json.loads(kept)[4] + 1 if kept else 1
+            pipe.multi()
+            pipe.hset(key, field, json.dumps([choice, right, nickname, now, tries]))
+            pipe.expire(key, LIVE_TTL)
+        self._r.transaction(check, key)
+
+    def _checks_of(self, code: str, student_id: str, lesson: str) -> dict[int, int]:
+        mine = f"{lesson}|{student_id}|"
+        return {int(field[len(mine):]): json.loads(value)[0]
+                for field, value in self._r.hscan_iter(self._checks(code), match=mine + "*")}
+
+    def _self_checks(self, code: str, teacher_key: str, lesson: str) -> list[SelfCheck]:
+        self._teacher(self._r, code, teacher_key, None)
+        kept = []
+        for field, value in self._r.hgetall(self._checks(code)).items():
+            named, student, step = field.split("|")
+            if named == lesson:
+                choice, right, nickname, at, tries = json.loads(value)
+                kept.append(SelfCheck(student, int(step), choice, right, nickname, at, tries))
+        return kept
 
     def _end(self, code: str, teacher_key: str, now: float) -> None:
         found = self._fetch(self._r, code)

@@ -28,6 +28,7 @@ from .store import (
     FORGET_STUDENT,
     IDLE_LIMIT,
     JOIN_WINDOW,
+    MAX_CHECKS,
     MAX_STUDENTS,
     OPEN,
     REVEALED,
@@ -45,6 +46,7 @@ from .store import (
     Record,
     Results,
     Roster,
+    SelfCheck,
     StudentAnswer,
     Tally,
     check_live,
@@ -81,6 +83,11 @@ SCHEMA = (
     """CREATE TABLE IF NOT EXISTS students (
         code TEXT NOT NULL, student TEXT NOT NULL, seen REAL NOT NULL,
         following INTEGER NOT NULL, step INTEGER, PRIMARY KEY (code, student)) WITHOUT ROWID""",
+    # a student's latest self-check of each step of a student-paced lesson
+    """CREATE TABLE IF NOT EXISTS checks (
+        code TEXT NOT NULL, lesson TEXT NOT NULL, student TEXT NOT NULL, step INTEGER NOT NULL,
+        choice INTEGER NOT NULL, right INTEGER, nickname TEXT, at REAL NOT NULL,
+        tries INTEGER NOT NULL, PRIMARY KEY (code, lesson, student, step)) WITHOUT ROWID""",
     "CREATE TABLE IF NOT EXISTS join_failures (client TEXT NOT NULL, at REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS join_failures_by_client ON join_failures (client, at)",
 )
@@ -231,11 +238,7 @@ class SQLiteStore(ClassStore):
     def _heartbeat(self, code: str, student_id: str, following: bool, now: float,
                    step: int | None) -> None:
         with self._write() as db:
-            row = db.execute("SELECT ended, active FROM classes WHERE code = ?",
-                             (code,)).fetchone()
-            if row is None:
-                raise ClassNotFoundError("no class has this code")
-            check_live(bool(row[0]), row[1], now)
+            _live(db, code, now)
             # (a heartbeat older than the last one kept leaves its step as it is)
             updated = db.execute("UPDATE students SET following = ?,"
                                  " step = CASE WHEN ? >= seen THEN ? ELSE step END,"
@@ -243,10 +246,7 @@ class SQLiteStore(ClassStore):
                                  (int(following), now, step, now, code, student_id)).rowcount
             if updated:
                 return
-            (students,) = db.execute("SELECT count(*) FROM students WHERE code = ?",
-                                     (code,)).fetchone()
-            if students >= MAX_STUDENTS:
-                raise ClassFullError("the class is full")
+            _room(db, "students", code, MAX_STUDENTS, "the class is full")
             db.execute("INSERT INTO students (code, student, seen, following, step)"
                        " VALUES (?, ?, ?, ?, ?)", (code, student_id, now, int(following), step))
 
@@ -291,11 +291,7 @@ class SQLiteStore(ClassStore):
     def _answer(self, code: str, question_id: int, student_id: str, choice: int,
                 nickname: str | None, now: float) -> None:
         with self._write() as db:
-            row = db.execute("SELECT ended, active FROM classes WHERE code = ?",
-                             (code,)).fetchone()
-            if row is None:
-                raise ClassNotFoundError("no class has this code")
-            check_live(bool(row[0]), row[1], now)
+            _live(db, code, now)
             question = db.execute("SELECT choices, status FROM questions"
                                   " WHERE code = ? AND id = ?", (code, question_id)).fetchone()
             if question is None or question[1] != OPEN:
@@ -374,6 +370,36 @@ class SQLiteStore(ClassStore):
                              " AND student = ?", (code, question_id, student_id)).fetchone()
         return row[0] if row else None
 
+    def _check(self, code: str, student_id: str, lesson: str, step: int, choice: int,
+               right: bool | None, nickname: str | None, now: float) -> None:
+        with self._write() as db:
+            _live(db, code, now)
+            updated = db.execute(
+                "UPDATE checks SET choice = ?, right = ?, nickname = ?, at = ?,"
+                " tries = tries + 1 WHERE code = ? AND lesson = ? AND student = ? AND step = ?",
+                (choice, right, nickname, now, code, lesson, student_id, step)).rowcount
+            if updated:
+                return
+            _room(db, "checks", code, MAX_CHECKS, "the class keeps no more self-checks")
+            db.execute("INSERT INTO checks (code, lesson, student, step, choice, right,"
+                       " nickname, at, tries) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                       (code, lesson, student_id, step, choice, right, nickname, now))
+
+    def _checks_of(self, code: str, student_id: str, lesson: str) -> dict[int, int]:
+        with self._connection() as db:
+            return dict(db.execute("SELECT step, choice FROM checks WHERE code = ? AND"
+                                   " lesson = ? AND student = ?", (code, lesson, student_id)))
+
+    def _self_checks(self, code: str, teacher_key: str, lesson: str) -> list[SelfCheck]:
+        with self._connection() as db:
+            self._teacher(db, code, teacher_key, None)
+            rows = db.execute("SELECT student, step, choice, right, nickname, at, tries"
+                              " FROM checks WHERE code = ? AND lesson = ?",
+                              (code, lesson)).fetchall()
+        return [SelfCheck(student, step, choice, None if right is None else bool(right),
+                          nickname, at, tries)
+                for student, step, choice, right, nickname, at, tries in rows]
+
     def _end(self, code: str, teacher_key: str, now: float) -> None:
         with self._write() as db:
             row = self._teacher(db, code, teacher_key, None)
@@ -389,11 +415,26 @@ class SQLiteStore(ClassStore):
             gone = [(code,) for (code,) in db.execute(
                 "SELECT code FROM classes WHERE ended = 1 AND ended_at < ?",
                 (now - ENDED_KEEP,))]
-            for table in ("classes", "questions", "answers", "students"):
+            for table in ("classes", "questions", "answers", "students", "checks"):
                 db.executemany(f"DELETE FROM {table} WHERE code = ?", gone)
             db.execute("DELETE FROM students WHERE seen < ?", (now - FORGET_STUDENT,))
             db.execute("DELETE FROM join_failures WHERE at <= ?", (now - JOIN_WINDOW,))
             return len(idle)
+
+
+def _live(db: sqlite3.Connection, code: str, now: float) -> None:
+    """ClassNotFoundError unless class `code` is live at `now`, in the transaction under way."""
+    row = db.execute("SELECT ended, active FROM classes WHERE code = ?", (code,)).fetchone()
+    if row is None:
+        raise ClassNotFoundError("no class has this code")
+    check_live(bool(row[0]), row[1], now)
+
+
+def _room(db: sqlite3.Connection, table: str, code: str, limit: int, message: str) -> None:
+    """ClassFullError(`message`) when class `code` has `limit` rows in `table` already."""
+    (rows,) = db.execute(f"SELECT count(*) FROM {table} WHERE code = ?", (code,)).fetchone()
+    if rows >= limit:
+        raise ClassFullError(message)
 
 
 def _end_class(db: sqlite3.Connection, code: str, question: str | None, now: float) -> None:

@@ -59,6 +59,10 @@ MAX_VIEW_KEY_CHARS = 64
 MAX_VIEW_VALUE_CHARS = 40_000
 MAX_VIEW_JSON = 64_000
 MAX_STEP = 1000  # a lesson step a heartbeat names: an index below this (a lesson has 30 at most)
+# self-checks a class keeps (a student's latest per lesson step, `check`): 30 students through
+# a 30-step lesson keep 900; the bound stops a client that makes up lessons or steps
+MAX_CHECKS = 20_000
+_LESSON_ID = re.compile(r"[0-9a-f]{16}")  # a lesson as a class's self-checks name it
 KINDS = ("token", "option")
 OPEN, CLOSED, REVEALED = "open", "closed", "revealed"
 _STUDENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -180,6 +184,20 @@ class StudentAnswer:
     choice: int
     nickname: str | None
     at: float
+
+
+@dataclass(frozen=True)
+class SelfCheck:
+    """A student's self-check of one step of a student-paced lesson (the latest they sent:
+    "Try again" and another answer replace it): for the teacher's results."""
+
+    student: str  # the class's id of the student (never shown: the export numbers students)
+    step: int  # the step's index (0: the first)
+    choice: int
+    right: bool | None  # as the student's page measured it; None: a poll
+    nickname: str | None
+    at: float  # when the latest answer came
+    tries: int  # how many answers the student sent to this step's question
 
 
 @dataclass(frozen=True)
@@ -625,6 +643,33 @@ class ClassStore(ABC):
             return None
         return self._results(canonical, question_id)
 
+    def check(self, code: str, student_id: str, lesson: str, step: int, choice: int,
+              right: bool | None, nickname: str | None, now: float) -> None:
+        """A student's self-check of `step` of the class's student-paced `lesson` (a
+        `lesson_id`): their `choice`, whether it was `right` (None: a poll), kept as their
+        latest for the teacher (`self_checks`) and for their own page after a reload
+        (`checks_of`). ClassFullError beyond MAX_CHECKS in the class."""
+        if (type(choice) is not int or not 0 <= choice < MAX_CHOICES
+                or (right is not None and type(right) is not bool)
+                or lesson_step(step) is None):
+            raise InvalidAnswerError("a step, a choice and right, wrong or a poll")
+        self._check(self._code(code), _student(student_id), _lesson(lesson), step, choice,
+                    right, clean_nickname(nickname), now)
+
+    def checks_of(self, code: str, student_id: str, lesson: str) -> dict[int, int]:
+        """A student's latest self-checks of `lesson`: {step: choice} ({} for no class)."""
+        canonical = normalise_code(code)
+        if canonical is None or not is_student_id(student_id) or not is_lesson_id(lesson):
+            return {}
+        return self._checks_of(canonical, student_id, lesson)
+
+    def self_checks(self, code: str, teacher_key: str, lesson: str) -> tuple[SelfCheck, ...]:
+        """Every student's latest self-check of each step of `lesson`, oldest first, for
+        the teacher (also after the class ended)."""
+        return tuple(sorted(self._self_checks(self._code(code), self._key(teacher_key),
+                                              _lesson(lesson)),
+                            key=lambda c: (c.at, c.student, c.step)))
+
     def end(self, code: str, teacher_key: str, now: float) -> None:
         """End the class (ending it again is no error)."""
         code = self._code(code)
@@ -699,6 +744,17 @@ class ClassStore(ABC):
     def _results(self, code: str, question_id: int) -> Results | None: ...
 
     @abstractmethod
+    def _check(self, code: str, student_id: str, lesson: str, step: int, choice: int,
+               right: bool | None, nickname: str | None, now: float) -> None:
+        """In one step: the class live, MAX_CHECKS, and the check kept (tries counted)."""
+
+    @abstractmethod
+    def _checks_of(self, code: str, student_id: str, lesson: str) -> dict[int, int]: ...
+
+    @abstractmethod
+    def _self_checks(self, code: str, teacher_key: str, lesson: str) -> list[SelfCheck]: ...
+
+    @abstractmethod
     def _answer_of(self, code: str, question_id: int, student_id: str) -> int | None: ...
 
     @abstractmethod
@@ -722,6 +778,22 @@ def _student(student_id: str) -> str:
     if not is_student_id(student_id):
         raise ValueError("a student id is 1 to 64 letters, digits, '-' or '_'")
     return student_id
+
+
+def is_lesson_id(lesson: object) -> bool:
+    return isinstance(lesson, str) and _LESSON_ID.fullmatch(lesson) is not None
+
+
+def lesson_id(link: str) -> str:
+    """The name a class's self-checks give a lesson: a digest of its link form (a shipped
+    lesson's name, or the lesson itself), so that another lesson's steps never mix in."""
+    return hashlib.sha256(link.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _lesson(lesson: str) -> str:
+    if not is_lesson_id(lesson):
+        raise ValueError("a lesson id is 16 hexadecimal digits (lesson_id)")
+    return lesson
 
 
 def _question_id(question_id: int) -> int:

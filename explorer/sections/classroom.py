@@ -339,8 +339,14 @@ def _end_now(store: ClassStore) -> None:
     if s is None or not s.teaching:
         return
     code, key = s.code, s.teacher_key or ""
+    lesson = L.lesson_key() if L.self_paced() else None
     C.leave_class(store, True)
     C.keep_ended(store, code, key, ended_here=True)
+    if lesson is not None:  # the students' self-checks stay with the lesson
+        try:
+            L.keep_ended_checks(code, store.self_checks(code, key, lesson))
+        except ClassroomError:
+            pass  # forgotten meanwhile: nothing to keep
     st.session_state.pop(BANNER_FOLDED, None)
 
 
@@ -454,7 +460,7 @@ def results_json(code: str, questions: Sequence[Tally]) -> bytes:
                        "answers": answers}, ensure_ascii=False, indent=1).encode("utf-8")
 
 
-def _cell(value: object) -> object:
+def csv_cell(value: object) -> object:
     """A CSV cell that a spreadsheet will not run as a formula (a label may be any token)."""
     return "'" + value if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t",
                                                                    "\r") else value
@@ -487,23 +493,23 @@ def results_by_student(questions: Sequence[Tally]) -> list[dict[str, Any]]:
 
 def results_by_student_csv(questions: Sequence[Tally]) -> bytes:
     """Every answer of the class as CSV, one row each (`results_by_student`)."""
-    return _csv(["student", "nickname", "question", "prompt", "choice", "label", "right",
+    return csv_file(["student", "nickname", "question", "prompt", "choice", "label", "right",
                  "answered_at_utc"],
-                ([r["student"], _cell(r["nickname"]), r["question"], _cell(r["prompt"]),
-                  r["choice"], _cell(r["label"]), "" if r["right"] is None else int(r["right"]),
+                ([r["student"], csv_cell(r["nickname"]), r["question"], csv_cell(r["prompt"]),
+                  r["choice"], csv_cell(r["label"]), "" if r["right"] is None else int(r["right"]),
                   r["answered_at"]] for r in results_by_student(questions)))
 
 
 def results_csv(questions: Sequence[Tally]) -> bytes:
     """The class's questions and answers as CSV: one row per choice (`results_table`)."""
-    return _csv(["question", "prompt", "status", "answered", "choice", "label", "count",
+    return csv_file(["question", "prompt", "status", "answered", "choice", "label", "count",
                  "right"],
-                ([q["question"], _cell(q["prompt"]), q["status"], q["answered"], c["choice"],
-                  _cell(c["label"]), c["count"], "" if q["truth"] is None else int(c["right"])]
+                ([q["question"], csv_cell(q["prompt"]), q["status"], q["answered"], c["choice"],
+                  csv_cell(c["label"]), c["count"], "" if q["truth"] is None else int(c["right"])]
                  for q in results_table(questions) for c in q["choices"]))
 
 
-def _csv(header: Sequence[str], rows: Iterable[Sequence[object]]) -> bytes:
+def csv_file(header: Sequence[str], rows: Iterable[Sequence[object]]) -> bytes:
     """A CSV file of `header` and `rows`, with a BOM: a spreadsheet reads it as UTF-8."""
     out = io.StringIO()
     writer = csv.writer(out)
@@ -737,10 +743,7 @@ def _answer(store: ClassStore, s: C.Seat, question: PublicQuestion, labels: tupl
                           format_func=lambda i: labels[i], key="class_answer",
                           placeholder=t("class.q_pick"))
     picked = choice if isinstance(choice, int) and 0 <= choice < len(question.choices) else None
-    if "class_nick" not in st.session_state and s.nickname:  # the name sent last time
-        st.session_state["class_nick"] = s.nickname
-    st.text_input(t("class.q_nickname"), key="class_nick", max_chars=NICKNAME_CHARS,
-                  help=t("class.q_nickname_help"))
+    nickname_input(s)
     st.button(t("class.q_send"), key="class_send", type="primary", icon=":material/send:",
               disabled=picked is None, on_click=_send,
               args=(store, s.code, question.id, s.student_id, len(question.choices)))
@@ -784,17 +787,33 @@ def _own_answer(choice: int | None, truth: int | None, labels: tuple[str, ...]) 
                    icon=":material/school:")
 
 
+NICKNAME = "class_nick"  # the nickname box's key: a student's answers, and self-checks
+
+
+def nickname_input(s: C.Seat) -> None:
+    """The nickname a student sends with an answer, starting as the one sent last."""
+    if NICKNAME not in st.session_state and s.nickname:
+        st.session_state[NICKNAME] = s.nickname
+    st.text_input(t("class.q_nickname"), key=NICKNAME, max_chars=NICKNAME_CHARS,
+                  help=t("class.q_nickname_help"))
+
+
+def given_nickname() -> str | None:
+    """The nickname box's text as typed (None: empty, or no text); the store cleans it."""
+    nickname = st.session_state.get(NICKNAME)
+    return nickname if isinstance(nickname, str) and nickname else None
+
+
 def _send(store: ClassStore, code: str, question_id: int, student_id: str,
           choices: int) -> None:
     """Send's callback: the answer picked, once, with the values of the click's own rerun."""
     choice = st.session_state.get("class_answer")
-    nickname = st.session_state.get("class_nick")
+    nickname = given_nickname()
     if not (isinstance(choice, int) and 0 <= choice < choices):  # forged, or none picked
         st.session_state[_SEND_PROBLEM] = "class.q_pick_first"
         return
     try:
-        store.answer(code, question_id, student_id, choice,
-                     nickname if isinstance(nickname, str) and nickname else None, time.time())
+        store.answer(code, question_id, student_id, choice, nickname, time.time())
         C.keep_nickname(nickname)  # the next question starts with it
     except AlreadyAnsweredError:
         pass  # sent from another tab of this browser, or before a reload: one answer

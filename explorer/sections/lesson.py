@@ -41,10 +41,21 @@ from ..state.lesson import (
 from ..state.view import PAGE_PATHS
 from ..text.i18n import LANG_NAMES, LANGS, plain, t
 from .classroom import teaching
-from .lesson_class import class_student, class_teacher, in_class_as_student, notes_hidden
+from .lesson_class import (
+    checks_box,
+    class_student,
+    class_teacher,
+    in_class_as_student,
+    notes_hidden,
+    paced_student,
+    self_check_nickname,
+    send_check,
+    take_back_checks,
+)
 from .lesson_questions import not_asked, step_asked
 
 NO_QUESTION = "none"  # the editor's question menu: no question at this step
+_NOT_KEPT = "_lesson_check_not_kept"  # the step whose self-check the class did not keep, once
 # Back and Next are links (explorer/app/lesson.py `step_address`) drawn as buttons (a link
 # to the page shown is drawn as the menu's current page: not here)
 LINK_BUTTONS_CSS = """<style>
@@ -107,6 +118,9 @@ def lesson_panel(ctx: Context, here: str, view: Mapping[str, str], lang: str,
                     icon=":material/explore:")
             st.button(t("lesson.show_step"), key="lesson_show", on_click=L.go_to,
                       args=(index,), icon=":material/replay:")
+        ended = L.ended_checks() if taught is None else None
+        if ended is not None:  # the class that followed this lesson alone has ended
+            checks_box(lesson, *ended, lang)
         if taught is not None:  # the class sees this lesson: its questions go to the class
             class_teacher(ctx, taught, lesson, index, lang, on_step, page_names)
         elif step.question is not None:
@@ -130,11 +144,16 @@ def lesson_panel(ctx: Context, here: str, view: Mapping[str, str], lang: str,
 
 def _self_check(ctx: Context, question: Question, view: Mapping[str, str], index: int,
                 lang: str, on_step: bool) -> None:
-    """The step's question: pick, Check, and at once right or wrong with why."""
+    """The step's question: pick, Check, and at once right or wrong with why. In a class's
+    student-paced lesson the answer also goes to the class (the teacher's results), and
+    the answers it kept come back after a reload."""
     asked = step_asked(ctx, question, view, lang, on_step)
     if asked is None:
         st.caption(t(not_asked(on_step)))
         return
+    taken = paced_student()
+    if taken is not None:
+        take_back_checks(taken)
     st.markdown(f"**{t('lesson.question')}** {plain(asked.prompt)}")
     pick_key = f"lesson_pick_{L.edit_round()}_{index}"
     answered = L.answer_of(index)
@@ -142,10 +161,14 @@ def _self_check(ctx: Context, question: Question, view: Mapping[str, str], index
     if answered is None:
         choice = st.radio(t("lesson.your_answer"), range(len(labels)), index=None,
                           format_func=lambda i: labels[i], key=pick_key)
+        if taken is not None:
+            self_check_nickname(taken)
         st.button(t("lesson.check"), key=f"lesson_check_{index}", on_click=_check,
-                  args=(index, pick_key, len(labels)), disabled=choice is None,
-                  icon=":material/check:")
+                  args=(index, pick_key, len(labels), asked.truth, taken is not None),
+                  disabled=choice is None, icon=":material/check:")
         return
+    if st.session_state.pop(_NOT_KEPT, None) == index:
+        st.warning(t("lesson.check_not_kept"), icon=":material/cloud_off:")
     given = labels[answered] if 0 <= answered < len(labels) else "?"
     if asked.truth is None:
         st.info(t("lesson.poll_answer", given=given), icon=":material/how_to_vote:")
@@ -160,11 +183,14 @@ def _self_check(ctx: Context, question: Question, view: Mapping[str, str], index
               args=(index,), icon=":material/refresh:")
 
 
-def _check(index: int, pick_key: str, n: int) -> None:
-    """The Check button: the picked option, if it is one of the question's."""
+def _check(index: int, pick_key: str, n: int, truth: int | None, to_class: bool) -> None:
+    """The Check button: the picked option, if it is one of the question's; `to_class`: sent
+    to the class too, right or not by `truth` (None: a poll)."""
     choice = st.session_state.get(pick_key)
     if isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < n:
         L.keep_answer(index, choice)
+        if to_class and not send_check(index, choice, None if truth is None else choice == truth):
+            st.session_state[_NOT_KEPT] = index
 
 
 # ---- the sidebar's lesson box: open one, make one --------------------------------------------

@@ -2515,6 +2515,20 @@ TEXT: dict[str, str] = {
                         "Next, and checks each step's question on their own; the class panel "
                         "shows how many are on each step. Off: your Back and Next move "
                         "everyone, and you ask each step's question to the class.",
+    "lesson.check_to_teacher": "Your teacher sees your latest answer to each step's "
+                               "question, with the nickname you give.",
+    "lesson.check_not_kept": "Checked here, but the class did not keep this answer (the "
+                             "class may have ended).",
+    "lesson.checks": "Self-checks (students who answered: {n})",
+    "lesson.checks_none": "No student has answered a question of this lesson yet.",
+    "lesson.checks_step": "{answered} answered, {right} right ({share})",
+    "lesson.checks_step_poll": "{answered} answered (a poll)",
+    "lesson.checks_step_none": "no answer yet",
+    "lesson.step_n": "Step {i}:",
+    "lesson.checks_csv_help": "Each student's latest answer to each step's question, one row "
+                              "each: the student (numbered), the nickname they gave, the "
+                              "step, the answer, right or not, how many tries, when (UTC). "
+                              "It holds the students' nicknames.",
     "lesson.pace_self_note": "Student-paced: your Back and Next move only you. Each student "
                              "checks this step's question on their own.",
     "lesson.lock": "Lock exploring on this step",

@@ -2151,6 +2151,17 @@ TEXT: dict[str, str] = {
     "lesson.pace_help": "打开：每个学生用自己的“上一步”“下一步”学习，并自行检查每一步的"
                         "问题；课堂面板显示每一步有多少名学生。关闭：你的“上一步”“下一步”"
                         "带动全班，每一步的问题由你向全班提出。",
+    "lesson.check_to_teacher": "老师能看到你对每一步问题的最新答案，以及你填写的昵称。",
+    "lesson.check_not_kept": "已在这里检查，但班级没有保存这个答案（课堂可能已经结束）。",
+    "lesson.checks": "自我检查（已作答的学生：{n}）",
+    "lesson.checks_none": "还没有学生回答这节课的问题。",
+    "lesson.checks_step": "{answered} 人作答，{right} 人答对（{share}）",
+    "lesson.checks_step_poll": "{answered} 人作答（投票）",
+    "lesson.checks_step_none": "尚无回答",
+    "lesson.step_n": "第 {i} 步：",
+    "lesson.checks_csv_help": "每个学生对每一步问题的最新答案，每行一条：学生（编号）、"
+                              "填写的昵称、步骤、答案、是否正确、尝试次数、时间（UTC）。"
+                              "文件包含学生的昵称。",
     "lesson.pace_self_note": "学生自定进度：你的“上一步”“下一步”只移动你自己。每个"
                              "学生自行检查这一步的问题。",
     "lesson.lock": "锁定这一步，不允许自行探索",
