@@ -763,6 +763,27 @@ def test_closing_the_answers_keeps_those_in_and_refuses_the_rest_until_the_revea
     assert store.state(code).question.status == REVEALED
 
 
+def test_a_countdown_refuses_answers_from_its_end_before_any_page_closes_the_question(store):
+    code, key = store.start(T0)
+    question_id = store.ask(code, key, POLL, T0 + 1)
+    with pytest.raises(NotTeacherError):
+        store.close_at(code, key + "x", question_id, T0 + 30, T0 + 2)
+    store.close_at(code, key, question_id, T0 + 30, T0 + 2)
+    store.answer(code, question_id, "in_time", 0, None, T0 + 29.9)
+    for late in (T0 + 30, T0 + 31):
+        with pytest.raises(QuestionClosedError):
+            store.answer(code, question_id, "late", 1, None, late)
+    assert store.state(code).question.status == OPEN  # until the teacher's page closes it
+    assert store.tally(code, key, question_id).counts == (1, 0)
+    store.reveal(code, key, question_id, T0 + 32)
+    store.close_at(code, key, question_id, T0 + 60, T0 + 33)  # not open: nothing changes
+    again = store.ask(code, key, POLL, T0 + 34)  # a new question has no countdown of its own
+    store.answer(code, again, "late", 1, None, T0 + 100)
+    for at in (float("nan"), float("inf"), "30", None, True):
+        with pytest.raises(ValueError):
+            store.close_at(code, key, again, at, T0 + 101)
+
+
 def test_the_teachers_tally_lists_every_students_answer_with_its_time(store):
     code, key = store.start(T0)
     question_id = store.ask(code, key, POLL, T0 + 1)
@@ -927,6 +948,9 @@ def test_a_data_folder_from_before_prompts_were_kept_still_opens(tmp_path):
         code, key = store.start(T0)
         question = store.ask(code, key, SAT, T0 + 1)
         assert store.tally(code, key, question).prompt == SAT.prompt
+        store.close_at(code, key, question, T0 + 10, T0 + 2)  # ... nor countdowns
+        with pytest.raises(QuestionClosedError):
+            store.answer(code, question, "s1", 1, None, T0 + 10)
     finally:
         store.close()
 

@@ -25,7 +25,8 @@ from explorer.app import classroom as C
 from explorer.app import lesson as L
 from explorer.classroom.store import REVEALED, lesson_id
 from explorer.sections.classroom import COUNTDOWN_PICK
-from explorer.sections.lesson_class import checks_csv, class_question
+from explorer.sections.lesson_checks import checks_csv, checks_json
+from explorer.sections.lesson_class import class_question
 from explorer.sections.lesson_questions import own_question
 from explorer.state.lesson import Lesson, Question, Step, to_link
 from explorer.text.i18n import set_lang
@@ -384,6 +385,9 @@ def test_a_student_paced_lesson_keeps_each_students_self_checks_for_the_teacher_
     assert rows[1][:8] == ["1", "'=小明", "2", "How many heads does each layer have?", "1",
                            "four", "1", "2"]
     assert len(rows) == 2
+    data = json.loads(checks_json(code, LESSON, checks, "en"))
+    assert data["self_checks"][0]["right"] is True and "nickname" not in data["self_checks"][0]
+    assert "小明" not in json.dumps(data, ensure_ascii=False)
     assert en.TEXT["lesson.checks_step"].format(answered=1, right=1, share="100%") in _texts(
         _run(teacher, "en"))
 

@@ -453,11 +453,18 @@ def countdown_of(closes: str | None, question_id: int) -> float | None:
 
 def start_countdown(store: ClassStore, s: Seat, question_id: int, seconds: object) -> None:
     """The teacher gives the class `seconds` (one of COUNTDOWNS) to answer question
-    `question_id`: every student's page counts down (the class view carries it); the
-    teacher's page closes the answers when the time is up (`countdown_of`)."""
+    `question_id`: every student's page counts down (the class view carries it), the store
+    refuses an answer sent after the time (`ClassStore.close_at`), and the teacher's page
+    closes the answers when it is up (`countdown_of`)."""
     if not s.teaching or seconds not in COUNTDOWNS or isinstance(seconds, bool):
         return
-    s.closes = f"{question_id}:{math.ceil(time.time() + float(seconds))}"
+    now = time.time()
+    at = math.ceil(now + float(seconds))
+    try:
+        store.close_at(s.code, s.teacher_key or "", question_id, at, now)
+    except ClassroomError:  # ended meanwhile: the next redraw says so
+        return
+    s.closes = f"{question_id}:{at}"
     steer(store, s, {**(s.sent or {}), CLOSES_PARAM: s.closes})
 
 

@@ -14,7 +14,7 @@ calls `expire` on empties itself.
 
     {prefix}{code}            hash: digest, view, version, question, question_id, ended, active
     {prefix}{code}:students   hash: student id -> "seen|following|step" (no step: "")
-    {prefix}{code}:q:{id}     hash: choices, truth, status, results, prompt, labels
+    {prefix}{code}:q:{id}     hash: choices, truth, status, results, prompt, labels, closes
     {prefix}{code}:a:{id}     hash: student id -> JSON [choice, nickname, time]
     {prefix}{code}:checks     hash: "lesson|student id|step" -> JSON [choice, right, nickname,
                               time, tries] (a student-paced lesson's self-checks)
@@ -349,9 +349,11 @@ class RedisStore(ClassStore):
             if active is None:
                 raise ClassNotFoundError("no class has this code")
             check_live(ended == "1", float(active), now)
-            choices, status = pipe.hmget(question_key, ("choices", "status"))
+            choices, status, closes = pipe.hmget(question_key, ("choices", "status", "closes"))
             if status != OPEN:
                 raise QuestionClosedError("the question is not open")
+            if closes is not None and now >= float(closes):
+                raise QuestionClosedError("the countdown is over")
             if not 0 <= choice < int(choices):
                 raise InvalidAnswerError("no such choice")
             pipe.multi()
@@ -407,6 +409,18 @@ class RedisStore(ClassStore):
             return results_from_json(question_id, shown_truth, results)
         return self._change(code, teacher_key, now, reveal, question_key,
                             self._answers(code, question_id))
+
+    def _close_at(self, code: str, teacher_key: str, question_id: int, at: float,
+                  now: float) -> None:
+        question_key = self._question(code, question_id)
+
+        def close_at(pipe: Any, found: _Class) -> None:
+            if pipe.hget(question_key, "status") != OPEN:
+                return
+            pipe.multi()
+            pipe.hset(question_key, "closes", repr(at))
+        # an answer in flight watches the question's hash: it is checked against `at` again
+        self._change(code, teacher_key, now, close_at, question_key)
 
     def _close_answers(self, code: str, teacher_key: str, question_id: int,
                        now: float) -> None:

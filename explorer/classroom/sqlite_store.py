@@ -74,7 +74,7 @@ SCHEMA = (
     "CREATE INDEX IF NOT EXISTS classes_by_activity ON classes (ended, active)",
     """CREATE TABLE IF NOT EXISTS questions (
         code TEXT NOT NULL, id INTEGER NOT NULL, choices INTEGER NOT NULL, truth INTEGER,
-        status TEXT NOT NULL, results TEXT, prompt TEXT, labels TEXT,
+        status TEXT NOT NULL, results TEXT, prompt TEXT, labels TEXT, closes REAL,
         PRIMARY KEY (code, id)) WITHOUT ROWID""",
     """CREATE TABLE IF NOT EXISTS answers (
         code TEXT NOT NULL, question INTEGER NOT NULL, student TEXT NOT NULL,
@@ -110,6 +110,8 @@ class SQLiteStore(ClassStore):
                 db.execute("ALTER TABLE questions ADD COLUMN prompt TEXT")
             if "labels" not in columns:  # ... or before the choices' labels were (JSON)
                 db.execute("ALTER TABLE questions ADD COLUMN labels TEXT")
+            if "closes" not in columns:  # ... or before countdowns were
+                db.execute("ALTER TABLE questions ADD COLUMN closes REAL")
             if "step" not in {row[1] for row in db.execute("PRAGMA table_info(students)")}:
                 db.execute("ALTER TABLE students ADD COLUMN step INTEGER")  # ... or steps
 
@@ -292,10 +294,12 @@ class SQLiteStore(ClassStore):
                 nickname: str | None, now: float) -> None:
         with self._write() as db:
             _live(db, code, now)
-            question = db.execute("SELECT choices, status FROM questions"
+            question = db.execute("SELECT choices, status, closes FROM questions"
                                   " WHERE code = ? AND id = ?", (code, question_id)).fetchone()
             if question is None or question[1] != OPEN:
                 raise QuestionClosedError("the question is not open")
+            if question[2] is not None and now >= question[2]:
+                raise QuestionClosedError("the countdown is over")
             if not 0 <= choice < question[0]:
                 raise InvalidAnswerError("no such choice")
             try:
@@ -355,6 +359,13 @@ class SQLiteStore(ClassStore):
                 db.execute("UPDATE classes SET question = ?, version = version + 1,"
                            " active = max(active, ?) WHERE code = ?",
                            (with_status(row[5], CLOSED), now, code))
+
+    def _close_at(self, code: str, teacher_key: str, question_id: int, at: float,
+                  now: float) -> None:
+        with self._write() as db:
+            self._teacher(db, code, teacher_key, now)
+            db.execute("UPDATE questions SET closes = ? WHERE code = ? AND id = ? AND"
+                       " status = ?", (at, code, question_id, OPEN))
 
     def _results(self, code: str, question_id: int) -> Results | None:
         with self._connection() as db:

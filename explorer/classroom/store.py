@@ -21,6 +21,7 @@ import hashlib
 import hmac
 import ipaddress
 import json
+import math
 import re
 import secrets
 import threading
@@ -628,6 +629,17 @@ class ClassStore(ABC):
         self._close_answers(code, self._key(teacher_key), _question_id(question_id), now)
         _BELL.ring(code)
 
+    def close_at(self, code: str, teacher_key: str, question_id: int, at: float,
+                 now: float) -> None:
+        """The answers to the open question `question_id` close at `at` (the teacher's
+        countdown): an answer sent from then on is refused (QuestionClosedError), whether
+        or not the teacher's page has closed the question yet. A question not open is left
+        as it is."""
+        if type(at) not in (int, float) or not math.isfinite(at):
+            raise ValueError("a countdown ends at a time")
+        self._close_at(self._code(code), self._key(teacher_key), _question_id(question_id),
+                       float(at), now)
+
     def answer_of(self, code: str, question_id: int, student_id: str) -> int | None:
         """The choice a student answered the question with (None: no answer, or no such
         question): after the reveal each student is told their own answer."""
@@ -742,6 +754,11 @@ class ClassStore(ABC):
 
     @abstractmethod
     def _results(self, code: str, question_id: int) -> Results | None: ...
+
+    @abstractmethod
+    def _close_at(self, code: str, teacher_key: str, question_id: int, at: float,
+                  now: float) -> None:
+        """Keep `at` with the question if it is open (`_answer` refuses from then on)."""
 
     @abstractmethod
     def _check(self, code: str, student_id: str, lesson: str, step: int, choice: int,

@@ -41,17 +41,14 @@ from ..state.lesson import (
 from ..state.view import PAGE_PATHS
 from ..text.i18n import LANG_NAMES, LANGS, plain, t
 from .classroom import teaching
-from .lesson_class import (
+from .lesson_checks import (
     checks_box,
-    class_student,
-    class_teacher,
-    in_class_as_student,
-    notes_hidden,
     paced_student,
     self_check_nickname,
     send_check,
     take_back_checks,
 )
+from .lesson_class import class_student, class_teacher, in_class_as_student, notes_hidden
 from .lesson_questions import not_asked, step_asked
 
 NO_QUESTION = "none"  # the editor's question menu: no question at this step

@@ -8,9 +8,7 @@ The lesson and its step travel in the class's view (explorer/app/lesson.py `clas
 
 from __future__ import annotations
 
-import time
-from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from collections.abc import Mapping
 
 import streamlit as st
 
@@ -18,32 +16,19 @@ from ..app import classroom as C
 from ..app import lesson as L
 from ..app.context import Context
 from ..app.page import draw_last
-from ..app.sidebar import use_session_lang
-from ..app.streamlit_internals import timed_fragment
-from ..classroom.store import (
-    MAX_VIEW_VALUE_CHARS,
-    OPEN,
-    REVEALED,
-    ClassroomError,
-    ClassStore,
-    PublicQuestion,
-    SelfCheck,
-)
+from ..classroom.store import MAX_VIEW_VALUE_CHARS, OPEN, REVEALED, ClassStore, PublicQuestion
 from ..classroom.store import Question as ClassQuestion
 from ..state.lesson import Lesson, Step, text_in
-from ..text.i18n import percent, plain, t
+from ..text.i18n import plain, t
 from .classroom import (
     ABOUT_LESSON,
     about_of,
     ask_now,
-    csv_cell,
-    csv_file,
     current_question,
-    given_nickname,
-    nickname_input,
     student_side,
     teacher_tally,
 )
+from .lesson_checks import checks_live
 from .lesson_questions import Asked, not_asked, step_asked
 
 HIDE_NOTES = "lesson_hide_notes"  # the teacher's "hide the notes on the projector" switch
@@ -119,8 +104,8 @@ def class_teacher(ctx: Context, taught: tuple[ClassStore, C.Seat], lesson: Lesso
         st.caption(t("lesson.pace_self_note"))
         key = L.lesson_key()
         if key is not None:
-            draw_last(lambda: _checks_live(store, s.code, s.teacher_key or "", lesson, key,
-                                           lang))
+            draw_last(lambda: checks_live(store, s.code, s.teacher_key or "", lesson, key,
+                                          lang))
         return
     if step.question is None:
         return
@@ -205,128 +190,3 @@ def _attention_asked(s: C.Seat) -> bool:
     return (index is not None and 0 <= index < len(steps) and question.status != REVEALED
             and steps[index].question is not None
             and steps[index].question.kind == "attention")
-
-
-# ---- a student-paced lesson's self-checks, kept by the class ----------------------------------
-
-
-def paced_student() -> tuple[ClassStore, C.Seat] | None:
-    """This session as a student of a class whose lesson is student-paced (its self-checks
-    go to the class, for the teacher's results): the class store and the seat."""
-    s = C.seat()
-    if s is None or s.teaching or not (L.from_class() and L.self_paced()):
-        return None
-    return C.class_store(), s
-
-
-def take_back_checks(taken: tuple[ClassStore, C.Seat]) -> None:
-    """Once per lesson opened: the student's self-checks the class kept (after a reload,
-    their answers are still there)."""
-    if L.answers_restored():
-        return
-    store, s = taken
-    key = L.lesson_key()
-    try:
-        kept = store.checks_of(s.code, s.student_id, key) if key is not None else {}
-    except ClassroomError:
-        kept = {}
-    L.restore_answers(kept)
-
-
-def self_check_nickname(taken: tuple[ClassStore, C.Seat]) -> None:
-    """The nickname box under a self-check, and what the teacher sees of the answer."""
-    nickname_input(taken[1])
-    st.caption(t("lesson.check_to_teacher"))
-
-
-def send_check(index: int, choice: int, right: bool | None) -> bool:
-    """A self-check of step `index` sent to the class (the student's latest for the step);
-    whether the class kept it (False: the class ended, or a store error)."""
-    taken = paced_student()
-    key = L.lesson_key()
-    if taken is None or key is None:
-        return False
-    store, s = taken
-    nickname = given_nickname()
-    try:
-        store.check(s.code, s.student_id, key, index, choice, right, nickname, time.time())
-    except (ClassroomError, ValueError):
-        return False
-    C.keep_nickname(nickname)
-    return True
-
-
-@timed_fragment(C.ROSTER_PACED_EVERY)
-def _checks_live(store: ClassStore, code: str, teacher_key: str, lesson: Lesson, key: str,
-                 lang: str) -> None:
-    """The teacher's view of the students' self-checks, step by step, redrawn on its own
-    (`lang` handed in: a fragment's own reruns run without the page's context)."""
-    use_session_lang()  # a run of this fragment alone skips app.py's
-    try:
-        checks = store.self_checks(code, teacher_key, key)
-    except ClassroomError:
-        return
-    checks_box(lesson, code, checks, lang)
-
-
-def checks_box(lesson: Lesson, code: str, checks: Sequence[SelfCheck], lang: str) -> None:
-    """The students' self-checks of `lesson` in class `code`: step by step, and as CSV."""
-    if not checks:
-        st.caption(t("lesson.checks_none"))
-        return
-    with st.expander(t("lesson.checks", n=len({c.student for c in checks})),
-                     icon=":material/fact_check:", expanded=True):
-        for line in checks_summary(lesson, checks, lang):
-            st.markdown(line)
-        st.download_button(t("class.results_students"),
-                           data=lambda: checks_csv(lesson, checks, lang),
-                           file_name=f"class_{code}_self_checks.csv", mime="text/csv",
-                           key="lesson_checks_csv", on_click="ignore",
-                           icon=":material/download:", width="stretch",
-                           help=t("lesson.checks_csv_help"))
-
-
-def checks_summary(lesson: Lesson, checks: Sequence[SelfCheck], lang: str) -> list[str]:
-    """One line per step with a question: how many students checked it and, for a
-    question with a right answer, how many were right (the latest answer of each)."""
-    lines = []
-    for index, step in enumerate(lesson.steps):
-        if step.question is None:
-            continue
-        mine = [c for c in checks if c.step == index]
-        right = sum(c.right is True for c in mine)
-        if not mine:
-            said = t("lesson.checks_step_none")
-        elif step.question.kind == "poll":
-            said = t("lesson.checks_step_poll", answered=len(mine))
-        else:
-            said = t("lesson.checks_step", answered=len(mine), right=right,
-                     share=percent(right / len(mine)))
-        lines.append(f"**{t('lesson.step_n', i=index + 1)}** {said}")
-    return lines
-
-
-def checks_csv(lesson: Lesson, checks: Sequence[SelfCheck], lang: str) -> bytes:
-    """Every student's latest self-check as CSV (UTF-8 with a BOM), one row each: the
-    student (numbered in the order of their first check), the nickname, the step, its
-    question and the answer as the lesson words them (`lang`), right or not (as the
-    student's page measured it from the live model; empty: a poll), the tries, when (UTC)."""
-    numbers: dict[str, int] = {}
-    for c in checks:  # oldest first
-        numbers.setdefault(c.student, len(numbers) + 1)
-    rows = []
-    for c in sorted(checks, key=lambda c: (numbers[c.student], c.step)):
-        step = lesson.steps[c.step] if 0 <= c.step < len(lesson.steps) else None
-        question = step.question if step is not None else None
-        prompt = label = ""
-        if question is not None:
-            prompt = (text_in(question.prompt, lang) if question.kind != "attention"
-                      else t("lesson.kind_attention"))
-            if question.kind != "attention" and 0 <= c.choice < len(question.options):
-                label = text_in(question.options[c.choice], lang)
-        rows.append([numbers[c.student], csv_cell(c.nickname or ""), c.step + 1,
-                     csv_cell(prompt), c.choice, csv_cell(label),
-                     "" if c.right is None else int(c.right), c.tries,
-                     datetime.fromtimestamp(c.at, UTC).isoformat(timespec="seconds")])
-    return csv_file(["student", "nickname", "step", "prompt", "choice", "label", "right",
-                     "tries", "answered_at_utc"], rows)

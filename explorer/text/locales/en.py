@@ -2529,6 +2529,8 @@ TEXT: dict[str, str] = {
                               "each: the student (numbered), the nickname they gave, the "
                               "step, the answer, right or not, how many tries, when (UTC). "
                               "It holds the students' nicknames.",
+    "lesson.checks_json_help": "The same answers as JSON, by the student's number only (no "
+                               "names).",
     "lesson.pace_self_note": "Student-paced: your Back and Next move only you. Each student "
                              "checks this step's question on their own.",
     "lesson.lock": "Lock exploring on this step",
