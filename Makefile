@@ -40,11 +40,12 @@ redis:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; \
 	fi
 
-# Everything but the browser tests in two worker processes, one per core; then the browser
-# tests one at a time (each serves the app and drives Chromium, and waits on what the page
-# draws: two at once would halve each one's machine; run beside the rest, even at the lowest
-# priority, the timed ones fail now and then). In a fresh clone on 2 cores: about 5 minutes,
-# then 19; the browser part lists its slowest tests.
+# Everything but the browser tests in two worker processes, one per core (three took as
+# long); then the browser tests one at a time (each serves the app, or shares one that never
+# trains, drives Chromium and waits on what the page draws: in two workers they took 13%
+# less time and one timed test failed; run beside the rest, even at the lowest priority,
+# the timed ones fail now and then). In a fresh clone on 2 cores: about 5 minutes, then
+# 17; the browser part lists its slowest tests.
 test: $(VENV)/.dev-deps browser redis
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -m "not browser" -n 2

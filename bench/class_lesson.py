@@ -5,7 +5,8 @@ Rerun: `.venv/bin/python -m bench.class_lesson` (options: --students 30, --steps
 waits after every page showed a step or a result, as bench/classroom.py's --gap: a change
 within 2 s of the last waits for the students' next look, WATCH_EVERY), --timeout 30 (seconds a step
 or a question may take to reach every student), --store URL (a redis:// class store;
-default SQLite in a temporary folder), --smoke: 3 students, 4 steps, answers over 2 s).
+default SQLite in a temporary folder), --browsers 5 (students in Chromium besides the
+protocol ones), --smoke: 3 students, 4 steps, answers over 2 s, no browser).
 
 One `streamlit run app.py` (tests.serve.serve, 127.0.0.1, a free port, stopped at the end;
 CLASS_DATA a temporary folder) serves, in this order:
@@ -15,7 +16,9 @@ CLASS_DATA a temporary folder) serves, in this order:
 3. The teacher opens the lesson's link (a lesson of --steps steps, all on the Attention
    page, each a layer and head of its own and a note; every third step asks a question: a
    multiple choice, and from the second on, every other one a poll) and presses "Start a
-   class"; C: --students students open the join link at once (a third in Chinese).
+   class"; C: --students students open the join link at once (a third in Chinese), and
+   --browsers more in Chromium (one in Chinese; tests/serve.py CHROMIUM), who
+   follow every step and answer no question.
 4. The teacher's Next, --steps - 1 times: a rerun whose address names the next step, as
    the lesson's Next link is (explorer/app/lesson.py `follow_address`). At a step with a
    question the teacher presses "Ask the class" (`lesson_ask`); every student answers once
@@ -37,8 +40,14 @@ Measured:
     and what the teacher's export counts (`results_csv` of the store's tallies) equal to
     what was sent.
 (c) memory (VmRSS of the server, MB): what the class with its lesson adds beyond as many
-    sessions without a class, and what teaching the whole lesson adds. Target: a class
-    with a lesson of 30 adds < 50 MB beyond as many sessions without one.
+    sessions without a class, and what teaching the whole lesson adds (with the browsers'
+    sessions). Target: a class with a lesson of 30 adds < 50 MB beyond as many sessions
+    without one.
+(d) the students in Chromium: each step, from the teacher's Next to the browser showing
+    the step (the lesson panel's "step i of n", as (a)) and drawing it (with the Attention
+    page's heatmap grid), and whether it still showed both just before the next Next (a
+    page drawn and then emptied is blank). Target: shown p95 <= 2 s, 0 never drawn, 0
+    blank. The browsers render on the server's own cores (a class's render on their own).
 """
 
 from __future__ import annotations
@@ -47,11 +56,12 @@ import argparse
 import asyncio
 import csv
 import io
+import os
 import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode
 
@@ -68,11 +78,12 @@ from bench.classroom import (
     quiet_memory,
     wait_for,
 )
-from bench.common import machine_facts, median, table
+from bench.common import CHROMIUM, machine_facts, median, table
 from bench.load import p95
 from explorer.app.lesson import LESSON_PARAM, STEP_PARAM
 from explorer.state.lesson import Lesson, Question, Step, to_link
 from explorer.text.locales import en, zh
+from tests.serve import CHROMIUM_ARGS
 
 WHERE = {"en": en.TEXT["lesson.where"], "zh": zh.TEXT["lesson.where"]}
 TITLE = {"en": "Bench lesson", "zh": "测试课程"}
@@ -104,6 +115,60 @@ def where(lang: str, i: int, n: int) -> str:
     return WHERE[lang].format(title=TITLE[lang], i=i, n=n)
 
 
+# The lesson panel shows `where` (the step's place, its markdown's ** dropped): the step is
+# shown, as (a) times it; and the page its heatmap grid: the step is drawn.
+SHOWN = """(where) => {
+  const panel = document.querySelector('.st-key-lesson_panel');
+  return panel !== null && panel.innerText.includes(where);
+}"""
+DRAWN = """(where) => {
+  const panel = document.querySelector('.st-key-lesson_panel');
+  return panel !== null && panel.innerText.includes(where)
+    && document.querySelector('.st-key-attn_grid .js-plotly-plot .main-svg') !== null;
+}"""
+
+
+@dataclass
+class Browsers:
+    """Students in Chromium (async Playwright): what each drew of every step."""
+
+    pages: list = field(default_factory=list)
+    langs: list[str] = field(default_factory=list)
+    shown: dict[int, list[float]] = field(default_factory=dict)  # step -> waits to SHOWN
+    waits: dict[int, list[float]] = field(default_factory=dict)  # step -> waits to DRAWN
+    missing: dict[int, int] = field(default_factory=dict)  # step -> pages that never drew it
+    blank: dict[int, int] = field(default_factory=dict)  # step -> drawn, then emptied
+    drew: dict[int, list[bool]] = field(default_factory=dict)  # step -> each page drew it
+
+    async def step(self, i: int, n: int, sent: float, timeout: float) -> None:
+        """Wait for every browser to show, then draw step `i` of `n` (the Next left at
+        `sent`)."""
+        async def one(page, lang: str) -> tuple[float | None, float | None]:
+            text, times = where(lang, i, n).replace("**", ""), []
+            for condition in (SHOWN, DRAWN):
+                try:
+                    await page.wait_for_function(condition, arg=text, polling=50,
+                                                 timeout=max(0.1, sent + timeout
+                                                             - time.perf_counter()) * 1000)
+                except Exception:  # noqa: BLE001 (a timeout: counted as never drawn)
+                    return (times[0] if times else None), None
+                times.append(time.perf_counter() - sent)
+            return times[0], times[1]
+        got = await asyncio.gather(*(one(p, lang) for p, lang in zip(self.pages, self.langs,
+                                                                       strict=True)))
+        self.shown[i] = [w for w, _ in got if w is not None]
+        self.waits[i] = [w for _, w in got if w is not None]
+        self.missing[i] = sum(w is None for _, w in got)
+        self.drew[i] = [w is not None for _, w in got]
+
+    async def still(self, i: int, n: int) -> None:
+        """Count the browsers that drew step `i` and no longer show it (blank)."""
+        shown = await asyncio.gather(*(p.evaluate(DRAWN, where(lang, i, n).replace("**", ""))
+                                       for p, lang in zip(self.pages, self.langs, strict=True)))
+        self.blank[i] = sum(drew and not now
+                            for drew, now in zip(self.drew.get(i, []), shown, strict=False))
+
+
 @dataclass
 class StepShown:
     step: int
@@ -113,16 +178,23 @@ class StepShown:
 
 
 async def next_step(teacher: Tab, students: list[Tab], langs: list[str], i: int, n: int,
-                    timeout: float) -> StepShown:
+                    timeout: float, browsers: Browsers) -> StepShown:
     """The teacher's Next to step `i`: its address names that step."""
     for s, lang in zip(students, langs, strict=True):
         s.looking_for.add(where(lang, i, n))
+    if browsers.pages:
+        await browsers.still(i - 1, n)
     params = {k: v[-1] for k, v in parse_qs(teacher.query).items()}
     teacher.query = urlencode({**params, STEP_PARAM: str(i)})
     sent = time.perf_counter()
-    mine = await teacher.run({})
-    await wait_for(lambda: all(where(lang, i, n) in s.seen_text
-                               for s, lang in zip(students, langs, strict=True)), timeout)
+    drawn = asyncio.ensure_future(browsers.step(i, n, sent, timeout))
+    try:
+        mine = await teacher.run({})
+        await wait_for(lambda: all(where(lang, i, n) in s.seen_text
+                                   for s, lang in zip(students, langs, strict=True)), timeout)
+        await drawn
+    finally:
+        drawn.cancel()  # (done already, unless the teacher's run failed)
     waits = [s.seen_text[where(lang, i, n)] - sent
              for s, lang in zip(students, langs, strict=True) if where(lang, i, n) in s.seen_text]
     return StepShown(i, waits, len(students) - len(waits), mine.error)
@@ -152,7 +224,26 @@ def stored(spec: str, data_dir: Path, code: str) -> list[list[int]]:
 
 
 async def run_lesson(url: str, pid: int, n: int, steps: int, spread: float, gap: float,
-                     timeout: float, spec: str, data_dir: Path) -> dict[str, object]:
+                     timeout: float, spec: str, data_dir: Path,
+                     browsers: int = 0) -> dict[str, object]:
+    """The whole run; `browsers` students in Chromium beside the protocol ones."""
+    if not browsers:
+        return await _run_lesson(url, pid, n, steps, spread, gap, timeout, spec, data_dir,
+                                 None)
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        chromium = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            return await _run_lesson(url, pid, n, steps, spread, gap, timeout, spec,
+                                     data_dir, (chromium, browsers))
+        finally:
+            await chromium.close()
+
+
+async def _run_lesson(url: str, pid: int, n: int, steps: int, spread: float, gap: float,
+                      timeout: float, spec: str, data_dir: Path,
+                      chromium: tuple | None) -> dict[str, object]:
     out: dict[str, object] = {"memory": []}
     langs = ["zh" if i % ZH_EVERY == ZH_EVERY - 1 else "en" for i in range(n)]
 
@@ -186,16 +277,32 @@ async def run_lesson(url: str, pid: int, n: int, steps: int, spread: float, gap:
                        for s, lang in zip(students, langs, strict=True))
     out["memory"].append((f"+ C: the class with its lesson, {n} students + teacher",
                           *await quiet_memory(pid)))
+    seen = Browsers()
+    if chromium is not None:  # after the memory's C: the browsers are extra students
+        browser, k = chromium
+        for j in range(k):
+            context = await browser.new_context(viewport={"width": 1100, "height": 800})
+            page = await context.new_page()
+            seen.pages.append(page)
+            seen.langs.append("zh" if j == k - 1 else "en")
+        joined = time.perf_counter()
+        await asyncio.gather(*(p.goto(f"{url}/?class={code}" + ("&lang=zh" if lang == "zh"
+                                                                  else ""))
+                               for p, lang in zip(seen.pages, seen.langs, strict=True)))
+        await seen.step(1, steps, joined, timeout)
     shown: list[StepShown] = []
     answered: list[tuple[int, Asked]] = []  # (step, its question)
     for i in range(2, steps + 1):
         await asyncio.sleep(gap)
-        shown.append(await next_step(teacher, students, langs, i, steps, timeout))
+        shown.append(await next_step(teacher, students, langs, i, steps, timeout, seen))
         if lesson.steps[i - 1].question is not None:
             await asyncio.sleep(gap)
             # student k picks option k mod the options (bench/classroom.py `question`)
             answered.append((i, await question(teacher, students, spread, timeout,
                                                ask="lesson_ask", pick=lambda k, n: k % n)))
+    if seen.pages:
+        await seen.still(steps, steps)
+    out["browsers"] = seen
     out["memory"].append(("+ the whole lesson taught", *await quiet_memory(pid)))
     out["shown"], out["answered"], out["code"] = shown, answered, code
     out["problems"] = [x for t in [*plain, teacher, *students]
@@ -230,17 +337,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--gap", type=float, default=2.0)
     ap.add_argument("--timeout", type=float, default=30.0)
     ap.add_argument("--store", default="")
-    ap.add_argument("--smoke", action="store_true", help="3 students, 4 steps, answers over 2 s")
+    ap.add_argument("--browsers", type=int, default=5,
+                    help="students in Chromium besides the protocol ones (0: none)")
+    ap.add_argument("--smoke", action="store_true",
+                    help="3 students, 4 steps, answers over 2 s, no browser")
     args = ap.parse_args(argv)
     n, steps, spread = max(1, args.students), max(2, args.steps), max(0.0, args.spread)
+    browsers = max(0, args.browsers)
     if args.smoke:
-        n, steps, spread = 3, 4, 2.0
+        n, steps, spread, browsers = 3, 4, 2.0, 0
+    if browsers and not Path(CHROMIUM).exists():
+        print(f"No Chromium at {CHROMIUM} (apt-get install -y chromium): no browser students")
+        browsers = 0
 
     print(machine_facts() + "\n")
     t0 = time.perf_counter()
     with class_server(args.store, "bench-lesson-") as (url, pid, data):
         out = asyncio.run(run_lesson(url, pid, n, steps, spread, max(0.0, args.gap),
-                                     args.timeout, args.store, data))
+                                     args.timeout, args.store, data, browsers))
     took = time.perf_counter() - t0
     store = "Redis" if args.store else "SQLite"
     print(f"One server; a lesson of {steps} steps taught to {n} students (a third in "
@@ -306,6 +420,36 @@ def main(argv: Sequence[str] | None = None) -> int:
           for i, (name, rss, _) in enumerate(mem)],
         ["the class with its lesson adds (C's growth - P's)", "-", f"{adds:+.1f}",
          f"< {MEMORY_TARGET_MB:g} MB", "yes" if adds < MEMORY_TARGET_MB else "NO"]]))
+    # (d)
+    seen: Browsers = out["browsers"]
+    if seen.pages:
+        b_rows, never, blank = [], 0, 0
+        for i in sorted(seen.waits):
+            w, shown, gone = seen.waits[i], seen.shown[i], seen.blank.get(i, 0)
+            never += seen.missing[i]
+            blank += gone
+            b_rows.append([f"step {i}" + (" (the join link)" if i == 1 else ""),
+                           f"{len(w)} / {len(seen.pages)}", f"{p95(shown):.2f}",
+                           f"{median(w):.2f}", f"{p95(w):.2f}",
+                           f"{max(w, default=float('nan')):.2f}", str(gone), "-", "-"])
+        later = [x for i in seen.waits if i > 1 for x in seen.waits[i]]
+        later_shown = [x for i in seen.shown if i > 1 for x in seen.shown[i]]
+        value = p95(later_shown)
+        ok = value <= P95_TARGET_S and not never and not blank
+        b_rows.append([f"steps 2-{steps} (never, blank: all steps)",
+                       f"{len(later)} / {len(seen.pages) * (steps - 1)}",
+                       f"{value:.2f}", f"{median(later):.2f}", f"{p95(later):.2f}",
+                       f"{max(later, default=float('nan')):.2f}", str(blank),
+                       f"shown p95 ≤ {P95_TARGET_S:g} s, 0 never drawn, 0 blank",
+                       "yes" if ok else "NO"])
+        print(f"\n(d) {len(seen.pages)} students in Chromium (one in Chinese), on the "
+              f"server's own {os.cpu_count()} cores: the teacher's Next -> the browser "
+              "showing the step (the lesson panel's \"step i of n\", as (a)) and drawing it "
+              "(with the heatmap grid); blank: drawn, then no longer shown just before the "
+              "next Next\n")
+        print(table(["step", "browsers", "shown p95 s", "drawn p50 s", "drawn p95 s",
+                     "drawn max s", "blank", "target", "met?"], b_rows))
+
     problems = out["problems"] + [e for _, a in out["answered"] for e in a.answer_errors]
     print(f"\nStudents' full runs left unfinished (another run's new_session first): "
           f"{out['cut_short']}. Errors ({len(problems)}; first 5): "

@@ -43,7 +43,8 @@ SCRIPTS: dict[str, str] = {
     "class_floor": "12b. The floor under 12 (c): ten different trainings on two cores, at best",
     "class_background": "12c. A class while a training goes on in the background (1 s redraws)",
     "classroom": "13. A class following its teacher (30 students: changes, questions, idle)",
-    "class_lesson": "13b. A lesson taught live (10 steps, 30 students: steps, answers, memory)",
+    "class_lesson": ("13b. A lesson taught live (10 steps, 30 students + 5 browsers: steps, "
+                     "answers, memory)"),
     "class_paced": "13c. A student-paced lesson (10 steps, 30 students: the teacher's roster)",
 }
 

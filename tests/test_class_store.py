@@ -38,6 +38,7 @@ from explorer.classroom.store import (
     JOIN_FAILURES,
     JOIN_STEP,
     JOIN_WINDOW,
+    MAX_CHECK_STEP,
     MAX_CHOICES,
     MAX_VIEW_VALUE_CHARS,
     NICKNAME_CHARS,
@@ -436,11 +437,21 @@ def test_the_roster_says_how_many_students_are_on_each_step_of_the_lesson(store)
 LESSON_A, LESSON_B = lesson_id("attention-steps"), lesson_id("masks-shapes")
 
 
-def test_a_students_self_checks_are_kept_latest_first_per_lesson_for_teacher_and_student(store):
+def _seated(store, *students: str) -> tuple[str, str]:
+    """A new class with `students` in it (a heartbeat each): its code and key."""
+    code, key = store.start(T0)
+    for student in students:
+        store.heartbeat(code, student, True, T0 + 0.5, step=1)
+    return code, key
+
+
+def test_a_students_self_checks_are_kept_latest_per_step_and_lesson_for_teacher_and_student(
+        store):
     """A student-paced lesson: each student's latest self-check of each step (another answer
     replaces it and counts as a try), another lesson's apart, the teacher's list oldest
-    first, also after the class ended; a student reads back their own."""
-    code, key = store.start(T0)
+    first, also after the class ended; a student reads back their own; the nickname names
+    the student on the roster; a student not in the class checks nothing."""
+    code, key = _seated(store, "s1", "s2")
     store.check(code, "s1", LESSON_A, 1, 2, False, "Ada", T0 + 1)
     store.check(code, "s2", LESSON_A, 1, 1, True, None, T0 + 2)
     store.check(code, "s1", LESSON_A, 1, 1, True, "Ada", T0 + 3)  # tried again
@@ -451,6 +462,10 @@ def test_a_students_self_checks_are_kept_latest_first_per_lesson_for_teacher_and
     assert store.checks_of(code, "s3", LESSON_A) == {}
     assert store.checks_of("ZZZZZZ", "s1", LESSON_A) == {}
     assert store.checks_of(code, "s1", "not a lesson") == {}
+    assert store.roster(code, key, T0 + 5.5).steps == (OnStep(step=1, students=2,
+                                                              names=("Ada",)),)
+    with pytest.raises(ClassNotFoundError):  # never seen in this class
+        store.check(code, "stranger", LESSON_A, 1, 0, True, None, T0 + 5.5)
     store.end(code, key, T0 + 6)
     with pytest.raises(ClassNotFoundError):  # the class is over
         store.check(code, "s2", LESSON_A, 2, 0, True, None, T0 + 7)
@@ -463,11 +478,11 @@ def test_a_students_self_checks_are_kept_latest_first_per_lesson_for_teacher_and
 
 
 @pytest.mark.parametrize("bad", [
-    {"step": -1}, {"step": 1000}, {"step": True}, {"step": "2"}, {"choice": -1},
+    {"step": -1}, {"step": MAX_CHECK_STEP}, {"step": True}, {"step": "2"}, {"choice": -1},
     {"choice": MAX_CHOICES}, {"choice": True}, {"choice": 1.0}, {"right": 1}, {"right": "yes"},
 ])
 def test_a_self_check_of_no_step_choice_or_verdict_is_refused(store, bad):
-    code, _ = store.start(T0)
+    code, _ = _seated(store, "s1")
     given = {"step": 1, "choice": 0, "right": True, **bad}
     with pytest.raises(InvalidAnswerError):
         store.check(code, "s1", LESSON_A, given["step"], given["choice"], given["right"],
@@ -480,8 +495,8 @@ def test_a_self_check_of_no_step_choice_or_verdict_is_refused(store, bad):
 
 
 def test_hostile_nicknames_of_self_checks_are_kept_clean(store):
-    code, key = store.start(T0)
     texts = [*bad_input_texts(), "<b>x</b>", "a\x00b", "\u202e", "\ud800", "x" * 4000]
+    code, key = _seated(store, *(f"s{step}" for step in range(len(texts))))
     for step, text in enumerate(texts):
         store.check(code, f"s{step}", LESSON_A, 1, 0, True, text, T0 + 1)
     names = {c.student: c.nickname for c in store.self_checks(code, key, LESSON_A)}
@@ -493,14 +508,19 @@ def test_a_class_keeps_at_most_so_many_self_checks(store, monkeypatch):
     import explorer.classroom.sqlite_store as sqlite_store
 
     for module in (redis_store, sqlite_store):
-        monkeypatch.setattr(module, "MAX_CHECKS", 3)
-    code, _ = store.start(T0)
+        monkeypatch.setattr(module, "MAX_CHECKS", 5)
+        monkeypatch.setattr(module, "MAX_CHECKS_EACH", 3)
+    code, _ = _seated(store, "s1", "s2", "s3")
     for step in range(3):
         store.check(code, "s1", LESSON_A, step, 0, True, None, T0 + 1)
-    with pytest.raises(ClassFullError):
-        store.check(code, "s2", LESSON_A, 0, 0, True, None, T0 + 2)
+    with pytest.raises(ClassFullError):  # the student's own bound, over every lesson
+        store.check(code, "s1", LESSON_B, 0, 0, True, None, T0 + 2)
     store.check(code, "s1", LESSON_A, 0, 1, False, None, T0 + 3)  # a kept one is replaced
     assert store.checks_of(code, "s1", LESSON_A) == {0: 1, 1: 0, 2: 0}
+    store.check(code, "s2", LESSON_A, 0, 0, True, None, T0 + 4)
+    store.check(code, "s2", LESSON_A, 1, 0, True, None, T0 + 4)
+    with pytest.raises(ClassFullError):  # the class's bound
+        store.check(code, "s3", LESSON_A, 0, 0, True, None, T0 + 5)
 
 
 @pytest.mark.parametrize("step", [-1, 1000, True, 1.0, "2", [2], None])
@@ -886,6 +906,7 @@ def test_a_class_idle_for_hours_ends_and_is_then_forgotten(store):
     busy, busy_key = store.start(T0)
     store.steer(busy, busy_key, {"h": "2"}, T0 + IDLE_LIMIT - 60)
     store.heartbeat(idle, "s1", True, T0 + IDLE_LIMIT - 1)  # students keep no class alive
+    store.check(idle, "s1", LESSON_A, 1, 0, True, "Ada", T0 + IDLE_LIMIT - 1)  # nor checks
     later = T0 + IDLE_LIMIT + 1
     with pytest.raises(ClassNotFoundError):  # over already, before anything sweeps
         store.join(idle, "client", later)
@@ -899,6 +920,7 @@ def test_a_class_idle_for_hours_ends_and_is_then_forgotten(store):
     assert store.join(busy, "client", T0 + 2 * IDLE_LIMIT).view == {"h": "2"}
     store.expire(later + ENDED_KEEP + 1)
     assert store.state(idle) is None and store.version(idle) is None
+    assert store.checks_of(idle, "s1", LESSON_A) == {}  # forgotten with the class
     with pytest.raises(ClassNotFoundError):
         store.end(idle, idle_key, later + ENDED_KEEP + 2)
     assert store.state(busy) is not None

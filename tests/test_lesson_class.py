@@ -23,9 +23,9 @@ from test_class_store import redis_url  # noqa: F401 (a fixture)
 
 from explorer.app import classroom as C
 from explorer.app import lesson as L
-from explorer.classroom.store import REVEALED, lesson_id
+from explorer.classroom.store import REVEALED, SelfCheck, lesson_id
 from explorer.sections.classroom import COUNTDOWN_PICK
-from explorer.sections.lesson_checks import checks_csv, checks_json
+from explorer.sections.lesson_checks import checks_csv, checks_json, verdict
 from explorer.sections.lesson_class import class_question
 from explorer.sections.lesson_questions import own_question
 from explorer.state.lesson import Lesson, Question, Step, to_link
@@ -354,6 +354,18 @@ def test_a_student_paced_lesson_moves_each_student_alone_and_the_teacher_sees_wh
         assert texts["lesson.class_paced"] in _texts(at)
 
 
+def test_a_self_checks_verdict_is_the_lessons_own_for_a_choice_and_none_for_a_poll():
+    def check(step: int, choice: int, right: bool | None) -> SelfCheck:
+        return SelfCheck("s1", step, choice, right, None, 1.0, 1)
+
+    assert verdict(LESSON, check(1, 0, True)) is False  # a choice: the lesson's answer is 1
+    assert verdict(LESSON, check(1, 1, False)) is True
+    assert verdict(LESSON, check(2, 0, True)) is None  # a poll
+    assert verdict(LESSON, check(3, 0, True)) is True  # where it looks: the student's model
+    assert verdict(LESSON, check(0, 0, True)) is None  # no question at this step
+    assert verdict(LESSON, check(99, 0, True)) is None  # no such step
+
+
 def test_a_student_paced_lesson_keeps_each_students_self_checks_for_the_teacher_and_a_reload():
     teacher, student, code, key = _class()
     set_lang("en")
@@ -364,7 +376,7 @@ def test_a_student_paced_lesson_keeps_each_students_self_checks_for_the_teacher_
     assert zh.TEXT["lesson.check_to_teacher"] in _texts(student)
     pick = f"lesson_pick_{student.session_state[L.EDIT_ROUND]}_1"
     set_lang("zh")
-    student.text_input(key="class_nick").set_value("=小明").run()
+    student.text_input(key="lesson_nick").set_value("=小明").run()
     student.radio(key=pick).set_value(0).run()
     student.button(key="lesson_check_1").click().run()
     assert not student.exception, student.exception

@@ -18,6 +18,7 @@ calls `expire` on empties itself.
     {prefix}{code}:a:{id}     hash: student id -> JSON [choice, nickname, time]
     {prefix}{code}:checks     hash: "lesson|student id|step" -> JSON [choice, right, nickname,
                               time, tries] (a student-paced lesson's self-checks)
+    {prefix}{code}:names      hash: student id -> the nickname of their last self-check
     {prefix}live, {prefix}ended   sorted sets of codes
     {prefix}join:{client}     sorted set: the client's wrong codes (and tries under way), by time
 """
@@ -40,6 +41,7 @@ from .store import (
     IDLE_LIMIT,
     JOIN_WINDOW,
     MAX_CHECKS,
+    MAX_CHECKS_EACH,
     MAX_STUDENTS,
     OPEN,
     REVEALED,
@@ -119,8 +121,11 @@ class RedisStore(ClassStore):
     def _checks(self, code: str) -> str:
         return f"{self._p}{code}:checks"
 
+    def _names(self, code: str) -> str:
+        return f"{self._p}{code}:names"
+
     def _keys(self, code: str, question_ids: int) -> list[str]:
-        return [self._class(code), self._students(code), self._checks(code),
+        return [self._class(code), self._students(code), self._checks(code), self._names(code),
                 *(key for i in range(1, question_ids + 1)
                   for key in (self._question(code, i), self._answers(code, i)))]
 
@@ -302,14 +307,18 @@ class RedisStore(ClassStore):
                       steps=steps_of(zip(steps, names, strict=True)))
 
     def _nicknames(self, code: str, questions: int, students: list[str]) -> list[str | None]:
-        """Each student's nickname as last given with an answer (None: never given)."""
-        if not students or not questions:
-            return [None] * len(students)
+        """Each student's nickname as last given with an answer, or else with a self-check
+        (None: never given)."""
+        if not students:
+            return []
         with self._r.pipeline(transaction=False) as pipe:
             for question_id in range(1, questions + 1):
                 pipe.hmget(self._answers(code, question_id), students)
-            answered = pipe.execute()
-        names: list[str | None] = [None] * len(students)
+            pipe.hmget(self._names(code), students)
+            *answered, checked = pipe.execute()
+        names: list[str | None] = list(checked)
+        for i, value in enumerate(names):
+            names[i] = value or None
         for row in answered:  # oldest question first: a later name wins
             for i, value in enumerate(row):
                 nickname = json.loads(value)[1] if value else None
@@ -454,19 +463,28 @@ class RedisStore(ClassStore):
                right: bool | None, nickname: str | None, now: float) -> None:
         key, field = self._checks(code), f"{lesson}|{student_id}|{step}"
 
-        def check(pipe: Any) -> None:  # watches the class's checks: tries count each answer
+        def check(pipe: Any) -> None:  # watches the class and its checks (tries, the end)
             ended, active = pipe.hmget(self._class(code), ("ended", "active"))
             if active is None:
                 raise ClassNotFoundError("no class has this code")
             check_live(ended == "1", float(active), now)
+            if not pipe.hexists(self._students(code), student_id):
+                raise ClassNotFoundError("not a student of this class")
             kept = pipe.hget(key, field)
-            if kept is None and pipe.hlen(key) >= MAX_CHECKS:
-                raise ClassFullError("the class keeps no more self-checks")
+            if kept is None:  # a new step: the bounds (the student's over every lesson)
+                fields = pipe.hkeys(key)
+                if sum(f.split("|")[1] == student_id for f in fields) >= MAX_CHECKS_EACH:
+                    raise ClassFullError("the student has no more self-checks")
+                if len(fields) >= MAX_CHECKS:
+                    raise ClassFullError("the class keeps no more self-checks")
             tries = json.loads(kept)[4] + 1 if kept else 1
             pipe.multi()
             pipe.hset(key, field, json.dumps([choice, right, nickname, now, tries]))
             pipe.expire(key, LIVE_TTL)
-        self._r.transaction(check, key)
+            if nickname is not None:
+                pipe.hset(self._names(code), student_id, nickname)
+                pipe.expire(self._names(code), LIVE_TTL)
+        self._r.transaction(check, key, self._class(code))
 
     def _checks_of(self, code: str, student_id: str, lesson: str) -> dict[int, int]:
         mine = f"{lesson}|{student_id}|"

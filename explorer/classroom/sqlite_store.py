@@ -29,6 +29,7 @@ from .store import (
     IDLE_LIMIT,
     JOIN_WINDOW,
     MAX_CHECKS,
+    MAX_CHECKS_EACH,
     MAX_STUDENTS,
     OPEN,
     REVEALED,
@@ -82,7 +83,8 @@ SCHEMA = (
         UNIQUE (code, question, student))""",
     """CREATE TABLE IF NOT EXISTS students (
         code TEXT NOT NULL, student TEXT NOT NULL, seen REAL NOT NULL,
-        following INTEGER NOT NULL, step INTEGER, PRIMARY KEY (code, student)) WITHOUT ROWID""",
+        following INTEGER NOT NULL, step INTEGER, nickname TEXT,
+        PRIMARY KEY (code, student)) WITHOUT ROWID""",
     # a student's latest self-check of each step of a student-paced lesson
     """CREATE TABLE IF NOT EXISTS checks (
         code TEXT NOT NULL, lesson TEXT NOT NULL, student TEXT NOT NULL, step INTEGER NOT NULL,
@@ -112,8 +114,11 @@ class SQLiteStore(ClassStore):
                 db.execute("ALTER TABLE questions ADD COLUMN labels TEXT")
             if "closes" not in columns:  # ... or before countdowns were
                 db.execute("ALTER TABLE questions ADD COLUMN closes REAL")
-            if "step" not in {row[1] for row in db.execute("PRAGMA table_info(students)")}:
+            columns = {row[1] for row in db.execute("PRAGMA table_info(students)")}
+            if "step" not in columns:
                 db.execute("ALTER TABLE students ADD COLUMN step INTEGER")  # ... or steps
+            if "nickname" not in columns:  # ... or self-checks' nicknames
+                db.execute("ALTER TABLE students ADD COLUMN nickname TEXT")
 
     def close(self) -> None:
         with self._lock:
@@ -261,14 +266,15 @@ class SQLiteStore(ClassStore):
             if not row[1] and TOUCH_EVERY <= now - row[2] <= IDLE_LIMIT:
                 db.execute("UPDATE classes SET active = max(active, ?) WHERE code = ?"
                            " AND ended = 0", (now, code))
-            # each connected student's step, and nickname as last given with an answer
-            # when the roster names them: explorers, and everyone on a step of a
-            # student-paced lesson (in a class that follows its teacher, nearly no one)
+            # each connected student's step, and nickname as last given with an answer (or
+            # else with a self-check) when the roster names them: explorers, and everyone on
+            # a step of a student-paced lesson (in a class that follows its teacher, nearly
+            # no one)
             seen = db.execute(
-                "SELECT CASE WHEN following = 0 OR step IS NOT NULL THEN"
+                "SELECT CASE WHEN following = 0 OR step IS NOT NULL THEN coalesce("
                 " (SELECT nickname FROM answers WHERE answers.code = students.code"
                 " AND answers.student = students.student AND nickname IS NOT NULL"
-                " ORDER BY at DESC LIMIT 1) END, following, step FROM students"
+                " ORDER BY at DESC LIMIT 1), nickname) END, following, step FROM students"
                 " WHERE code = ? AND seen >= ?", (code, now - CONNECTED)).fetchall()
         return Roster(connected=connected, following=following,
                       exploring=connected - following,
@@ -385,12 +391,21 @@ class SQLiteStore(ClassStore):
                right: bool | None, nickname: str | None, now: float) -> None:
         with self._write() as db:
             _live(db, code, now)
+            known = db.execute("UPDATE students SET nickname = coalesce(?, nickname)"
+                               " WHERE code = ? AND student = ?",
+                               (nickname, code, student_id)).rowcount
+            if not known:
+                raise ClassNotFoundError("not a student of this class")
             updated = db.execute(
                 "UPDATE checks SET choice = ?, right = ?, nickname = ?, at = ?,"
                 " tries = tries + 1 WHERE code = ? AND lesson = ? AND student = ? AND step = ?",
                 (choice, right, nickname, now, code, lesson, student_id, step)).rowcount
             if updated:
                 return
+            (mine,) = db.execute("SELECT count(*) FROM checks WHERE code = ? AND student = ?",
+                                 (code, student_id)).fetchone()
+            if mine >= MAX_CHECKS_EACH:
+                raise ClassFullError("the student has no more self-checks")
             _room(db, "checks", code, MAX_CHECKS, "the class keeps no more self-checks")
             db.execute("INSERT INTO checks (code, lesson, student, step, choice, right,"
                        " nickname, at, tries) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)",

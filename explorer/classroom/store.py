@@ -60,8 +60,12 @@ MAX_VIEW_KEY_CHARS = 64
 MAX_VIEW_VALUE_CHARS = 40_000
 MAX_VIEW_JSON = 64_000
 MAX_STEP = 1000  # a lesson step a heartbeat names: an index below this (a lesson has 30 at most)
-# self-checks a class keeps (a student's latest per lesson step, `check`): 30 students through
-# a 30-step lesson keep 900; the bound stops a client that makes up lessons or steps
+# self-checks a class keeps (a student's latest per lesson step, `check`), of steps below
+# MAX_CHECK_STEP (a lesson has 30 at most, explorer/state/lesson.py MAX_STEPS): per student,
+# three lessons' worth; per class, 30 students through a 30-step lesson keep 900. The
+# bounds stop a client that makes up lessons, steps or students.
+MAX_CHECK_STEP = 30
+MAX_CHECKS_EACH = 90
 MAX_CHECKS = 20_000
 _LESSON_ID = re.compile(r"[0-9a-f]{16}")  # a lesson as a class's self-checks name it
 KINDS = ("token", "option")
@@ -660,10 +664,12 @@ class ClassStore(ABC):
         """A student's self-check of `step` of the class's student-paced `lesson` (a
         `lesson_id`): their `choice`, whether it was `right` (None: a poll), kept as their
         latest for the teacher (`self_checks`) and for their own page after a reload
-        (`checks_of`). ClassFullError beyond MAX_CHECKS in the class."""
+        (`checks_of`); the nickname, if any, also names them on the roster. Only a student
+        of the class (a heartbeat seen) checks: ClassNotFoundError otherwise, and
+        ClassFullError beyond MAX_CHECKS_EACH of theirs or MAX_CHECKS in the class."""
         if (type(choice) is not int or not 0 <= choice < MAX_CHOICES
                 or (right is not None and type(right) is not bool)
-                or lesson_step(step) is None):
+                or lesson_step(step) is None or step >= MAX_CHECK_STEP):
             raise InvalidAnswerError("a step, a choice and right, wrong or a poll")
         self._check(self._code(code), _student(student_id), _lesson(lesson), step, choice,
                     right, clean_nickname(nickname), now)
@@ -763,7 +769,8 @@ class ClassStore(ABC):
     @abstractmethod
     def _check(self, code: str, student_id: str, lesson: str, step: int, choice: int,
                right: bool | None, nickname: str | None, now: float) -> None:
-        """In one step: the class live, MAX_CHECKS, and the check kept (tries counted)."""
+        """In one step: the class live, the student in it, MAX_CHECKS_EACH and MAX_CHECKS,
+        and the check kept (tries counted) and its nickname with the student's."""
 
     @abstractmethod
     def _checks_of(self, code: str, student_id: str, lesson: str) -> dict[int, int]: ...

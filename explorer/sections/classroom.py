@@ -339,14 +339,16 @@ def _end_now(store: ClassStore) -> None:
     if s is None or not s.teaching:
         return
     code, key = s.code, s.teacher_key or ""
-    lesson = L.lesson_key() if L.self_paced() else None
+    lesson = L.lesson_key()
     C.leave_class(store, True)
     C.keep_ended(store, code, key, ended_here=True)
-    if lesson is not None:  # the students' self-checks stay with the lesson
+    if lesson is not None:  # the students' self-checks, if any, stay with the lesson
         try:
-            L.keep_ended_checks(code, store.self_checks(code, key, lesson))
+            checks = store.self_checks(code, key, lesson)
         except ClassroomError:
-            pass  # forgotten meanwhile: nothing to keep
+            checks = ()  # forgotten meanwhile: nothing to keep
+        if checks:
+            L.keep_ended_checks(code, checks)
     st.session_state.pop(BANNER_FOLDED, None)
 
 
@@ -787,20 +789,21 @@ def _own_answer(choice: int | None, truth: int | None, labels: tuple[str, ...]) 
                    icon=":material/school:")
 
 
-NICKNAME = "class_nick"  # the nickname box's key: a student's answers, and self-checks
+NICKNAME = "class_nick"  # the nickname box's key under a class question
 
 
-def nickname_input(s: C.Seat) -> None:
-    """The nickname a student sends with an answer, starting as the one sent last."""
-    if NICKNAME not in st.session_state and s.nickname:
-        st.session_state[NICKNAME] = s.nickname
-    st.text_input(t("class.q_nickname"), key=NICKNAME, max_chars=NICKNAME_CHARS,
+def nickname_input(s: C.Seat, key: str = NICKNAME) -> None:
+    """The nickname box (`key`) a student sends with an answer, starting as the one sent
+    last."""
+    if key not in st.session_state and s.nickname:
+        st.session_state[key] = s.nickname
+    st.text_input(t("class.q_nickname"), key=key, max_chars=NICKNAME_CHARS,
                   help=t("class.q_nickname_help"))
 
 
-def given_nickname() -> str | None:
+def given_nickname(key: str = NICKNAME) -> str | None:
     """The nickname box's text as typed (None: empty, or no text); the store cleans it."""
-    nickname = st.session_state.get(NICKNAME)
+    nickname = st.session_state.get(key)
     return nickname if isinstance(nickname, str) and nickname else None
 
 
@@ -1020,7 +1023,7 @@ def _tally(store: ClassStore, code: str, key: str, question_id: int,
     try:
         tally = store.tally(code, key, question_id)
         if _countdown_over(store, code, key, question_id, tally.status, s, closes):
-            tally = store.tally(code, key, question_id)
+            tally, closes = store.tally(code, key, question_id), None
     except ClassroomError:
         return
     shown = tally.truth if tally.status == REVEALED else None

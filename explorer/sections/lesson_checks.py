@@ -22,6 +22,10 @@ from ..state.lesson import Lesson, text_in
 from ..text.i18n import percent, t
 from .classroom import csv_cell, csv_file, given_nickname, nickname_input
 
+# the nickname box's key under a self-check (a class question may be open on the same page,
+# with a box of its own)
+NICKNAME = "lesson_nick"
+
 
 def paced_student() -> tuple[ClassStore, C.Seat] | None:
     """This session as a student of a class whose lesson is student-paced (its self-checks
@@ -48,7 +52,7 @@ def take_back_checks(taken: tuple[ClassStore, C.Seat]) -> None:
 
 def self_check_nickname(taken: tuple[ClassStore, C.Seat]) -> None:
     """The nickname box under a self-check, and what the teacher sees of the answer."""
-    nickname_input(taken[1])
+    nickname_input(taken[1], NICKNAME)
     st.caption(t("lesson.check_to_teacher"))
 
 
@@ -60,7 +64,7 @@ def send_check(index: int, choice: int, right: bool | None) -> bool:
     if taken is None or key is None:
         return False
     store, s = taken
-    nickname = given_nickname()
+    nickname = given_nickname(NICKNAME)
     try:
         store.check(s.code, s.student_id, key, index, choice, right, nickname, time.time())
     except (ClassroomError, ValueError):
@@ -80,6 +84,17 @@ def checks_live(store: ClassStore, code: str, teacher_key: str, lesson: Lesson, 
     except ClassroomError:
         return
     checks_box(lesson, code, checks, lang)
+
+
+def checks_kept(store: ClassStore, code: str, teacher_key: str, lesson: Lesson, key: str,
+                lang: str) -> None:
+    """The students' self-checks of `lesson` (`key`) in the class, if it has any."""
+    try:
+        checks = store.self_checks(code, teacher_key, key)
+    except ClassroomError:
+        return
+    if checks:
+        checks_box(lesson, code, checks, lang)
 
 
 def checks_box(lesson: Lesson, code: str, checks: Sequence[SelfCheck], lang: str) -> None:
@@ -104,6 +119,19 @@ def checks_box(lesson: Lesson, code: str, checks: Sequence[SelfCheck], lang: str
                            help=t("lesson.checks_json_help"))
 
 
+def verdict(lesson: Lesson, check: SelfCheck) -> bool | None:
+    """Whether `check` was right: a multiple choice by the lesson's own answer, a poll
+    never (None), an attention question as the student's page measured it from the live
+    model (the teacher's page may show another model)."""
+    step = lesson.steps[check.step] if 0 <= check.step < len(lesson.steps) else None
+    question = step.question if step is not None else None
+    if question is None or question.kind == "poll":
+        return None
+    if question.kind == "choice":
+        return check.choice == question.answer
+    return check.right
+
+
 def checks_summary(lesson: Lesson, checks: Sequence[SelfCheck], lang: str) -> list[str]:
     """One line per step with a question: how many students checked it and, for a
     question with a right answer, how many were right (the latest answer of each)."""
@@ -112,7 +140,7 @@ def checks_summary(lesson: Lesson, checks: Sequence[SelfCheck], lang: str) -> li
         if step.question is None:
             continue
         mine = [c for c in checks if c.step == index]
-        right = sum(c.right is True for c in mine)
+        right = sum(verdict(lesson, c) is True for c in mine)
         if not mine:
             said = t("lesson.checks_step_none")
         elif step.question.kind == "poll":
@@ -128,8 +156,8 @@ def checks_table(lesson: Lesson, checks: Sequence[SelfCheck], lang: str) -> list
     """Every student's latest self-check as a record, by student then step: the student
     (numbered in the order of their first check), the nickname, the step (from 1), its
     question and the answer as the lesson words them (`lang`; an attention question's
-    answer is a source token's index, named by the kind of question), right or not (as the
-    student's page measured it from the live model; None: a poll), the tries, when (UTC)."""
+    answer is a source token's index, named by the kind of question), right or not
+    (`verdict`; None: a poll), the tries, when (UTC)."""
     numbers: dict[str, int] = {}
     for c in checks:  # oldest first
         numbers.setdefault(c.student, len(numbers) + 1)
@@ -145,7 +173,7 @@ def checks_table(lesson: Lesson, checks: Sequence[SelfCheck], lang: str) -> list
                 label = text_in(question.options[c.choice], lang)
         rows.append({"student": numbers[c.student], "nickname": c.nickname or "",
                      "step": c.step + 1, "prompt": prompt, "choice": c.choice, "label": label,
-                     "right": c.right, "tries": c.tries,
+                     "right": verdict(lesson, c), "tries": c.tries,
                      "answered_at": datetime.fromtimestamp(c.at, UTC).isoformat(
                          timespec="seconds")})
     return rows

@@ -28,7 +28,7 @@ from .classroom import (
     student_side,
     teacher_tally,
 )
-from .lesson_checks import checks_live
+from .lesson_checks import checks_kept, checks_live
 from .lesson_questions import Asked, not_asked, step_asked
 
 HIDE_NOTES = "lesson_hide_notes"  # the teacher's "hide the notes on the projector" switch
@@ -100,13 +100,15 @@ def class_teacher(ctx: Context, taught: tuple[ClassStore, C.Seat], lesson: Lesso
                      page=page_names.get(after.page, after.page))
                    + (" " + plain(note) if note else ""))
     step = lesson.steps[index]
+    key = L.lesson_key()
     if paced:  # each student moves and checks the questions alone: nothing to ask
         st.caption(t("lesson.pace_self_note"))
-        key = L.lesson_key()
         if key is not None:
             draw_last(lambda: checks_live(store, s.code, s.teacher_key or "", lesson, key,
                                           lang))
         return
+    if key is not None:  # the self-checks of a student-paced stretch of the lesson, if any
+        checks_kept(store, s.code, s.teacher_key or "", lesson, key, lang)
     if step.question is None:
         return
     asked = step_asked(ctx, step.question, step.view, lang, on_step)
