@@ -10,8 +10,6 @@ from urllib.parse import parse_qs, urlparse
 
 from browser_support import no_exception, settled
 
-SHARED_SERVER = True  # never trains: served with the other such modules (browser_support.py)
-
 
 def test_choose_the_date_translator_and_an_example_date(page, app_url):
     page.goto(f"{app_url}/attention")

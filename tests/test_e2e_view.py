@@ -13,8 +13,6 @@ from urllib.parse import parse_qs, urlparse
 from browser_support import no_exception, set_number, settled
 from serve import after_rerun, choose
 
-SHARED_SERVER = True  # never trains: served with the other such modules (browser_support.py)
-
 
 def query(page) -> dict[str, str]:
     return {k: v[-1] for k, v in parse_qs(urlparse(page.url).query).items()}
