@@ -45,7 +45,7 @@ redis:
 # trains, drives Chromium and waits on what the page draws: in two workers they took 13%
 # less time and one timed test failed; run beside the rest, even at the lowest priority,
 # the timed ones fail now and then). In a fresh clone on 2 cores: about 5 minutes, then
-# 17; the browser part lists its slowest tests.
+# 19; the browser part lists its slowest tests.
 test: $(VENV)/.dev-deps browser redis
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -m "not browser" -n 2
