@@ -60,8 +60,8 @@ _LOCKED = "_lesson_locked"  # the step (index) whose view the teacher locks for 
 # a student of a student-paced class: the self-checks the class kept were taken back once
 # for this lesson (`restore_answers`)
 _RESTORED = "_lesson_restored"
-# the teacher of a student-paced lesson ended the class: its code and the students'
-# self-checks, for the open lesson (`keep_ended_checks`)
+# the teacher ended the class (End): its code and the students' self-checks of the open
+# lesson, if any (`keep_ended_checks`)
 _ENDED_CHECKS = "_lesson_ended_checks"
 EDIT_ROUND = "_lesson_round"  # goes up when steps are added, moved or removed (edit boxes' keys)
 

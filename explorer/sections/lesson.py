@@ -116,7 +116,7 @@ def lesson_panel(ctx: Context, here: str, view: Mapping[str, str], lang: str,
             st.button(t("lesson.show_step"), key="lesson_show", on_click=L.go_to,
                       args=(index,), icon=":material/replay:")
         ended = L.ended_checks() if taught is None else None
-        if ended is not None:  # the class that followed this lesson alone has ended
+        if ended is not None:  # the class ended: its self-checks of this lesson stay
             checks_box(lesson, *ended, lang)
         if taught is not None:  # the class sees this lesson: its questions go to the class
             class_teacher(ctx, taught, lesson, index, lang, on_step, page_names)
