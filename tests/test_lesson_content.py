@@ -21,6 +21,7 @@ import pytest
 
 from explorer.app.context import Context, build_context
 from explorer.app.sources import answer_tokens, resolve_source, shipped_dates
+from explorer.core.exports import model_vocabs
 from explorer.core.kinds import KINDS, AttentionKind
 from explorer.core.settings import SETTING_NAMES, parse_settings
 from explorer.core.shape_table import ShapeRow, filter_rows, shape_rows
@@ -43,13 +44,14 @@ from explorer.state.urlstate import params_to_state
 from explorer.state.view import BY_KEY, MODEL_SOURCE_KEY, SIZED_KEY, SIZED_URL
 from explorer.text.glossary import misnamed_pages, misused_terms
 from explorer.text.i18n import LANGS, TABLES
+from transformer.hook_paths import generator_hook
 from transformer.model import MASK_FILL, DecoderLayer, MultiHeadedAttention, subsequent_mask
 
 ATTENTION, MASKS = SHIPPED  # "attention_step_by_step", "masks_and_shapes"
 DATE = "Nov 23, 2026"  # the attention lesson's sentence, read by the date translator
 SENTENCE = "the cat sat on the mat"  # the masks lesson's, read by the untrained tiny model
 STEPS_RANGE = (6, 9)  # steps per lesson
-QUESTIONS_RANGE = (2, 3)  # questions per lesson
+QUESTIONS_RANGE = (2, 4)  # questions per lesson
 CLEAR_MARGIN = 0.05  # an attention question's top weight beats the second by at least this
 
 
@@ -290,7 +292,7 @@ def test_the_chinese_texts_use_the_glossarys_words_and_the_english_says_later(na
 ATTENTION_VIEWS = {  # step -> (page, the Attention page's (kind, layer, head), or None)
     0: ("model", None), 1: ("attention", ("enc", 0, 1)), 2: ("attention", ("enc", 0, 1)),
     3: ("masks", None), 4: ("attention", ("dec", 0, 1)), 5: ("attention", ("dec", 1, 0)),
-    6: ("attention", ("enc", 0, 3)), 7: ("attention", ("cross", 1, 0)),
+    6: ("attention", ("enc", 0, 3)), 7: ("attention", ("cross", 1, 0)), 8: ("model", None),
 }
 MASK_VIEWS = {  # step -> (page, the widgets' values its note describes)
     0: ("masks", {"mask_size": 5}),
@@ -363,6 +365,27 @@ def attention_steps() -> list[tuple[str, int]]:
 
 def test_every_attention_question_has_its_answer_pinned():
     assert set(attention_steps()) == set(ATTENTION_ANSWERS)
+
+
+# A "which token comes next?" question's answer is read from the live model too: step ->
+# (the decoder position, the token the explanation says it writes)
+NEXT_ANSWERS = {(ATTENTION, 8): (6, "1")}
+
+
+def test_every_next_question_has_its_answer_pinned_and_it_is_clear():
+    asked = {(n, i) for n, i in every_step()
+             if (q := lesson(n).steps[i].question) is not None and q.kind == "next"}
+    assert asked == set(NEXT_ANSWERS)
+    for (name, index), (query, token) in NEXT_ANSWERS.items():
+        s = shown(name, index)
+        q = s.step.question
+        assert q.query == query and 0 <= query < len(s.tokens("tgt"))
+        # the generator's output at that position, as the page's run captured it
+        probs = np.exp(s.ctx.run().cache[generator_hook("hook_log_probs")][0, query])
+        _, itos = model_vocabs(s.ctx.tokens)
+        order = np.argsort(-probs, kind="stable")
+        assert itos[int(order[0])] == token and s.tokens("tgt")[query + 1] == token
+        assert probs[order[0]] - probs[order[1]] >= CLEAR_MARGIN
 
 
 @pytest.mark.parametrize("name, index", sorted(ATTENTION_ANSWERS))
@@ -452,6 +475,12 @@ def rows_of(src_mask: Any) -> list[str]:
 def page_step(key: str, lang: str) -> str:
     """The number a page's text gives one of its steps ("**2. Scores" -> "2")."""
     return re.match(r"\**(\d+)\.", TABLES[lang][key]).group(1)
+
+
+def top_token(s: Shown, position: int) -> str:
+    """The token the generator gives the highest probability at decoder `position`."""
+    _, itos = model_vocabs(s.ctx.tokens)
+    return itos[int(s.ctx.run().cache[generator_hook("hook_log_probs")][0, position].argmax())]
 
 
 def ok(claim: bool, text: str) -> str:
@@ -576,6 +605,19 @@ FACTS: dict[tuple[str, int], list[Fact]] = {
         ("23", "the day in the source, where the digit row 8 writes comes from", lambda s: ok(
             s.ctx.tokens.tgt_tokens[s.step.question.query] == s.k_tok[3],
             "".join(s.k_tok[3:5]))),
+    ],
+    (ATTENTION, 8): [
+        ("generator", "what every decoder position ends in", lambda s: ok(
+            hasattr(s.ctx.model(), "generator"), "generator")),
+        ("0", "the decoder input's position 0 is <s>", lambda s: ok(
+            s.tokens("tgt")[0] == "<s>", "0")),
+        ("6", "the position asked about", lambda s: s.step.question.query),
+        ("2026", "the year the decoder has read", lambda s: "".join(s.tokens("tgt")[1:5])),
+        ("1", "read at position 6, and written next", lambda s: ok(
+            s.tokens("tgt")[6] == "1" == top_token(s, 6), "1")),
+        ("11", "the month of the translator's answer", lambda s: "".join(
+            s.ctx.tokens.tgt_tokens[5:7])),
+        ("2", "December's second month digit (12)", lambda s: f"{12:02d}"[1]),
     ],
     (MASKS, 0): [
         ("5", "the mask's size", lambda s: s.subsequent.shape[0]),

@@ -15,6 +15,7 @@ import numpy as np
 import torch
 
 from transformer.config import TransformerConfig
+from transformer.hook_paths import generator_hook
 from transformer.model import EncoderDecoder
 
 from .runs import ImportedTokens, Run, Tokens
@@ -27,7 +28,7 @@ MAX_NAME_CHARS = 80  # longest file name stem download_name returns
 # Names of the non-hook arrays in run_to_npz (hook names start with a module name).
 TOKEN_ARRAYS = ("tokens.src", "tokens.tgt", "tokens.tgt_in", "tokens.vocab", "tokens.src_vocab")
 MASK_ARRAYS = ("mask.src", "mask.tgt")
-LOG_PROBS = "generator.hook_log_probs"  # (1, tgt_len, target vocabulary) hook point
+LOG_PROBS = generator_hook("hook_log_probs")  # (1, tgt_len, target vocabulary)
 
 
 def model_vocabs(tokens: Tokens) -> tuple[tuple[str, ...], tuple[str, ...]]:

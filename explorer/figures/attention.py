@@ -10,7 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from transformer.hook_paths import AttentionPoint, sublayer_hook
+from transformer.hook_paths import AttentionPoint, stack_output_hook, sublayer_hook
 from transformer.model import MASK_FILL
 from transformer.tokenize import SPECIALS
 
@@ -403,7 +403,7 @@ def key_value_input(cache: Mapping[str, np.ndarray], kind: AttentionKind, layer:
     output, for cross-attention; for self-attention the same x as the queries, the sublayer's
     input (after layer normalisation when `pre_norm`)."""
     if kind.key == "cross":
-        return cache["encoder.hook_out"][0]
+        return cache[stack_output_hook("encoder")][0]
     point = "hook_normed" if pre_norm else "hook_in"
     return cache[sublayer_hook(kind.stack, layer, 0, point)][0]
 

@@ -27,6 +27,7 @@ from ..state.lesson import (
     MAX_QUERY,
     MAX_STEPS,
     MAX_TITLE,
+    MEASURED,
     QUESTION_KINDS,
     SHIPPED,
     Lesson,
@@ -351,7 +352,7 @@ def step_fields(values: Mapping[str, object]) -> tuple[dict[str, str], dict | No
     if kind not in QUESTION_KINDS:
         return note, None
     data: dict = {"kind": kind, "prompt": text("prompt"), "explain": text("explain")}
-    if kind == "attention":
+    if kind in MEASURED:
         data["query"] = values.get("query")
         return note, data
     lines = {code: [x.strip() for x in str(values.get(f"options_{code}") or "").splitlines()

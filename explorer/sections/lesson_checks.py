@@ -18,7 +18,7 @@ from ..app import lesson as L
 from ..app.sidebar import use_session_lang
 from ..app.streamlit_internals import timed_fragment
 from ..classroom.store import ClassroomError, ClassStore, SelfCheck
-from ..state.lesson import Lesson, text_in
+from ..state.lesson import MEASURED, Lesson, text_in
 from ..text.i18n import percent, t
 from .classroom import csv_cell, csv_file, given_nickname, nickname_input
 
@@ -121,8 +121,8 @@ def checks_box(lesson: Lesson, code: str, checks: Sequence[SelfCheck], lang: str
 
 def verdict(lesson: Lesson, check: SelfCheck) -> bool | None:
     """Whether `check` was right: a multiple choice by the lesson's own answer, a poll
-    never (None), an attention question as the student's page measured it from the live
-    model (the teacher's page may show another model)."""
+    never (None), a MEASURED question (attention, next token) as the student's page
+    measured it from the live model (the teacher's page may show another model)."""
     step = lesson.steps[check.step] if 0 <= check.step < len(lesson.steps) else None
     question = step.question if step is not None else None
     if question is None or question.kind == "poll":
@@ -155,8 +155,9 @@ def checks_summary(lesson: Lesson, checks: Sequence[SelfCheck], lang: str) -> li
 def checks_table(lesson: Lesson, checks: Sequence[SelfCheck], lang: str) -> list[dict]:
     """Every student's latest self-check as a record, by student then step: the student
     (numbered in the order of their first check), the nickname, the step (from 1), its
-    question and the answer as the lesson words them (`lang`; an attention question's
-    answer is a source token's index, named by the kind of question), right or not
+    question and the answer as the lesson words them (`lang`; a MEASURED question is named
+    by its kind, its answer by the index of the option the student's model offered: a key
+    position, or a token among the most likely, in vocabulary order), right or not
     (`verdict`; None: a poll), the tries, when (UTC)."""
     numbers: dict[str, int] = {}
     for c in checks:  # oldest first
@@ -167,9 +168,9 @@ def checks_table(lesson: Lesson, checks: Sequence[SelfCheck], lang: str) -> list
         question = step.question if step is not None else None
         prompt = label = ""
         if question is not None:
-            prompt = (text_in(question.prompt, lang) if question.kind != "attention"
-                      else t("lesson.kind_attention"))
-            if question.kind != "attention" and 0 <= c.choice < len(question.options):
+            prompt = (text_in(question.prompt, lang) if question.kind not in MEASURED
+                      else t(f"lesson.kind_{question.kind}"))
+            if question.kind not in MEASURED and 0 <= c.choice < len(question.options):
                 label = text_in(question.options[c.choice], lang)
         rows.append({"student": numbers[c.student], "nickname": c.nickname or "",
                      "step": c.step + 1, "prompt": prompt, "choice": c.choice, "label": label,

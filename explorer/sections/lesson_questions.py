@@ -1,5 +1,6 @@
 """A lesson step's question as a page asks it (`Asked`): a teacher's choice or poll in the
-learner's language, or "where does this query look?" answered from the live model. The
+learner's language, or "where does this query look?" and "which token comes next?"
+answered from the live model. The
 self-check (explorer/sections/lesson.py) and the class (explorer/sections/lesson_class.py)
 ask the same."""
 
@@ -10,9 +11,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from transformer.hook_paths import generator_hook
+
 from ..app.context import Context
+from ..app.sources import token_mode
+from ..core.exports import model_vocabs
 from ..core.kinds import KINDS
-from ..state.lesson import Question, text_in
+from ..state.lesson import OPTIONS_RANGE, Question, text_in
 from ..state.urlstate import params_to_state
 from ..state.view import BY_KEY
 from ..text.i18n import percent, t
@@ -33,14 +38,17 @@ def step_asked(ctx: Context, question: Question, view: Mapping[str, str], lang: 
                on_step: bool) -> Asked | None:
     """A step's question as this session asks it (`lang`); None when it cannot be: an
     attention question off its step's view, or one that does not fit the model shown."""
-    if question.kind != "attention":
-        return own_question(question, lang)
-    return attention_question(ctx, question, params_to_state(view)[0], lang) if on_step else None
+    if question.kind == "attention":
+        return (attention_question(ctx, question, params_to_state(view)[0], lang)
+                if on_step else None)
+    if question.kind == "next":
+        return next_question(ctx, question, lang) if on_step else None
+    return own_question(question, lang)
 
 
 def not_asked(on_step: bool) -> str:
-    """Why `step_asked` gave no question (a text key): an attention question's answer is read
-    from its step's own view, which is not shown, or the model shown has no such query,
+    """Why `step_asked` gave no question (a text key): a measured question's answer is read
+    from its step's own view, which is not shown, or the model shown has no such position,
     layer or head."""
     return "lesson.q_does_not_fit" if on_step else "lesson.q_needs_step"
 
@@ -85,3 +93,44 @@ def attention_question(ctx: Context, question: Question, state: Mapping[str, obj
     extra = text_in(question.explain, lang)
     return Asked(prompt=prompt, options=labels, truth=top,
                  explain=explain + ("\n\n" + extra if extra else ""))
+
+
+NEXT_OPTIONS = OPTIONS_RANGE[1]  # a "next" question offers this many tokens, as a choice does
+
+
+def _token_label(token: str) -> str:
+    """A vocabulary token as an option: a blank one made visible."""
+    return token if token.strip() else "\u2423"  # open box
+
+
+def next_question(ctx: Context, question: Question, lang: str) -> Asked | None:
+    """"Which token does the decoder give the highest probability next?" once it has read
+    the step's target up to position `query` (teacher forcing, as in training: the
+    generator's output at that position). Options: the NEXT_OPTIONS tokens the live model
+    finds most likely, in vocabulary order (the order gives no hint); the answer and the
+    two largest probabilities read from the same run. None when the target is shorter."""
+    if not ctx.ok or ctx.tokens is None:
+        return None
+    read = ctx.tokens.tgt_in_tokens  # <s> y1 .. ym: what the decoder reads
+    if not 0 <= question.query < len(read):
+        return None
+    _, itos = model_vocabs(ctx.tokens)
+    # (tgt_vocab,) the generator's log-probabilities after reading read[:query + 1]
+    log_probs = ctx.run().cache[generator_hook("hook_log_probs")][0, question.query]
+    probs = np.exp(log_probs.astype(np.float64))
+    order = np.argsort(-probs, kind="stable")
+    ids = sorted(int(i) for i in order[:NEXT_OPTIONS])
+    top, second = int(order[0]), int(order[1]) if len(order) > 1 else None
+    mode = ctx.settings.token_mode if ctx.loaded is None else token_mode(
+        ctx.loaded, ctx.settings.token_mode)
+    joiner = "" if mode == "char" else " "
+    prompt = text_in(question.prompt, lang) or t(
+        "lesson.q_next", read=joiner.join(read[:question.query + 1]), n=question.query + 1)
+    explain = t("lesson.next_truth", token=_token_label(itos[top]),
+                share=percent(float(probs[top])))
+    if second is not None:
+        explain += " " + t("lesson.attention_second", key=_token_label(itos[second]),
+                           share=percent(float(probs[second])))
+    extra = text_in(question.explain, lang)
+    return Asked(prompt=prompt, options=tuple(_token_label(itos[i]) for i in ids),
+                 truth=ids.index(top), explain=explain + ("\n\n" + extra if extra else ""))

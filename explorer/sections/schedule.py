@@ -8,6 +8,8 @@ import math
 
 import streamlit as st
 
+from transformer.hook_paths import generator_hook
+
 from ..app.context import Context
 from ..app.numbers import number_box
 from ..app.train_state import set_default
@@ -75,7 +77,7 @@ def _loss(ctx: Context) -> None:
     labels = list(ctx.tokens.tgt_in_ids[1:]) if ctx.ok else []
     if labels:
         run = ctx.run()
-        ex = nll_example(run.cache["generator.hook_log_probs"][0], labels)
+        ex = nll_example(run.cache[generator_hook("hook_log_probs")][0], labels)
         st.markdown(t("train.nll_live", y=ex.label,
                       x_y=f"{ex.x_y:.4f}", p=f"{math.exp(ex.x_y):.4f}", loss=f"{ex.loss:.4f}",
                       m=ex.labels, mean_x_y=f"{ex.mean_x_y:.4f}",

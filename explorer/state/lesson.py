@@ -13,6 +13,9 @@ A question is one of `QuestionKind`:
 - "attention": which key the step's query (a token position) attends to most, in the kind,
   layer and head of the step's view; the answer is read from the live model when the step
   is shown, never stored;
+- "next": which token the decoder, having read the step's target up to position `query`
+  (teacher forcing, as in training), gives the highest probability; read from the live
+  model the same way;
 - "choice": the teacher's own options, one of them right (`answer`);
 - "poll": the teacher's options, none right.
 """
@@ -47,8 +50,11 @@ OPTIONS_RANGE = (2, 6)  # how many options a choice or a poll has
 MAX_QUERY = 199  # an attention question's query position, at most
 LINK_PREFIX = "1."  # an encoded lesson in a link: the format's version, then the data
 
-QuestionKind = Literal["attention", "choice", "poll"]
+QuestionKind = Literal["attention", "next", "choice", "poll"]
 QUESTION_KINDS: tuple[str, ...] = get_args(QuestionKind)
+# The kinds whose options and answer the live model gives when the step is shown: a file
+# holds their `query` (a position), never options or an answer.
+MEASURED: frozenset[str] = frozenset({"attention", "next"})
 
 # A step's view: the link keys a view has (the sidebar's settings, every page's choices);
 # never each learner's own (language, presenter mode), a class, or the lesson itself.
@@ -71,10 +77,10 @@ class LessonError(ValueError):
 
 @dataclass(frozen=True)
 class Question:
-    """A step's question (`QuestionKind`). `prompt` may be empty for "attention" (the app
-    asks in its own words); `options` and `explain` are the teacher's, for "choice" and
-    "poll"; `answer` is the right option of a "choice"; `query` the position an "attention"
-    question asks about."""
+    """A step's question (`QuestionKind`). `prompt` may be empty for a MEASURED kind (the
+    app asks in its own words); `options` are the teacher's, for "choice" and "poll";
+    `answer` is the right option of a "choice"; `query` the position a MEASURED question
+    asks about (an attention query; the decoder position that writes the next token)."""
 
     kind: str
     prompt: Text = field(default_factory=dict)
@@ -136,7 +142,7 @@ def to_json(lesson: Lesson) -> dict[str, Any]:
             question: dict[str, Any] = {"kind": q.kind}
             if _text_json(q.prompt):
                 question["prompt"] = _text_json(q.prompt)
-            if q.kind == "attention":
+            if q.kind in MEASURED:
                 question["query"] = q.query
             else:
                 question["options"] = [_text_json(o) for o in q.options]
@@ -276,7 +282,7 @@ def parse_question(data: object, i: int) -> Question:
         raise LessonError("lesson.err_kind", step=i, kinds=", ".join(QUESTION_KINDS))
     prompt = parse_text(q.get("prompt", {}), MAX_PROMPT, "prompt", i)
     explain = parse_text(q.get("explain", {}), MAX_NOTE, "explain", i)
-    if kind == "attention":
+    if kind in MEASURED:
         query = q.get("query", 0)
         if type(query) is not int or not 0 <= query <= MAX_QUERY:
             raise LessonError("lesson.err_query", step=i, n=MAX_QUERY)

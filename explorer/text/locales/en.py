@@ -2435,6 +2435,9 @@ TEXT: dict[str, str] = {
                           "\"{query}\" give the most weight to?",
     "lesson.attention_truth": "The model shown gives {share} of this query's weight to {key}.",
     "lesson.attention_second": "Next comes {key}, with {share}.",
+    "lesson.q_next": "The decoder has read \"{read}\" (its first {n} target positions, as in "
+                     "training). Which token does it give the highest probability next?",
+    "lesson.next_truth": "The model shown gives {token} the highest probability: {share}.",
     "lesson.editing": "Editing this lesson: you are on step {i} of {n}.",
     "lesson.title_in": "Title ({lang})",
     "lesson.add_here": "Add this view as a step",
@@ -2448,16 +2451,20 @@ TEXT: dict[str, str] = {
     "lesson.remove_step": "Remove this step",
     "lesson.note_in": "This step's note ({lang})",
     "lesson.q_kind": "This step's question",
-    "lesson.q_kind_help": "Which key a query attends to most: the answer is read from the live "
-                          "model at this step's view (on the Attention page: its kind, layer "
-                          "and head). Multiple choice: your options, one of them right. Poll: "
-                          "your options, none right.",
+    "lesson.q_kind_help": "Which key a query attends to most, or which token the decoder "
+                          "writes next: the answer is read from the live model at this step's "
+                          "view (on the Attention page: its kind, layer and head). Multiple "
+                          "choice: your options, one of them right. Poll: your options, none "
+                          "right.",
     "lesson.kind_none": "No question",
     "lesson.kind_attention": "Where does a query look? (answer from the model)",
+    "lesson.kind_next": "Which token comes next? (answer from the model)",
     "lesson.kind_choice": "Multiple choice, one right answer",
     "lesson.kind_poll": "Poll, no right answer",
-    "lesson.q_query": "Query position (where does a query look?)",
-    "lesson.q_query_help": "The position of the query token, counted from 0.",
+    "lesson.q_query": "Position (where does a query look? which token comes next?)",
+    "lesson.q_query_help": "Counted from 0. Where does a query look: the query token's "
+                           "position. Which token comes next: the last target position the "
+                           "decoder has read (0 is <s>, the start).",
     "lesson.q_prompt": "Question ({lang})",
     "lesson.q_options": "Options ({lang}), one per line",
     "lesson.q_options_help": "2 to 6 options, in the same order in both languages.",

@@ -2078,6 +2078,9 @@ TEXT: dict[str, str] = {
                           "把最大的权重给了哪个键？",
     "lesson.attention_truth": "当前模型把这个查询 {share} 的权重给了 {key}。",
     "lesson.attention_second": "其次是 {key}，占 {share}。",
+    "lesson.q_next": "解码器已经读入“{read}”（目标的前 {n} 个位置，与训练时相同）。"
+                     "它接下来给哪个 token 的概率最高？",
+    "lesson.next_truth": "当前模型给 {token} 的概率最高：{share}。",
     "lesson.editing": "正在编辑这门课程：当前是第 {i} 步，共 {n} 步。",
     "lesson.title_in": "标题（{lang}）",
     "lesson.add_here": "把这个视图添加为一步",
@@ -2090,15 +2093,17 @@ TEXT: dict[str, str] = {
     "lesson.remove_step": "删除这一步",
     "lesson.note_in": "这一步的说明（{lang}）",
     "lesson.q_kind": "这一步的题目",
-    "lesson.q_kind_help": "查询最关注哪个键：答案在这一步的视图上从当前模型读出（在注意力页上，"
-                          "按其类型、层和头）。单选题：你给出的选项，其中一个正确。投票：你给出的选项，"
+    "lesson.q_kind_help": "查询最关注哪个键，或解码器下一个写出哪个 token：答案在这一步的视图上"
+                          "从当前模型读出（在注意力页上，按其类型、层和头）。单选题：你给出的选项，其中一个正确。投票：你给出的选项，"
                           "没有正确答案。",
     "lesson.kind_none": "不出题",
     "lesson.kind_attention": "查询看向哪里？（答案来自模型）",
+    "lesson.kind_next": "下一个 token 是什么？（答案来自模型）",
     "lesson.kind_choice": "单选题，有一个正确答案",
     "lesson.kind_poll": "投票，没有正确答案",
-    "lesson.q_query": "查询的位置（查询看向哪里？）",
-    "lesson.q_query_help": "查询 token 的位置，从 0 开始数。",
+    "lesson.q_query": "位置（查询看向哪里？下一个 token 是什么？）",
+    "lesson.q_query_help": "从 0 开始数。查询看向哪里：查询 token 的位置。下一个 token 是什么："
+                           "解码器读到的最后一个目标位置（0 是起始符 <s>）。",
     "lesson.q_prompt": "题目（{lang}）",
     "lesson.q_options": "选项（{lang}），每行一个",
     "lesson.q_options_help": "2 到 6 个选项，两种语言的顺序相同。",
