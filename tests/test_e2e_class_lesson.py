@@ -15,6 +15,7 @@ import csv
 import io
 
 import pytest
+from axe_audit import audit, blocking
 from browser_support import ARTIFACTS, chromium, settled
 from serve import after_rerun
 from test_e2e_classroom import FOLLOW_MS, Classroom, click_until
@@ -119,6 +120,8 @@ def test_a_teacher_teaches_a_shipped_lesson_to_three_students(classroom):
             settled(page)
             if step.question.kind == "attention":  # the heatmaps would give it away
                 assert page.locator(".st-key-attn_grid").count() == 0
+            if i == QUESTION_STEP:  # a student's class panel with a question open
+                assert [str(f) for f in blocking(audit(page))] == [], k
             _pick(page, k)
             sent.setdefault(i, []).append(k)
         if i == 2:  # a reload: the same student, at the class's step, answered already
@@ -130,6 +133,8 @@ def test_a_teacher_teaches_a_shipped_lesson_to_three_students(classroom):
         teacher.wait_for_function(_has(en.TEXT["class.q_answered"].format(n=3)),
                                   timeout=FOLLOW_MS)
         _shot(teacher, f"teacher_step{i}_answers")
+        if i == QUESTION_STEP:  # the teacher's lesson and class panels, the answers' chart
+            assert [str(f) for f in blocking(audit(teacher))] == []
         if i == LAST_QUESTION:  # 15 s to answer, counted down in the browser, then closed
             settled(teacher)
             after_rerun(teacher, teacher.locator(".st-key-class_countdown_pick").get_by_text(
@@ -152,6 +157,9 @@ def test_a_teacher_teaches_a_shipped_lesson_to_three_students(classroom):
                 "?.innerText.includes(t))", arg=own, timeout=FOLLOW_MS)
             if step.question.kind == "attention":
                 page.wait_for_selector(".st-key-attn_grid", timeout=FOLLOW_MS)  # back
+        if i == QUESTION_STEP:  # told whether they were right, in Chinese and on a phone
+            for who in ("zh", "phone"):
+                assert [str(f) for f in blocking(audit(students[who]))] == [], who
         _shot(students["zh"], f"zh_step{i}_revealed")
         _shot(students["phone"], f"phone_step{i}_revealed")
     assert teacher.locator(".st-key-lesson_next a[aria-disabled='true'], "
@@ -172,7 +180,7 @@ def test_a_teacher_teaches_a_shipped_lesson_to_three_students(classroom):
     counts: dict[str, dict[int, int]] = {}
     for row in rows[1:]:
         counts.setdefault(row[0], {})[int(row[4])] = int(row[6])
-    assert len(counts) == len(sent) == 3
+    assert len(counts) == len(sent) == sum(step.question is not None for step in LESSON.steps)
     for (_, got), picks in zip(sorted(counts.items()), sent.values(), strict=True):
         assert {c: n for c, n in got.items() if n} == {k: picks.count(k) for k in set(picks)}
     # ... and every student's answer, one row each, numbered as they first answered

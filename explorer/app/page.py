@@ -17,6 +17,7 @@ from transformer import dates as D
 
 from ..core.runs import ImportedTokens
 from ..text.i18n import get_lang, percent, t
+from .access import page_access
 from .charts import chart_css
 from .context import EOS_TOKEN, Context
 from .sidebar import show_sentence
@@ -57,6 +58,7 @@ def page_frame() -> Iterator[PageFrame]:
     frame = PageFrame()
     token = _CURRENT.set(frame)
     chart_css()  # every chart's toolbar in a band of its own
+    page_access(get_lang())  # <html lang>, scrolling regions by keyboard, text contrast
     try:
         try:
             yield frame

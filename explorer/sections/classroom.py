@@ -220,7 +220,7 @@ def _teacher_banner(s: C.Seat, pages: Sequence[str]) -> None:
 def _qr_button(link: str) -> None:
     """The join link's QR code, one click away."""
     with st.popover(t("class.qr_button"), icon=":material/qr_code_2:"):
-        st.image(qr_png(link), width=360)
+        st.image(qr_png(link), width=360, alt=t("class.qr_alt", link=link))
 
 
 def _fold_banner(code: str | None) -> None:
@@ -267,7 +267,8 @@ def _teacher(store: ClassStore, s: C.Seat) -> None:
         st.markdown(f"## {s.code}")  # [0-9A-Z] only (codes.py): nothing to escape
         st.code(link, language=None, wrap_lines=True)
         _link_warnings(link)
-        st.image(qr_png(link), caption=t("class.qr_caption"), width="stretch")
+        st.image(qr_png(link), caption=t("class.qr_caption"), width="stretch",
+                 alt=t("class.qr_alt", link=link))
         if presenting():  # the room sees this screen
             st.toggle(t("class.show_names"), key=SHOW_NAMES, help=t("class.show_names_help"))
         paced = L.self_paced()  # a student-paced lesson: where each student is

@@ -2205,6 +2205,7 @@ TEXT: dict[str, str] = {
     "class.teaching": "You teach this class. Students open the link, scan the code or type the "
                       "class code:",
     "class.qr_caption": "The join link as a QR code",
+    "class.qr_alt": "QR code of the join link, {link}",
     "class.roster": "Students connected: {connected} ({following} following, {exploring} "
                     "exploring)",
     "class.asked": "Questions so far ({n})",
@@ -2435,6 +2436,8 @@ TEXT: dict[str, str] = {
                           "\"{query}\" give the most weight to?",
     "lesson.attention_truth": "The model shown gives {share} of this query's weight to {key}.",
     "lesson.attention_second": "Next comes {key}, with {share}.",
+    "access.code_region": "Code (scrolls sideways: arrow keys)",
+    "access.formula_region": "Formula (scrolls sideways: arrow keys)",
     "lesson.q_next": "The decoder has read \"{read}\" (its first {n} target positions, as in "
                      "training). Which token does it give the highest probability next?",
     "lesson.next_truth": "The model shown gives {token} the highest probability: {share}.",

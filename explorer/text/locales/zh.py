@@ -1889,6 +1889,7 @@ TEXT: dict[str, str] = {
     "class.unavailable": "此服务器不支持课堂功能：无法打开课堂存储（CLASS_STORE 设置）。",
     "class.teaching": "你是这堂课的老师。学生打开链接、扫描二维码或输入课堂码即可加入：",
     "class.qr_caption": "加入链接的二维码",
+    "class.qr_alt": "加入链接 {link} 的二维码",
     "class.roster": "已连接的学生：{connected} 名（{following} 名跟随，{exploring} 名自行探索）",
     "class.asked": "已提出的问题（{n} 个）",
     "class.asked_right": "{answered} 人作答，{right} 答对",
@@ -2078,6 +2079,8 @@ TEXT: dict[str, str] = {
                           "把最大的权重给了哪个键？",
     "lesson.attention_truth": "当前模型把这个查询 {share} 的权重给了 {key}。",
     "lesson.attention_second": "其次是 {key}，占 {share}。",
+    "access.code_region": "代码（可横向滚动：方向键）",
+    "access.formula_region": "公式（可横向滚动：方向键）",
     "lesson.q_next": "解码器已经读入“{read}”（目标的前 {n} 个位置，与训练时相同）。"
                      "它接下来给哪个 token 的概率最高？",
     "lesson.next_truth": "当前模型给 {token} 的概率最高：{share}。",

@@ -1,0 +1,75 @@
+"""An accessibility audit of the page a Playwright page shows: axe-core (bundled by the
+pinned axe-playwright-python) with the WCAG 2.0, 2.1 and 2.2 A and AA rules.
+
+Shared by the browser tests (tests/test_e2e_accessibility.py and the class tests) and
+bench/accessibility.py, which counts what it finds by rule and impact. No pytest here.
+
+The page is audited whole: axe judges the contrast of text only where it can see it drawn,
+so the viewport is made as tall as the page for the audit (then set back) and nothing is
+left off-screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from axe_playwright_python.sync_playwright import Axe
+
+TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa")
+BLOCKING = ("serious", "critical")  # impacts a page may not have (issue-free: 0 of each)
+TALLEST_PX = 12_000  # a page taller than this is audited in its first 12,000 pixels
+# Rules a page may break, each with why the app cannot mend it (none today). A rule here is
+# still counted by bench/accessibility.py.
+EXCEPTIONS: Mapping[str, str] = {}
+# What the audit leaves out, each with why. WCAG 1.4.3 asks no contrast of "text that is part
+# of an inactive user interface component": Streamlit draws a disabled widget's label (a
+# setting the date translator fixes, say) faded, as it should look; screen readers read the
+# label from the control's own aria-label, and this one is aria-hidden.
+EXCLUDED: Mapping[str, str] = {
+    'label[data-testid="stWidgetLabel"][disabled]': "a disabled widget's label (WCAG 1.4.3)",
+}
+
+_AXE = Axe()
+_HEIGHT = """() => Math.max(document.documentElement.scrollHeight,
+  ...[...document.querySelectorAll('section.stMain, [data-testid="stMain"], '
+       + '[data-testid="stSidebarContent"]')].map(e => e.scrollHeight))"""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One rule a page breaks: axe's rule id, its impact, and where (the first few nodes)."""
+
+    rule: str
+    impact: str
+    nodes: int
+    where: tuple[str, ...]
+    help: str
+
+    def __str__(self) -> str:
+        return f"{self.rule} ({self.impact}, {self.nodes}): {self.help}; " + " | ".join(self.where)
+
+
+def audit(page, whole: bool = True) -> list[Finding]:
+    """What axe finds on `page` as drawn now (wait for it to be settled first). `whole`:
+    the viewport is made as tall as the page for the audit."""
+    size = page.viewport_size
+    if whole and size is not None:
+        tall = min(TALLEST_PX, int(page.evaluate(_HEIGHT)))
+        if tall > size["height"]:
+            page.set_viewport_size({"width": size["width"], "height": tall})
+    try:
+        result = _AXE.run(page, context={"exclude": [[s] for s in EXCLUDED]},
+                          options={"runOnly": {"type": "tag", "values": list(TAGS)},
+                                   "resultTypes": ["violations"]})
+    finally:
+        if whole and size is not None and page.viewport_size != size:
+            page.set_viewport_size(size)
+    return [Finding(v["id"], v.get("impact") or "minor", len(v["nodes"]),
+                    tuple(n["html"][:120] for n in v["nodes"][:3]), v.get("help", ""))
+            for v in result.response["violations"]]
+
+
+def blocking(findings: Iterable[Finding]) -> list[Finding]:
+    """The serious and critical findings that no exception covers."""
+    return [f for f in findings if f.impact in BLOCKING and f.rule not in EXCEPTIONS]
