@@ -11,7 +11,7 @@ left off-screen.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from axe_playwright_python.sync_playwright import Axe
@@ -31,6 +31,24 @@ EXCLUDED: Mapping[str, str] = {
 }
 
 _AXE = Axe()
+CLOSED = "[data-testid='stExpander'] details:not([open]) > summary"
+
+
+def open_every_expander(page, settled: Callable[[object], None]) -> None:
+    """Open every closed expander of the page (opening one may draw more inside it), and
+    wait with `settled(page)` after each round: the browser opens them without a run of
+    the script, the class's panels but for."""
+    for _ in range(10):
+        opened = page.evaluate(f"""() => {{
+          const closed = [...document.querySelectorAll({CLOSED!r})];
+          closed.forEach(s => s.click());
+          return closed.length; }}""")
+        settled(page)
+        if not opened:
+            return
+    raise AssertionError("expanders still closed after 10 rounds: one that closes again?")
+
+
 _HEIGHT = """() => Math.max(document.documentElement.scrollHeight,
   ...[...document.querySelectorAll('section.stMain, [data-testid="stMain"], '
        + '[data-testid="stSidebarContent"]')].map(e => e.scrollHeight))"""

@@ -11,7 +11,7 @@ bench/accessibility.py counts every finding (minor and moderate too) by rule and
 from __future__ import annotations
 
 import pytest
-from axe_audit import audit, blocking
+from axe_audit import audit, blocking, open_every_expander
 from browser_support import PAGES, no_exception, settled
 from serve import after_rerun
 
@@ -20,27 +20,10 @@ from explorer.text.i18n import TABLES
 
 SHARED_SERVER = True  # never trains: served with the other such modules (browser_support.py)
 
-CLOSED = "[data-testid='stExpander'] details:not([open]) > summary"
-
-
-def open_every_expander(page) -> None:
-    """Open every closed expander of the page (opening one may draw more inside it): the
-    browser opens them without a run of the script, the class's panels but for."""
-    for _ in range(10):
-        opened = page.evaluate(f"""() => {{
-          const closed = [...document.querySelectorAll({CLOSED!r})];
-          closed.forEach(s => s.click());
-          return closed.length; }}""")
-        settled(page)
-        if not opened:
-            return
-    raise AssertionError("expanders still closed after 10 rounds: one that closes again?")
-
-
 def audited(page) -> list[str]:
     """The serious and critical findings of the page as drawn, every expander open."""
     settled(page)
-    open_every_expander(page)
+    open_every_expander(page, settled)
     return [str(f) for f in blocking(audit(page))]
 
 
@@ -80,7 +63,7 @@ def test_a_wide_code_block_takes_the_keyboards_focus_and_a_narrow_one_does_not(p
     page.goto(f"{app_url}/model?lang=en")
     page.wait_for_selector("h1", timeout=120_000)
     settled(page)
-    open_every_expander(page)
+    open_every_expander(page, settled)
     page.set_viewport_size({"width": 390, "height": 844})  # a phone: some code is wider
     page.wait_for_function("() => document.querySelector('pre[data-access-scroll]') !== null")
     blocks = page.evaluate("""() => [...document.querySelectorAll('.stCode pre')]
