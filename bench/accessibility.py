@@ -28,7 +28,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench.common import PAGES, ROOT, free_port, have_chromium, serve, table
+from bench.common import PAGES, ROOT, free_port, have_chromium, machine_facts, serve, table
 from tests.axe_audit import BLOCKING, TAGS, audit, open_every_expander
 from tests.serve import CHROMIUM, CHROMIUM_ARGS, wait_idle
 
@@ -79,6 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             rules[(f.rule, f.impact)][0] += 1
             rules[(f.rule, f.impact)][1] += f.nodes
     order = ("critical", "serious", "moderate", "minor")
+    print(machine_facts() + "\n")
     print(f"axe-core rules: {', '.join(TAGS)}; {len(found)} views audited in {seconds:.0f} s "
           f"({args.app.relative_to(ROOT) if args.app.is_relative_to(ROOT) else args.app}).\n")
     rows = [[rule, impact, views_, nodes] for (rule, impact), (views_, nodes) in

@@ -46,6 +46,8 @@ SCRIPTS: dict[str, str] = {
     "class_lesson": ("13b. A lesson taught live (10 steps, 30 students + 5 browsers: steps, "
                      "answers, memory)"),
     "class_paced": "13c. A student-paced lesson (10 steps, 30 students: the teacher's roster)",
+    "accessibility": ("14. Accessibility (axe-core, WCAG 2.2 A and AA: every page, both "
+                      "languages, laptop, presenter, phone)"),
 }
 
 

@@ -1,6 +1,7 @@
 """Attention: every layer and head for the learner's sentence, and one head step by step."""
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from explorer.app.page import end_page, show_problems, show_source_notes
@@ -9,10 +10,12 @@ from explorer.core.kinds import KINDS
 from explorer.figures.attention import (
     GRID_CELL_BUDGET,
     attention_grid,
+    grid_table,
     head_steps,
     key_value_source,
     patterns,
     scaling_effect,
+    weights_text,
 )
 from explorer.sections.classroom import (
     ABOUT_ATTENTION,
@@ -24,7 +27,7 @@ from explorer.sections.frame import context
 from explorer.sections.knockout import knockout_section
 from explorer.sections.lesson_class import lesson_hides, lesson_waits
 from explorer.state.view import Model, keep, refit
-from explorer.text.i18n import get_lang, t
+from explorer.text.i18n import get_lang, plain, t
 
 st.title(t("attn.title"))
 st.markdown(t("attn.intro"))
@@ -77,6 +80,11 @@ else:
                                                       average_heads=average, title=kind.label,
                                                       wide=ctx.presenter))
     ctx.chart(grid, f"attention_{kind.key}_grid", key="attn_grid", share=share)
+    # the grid's text alternative: each query's strongest key in every layer and head
+    rows, _ = ctx.from_run(("grid_text", kind.key, average, lang), lambda: grid_table(
+        weights, q_tok, k_tok, lang, average_heads=average))
+    with st.expander(t("a11y.grid_as_text"), icon=":material/table_rows:"):
+        st.table(pd.DataFrame(rows).set_index(t("a11y.col_layer")))  # an HTML table
 if kind.key == "dec":
     st.caption(t("attn.upper_triangle"))
 
@@ -120,6 +128,9 @@ st.caption(t("attn.mistake_exploding", d_k=cfg.d_k, **{k: f"{v:.3f}" for k, v in
 st.markdown(t("attn.step3"))
 w1, w2 = st.columns(2)
 ctx.chart(figs["weights"], f"{name}_weights", key="attn_p", where=w1, share=shared["weights"])
+with w1.expander(t("a11y.weights_as_text"), icon=":material/notes:"):
+    for line in weights_text(weights[layer, head], q_tok, k_tok, lang):
+        st.markdown("- " + plain(line))
 ctx.chart(figs["z"], f"{name}_z", key="attn_z", where=w2, share=shared["z"])
 st.markdown(t("attn.step5", h=cfg.h, q=len(q_tok), d_k=cfg.d_k, d_model=cfg.d_model))
 

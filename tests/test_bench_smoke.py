@@ -168,6 +168,16 @@ def test_film_smoke(capsys):
                                                            "run)"]) <= 100, r
 
 
+@needs_chromium
+def test_accessibility_smoke(capsys):
+    from bench import accessibility
+
+    out = _run(accessibility, capsys)
+    rows = _table(out, "| impact")
+    assert [r["impact"] for r in rows] == ["critical", "serious", "moderate", "minor"]
+    assert all(r["met"] == "yes" for r in rows if r["impact"] in ("critical", "serious"))
+
+
 def test_run_all_writes_every_section(tmp_path, monkeypatch, capsys):
     from bench import run_all
 

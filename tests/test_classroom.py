@@ -20,7 +20,7 @@ from explorer.app import classroom as C
 from explorer.app import streamlit_internals as I
 from explorer.classroom.store import NotTeacherError, Question
 from explorer.sections.classroom import ANSWERED_KEY, join_link, qr_png
-from explorer.text.i18n import set_lang
+from explorer.text.i18n import plain, set_lang
 from explorer.text.locales import en, zh
 
 
@@ -253,6 +253,10 @@ def test_the_teacher_asks_where_a_token_will_look_students_answer_once_and_see_t
     truth = store.results(code, question.id).truth
     assert any("of 1 answers were right" in s.value for s in student.success)
     assert truth == tally.truth
+    # the chart's text alternative: each answer given, and by how many
+    said = [c.value for c in student.caption if c.value.startswith("Answers given")]
+    given = f"{question.choices[2]}: 1"  # one student, the third option
+    assert said == [plain(en.TEXT["a11y.answers_given"].format(given=given))]
 
 
 def _teacher_on_a_page(code: str, key: str, presenter: bool) -> None:

@@ -82,3 +82,51 @@ def test_a_wide_code_block_takes_the_keyboards_focus_and_a_narrow_one_does_not(p
     page.keyboard.press("ArrowRight")
     page.wait_for_function("r => r.scrollLeft > 0", arg=region.element_handle())
     assert before == 0
+
+
+# ---- The keyboard alone ------------------------------------------------------------------
+
+FOCUS_SHOWN = """() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return false;
+  const s = getComputedStyle(e), w = getComputedStyle(e.closest('label') || e);
+  return (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0)
+    || s.boxShadow !== 'none' || w.boxShadow !== 'none'
+    || (w.outlineStyle !== 'none' && parseFloat(w.outlineWidth) > 0);
+}"""
+MAX_TABS = 120  # a control further than this from where focus starts is not reachable
+
+
+def tab_to(page, selector: str) -> int:
+    """Press Tab until the focused element is (inside) `selector`; how many presses."""
+    for n in range(1, MAX_TABS + 1):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement?.closest(s) != null", selector):
+            return n
+    raise AssertionError(f"{selector} not reached in {MAX_TABS} presses of Tab")
+
+
+def test_a_lesson_is_followed_by_keyboard_alone(page, app_url):
+    """Next, a self-check's answer and Check, and Next again: Tab, the arrow keys, Space and
+    Enter only, each control showing where the focus is."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{app_url}/?lesson=attention_step_by_step&lstep=1&lang=en")
+    page.wait_for_selector(".st-key-lesson_panel", timeout=120_000)
+    settled(page)
+    tab_to(page, ".st-key-lesson_next")
+    assert page.evaluate(FOCUS_SHOWN)
+    after_rerun(page, lambda: page.keyboard.press("Enter"))
+    page.wait_for_function("() => location.search.includes('lstep=2')")
+    settled(page)
+    tab_to(page, "[class*='st-key-lesson_pick_']")  # the self-check's options
+    assert page.evaluate(FOCUS_SHOWN)
+    after_rerun(page, lambda: page.keyboard.press("Space"))  # picks the focused option
+    assert page.locator("[class*='st-key-lesson_pick_'] input:checked").count() == 1
+    tab_to(page, ".st-key-lesson_check_1")
+    assert page.evaluate(FOCUS_SHOWN)
+    after_rerun(page, lambda: page.keyboard.press("Enter"))
+    page.wait_for_selector(".st-key-lesson_again_1")  # the verdict, and "Try again"
+    tab_to(page, ".st-key-lesson_next")
+    after_rerun(page, lambda: page.keyboard.press("Enter"))
+    page.wait_for_function("() => location.search.includes('lstep=3')")
+    no_exception(page)

@@ -46,7 +46,11 @@ CODE_COLORS: dict[str, tuple[str, ...]] = {  # a colour -> the code tokens (Pris
     "#5c5f70": ("comment", "prolog", "doctype", "cdata"),  # grey, 6.2:1
     "#b42318": ("tag", "deleted", "property", "variable"),  # red, 6.4:1
 }
-FOCUS_COLOR = "#c0392b"  # the theme's primary colour, as Streamlit's own focus rings
+# The focus ring of a scrolling region and of every link (Streamlit's page links, the
+# lessons' Back and Next among them, show focus only as a faint tint): the theme's primary
+# colour, as Streamlit's own focus rings (WCAG 2.4.7 Focus Visible); `!important` over the
+# page links' own "outline: none"
+FOCUS_COLOR = "#c0392b"
 MIN_TARGET_PX = 24  # WCAG 2.2 2.5.8: a control at least 24 x 24 px (a multiselect's input)
 _CODE_CSS = "\n".join(
     ", ".join(f".stCode .token{'' if name == 'token' else '.' + name}" for name in names)
@@ -56,7 +60,8 @@ ACCESS_CSS = f"""<style>
 [data-testid="stCaptionContainer"] {{ opacity: 1; color: {CAPTION_COLOR}; }}
 {_CODE_CSS}
 .stMultiSelect input {{ min-width: {MIN_TARGET_PX}px; }}
-[data-access-scroll]:focus-visible {{ outline: 2px solid {FOCUS_COLOR}; outline-offset: 2px; }}
+[data-access-scroll]:focus-visible, a:focus-visible {{
+  outline: 2px solid {FOCUS_COLOR} !important; outline-offset: 2px; }}
 </style>"""
 
 # What may scroll sideways, and the label (a text of `data`) of each kind.

@@ -15,7 +15,7 @@ from transformer.model import MASK_FILL
 from transformer.tokenize import SPECIALS
 
 from ..core.kinds import AttentionKind
-from ..text.i18n import Text
+from ..text.i18n import Text, percent
 from .common import (
     FONT,
     MAX_LABELLED,
@@ -454,3 +454,70 @@ def guesses_chart(counts: Sequence[int], labels: Sequence[str], truth: int | Non
         fig.add_annotation(x=truth, y=counts[truth], text=t(mark),
                            showarrow=True, arrowhead=2, ax=0, ay=-28)
     return fig
+
+
+# ---- The heatmaps as text (their text alternative, read from the same weights) ----------
+
+
+@dataclass(frozen=True)
+class Strongest:
+    """A query row's strongest key and the next one (None for a single key), with weights."""
+
+    query: int
+    key: int
+    weight: float
+    second: int | None
+    second_weight: float | None
+
+
+def strongest_keys(weights: np.ndarray) -> list[Strongest]:
+    """Each query row's two largest weights of `weights` (q_len, k_len), ties to the earlier
+    key, as the lessons' questions order them."""
+    rows = []
+    for q, row in enumerate(np.asarray(weights, dtype=np.float64)):
+        order = np.argsort(-row, kind="stable")
+        second = int(order[1]) if len(order) > 1 else None
+        rows.append(Strongest(q, int(order[0]), float(row[order[0]]), second,
+                              None if second is None else float(row[second])))
+    return rows
+
+
+def _token(i: int, tokens: Sequence[str]) -> str:
+    """A position and its token, as the text names it: 3 “sat”."""
+    return f"{i} \u201c{tokens[i]}\u201d"
+
+
+def weights_text(weights: np.ndarray, q_tokens: Sequence[str], k_tokens: Sequence[str],
+                 lang: str) -> list[str]:
+    """The heatmap of one head's weights, (q_len, k_len), as text: a sentence per query row
+    saying which key it attends to most and how strongly, and the next. Plain text (the
+    tokens are the learner's): the page shows it as written."""
+    t = Text(lang)
+    lines = []
+    for s in strongest_keys(weights):
+        line = t("a11y.row_strongest", query=_token(s.query, q_tokens),
+                 key=_token(s.key, k_tokens), share=percent(s.weight))
+        if s.second is not None:
+            line = t.sentences(line, t("a11y.row_second", key=_token(s.second, k_tokens),
+                                       share=percent(s.second_weight)))
+        lines.append(line)
+    return lines
+
+
+def grid_table(weights: np.ndarray, q_tokens: Sequence[str], k_tokens: Sequence[str],
+               lang: str, average_heads: bool = False) -> list[dict[str, str]]:
+    """The grid of every layer's and head's weights, (N, h, q_len, k_len), as a table: a row
+    per layer, head and query with its strongest key and weight (`average_heads`: the mean
+    of a layer's heads, as the grid then draws it). Column names in `lang`."""
+    t = Text(lang)
+    cols = [t(f"a11y.col_{c}") for c in ("layer", "head", "query", "key", "weight")]
+    rows = []
+    for layer, heads in enumerate(np.asarray(weights, dtype=np.float64)):
+        shown = [("mean", heads.mean(axis=0))] if average_heads else list(enumerate(heads))
+        for head, w in shown:
+            name = t("a11y.mean_heads") if head == "mean" else str(head)
+            for s in strongest_keys(w):
+                rows.append(dict(zip(cols, (str(layer), name, _token(s.query, q_tokens),
+                                            _token(s.key, k_tokens), percent(s.weight)),
+                                     strict=True)))
+    return rows

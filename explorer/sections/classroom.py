@@ -50,7 +50,7 @@ from ..classroom.store import (
 )
 from ..core.kinds import KINDS
 from ..figures.attention import guesses_chart
-from ..text.i18n import MARKDOWN_SPECIALS, percent, t
+from ..text.i18n import MARKDOWN_SPECIALS, percent, plain, t
 
 # Keeps a seat in its browser for this browser session (a cookie with no expiry, sent only
 # to this server's pages, `_keep_seat`): the teacher key and presenter mode (a teacher who
@@ -1134,6 +1134,10 @@ def _results(counts: tuple[int, ...], labels: tuple[str, ...], truth: int | None
         fig, share = Context.fixed(("class", "guesses", counts, labels, truth, lang, about),
                                    build)
     show_chart(fig, "class_guesses", None, presenter, key="class_guesses", share=share)
+    # the chart's text alternative: each answer given and how many gave it (the labels are
+    # tokens and the teacher's options: shown as written)
+    given = " · ".join(f"{labels[i]}: {n}" for i, n in enumerate(counts) if n and i < len(labels))
+    st.caption(plain(t("a11y.answers_given", given=given or "–")))
     if truth is None and revealed:
         st.info(t(_NO_TRUTH.get(about, "class.q_no_truth"), n=answered), icon=":material/help:")
     elif truth is None:
