@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from explorer.app.charts import chart_as_text
 from explorer.app.page import end_page, show_problems, show_source_notes
 from explorer.core.exports import download_name, run_to_npz
 from explorer.core.kinds import KINDS
@@ -27,7 +28,7 @@ from explorer.sections.frame import context
 from explorer.sections.knockout import knockout_section
 from explorer.sections.lesson_class import lesson_hides, lesson_waits
 from explorer.state.view import Model, keep, refit
-from explorer.text.i18n import get_lang, plain, t
+from explorer.text.i18n import get_lang, t
 
 st.title(t("attn.title"))
 st.markdown(t("attn.intro"))
@@ -128,9 +129,8 @@ st.caption(t("attn.mistake_exploding", d_k=cfg.d_k, **{k: f"{v:.3f}" for k, v in
 st.markdown(t("attn.step3"))
 w1, w2 = st.columns(2)
 ctx.chart(figs["weights"], f"{name}_weights", key="attn_p", where=w1, share=shared["weights"])
-with w1.expander(t("a11y.weights_as_text"), icon=":material/notes:"):
-    for line in weights_text(weights[layer, head], q_tok, k_tok, lang):
-        st.markdown("- " + plain(line))
+chart_as_text(weights_text(weights[layer, head], q_tok, k_tok, lang), t("a11y.weights_as_text"),
+              where=w1)
 ctx.chart(figs["z"], f"{name}_z", key="attn_z", where=w2, share=shared["z"])
 st.markdown(t("attn.step5", h=cfg.h, q=len(q_tok), d_k=cfg.d_k, d_model=cfg.d_model))
 

@@ -4,6 +4,7 @@ import numpy as np
 import streamlit as st
 
 from explorer.app.cache import pe_table
+from explorer.app.charts import chart_as_text
 from explorer.app.numbers import fit_state, number_box
 from explorer.app.page import show_problems
 from explorer.core.introspect import embedding_range, xavier_bound
@@ -12,6 +13,7 @@ from explorer.figures.embeddings import (
     encoder_input,
     magnitude_bars,
     pe_curves,
+    pe_curves_text,
     pe_similarity,
     pe_steps,
     pe_table_heatmap,
@@ -74,6 +76,7 @@ dims = st.multiselect(t("emb.dims_label"), list(range(d_model)), **keep("pe_dims
 dims = _clean_dims(dims, d_model) or default_dims
 ctx.chart(pe_curves(table, dims, t("emb.curves_title", d_model=d_model), lang=lang),
           "positional_encoding_curves", key="pe_curves")
+chart_as_text(pe_curves_text(table, dims, lang=lang), t("a11y.curves_as_text"))
 st.caption(t("emb.curves_caption"))
 with st.expander(t("emb.steps_expander", d_model=d_model)):  # a walk-through's printout
     steps, _ = ctx.fixed(("embeddings", "steps", d_model), lambda: pe_steps(d_model))

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from explorer.app.charts import chart_as_text
 from explorer.app.numbers import number_box
 from explorer.app.page import show_problems
 from explorer.figures.common import MAX_LABELLED
@@ -12,6 +13,7 @@ from explorer.figures.masks import (
     example_words,
     fill_checks,
     mask_figure,
+    mask_text,
     masking_effect_figure,
     padded_pair,
     sentence_positions,
@@ -74,6 +76,7 @@ room = HALF_ROOM_WIDE if ctx.presenter else MAX_LABELLED
 fig, name = ctx.fixed(("masks", "sub", tuple(labels), lang, room), lambda: mask_figure(
     shown_mask, labels, labels, f"subsequent_mask({shown})[0]", lang=lang, room=room))
 ctx.chart(fig, "mask_subsequent", key="mask_sub", where=m1, share=name)
+chart_as_text(mask_text(shown_mask, labels, lang=lang), t("a11y.mask_as_text"), where=m1)
 m2.caption(t("mask.sub_caption", size=shown, allowed=int(shown_mask.sum()),
              total=shown * shown))
 if shown > size:
@@ -99,6 +102,8 @@ fig, name = ctx.fixed(("masks", "pad", *pair_name), lambda: mask_figure(
     t("mask.src_mask_title", shape=tuple(src_mask.shape)),
     lang=lang, row_noun=t("mask.row_sentence"), col_noun=t("mask.col_position")))
 ctx.chart(fig, "mask_padding", key="mask_pad", where=b1, share=name)
+chart_as_text(mask_text(src_mask[:, 0, :], ["A", "B"], lang=lang, row_noun=t("mask.row_sentence")),
+              t("a11y.mask_as_text"), where=b1)
 b2.caption(t("mask.pad_caption"))
 b2.caption(t("mask.cross_mask", pads=abs(len_a - len_b)))
 # The two target masks get the page's whole width: side by side in a column, their row

@@ -9,11 +9,14 @@ import json
 
 import numpy as np
 import pytest
-from apptest_helpers import app_in, array
+from apptest_helpers import app, app_in, array
 from shared_inputs import bad_input_texts
 
 from explorer.figures.attention import grid_table, strongest_keys, weights_text
+from explorer.figures.embeddings import pe_curves_text
+from explorer.figures.masks import mask_text
 from explorer.text.i18n import plain, set_lang
+from transformer.model import sinusoid_table, subsequent_mask
 
 
 @pytest.fixture(autouse=True)
@@ -76,7 +79,8 @@ def test_the_attention_page_says_in_text_what_its_heatmaps_draw(lang):
         charts = {el.proto.id.rsplit("-", 1)[-1]: json.loads(el.proto.spec)
                   for el in at.get("plotly_chart")}
         focus = array(charts["attn_p"]["data"][0]["z"])  # layer 0, head 0's weights
-        said = [m.value for m in at.markdown if m.value.startswith("- ")]
+        said = next(m.value for m in at.markdown if m.value.startswith("- Query")
+                    or m.value.startswith("- 查询")).split("\n")  # a line per query row
         word = {"en": "attends most to key", "zh": "最关注键"}[lang]
         assert len(said) == focus.shape[0]
         for row, line in zip(focus, said, strict=True):
@@ -85,3 +89,41 @@ def test_the_attention_page_says_in_text_what_its_heatmaps_draw(lang):
         assert len(table) == 2 * 4 * focus.shape[0]  # the default tiny model: N = 2, h = 4
         first = table.iloc[:focus.shape[0]]  # layer 0, head 0: the focused head's rows
         assert [int(k.split()[0]) for k in first.iloc[:, 2]] == list(focus.argmax(axis=1))
+
+
+# ---- The masks and the positional-encoding curves ------------------------------------------
+
+
+def test_a_mask_row_says_which_positions_it_may_attend_to_and_which_are_blocked():
+    mask = subsequent_mask(4)[0].numpy()
+    lines = mask_text(mask, ["<s>", "a", "b", "c"], lang="en")
+    assert lines[0] == "query 0 \u201c<s>\u201d: may attend to positions 0. Blocked: 1–3."
+    assert lines[2] == "query 2 \u201cb\u201d: may attend to positions 0–2. Blocked: 3."
+    assert lines[3] == "query 3 \u201cc\u201d: may attend to positions 0–3."
+    padding = np.array([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]], dtype=bool)
+    zh = mask_text(padding, ["A", "B"], lang="zh", row_noun="句子")
+    assert zh == ["句子 0 \u201cA\u201d：可以关注位置 0–2。被屏蔽：3–4。",
+                  "句子 1 \u201cB\u201d：可以关注位置 0–4。"]
+    gaps = mask_text(np.array([[1, 0, 1, 1, 0]], dtype=bool), ["x"], lang="en")
+    assert gaps == ["query 0 \u201cx\u201d: may attend to positions 0, 2–3. Blocked: 1, 4."]
+
+
+def test_each_curve_is_said_with_its_wavelength_and_its_values_at_the_ends():
+    table = sinusoid_table(100, 20).numpy()  # as the Embeddings page draws it (d_model = 20)
+    lines = pe_curves_text(table, [0, 1, 4, 7], lang="en")
+    assert lines[0].startswith("Dimension 0 (sin): one full wave every 6.3 positions")
+    assert lines[1].startswith("Dimension 1 (cos): one full wave every 6.3 positions")
+    assert f"{2 * np.pi * 10000 ** (4 / 20):,.1f} positions" in lines[2]  # 39.6
+    assert f"{2 * np.pi * 10000 ** (6 / 20):,.1f} positions" in lines[3]  # 99.8: dims 6, 7
+    assert "1.00 at position 0" in lines[1] and f"{table[99, 7]:.2f} at position 99" in lines[3]
+
+
+def test_the_masks_and_embeddings_pages_say_their_charts_in_text():
+    at = app("masks")
+    said = [m.value for m in at.markdown if m.value.startswith("- query")]
+    assert len(said) == 1 and said[0].count("\n- ") + 1 == 7  # <s> and the 6 target tokens
+    pad = [m.value for m in at.markdown if m.value.startswith("- sentence 0")]
+    assert len(pad) == 1 and "- sentence 1" in pad[0]
+    emb = app("embeddings")
+    curves = [m.value for m in emb.markdown if m.value.startswith("- Dimension")]
+    assert len(curves) == 1 and curves[0].count("\n- ") + 1 == 4  # dims 4-7 by default

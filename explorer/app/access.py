@@ -24,7 +24,7 @@ import re
 import streamlit as st
 from streamlit.components.v2 import component
 
-from ..text.i18n import LANGS, t
+from ..text.i18n import LANGS, Text
 
 # The language of the page as `<html lang>` names it (BCP 47).
 HTML_LANG: dict[str, str] = {"en": "en", "zh": "zh"}
@@ -114,8 +114,9 @@ def access_data(lang: str) -> dict[str, object]:
     regions that scroll (`SCROLLERS`), in that language."""
     if lang not in LANGS or not _LANG_CODE.match(HTML_LANG[lang]):
         raise ValueError(f"no page language for {lang!r}")
+    text = Text(lang)
     return {"lang": HTML_LANG[lang],
-            "labels": {kind: t(f"access.{kind}_region") for _, kind in SCROLLERS}}
+            "labels": {kind: text(f"access.{kind}_region") for _, kind in SCROLLERS}}
 
 
 def page_access(lang: str) -> None:

@@ -15,6 +15,7 @@ scales the explicit ones and writes the theme's ones out, enlarged.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import plotly.graph_objects as go
@@ -24,6 +25,7 @@ from transformer.config import TransformerConfig
 
 from ..core.exports import download_name
 from ..core.settings import Settings
+from ..text.i18n import plain
 from .memo import remember
 from .shelves import SPECS
 
@@ -337,3 +339,12 @@ def fit_css(spec: dict[str, Any], box: str, wide: str, narrow: str) -> str | Non
 def chart_css() -> None:
     """The page's style for every chart (the toolbar's band): once a run, before the page."""
     st.html(CHART_CSS)  # only a style: Streamlit puts it where it takes no room
+
+
+def chart_as_text(lines: Sequence[str], title: str, *, where: Any = None,
+                  icon: str = ":material/notes:") -> None:
+    """A chart's text alternative one click away: `lines` (sentences read from the chart's
+    own numbers, with the learner's tokens in them) as a list in an expander titled
+    `title`, each shown as written (never as markdown)."""
+    with (where or st).expander(title, icon=icon):
+        st.markdown("\n".join("- " + plain(line) for line in lines))

@@ -3,6 +3,7 @@ learner's tokens as the encoder receives them (with the data they are drawn from
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -215,3 +216,18 @@ def pe_steps(d_model: int, max_len: int = WALKTHROUGH_MAX_LEN) -> PeSteps:
     corners.update({str(c): [f"{pe[r, c]:.4e}" for r in rows] for c in cols})
     return PeSteps(product.shape[1], max_len, corners, printed_last=float(np.sin(PRINTED_ROW)),
                    last=float(pe[max_len - 1, 0]))
+
+
+def pe_curves_text(table: np.ndarray, dims: Sequence[int], *, lang: str) -> list[str]:
+    """The curves of `pe_curves` in words, one sentence per dimension: sine or cosine, the
+    wavelength in positions (2π·10000^(2i/d_model) for dimensions 2i and 2i+1, section 3.5
+    of the paper) and the value at the first and the last position drawn."""
+    t = Text(lang)
+    d_model, last = table.shape[1], table.shape[0] - 1
+    lines = []
+    for d in dims:
+        wavelength = 2 * math.pi * 10000 ** ((d - d % 2) / d_model)
+        lines.append(t("a11y.pe_curve", d=d, kind="sin" if d % 2 == 0 else "cos",
+                       period=f"{wavelength:,.1f}", first=f"{table[0, d]:.2f}",
+                       n=last, last=f"{table[last, d]:.2f}"))
+    return lines

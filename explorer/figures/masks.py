@@ -516,3 +516,35 @@ def fill_table(checks: Sequence[FillCheck], *, lang: str) -> dict[str, list[str]
             t("mask.col_largest"): [t("mask.leak_overflow") if c.error
                                     else ("0.0" if c.largest == 0 else f"{c.largest:.2e}")
                                     for c in checks]}
+
+
+# ---- A mask as text (its text alternative, read from the same matrix) ---------------------
+
+
+def _spans(indices: Sequence[int]) -> str:
+    """Positions as runs: [0, 1, 2, 5] -> "0–2, 5"."""
+    runs: list[list[int]] = []
+    for i in indices:
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
+
+
+def mask_text(mask: np.ndarray, row_tokens: Sequence[str], *, lang: str,
+              row_noun: str | None = None) -> list[str]:
+    """A boolean mask (True = may attend), (rows, cols), as a sentence per row: which
+    columns it may attend to and which are blocked. Plain text (the tokens are the
+    learner's): the page shows it as written."""
+    t = Text(lang)
+    noun = row_noun if row_noun is not None else t("fig.masks.query_axis")
+    lines = []
+    for r, row in enumerate(np.asarray(mask, dtype=bool)):
+        label = f"{head_word(noun)} {r} \u201c{row_tokens[r]}\u201d"
+        allowed, blocked = np.flatnonzero(row).tolist(), np.flatnonzero(~row).tolist()
+        line = t("a11y.mask_row", row=label, allowed=_spans(allowed) or t("a11y.none"))
+        if blocked:
+            line = t.sentences(line, t("a11y.mask_blocked", blocked=_spans(blocked)))
+        lines.append(line)
+    return lines

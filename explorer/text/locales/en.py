@@ -2447,6 +2447,13 @@ TEXT: dict[str, str] = {
     "a11y.grid_as_text": "The grid as text: each query's strongest key",
     "a11y.weights_as_text": "These weights as text",
     "a11y.answers_given": "Answers given (answer: students): {given}",
+    "a11y.mask_row": "{row}: may attend to positions {allowed}.",
+    "a11y.mask_blocked": "Blocked: {blocked}.",
+    "a11y.none": "none",
+    "a11y.mask_as_text": "This mask as text",
+    "a11y.pe_curve": "Dimension {d} ({kind}): one full wave every {period} positions; {first} "
+                     "at position 0, {last} at position {n}.",
+    "a11y.curves_as_text": "These curves as text",
     "access.code_region": "Code (scrolls sideways: arrow keys)",
     "access.formula_region": "Formula (scrolls sideways: arrow keys)",
     "lesson.q_next": "The decoder has read \"{read}\" (its first {n} target positions, as in "

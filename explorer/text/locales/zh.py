@@ -2090,6 +2090,13 @@ TEXT: dict[str, str] = {
     "a11y.grid_as_text": "用文字看这张网格：每个查询最关注的键",
     "a11y.weights_as_text": "用文字看这些权重",
     "a11y.answers_given": "收到的回答（回答：人数）：{given}",
+    "a11y.mask_row": "{row}：可以关注位置 {allowed}。",
+    "a11y.mask_blocked": "被屏蔽：{blocked}。",
+    "a11y.none": "无",
+    "a11y.mask_as_text": "用文字看这个掩码",
+    "a11y.pe_curve": "维度 {d}（{kind}）：每 {period} 个位置完成一个完整周期；位置 0 处为 {first}，"
+                     "位置 {n} 处为 {last}。",
+    "a11y.curves_as_text": "用文字看这些曲线",
     "access.code_region": "代码（可横向滚动：方向键）",
     "access.formula_region": "公式（可横向滚动：方向键）",
     "lesson.q_next": "解码器已经读入“{read}”（目标的前 {n} 个位置，与训练时相同）。"
