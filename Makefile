@@ -44,8 +44,9 @@ redis:
 # long); then the browser tests one at a time (each serves the app, or shares one that never
 # trains, drives Chromium and waits on what the page draws: in two workers they took 13%
 # less time and one timed test failed; run beside the rest, even at the lowest priority,
-# the timed ones fail now and then). In a fresh clone on 2 cores: about 5 minutes, then
-# 19; the browser part lists its slowest tests.
+# the timed ones fail now and then; the modules that share a server, alone in two workers,
+# took as long as one at a time). In a fresh clone on 2 cores: about 4 minutes, then 16 to
+# 17; the browser part lists its slowest tests.
 test: $(VENV)/.dev-deps browser redis
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -m "not browser" -n 2
