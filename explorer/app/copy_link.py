@@ -54,6 +54,9 @@ CSS = """
 .copy-link:active {
   background-color: color-mix(in srgb, var(--st-text-color, #31333f) 12%, transparent);
 }
+/* Until the script has written its label, the button has no name: hidden from everyone
+   (and from the accessibility audit's button-name rule) for that moment. */
+.copy-link:empty { visibility: hidden; }
 .copy-link:focus { outline: none; }
 .copy-link:focus-visible {
   box-shadow: 0 0 0 0.2rem color-mix(in srgb, var(--st-primary-color, #ff4b4b) 50%, transparent);
