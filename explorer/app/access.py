@@ -19,15 +19,15 @@ attributes, never as markup.
 
 from __future__ import annotations
 
-import re
-
 import streamlit as st
 from streamlit.components.v2 import component
 
-from ..text.i18n import LANGS, Text
+from ..text.i18n import Text
 
-# The language of the page as `<html lang>` names it (BCP 47).
+# The language of the page as `<html lang>` names it (BCP 47); the script sets only a code
+# of LANG_CODE's form (tests/test_access.py checks the table against it once).
 HTML_LANG: dict[str, str] = {"en": "en", "zh": "zh"}
+LANG_CODE = r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$"
 KEY = "page_access"  # the component's widget key: its element is hidden (ACCESS_CSS)
 
 # Text colours of at least 4.8:1 on every background of the light theme that they sit on
@@ -70,7 +70,7 @@ SCROLLERS = ((".stCode pre", "code"), (".katex-display", "formula"))
 JS = """
 export default function ({ data }) {
   const lang = String(data && data.lang || "");
-  if (/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(lang)) document.documentElement.lang = lang;
+  if (/__LANG_CODE__/.test(lang)) document.documentElement.lang = lang;
   const labels = (data && data.labels) || {};
   const scrollers = __SCROLLERS__;
   const mark = () => {
@@ -103,16 +103,16 @@ export default function ({ data }) {
   mark();
   return () => { observer.disconnect(); window.removeEventListener("resize", soon); };
 }
-""".replace("__SCROLLERS__", "[" + ", ".join(f'["{s}", "{k}"]' for s, k in SCROLLERS) + "]")
+""".replace("__SCROLLERS__", "[" + ", ".join(f'["{s}", "{k}"]' for s, k in SCROLLERS) + "]"
+           ).replace("__LANG_CODE__", LANG_CODE)
 
 _mount = component("transformer_explorer_access", html="<span></span>", js=JS)
-_LANG_CODE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")  # what the script accepts
 
 
 def access_data(lang: str) -> dict[str, object]:
     """The component's data for a page in `lang`: its `<html lang>` and the labels of the
     regions that scroll (`SCROLLERS`), in that language."""
-    if lang not in LANGS or not _LANG_CODE.match(HTML_LANG[lang]):
+    if lang not in HTML_LANG:
         raise ValueError(f"no page language for {lang!r}")
     text = Text(lang)
     return {"lang": HTML_LANG[lang],

@@ -881,8 +881,9 @@ def next_token_choices(itos: Sequence[str], probs: np.ndarray) -> list[int]:
     return sorted(int(i) for i in np.argsort(-np.asarray(probs), kind="stable")[:MAX_CHOICES])
 
 
-def _token_label(token: str) -> str:
-    """A vocabulary token as a choice: a blank one made visible (labels are one line)."""
+def token_label(token: str) -> str:
+    """A vocabulary token as a choice or option: a blank one made visible (labels are one
+    line)."""
     return token if token.strip() else "␣"  # U+2423, open box
 
 
@@ -914,7 +915,7 @@ def teacher_next_question(src: Sequence[str], prefix: Sequence[str], probs: np.n
         st.button(t("class.ask"), key="class_ask_next", icon=":material/help:",
                   on_click=ask_now, args=(store, s, Question(
                       "token", t("class.q_next", step=step),
-                      tuple(_token_label(itos[i]) for i in ids),
+                      tuple(token_label(itos[i]) for i in ids),
                       ids.index(picked[0]) if picked else None, fields)))
         if question is not None:  # its timer starts once the page is drawn
             teacher_tally(store, s, question, question.choices, lang, presenter)
@@ -1133,7 +1134,8 @@ def _results(counts: tuple[int, ...], labels: tuple[str, ...], truth: int | None
     else:  # the revealed answers: every student of the class draws the same chart
         fig, share = Context.fixed(("class", "guesses", counts, labels, truth, lang, about),
                                    build)
-    show_chart(fig, "class_guesses", None, presenter, key="class_guesses", share=share)
+    show_chart(fig, "class_guesses", None, presenter, key="class_guesses", lang=lang,
+               share=share, text=False)  # said under it: each answer and its count
     # the chart's text alternative: each answer given and how many gave it (the labels are
     # tokens and the teacher's options: shown as written)
     given = " · ".join(f"{labels[i]}: {n}" for i, n in enumerate(counts) if n and i < len(labels))

@@ -21,6 +21,7 @@ from ..state.lesson import OPTIONS_RANGE, Question, text_in
 from ..state.urlstate import params_to_state
 from ..state.view import BY_KEY
 from ..text.i18n import percent, t
+from .classroom import token_label
 
 
 @dataclass(frozen=True)
@@ -98,11 +99,6 @@ def attention_question(ctx: Context, question: Question, state: Mapping[str, obj
 NEXT_OPTIONS = OPTIONS_RANGE[1]  # a "next" question offers this many tokens, as a choice does
 
 
-def _token_label(token: str) -> str:
-    """A vocabulary token as an option: a blank one made visible."""
-    return token if token.strip() else "\u2423"  # open box
-
-
 def next_question(ctx: Context, question: Question, lang: str) -> Asked | None:
     """"Which token does the decoder give the highest probability next?" once it has read
     the step's target up to position `query` (teacher forcing, as in training: the
@@ -126,11 +122,11 @@ def next_question(ctx: Context, question: Question, lang: str) -> Asked | None:
     joiner = "" if mode == "char" else " "
     prompt = text_in(question.prompt, lang) or t(
         "lesson.q_next", read=joiner.join(read[:question.query + 1]), n=question.query + 1)
-    explain = t("lesson.next_truth", token=_token_label(itos[top]),
+    explain = t("lesson.next_truth", token=token_label(itos[top]),
                 share=percent(float(probs[top])))
     if second is not None:
-        explain += " " + t("lesson.attention_second", key=_token_label(itos[second]),
+        explain += " " + t("lesson.attention_second", key=token_label(itos[second]),
                            share=percent(float(probs[second])))
     extra = text_in(question.explain, lang)
-    return Asked(prompt=prompt, options=tuple(_token_label(itos[i]) for i in ids),
+    return Asked(prompt=prompt, options=tuple(token_label(itos[i]) for i in ids),
                  truth=ids.index(top), explain=explain + ("\n\n" + extra if extra else ""))
