@@ -8,6 +8,7 @@ handed to the store, so nothing here waits for a class to go idle.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import shutil
@@ -40,6 +41,7 @@ from explorer.classroom.store import (
     JOIN_WINDOW,
     MAX_CHECK_STEP,
     MAX_CHOICES,
+    MAX_LABEL_CHARS,
     MAX_VIEW_VALUE_CHARS,
     NICKNAME_CHARS,
     OPEN,
@@ -61,6 +63,7 @@ from explorer.classroom.store import (
     SelfCheck,
     StudentAnswer,
     clean_nickname,
+    clean_text,
     client_of_address,
     join_wait,
     lesson_id,
@@ -501,6 +504,60 @@ def test_hostile_nicknames_of_self_checks_are_kept_clean(store):
         store.check(code, f"s{step}", LESSON_A, 1, 0, True, text, T0 + 1)
     names = {c.student: c.nickname for c in store.self_checks(code, key, LESSON_A)}
     assert names == {f"s{step}": clean_nickname(text) for step, text in enumerate(texts)}
+
+
+def test_a_self_checks_label_is_kept_as_plain_text_and_replaced_with_its_answer(store):
+    """The option's label as the student's page offered it (a measured question's token):
+    kept with the check, cleaned like every text of the class, replaced by the next try."""
+    texts = [*bad_input_texts(), "<b>x</b>", "a\x00b", "\u202e", "x" * 4000]
+    code, key = _seated(store, *(f"s{step}" for step in range(len(texts))))
+    for step, text in enumerate(texts):
+        store.check(code, f"s{step}", LESSON_A, 1, 0, True, None, T0 + 1, text)
+    labels = {c.student: c.label for c in store.self_checks(code, key, LESSON_A)}
+    assert labels == {f"s{step}": clean_text(text[:10 * MAX_LABEL_CHARS], MAX_LABEL_CHARS) or None
+                      for step, text in enumerate(texts)}
+    assert all(label is None or len(label) <= MAX_LABEL_CHARS for label in labels.values())
+    store.check(code, "s0", LESSON_A, 1, 2, False, None, T0 + 2, "年")
+    store.check(code, "s1", LESSON_A, 1, 2, False, None, T0 + 2)  # none sent
+    mine = {c.student: c for c in store.self_checks(code, key, LESSON_A)}
+    assert (mine["s0"].choice, mine["s0"].label, mine["s0"].tries) == (2, "年", 2)
+    assert mine["s1"].label is None
+
+
+@pytest.mark.parametrize("label", [3, b"x", ["x"], True])
+def test_a_self_check_whose_label_is_not_text_is_refused(store, label):
+    code, key = _seated(store, "s1")
+    with pytest.raises(InvalidAnswerError):
+        store.check(code, "s1", LESSON_A, 1, 0, True, None, T0 + 1, label)
+    assert store.self_checks(code, key, LESSON_A) == ()
+
+
+def test_self_checks_kept_before_labels_were_are_read_without_one(store, spec, tmp_path):
+    """A class store written by an earlier version: an SQLite checks table without its
+    label column, Redis values of five items."""
+    code, key = _seated(store, "s1")
+    store.check(code, "s1", LESSON_A, 1, 2, False, "Ada", T0 + 1, "年")
+    if spec is None:
+        store.close()
+        import sqlite3
+
+        with sqlite3.connect(tmp_path / SQLITE_FILE) as db:
+            db.execute("ALTER TABLE checks DROP COLUMN label")
+        store = open_store(spec, tmp_path)
+    else:
+        with redis.Redis.from_url(spec) as client:
+            (checks,) = [k for k in client.scan_iter() if k.endswith(b":checks")]
+            (field,) = client.hkeys(checks)
+            client.hset(checks, field, json.dumps([2, False, "Ada", T0 + 1, 1]))
+    try:
+        assert store.self_checks(code, key, LESSON_A) == (
+            SelfCheck("s1", 1, 2, False, "Ada", T0 + 1, 1),)
+        store.check(code, "s1", LESSON_A, 1, 3, True, "Ada", T0 + 2, "月")
+        assert store.self_checks(code, key, LESSON_A) == (
+            SelfCheck("s1", 1, 3, True, "Ada", T0 + 2, 2, "月"),)
+    finally:
+        if spec is None:
+            store.close()
 
 
 def test_a_class_keeps_at_most_so_many_self_checks(store, monkeypatch):

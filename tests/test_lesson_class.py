@@ -366,6 +366,28 @@ def test_a_self_checks_verdict_is_the_lessons_own_for_a_choice_and_none_for_a_po
     assert verdict(LESSON, check(99, 0, True)) is None  # no such step
 
 
+def test_a_measured_self_check_reaches_the_teachers_csv_with_the_option_the_student_saw():
+    """A "where does it look?" self-check: its options come from the student's live model,
+    so the CSV names the key the student picked as their page offered it."""
+    teacher, student, code, key = _class()
+    set_lang("en")
+    teacher.toggle(key="lesson_pace").set_value(True).run()
+    _run(student, "zh")
+    for _ in range(3):  # to step 4, "where does it look?"
+        _link(student, "zh", "lesson.next")
+    pick = student.radio(key=f"lesson_pick_{student.session_state[L.EDIT_ROUND]}_3")
+    picked = pick.options[2]
+    set_lang("zh")
+    pick.set_value(2).run()
+    student.button(key="lesson_check_3").click().run()
+    assert not student.exception, student.exception
+    checks = C.class_store().self_checks(code, key, lesson_id(to_link(LESSON)))
+    rows = list(csv.reader(io.StringIO(checks_csv(LESSON, checks, "en").decode("utf-8-sig"))))
+    assert rows[1][2:6] == ["4", en.TEXT["lesson.kind_attention"], "2", picked]
+    assert json.loads(checks_json(code, LESSON, checks, "zh"))["self_checks"][0]["label"] == (
+        picked)
+
+
 def test_a_student_paced_lesson_keeps_each_students_self_checks_for_the_teacher_and_a_reload():
     teacher, student, code, key = _class()
     set_lang("en")

@@ -17,7 +17,8 @@ calls `expire` on empties itself.
     {prefix}{code}:q:{id}     hash: choices, truth, status, results, prompt, labels, closes
     {prefix}{code}:a:{id}     hash: student id -> JSON [choice, nickname, time]
     {prefix}{code}:checks     hash: "lesson|student id|step" -> JSON [choice, right, nickname,
-                              time, tries] (a student-paced lesson's self-checks)
+                              time, tries, label] (a student-paced lesson's self-checks;
+                              kept before labels were: five items)
     {prefix}{code}:names      hash: student id -> the nickname of their last self-check
     {prefix}live, {prefix}ended   sorted sets of codes
     {prefix}join:{client}     sorted set: the client's wrong codes (and tries under way), by time
@@ -460,7 +461,8 @@ class RedisStore(ClassStore):
         return int(json.loads(value)[0]) if value else None
 
     def _check(self, code: str, student_id: str, lesson: str, step: int, choice: int,
-               right: bool | None, nickname: str | None, now: float) -> None:
+               right: bool | None, nickname: str | None, now: float,
+               label: str | None) -> None:
         key, field = self._checks(code), f"{lesson}|{student_id}|{step}"
 
         def check(pipe: Any) -> None:  # watches the class and its checks (tries, the end)
@@ -479,7 +481,7 @@ class RedisStore(ClassStore):
                     raise ClassFullError("the class keeps no more self-checks")
             tries = json.loads(kept)[4] + 1 if kept else 1
             pipe.multi()
-            pipe.hset(key, field, json.dumps([choice, right, nickname, now, tries]))
+            pipe.hset(key, field, json.dumps([choice, right, nickname, now, tries, label]))
             pipe.expire(key, LIVE_TTL)
             if nickname is not None:
                 pipe.hset(self._names(code), student_id, nickname)
@@ -497,8 +499,9 @@ class RedisStore(ClassStore):
         for field, value in self._r.hgetall(self._checks(code)).items():
             named, student, step = field.split("|")
             if named == lesson:
-                choice, right, nickname, at, tries = json.loads(value)
-                kept.append(SelfCheck(student, int(step), choice, right, nickname, at, tries))
+                choice, right, nickname, at, tries, *label = json.loads(value)
+                kept.append(SelfCheck(student, int(step), choice, right, nickname, at, tries,
+                                      label[0] if label else None))
         return kept
 
     def _end(self, code: str, teacher_key: str, now: float) -> None:

@@ -89,7 +89,8 @@ SCHEMA = (
     """CREATE TABLE IF NOT EXISTS checks (
         code TEXT NOT NULL, lesson TEXT NOT NULL, student TEXT NOT NULL, step INTEGER NOT NULL,
         choice INTEGER NOT NULL, right INTEGER, nickname TEXT, at REAL NOT NULL,
-        tries INTEGER NOT NULL, PRIMARY KEY (code, lesson, student, step)) WITHOUT ROWID""",
+        tries INTEGER NOT NULL, label TEXT,
+        PRIMARY KEY (code, lesson, student, step)) WITHOUT ROWID""",
     "CREATE TABLE IF NOT EXISTS join_failures (client TEXT NOT NULL, at REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS join_failures_by_client ON join_failures (client, at)",
 )
@@ -119,6 +120,9 @@ class SQLiteStore(ClassStore):
                 db.execute("ALTER TABLE students ADD COLUMN step INTEGER")  # ... or steps
             if "nickname" not in columns:  # ... or self-checks' nicknames
                 db.execute("ALTER TABLE students ADD COLUMN nickname TEXT")
+            columns = {row[1] for row in db.execute("PRAGMA table_info(checks)")}
+            if "label" not in columns:  # ... or self-checks' labels
+                db.execute("ALTER TABLE checks ADD COLUMN label TEXT")
 
     def close(self) -> None:
         with self._lock:
@@ -388,7 +392,8 @@ class SQLiteStore(ClassStore):
         return row[0] if row else None
 
     def _check(self, code: str, student_id: str, lesson: str, step: int, choice: int,
-               right: bool | None, nickname: str | None, now: float) -> None:
+               right: bool | None, nickname: str | None, now: float,
+               label: str | None) -> None:
         with self._write() as db:
             _live(db, code, now)
             known = db.execute("UPDATE students SET nickname = coalesce(?, nickname)"
@@ -397,9 +402,9 @@ class SQLiteStore(ClassStore):
             if not known:
                 raise ClassNotFoundError("not a student of this class")
             updated = db.execute(
-                "UPDATE checks SET choice = ?, right = ?, nickname = ?, at = ?,"
+                "UPDATE checks SET choice = ?, right = ?, nickname = ?, at = ?, label = ?,"
                 " tries = tries + 1 WHERE code = ? AND lesson = ? AND student = ? AND step = ?",
-                (choice, right, nickname, now, code, lesson, student_id, step)).rowcount
+                (choice, right, nickname, now, label, code, lesson, student_id, step)).rowcount
             if updated:
                 return
             (mine,) = db.execute("SELECT count(*) FROM checks WHERE code = ? AND student = ?",
@@ -408,8 +413,8 @@ class SQLiteStore(ClassStore):
                 raise ClassFullError("the student has no more self-checks")
             _room(db, "checks", code, MAX_CHECKS, "the class keeps no more self-checks")
             db.execute("INSERT INTO checks (code, lesson, student, step, choice, right,"
-                       " nickname, at, tries) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)",
-                       (code, lesson, student_id, step, choice, right, nickname, now))
+                       " nickname, at, tries, label) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?)",
+                       (code, lesson, student_id, step, choice, right, nickname, now, label))
 
     def _checks_of(self, code: str, student_id: str, lesson: str) -> dict[int, int]:
         with self._connection() as db:
@@ -419,12 +424,12 @@ class SQLiteStore(ClassStore):
     def _self_checks(self, code: str, teacher_key: str, lesson: str) -> list[SelfCheck]:
         with self._connection() as db:
             self._teacher(db, code, teacher_key, None)
-            rows = db.execute("SELECT student, step, choice, right, nickname, at, tries"
+            rows = db.execute("SELECT student, step, choice, right, nickname, at, tries, label"
                               " FROM checks WHERE code = ? AND lesson = ?",
                               (code, lesson)).fetchall()
         return [SelfCheck(student, step, choice, None if right is None else bool(right),
-                          nickname, at, tries)
-                for student, step, choice, right, nickname, at, tries in rows]
+                          nickname, at, tries, label)
+                for student, step, choice, right, nickname, at, tries, label in rows]
 
     def _end(self, code: str, teacher_key: str, now: float) -> None:
         with self._write() as db:

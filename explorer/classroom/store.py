@@ -203,6 +203,9 @@ class SelfCheck:
     nickname: str | None
     at: float  # when the latest answer came
     tries: int  # how many answers the student sent to this step's question
+    # the option as the student's page offered it (a measured question's options come from
+    # the student's live model, so only their page can name them); None: not sent
+    label: str | None = None
 
 
 @dataclass(frozen=True)
@@ -660,19 +663,24 @@ class ClassStore(ABC):
         return self._results(canonical, question_id)
 
     def check(self, code: str, student_id: str, lesson: str, step: int, choice: int,
-              right: bool | None, nickname: str | None, now: float) -> None:
+              right: bool | None, nickname: str | None, now: float,
+              label: str | None = None) -> None:
         """A student's self-check of `step` of the class's student-paced `lesson` (a
-        `lesson_id`): their `choice`, whether it was `right` (None: a poll), kept as their
+        `lesson_id`): their `choice` (and its `label` as their page offered it, plain text
+        cut to MAX_LABEL_CHARS), whether it was `right` (None: a poll), kept as their
         latest for the teacher (`self_checks`) and for their own page after a reload
         (`checks_of`); the nickname, if any, also names them on the roster. Only a student
         of the class (a heartbeat seen) checks: ClassNotFoundError otherwise, and
         ClassFullError beyond MAX_CHECKS_EACH of theirs or MAX_CHECKS in the class."""
         if (type(choice) is not int or not 0 <= choice < MAX_CHOICES
                 or (right is not None and type(right) is not bool)
-                or lesson_step(step) is None or step >= MAX_CHECK_STEP):
-            raise InvalidAnswerError("a step, a choice and right, wrong or a poll")
+                or lesson_step(step) is None or step >= MAX_CHECK_STEP
+                or (label is not None and not isinstance(label, str))):
+            raise InvalidAnswerError("a step, a choice, its label and right, wrong or a poll")
+        kept_label = None if label is None else (
+            clean_text(label[:10 * MAX_LABEL_CHARS], MAX_LABEL_CHARS) or None)
         self._check(self._code(code), _student(student_id), _lesson(lesson), step, choice,
-                    right, clean_nickname(nickname), now)
+                    right, clean_nickname(nickname), now, kept_label)
 
     def checks_of(self, code: str, student_id: str, lesson: str) -> dict[int, int]:
         """A student's latest self-checks of `lesson`: {step: choice} ({} for no class)."""
@@ -768,9 +776,10 @@ class ClassStore(ABC):
 
     @abstractmethod
     def _check(self, code: str, student_id: str, lesson: str, step: int, choice: int,
-               right: bool | None, nickname: str | None, now: float) -> None:
+               right: bool | None, nickname: str | None, now: float,
+               label: str | None) -> None:
         """In one step: the class live, the student in it, MAX_CHECKS_EACH and MAX_CHECKS,
-        and the check kept (tries counted) and its nickname with the student's."""
+        and the check kept (tries counted, its label) and its nickname with the student's."""
 
     @abstractmethod
     def _checks_of(self, code: str, student_id: str, lesson: str) -> dict[int, int]: ...

@@ -162,7 +162,7 @@ def _self_check(ctx: Context, question: Question, view: Mapping[str, str], index
         if taken is not None:
             self_check_nickname(taken)
         st.button(t("lesson.check"), key=f"lesson_check_{index}", on_click=_check,
-                  args=(index, pick_key, len(labels), asked.truth, taken is not None),
+                  args=(index, pick_key, tuple(labels), asked.truth, taken is not None),
                   disabled=choice is None, icon=":material/check:")
         return
     if st.session_state.pop(_NOT_KEPT, None) == index:
@@ -181,13 +181,16 @@ def _self_check(ctx: Context, question: Question, view: Mapping[str, str], index
               args=(index,), icon=":material/refresh:")
 
 
-def _check(index: int, pick_key: str, n: int, truth: int | None, to_class: bool) -> None:
-    """The Check button: the picked option, if it is one of the question's; `to_class`: sent
-    to the class too, right or not by `truth` (None: a poll)."""
+def _check(index: int, pick_key: str, labels: tuple[str, ...], truth: int | None,
+           to_class: bool) -> None:
+    """The Check button: the picked option, if it is one of the question's `labels`;
+    `to_class`: sent to the class too with its label, right or not by `truth` (None: a
+    poll)."""
     choice = st.session_state.get(pick_key)
-    if isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < n:
+    if isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < len(labels):
         L.keep_answer(index, choice)
-        if to_class and not send_check(index, choice, None if truth is None else choice == truth):
+        right = None if truth is None else choice == truth
+        if to_class and not send_check(index, choice, right, labels[choice]):
             st.session_state[_NOT_KEPT] = index
 
 

@@ -19,7 +19,7 @@ from ..app.sidebar import use_session_lang
 from ..app.streamlit_internals import timed_fragment
 from ..classroom.store import ClassroomError, ClassStore, SelfCheck
 from ..state.lesson import MEASURED, Lesson, text_in
-from ..text.i18n import percent, t
+from ..text.i18n import Text, percent, t
 from .classroom import csv_cell, csv_file, given_nickname, nickname_input
 
 # the nickname box's key under a self-check (a class question may be open on the same page,
@@ -56,9 +56,10 @@ def self_check_nickname(taken: tuple[ClassStore, C.Seat]) -> None:
     st.caption(t("lesson.check_to_teacher"))
 
 
-def send_check(index: int, choice: int, right: bool | None) -> bool:
-    """A self-check of step `index` sent to the class (the student's latest for the step);
-    whether the class kept it (False: the class ended, or a store error)."""
+def send_check(index: int, choice: int, right: bool | None, label: str) -> bool:
+    """A self-check of step `index` sent to the class (the student's latest for the step)
+    with the option's `label` as their page offered it; whether the class kept it (False:
+    the class ended, or a store error)."""
     taken = paced_student()
     key = L.lesson_key()
     if taken is None or key is None:
@@ -66,7 +67,8 @@ def send_check(index: int, choice: int, right: bool | None) -> bool:
     store, s = taken
     nickname = given_nickname(NICKNAME)
     try:
-        store.check(s.code, s.student_id, key, index, choice, right, nickname, time.time())
+        store.check(s.code, s.student_id, key, index, choice, right, nickname, time.time(),
+                    label)
     except (ClassroomError, ValueError):
         return False
     C.keep_nickname(nickname)
@@ -156,8 +158,8 @@ def checks_table(lesson: Lesson, checks: Sequence[SelfCheck], lang: str) -> list
     """Every student's latest self-check as a record, by student then step: the student
     (numbered in the order of their first check), the nickname, the step (from 1), its
     question and the answer as the lesson words them (`lang`; a MEASURED question is named
-    by its kind, its answer by the index of the option the student's model offered: a key
-    position, or a token among the most likely, in vocabulary order), right or not
+    by its kind, its answer by the option's label as the student's page offered it, a key
+    or a token, with its index among the options), right or not
     (`verdict`; None: a poll), the tries, when (UTC)."""
     numbers: dict[str, int] = {}
     for c in checks:  # oldest first
@@ -169,8 +171,10 @@ def checks_table(lesson: Lesson, checks: Sequence[SelfCheck], lang: str) -> list
         prompt = label = ""
         if question is not None:
             prompt = (text_in(question.prompt, lang) if question.kind not in MEASURED
-                      else t(f"lesson.kind_{question.kind}"))
-            if question.kind not in MEASURED and 0 <= c.choice < len(question.options):
+                      else Text(lang)(f"lesson.kind_{question.kind}"))
+            if question.kind in MEASURED:
+                label = c.label or ""
+            elif 0 <= c.choice < len(question.options):
                 label = text_in(question.options[c.choice], lang)
         rows.append({"student": numbers[c.student], "nickname": c.nickname or "",
                      "step": c.step + 1, "prompt": prompt, "choice": c.choice, "label": label,
