@@ -80,7 +80,7 @@ else:
                                lambda: attention_grid(weights, q_tok, k_tok, lang=lang,
                                                       average_heads=average, title=kind.label,
                                                       wide=ctx.presenter))
-    ctx.chart(grid, f"attention_{kind.key}_grid", key="attn_grid", share=share)
+    ctx.chart(grid, f"attention_{kind.key}_grid", key="attn_grid", share=share, text=False)
     # the grid's text alternative: each query's strongest key in every layer and head
     rows, _ = ctx.from_run(("grid_text", kind.key, average, lang), lambda: grid_table(
         weights, q_tok, k_tok, lang, average_heads=average))
@@ -128,7 +128,8 @@ fx = scaling_effect(run.cache[kind.hook(layer, "hook_scores")][0, head],  # a co
 st.caption(t("attn.mistake_exploding", d_k=cfg.d_k, **{k: f"{v:.3f}" for k, v in fx.items()}))
 st.markdown(t("attn.step3"))
 w1, w2 = st.columns(2)
-ctx.chart(figs["weights"], f"{name}_weights", key="attn_p", where=w1, share=shared["weights"])
+ctx.chart(figs["weights"], f"{name}_weights", key="attn_p", where=w1, share=shared["weights"],
+          text=False)
 chart_as_text(weights_text(weights[layer, head], q_tok, k_tok, lang), t("a11y.weights_as_text"),
               where=w1)
 ctx.chart(figs["z"], f"{name}_z", key="attn_z", where=w2, share=shared["z"])

@@ -75,7 +75,7 @@ dims = st.multiselect(t("emb.dims_label"), list(range(d_model)), **keep("pe_dims
                       max_selections=12)
 dims = _clean_dims(dims, d_model) or default_dims
 ctx.chart(pe_curves(table, dims, t("emb.curves_title", d_model=d_model), lang=lang),
-          "positional_encoding_curves", key="pe_curves")
+          "positional_encoding_curves", key="pe_curves", text=False)
 chart_as_text(pe_curves_text(table, dims, lang=lang), t("a11y.curves_as_text"))
 st.caption(t("emb.curves_caption"))
 with st.expander(t("emb.steps_expander", d_model=d_model)):  # a walk-through's printout

@@ -75,7 +75,7 @@ shown_mask = sub if chosen is None else subsequent_mask(shown)[0].numpy()
 room = HALF_ROOM_WIDE if ctx.presenter else MAX_LABELLED
 fig, name = ctx.fixed(("masks", "sub", tuple(labels), lang, room), lambda: mask_figure(
     shown_mask, labels, labels, f"subsequent_mask({shown})[0]", lang=lang, room=room))
-ctx.chart(fig, "mask_subsequent", key="mask_sub", where=m1, share=name)
+ctx.chart(fig, "mask_subsequent", key="mask_sub", where=m1, share=name, text=False)
 chart_as_text(mask_text(shown_mask, labels, lang=lang), t("a11y.mask_as_text"), where=m1)
 m2.caption(t("mask.sub_caption", size=shown, allowed=int(shown_mask.sum()),
              total=shown * shown))
@@ -101,7 +101,7 @@ fig, name = ctx.fixed(("masks", "pad", *pair_name), lambda: mask_figure(
     src_mask[:, 0, :], ["A", "B"], pair.longer_src_tokens,
     t("mask.src_mask_title", shape=tuple(src_mask.shape)),
     lang=lang, row_noun=t("mask.row_sentence"), col_noun=t("mask.col_position")))
-ctx.chart(fig, "mask_padding", key="mask_pad", where=b1, share=name)
+ctx.chart(fig, "mask_padding", key="mask_pad", where=b1, share=name, text=False)
 chart_as_text(mask_text(src_mask[:, 0, :], ["A", "B"], lang=lang, row_noun=t("mask.row_sentence")),
               t("a11y.mask_as_text"), where=b1)
 b2.caption(t("mask.pad_caption"))

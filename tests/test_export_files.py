@@ -241,7 +241,7 @@ def _draw_chart() -> None:
     from explorer.app.charts import show_chart
 
     show_chart(go.Figure(go.Scatter(y=[1, 2])), "curve", st.session_state["model"], False,
-               key="c", where=st.empty())
+               key="c", lang="en", where=st.empty(), text=False)
 
 
 def test_show_chart_names_the_png_after_the_model_it_is_given(small_import):

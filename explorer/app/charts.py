@@ -25,9 +25,10 @@ from transformer.config import TransformerConfig
 
 from ..core.exports import download_name
 from ..core.settings import Settings
-from ..text.i18n import plain
+from ..figures.as_text import figure_lines
+from ..text.i18n import Text, plain
 from .memo import remember
-from .shelves import SPECS
+from .shelves import CHART_TEXTS, SPECS
 
 PRESENTER_FONT = 20  # base font size of figures in presenter mode (plotly's default is 12)
 PRESENTER_HEIGHT = 1.3  # figure heights are scaled by this in presenter mode
@@ -251,9 +252,11 @@ def _shared_spec(fig: go.Figure, presenter: bool) -> dict[str, Any]:
 
 
 def show_chart(fig: go.Figure, name: str, model: TransformerConfig | Settings | None,
-               presenter: bool, *, key: str, where: Any = None, share: tuple | None = None,
-               narrow: go.Figure | None = None, **kwargs: Any) -> None:
-    """Draw `fig` in `where` (a container or column; default the page) with a PNG file name.
+               presenter: bool, *, key: str, lang: str, where: Any = None,
+               share: tuple | None = None, narrow: go.Figure | None = None,
+               text: bool = True, **kwargs: Any) -> None:
+    """Draw `fig` in `where` (a container or column; default the page) with a PNG file name,
+    and under it the chart as text in `lang` (`figure_lines`, one click away).
 
     The toolbar's camera button saves `<name>_<model size>.png`, the size of `model`: the
     config of the model that runs (an imported checkpoint's, not the sidebar's); None
@@ -267,6 +270,9 @@ def show_chart(fig: go.Figure, name: str, model: TransformerConfig | Settings | 
     `narrow`: the same drawing laid out for a narrow page (a phone), shown instead of `fig`
     where the page is narrower than `fig`'s least width (`layout.meta["min_width"]`), under
     the key `<key>_narrow`; both go in a container keyed `<key>_fit`.
+    `text` False: no text under it, where the caller says the chart in text of its own
+    (`chart_as_text` with sentences written for it), or where `where` is a placeholder
+    that holds one element, redrawn while training (the chart drawn at the end has it).
     """
     if share is not None:
         spec = remember(SPECS, (share, presenter), lambda: _shared_spec(fig, presenter))
@@ -285,14 +291,19 @@ def show_chart(fig: go.Figure, name: str, model: TransformerConfig | Settings | 
     kwargs.setdefault("width", "stretch")
     if narrow is None:
         _draw(spec, f"{key}{suffix}", where or st, config, kwargs)
-        return
-    small = presenter_spec(narrow) if presenter else sized_spec(narrow)
-    box = (where or st).container(key=f"{key}_fit")
-    css = fit_css(spec, f"{key}_fit", f"{key}{suffix}", f"{key}_narrow{suffix}")
-    if css:
-        st.html(css)  # only a style: Streamlit puts it where it takes no room
-    _draw(spec, f"{key}{suffix}", box, config, kwargs)
-    _draw(small, f"{key}_narrow{suffix}", box, config, kwargs)
+    else:
+        small = presenter_spec(narrow) if presenter else sized_spec(narrow)
+        box = (where or st).container(key=f"{key}_fit")
+        css = fit_css(spec, f"{key}_fit", f"{key}{suffix}", f"{key}_narrow{suffix}")
+        if css:
+            st.html(css)  # only a style: Streamlit puts it where it takes no room
+        _draw(spec, f"{key}{suffix}", box, config, kwargs)
+        _draw(small, f"{key}_narrow{suffix}", box, config, kwargs)
+    if text:
+        lines = (figure_lines(spec, lang) if share is None else  # read from the drawn spec
+                 remember(CHART_TEXTS, (share, lang), lambda: figure_lines(spec, lang)))
+        if lines:
+            chart_as_text(lines, Text(lang)("a11y.chart_as_text"), where=where)
 
 
 def _draw(spec: dict[str, Any], key: str, where: Any, config: dict[str, Any],

@@ -21,7 +21,7 @@ from transformer.tokenize import EOS, SPECIALS, TokenizeError, normalize, tokeni
 from ..core.checkpoint import LoadedCheckpoint
 from ..core.runs import Run, Tokens, imported_tokens, make_tokens
 from ..core.settings import Settings, architecture_problem
-from ..text.i18n import learner_message, t
+from ..text.i18n import get_lang, learner_message, t
 from .cache import checkpoint_run, shared_model, shared_run
 from .charts import show_chart
 from .import_panel import imported_run
@@ -121,7 +121,8 @@ class Context:
         """Draw `fig` in this view (presenter sizes, PNG file named after `name` and the size
         of the model that runs, or of the sidebar's settings when none can be built)."""
         model = self.cfg if self.cfg is not None else self.settings
-        show_chart(fig, name, model, self.presenter, key=key, where=where, **kwargs)
+        show_chart(fig, name, model, self.presenter, key=key, lang=get_lang(), where=where,
+                   **kwargs)
 
 
 def build_context(settings: Settings, loaded: LoadedCheckpoint | None = None,

@@ -22,6 +22,7 @@ RUNS = Shelf("forward passes", 128, shared=True, large=6, spinner="ui.running_se
 # figures, tables and numbers of a shared run, or fixed by what the page names alone
 SHARED_RESULTS = Shelf("page results shared by sessions", 160, shared=True)
 SPECS = Shelf("written-out figures", 128, shared=True)
+CHART_TEXTS = Shelf("figures said in text", 128, shared=True)
 TABLES = Shelf("the sidebar's tables", 64, shared=True)
 
 # ---- trained and shipped models (app/train_state.py, app/sources.py, app/import_panel.py) ---

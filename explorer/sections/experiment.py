@@ -257,7 +257,7 @@ def _show(ctx: Context, exp: Experiment) -> None:
                              evaluated_text(correct.task)))
     show_chart(comparison_figure([correct.history, broken.history], names,
                                  correct.config.steps, lang=get_lang()), "experiment_curves",
-               correct.model.config, ctx.presenter, key="exp_curves")
+               correct.model.config, ctx.presenter, key="exp_curves", lang=get_lang())
     _attention(ctx, exp, names)
 
 
@@ -311,7 +311,7 @@ def _attention(ctx: Context, exp: Experiment, names: tuple[str, str]) -> None:
         q, k = t("fig.attention.query"), t("fig.attention.key")
         show_chart(attention_figure(r.self_attn, tgt, tgt, t("exp.self_title"), q_title=q,
                                     k_title=k, lang=lang), f"experiment_self_{arm}", None,
-                   ctx.presenter, key=f"exp_self_{arm}", where=where)
+                   ctx.presenter, key=f"exp_self_{arm}", lang=lang, where=where)
         show_chart(attention_figure(r.cross_attn, tgt, src, t("exp.cross_title"), q_title=q,
                                     k_title=k, lang=lang), f"experiment_cross_{arm}", None,
-                   ctx.presenter, key=f"exp_cross_{arm}", where=where)
+                   ctx.presenter, key=f"exp_cross_{arm}", lang=lang, where=where)

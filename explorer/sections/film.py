@@ -77,6 +77,7 @@ def film_section(ctx: Context, state: TrainedState | None) -> None:
                                        t("train.film_title", kind=KINDS[kind].label),
                                        lang=lang))
     show_chart(fig, f"film_{state.key.task}_{kind}", cfg, ctx.presenter, key=f"tr_film_{kind}",
+               lang=lang,
                share=name)
     st.caption(t("train.film_caption", frames=len(film.steps), last=film.steps[-1],
                  every=film.every, cap=film.cap, kb=f"{film.nbytes / 1024:.0f}"))
@@ -91,7 +92,7 @@ def film_section(ctx: Context, state: TrainedState | None) -> None:
     fig = remember(TRAINED_RESULTS, name,
                    lambda: closeness_figure(film.steps, closeness, baseline,
                                             t("train.film_closeness_title"), lang=lang))
-    show_chart(fig, f"film_closeness_{state.key.task}", cfg, ctx.presenter,
+    show_chart(fig, f"film_closeness_{state.key.task}", cfg, ctx.presenter, lang=lang,
                key="tr_film_close", share=name)
     layer, head = divmod(int(np.nanargmax(final)), cfg.h)
     reached = first_step_above(film.steps, closeness[:, layer, head], GETS_IT)

@@ -308,7 +308,7 @@ def loss_chart(state: TrainedState, steps: int, presenter: bool, *, key: str,
     else:
         fig, name = loss_figure(state.history, steps, lang=lang), None
     show_chart(fig, f"loss_{state.key.task}", state.key.config, presenter, key=key,
-               where=where, share=name)
+               lang=lang, where=where, share=name, text=where is None)
 
 
 def training_request(key: ModelKey, ts: TrainSettings, seed: int, source: str) -> Request:
@@ -485,7 +485,8 @@ def _show_wait(hub: Hub, ticket: Ticket, note: Any, progress: Any, live_chart: A
     fig = remember(TRAINED_RESULTS, name,
                    lambda: loss_figure(history[:count], info.steps, lang=lang))
     show_chart(fig, f"loss_{state.key.task}", state.key.config, presenter,
-               key=f"{chart_key}_{info.step}", where=live_chart, share=name)
+               key=f"{chart_key}_{info.step}", lang=lang, where=live_chart, share=name,
+               text=False)  # a placeholder redrawn while training
 
 
 @timed_fragment(PROGRESS_EVERY)
@@ -606,7 +607,8 @@ def _replay(state: TrainedState, presenter: bool) -> None:
                 "train.replaying", step=info.step, steps=info.steps, loss=f"{info.loss:.3f}",
                 seconds=f"{info.elapsed:.1f}"))
             show_chart(loss_figure(history[:i], info.steps, lang=lang), f"loss_{state.key.task}",
-                       state.key.config, presenter, key=f"tr_replay_loss_{i}", where=curve)
+                       state.key.config, presenter, key=f"tr_replay_loss_{i}", lang=lang,
+                       where=curve, text=False)  # a placeholder, redrawn
             if frames is not None:
                 f = max(bisect.bisect_right(film.steps, info.step) - 1, 0)
                 fig = attention_figure(frames[f], tgt, src,
@@ -614,7 +616,7 @@ def _replay(state: TrainedState, presenter: bool) -> None:
                                        q_title=t("train.q_decoder"),
                                        k_title=t("train.k_source"), lang=lang)
                 show_chart(fig, f"film_{state.key.task}", state.key.config, presenter,
-                           key=f"tr_replay_film_{i}", where=frame)
+                           key=f"tr_replay_film_{i}", lang=lang, where=frame, text=False)
         if i >= len(history):
             break
         time.sleep(REDRAW_EVERY / 2)

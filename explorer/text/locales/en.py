@@ -2454,6 +2454,25 @@ TEXT: dict[str, str] = {
     "a11y.pe_curve": "Dimension {d} ({kind}): one full wave every {period} positions; {first} "
                      "at position 0, {last} at position {n}.",
     "a11y.curves_as_text": "These curves as text",
+    "a11y.chart_as_text": "This chart as text",
+    "a11y.axes": "Across: {across}; down: {down}.",
+    "a11y.frames": "An animation of {n} frames; the numbers below are of the frame drawn "
+                   "first.",
+    "a11y.panel": "Panel {i} of {n}:",
+    "a11y.heat_row": "Row {row}: highest {high} at {high_at}, lowest {low} at {low_at}.",
+    "a11y.heat_row_empty": "Row {row}: no value.",
+    "a11y.heat_summary": "{rows} rows × {cols} columns: highest {high} at row {high_row}, "
+                         "column {high_col}; lowest {low} at row {low_row}, column "
+                         "{low_col}; mean {mean}.",
+    "a11y.heat_empty": "{rows} rows × {cols} columns, no value drawn.",
+    "a11y.heat_blank": "{n} cells have no value (drawn blank).",
+    "a11y.series": "Values",
+    "a11y.points": "{name}: {points}.",
+    "a11y.curve": "{name}: {n} points, from {first} at {first_at} to {last} at {last_at}; "
+                  "highest {high} at {high_at}, lowest {low} at {low_at}.",
+    "a11y.bars": "{name}: {bars}.",
+    "a11y.labels": "Labels: {labels}.",
+    "a11y.more": "And {n} more.",
     "access.code_region": "Code (scrolls sideways: arrow keys)",
     "access.formula_region": "Formula (scrolls sideways: arrow keys)",
     "lesson.q_next": "The decoder has read \"{read}\" (its first {n} target positions, as in "

@@ -2097,6 +2097,23 @@ TEXT: dict[str, str] = {
     "a11y.pe_curve": "维度 {d}（{kind}）：每 {period} 个位置完成一个完整周期；位置 0 处为 {first}，"
                      "位置 {n} 处为 {last}。",
     "a11y.curves_as_text": "用文字看这些曲线",
+    "a11y.chart_as_text": "用文字看这张图",
+    "a11y.axes": "横轴：{across}；纵轴：{down}。",
+    "a11y.frames": "一段 {n} 帧的动画；下面的数字取自最先画出的那一帧。",
+    "a11y.panel": "第 {i} 个子图（共 {n} 个）：",
+    "a11y.heat_row": "行 {row}：最大 {high}，在 {high_at}；最小 {low}，在 {low_at}。",
+    "a11y.heat_row_empty": "行 {row}：没有数值。",
+    "a11y.heat_summary": "{rows} 行 × {cols} 列：最大 {high}，在行 {high_row}、列 {high_col}；"
+                         "最小 {low}，在行 {low_row}、列 {low_col}；平均 {mean}。",
+    "a11y.heat_empty": "{rows} 行 × {cols} 列，没有画出数值。",
+    "a11y.heat_blank": "{n} 个格子没有数值（画成空白）。",
+    "a11y.series": "数值",
+    "a11y.points": "{name}：{points}。",
+    "a11y.curve": "{name}：{n} 个点，从 {first_at} 处的 {first} 到 {last_at} 处的 {last}；"
+                  "最大 {high}，在 {high_at}；最小 {low}，在 {low_at}。",
+    "a11y.bars": "{name}：{bars}。",
+    "a11y.labels": "标注：{labels}。",
+    "a11y.more": "还有 {n} 条。",
     "access.code_region": "代码（可横向滚动：方向键）",
     "access.formula_region": "公式（可横向滚动：方向键）",
     "lesson.q_next": "解码器已经读入“{read}”（目标的前 {n} 个位置，与训练时相同）。"
