@@ -11,7 +11,9 @@ is left off-screen; a disabled widget's faded label left out, as WCAG 1.4.3 allo
 
 - the six pages x {English, Chinese} x {laptop 1280 x 720, presenter mode (pres=1) at 1280 x
   720, phone 390 x 844};
-- a lesson's step with its self-check ("Attention, step by step", step 2), both languages.
+- a lesson's step with its self-check ("Attention, step by step", step 2), both languages;
+- each laptop view again at 200% zoom (640 x 360 CSS pixels, tests/axe_audit.py `reflowed`):
+  what needs a sideways swipe there (WCAG 1.4.4, 1.4.10).
 
 The class's panels (a teacher asking, a student answering, the reveal) are audited in the
 browser test tests/test_e2e_class_lesson.py, where a class runs.
@@ -29,7 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bench.common import PAGES, ROOT, free_port, have_chromium, machine_facts, serve, table
-from tests.axe_audit import BLOCKING, TAGS, audit, open_every_expander
+from tests.axe_audit import BLOCKING, TAGS, audit, open_every_expander, reflowed
 from tests.serve import CHROMIUM, CHROMIUM_ARGS, wait_idle
 
 LAPTOP, PHONE = {"width": 1280, "height": 720}, {"width": 390, "height": 844}
@@ -59,6 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from playwright.sync_api import sync_playwright
 
     found: dict[str, list] = {}
+    sideways: dict[str, list[str]] = {}  # a laptop view at 200% zoom: what needs a swipe
     t0 = time.perf_counter()
     with serve(free_port(), script=args.app) as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -69,6 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             wait_idle(page)
             open_every_expander(page, wait_idle)
             found[name] = audit(page)
+            if screen == "laptop":
+                sideways[name] = reflowed(page)
             page.context.close()
         browser.close()
     seconds = time.perf_counter() - t0
@@ -94,6 +99,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 [[i, by_impact[i], 0 if i in BLOCKING else "-",
                   ("yes" if by_impact[i] == 0 else "no") if i in BLOCKING else "-"]
                  for i in order]))
+    wide = {name: found for name, found in sideways.items() if found}
+    print(f"\nAt 200% zoom (640 x 360): {len(sideways) - len(wide)} of {len(sideways)} "
+          "laptop views need no sideways swipe.")
+    for name, found in wide.items():
+        print(f"- {name}: " + "; ".join(found[:3]))
     if bad:
         print("\nViews with a serious or critical finding:")
         for name, fs in bad.items():

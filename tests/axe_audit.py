@@ -49,6 +49,21 @@ def open_every_expander(page, settled: Callable[[object], None]) -> None:
     raise AssertionError("expanders still closed after 10 rounds: one that closes again?")
 
 
+# What needs a sideways swipe (WCAG 1.4.10 Reflow; tests/test_e2e_phone.py at 390 px, the
+# accessibility test at 200% zoom): the page itself, and every element shown in the main
+# area that scrolls sideways inside (a table scrolls inside its own grid, a code block
+# inside its own box: neither is counted). 4 px: KaTeX's struts stick out a pixel or two.
+SIDEWAYS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const wide = [...main.querySelectorAll('.stElementContainer, .katex-display')]
+    .filter(e => e.offsetParent !== null && !e.querySelector('[data-testid="stDataFrame"]'))
+    .filter(e => e.scrollWidth > e.clientWidth + 4)
+    .map(e => `${String(e.className).match(/st-key-\\S+/) || e.className}: `
+              + `${e.scrollWidth} px in ${e.clientWidth}`);
+  const page = document.scrollingElement.scrollWidth;
+  return page > innerWidth ? [`the page: ${page} px in ${innerWidth}`, ...wide] : wide;
+}"""
+
 _HEIGHT = """() => Math.max(document.documentElement.scrollHeight,
   ...[...document.querySelectorAll('section.stMain, [data-testid="stMain"], '
        + '[data-testid="stSidebarContent"]')].map(e => e.scrollHeight))"""
@@ -86,6 +101,27 @@ def audit(page, whole: bool = True) -> list[Finding]:
     return [Finding(v["id"], v.get("impact") or "minor", len(v["nodes"]),
                     tuple(n["html"][:120] for n in v["nodes"][:3]), v.get("help", ""))
             for v in result.response["violations"]]
+
+
+ZOOMED = {"width": 640, "height": 360}  # a 1280 x 720 screen at 200% zoom, in CSS pixels
+
+
+def reflowed(page, zoomed: Mapping[str, int] = ZOOMED, within_ms: int = 10_000) -> list[str]:
+    """What needs a sideways swipe (SIDEWAYS) once the page is shown at `zoomed`, the CSS
+    size of its screen at 200% zoom (WCAG 1.4.4, 1.4.10): charts redraw for a new width on
+    their own, so the page is given `within_ms` to fit before it is read. The window's size
+    is set back after."""
+    size = page.viewport_size
+    page.set_viewport_size(dict(zoomed))
+    try:
+        page.wait_for_function(f"() => ({SIDEWAYS})().length === 0", timeout=within_ms)
+    except Exception:  # noqa: BLE001 (a Playwright timeout: the page is read as it is)
+        pass
+    try:
+        return page.evaluate(SIDEWAYS)
+    finally:
+        if size is not None:
+            page.set_viewport_size(size)
 
 
 def blocking(findings: Iterable[Finding]) -> list[Finding]:

@@ -161,3 +161,37 @@ def chart_ticks(page, index: int = 0, axis: str = "ytick") -> list[str]:
 
 def heatmap_count(page, index: int = 0) -> int:
     return page.locator(".js-plotly-plot").nth(index).locator("g.hm").count()
+
+
+# Where the keyboard's focus is, shown: the focused element (or its label) has an outline or
+# a ring (WCAG 2.4.7).
+FOCUS_SHOWN = """() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return false;
+  const s = getComputedStyle(e), w = getComputedStyle(e.closest('label') || e);
+  return (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0)
+    || s.boxShadow !== 'none' || w.boxShadow !== 'none'
+    || (w.outlineStyle !== 'none' && parseFloat(w.outlineWidth) > 0);
+}"""
+MAX_TABS = 120  # a control further than this from where focus starts is not reachable
+
+
+def tab_to(page, selector: str) -> int:
+    """Press Tab until the focused element is (inside) `selector`; how many presses."""
+    for n in range(1, MAX_TABS + 1):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement?.closest(s) != null", selector):
+            return n
+    raise AssertionError(f"{selector} not reached in {MAX_TABS} presses of Tab")
+
+
+def keyboard_focus(page, selector: str) -> None:
+    """Give the control `selector` the focus as the keyboard does: it is focused, then
+    Shift+Tab leaves it and Tab comes back to it, so it is in the Tab order and the browser
+    shows the focus as it does for a keyboard (`:focus-visible`); asserted shown. A test
+    then presses Enter or Space, as a keyboard-only learner does."""
+    page.locator(selector).first.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    assert page.evaluate("s => document.activeElement?.closest(s) != null", selector), selector
+    assert page.evaluate(FOCUS_SHOWN), selector

@@ -176,6 +176,7 @@ def test_accessibility_smoke(capsys):
     rows = _table(out, "| impact")
     assert [r["impact"] for r in rows] == ["critical", "serious", "moderate", "minor"]
     assert all(r["met"] == "yes" for r in rows if r["impact"] in ("critical", "serious"))
+    assert "At 200% zoom (640 x 360): 1 of 1 laptop views need no sideways swipe." in out
 
 
 def test_run_all_writes_every_section(tmp_path, monkeypatch, capsys):

@@ -1,6 +1,7 @@
 """Every page passes an automated accessibility audit (axe-core, WCAG 2.0/2.1/2.2 A and AA;
 tests/axe_audit.py) in English and Chinese, at a laptop's width and in presenter mode, with
-every expander open: no serious or critical finding. The page says its language
+every expander open: no serious or critical finding; and at 200% zoom nothing needs a
+sideways swipe. The page says its language
 (`<html lang>`), and a code block or formula that scrolls sideways takes the keyboard's
 focus. A lesson's step with its self-check is audited too; the class panels are audited in
 tests/test_e2e_class_lesson.py, where a class is running.
@@ -11,8 +12,8 @@ bench/accessibility.py counts every finding (minor and moderate too) by rule and
 from __future__ import annotations
 
 import pytest
-from axe_audit import audit, blocking, open_every_expander
-from browser_support import PAGES, no_exception, settled
+from axe_audit import audit, blocking, open_every_expander, reflowed
+from browser_support import FOCUS_SHOWN, PAGES, no_exception, settled, tab_to
 from serve import after_rerun
 
 from explorer.app.access import HTML_LANG
@@ -33,7 +34,7 @@ def test_every_page_passes_the_audit(browser, app_url, lang, presenter):
     page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
     page.goto(f"{app_url}/{PAGES[0]}?lang={lang}" + ("&pres=1" if presenter else ""))
     page.wait_for_selector("h1", timeout=120_000)
-    found = {}
+    found, sideways = {}, {}
     for name in PAGES:
         if name != PAGES[0]:  # the menu's link, as a learner moves on
             link = page.locator(".st-key-nav a").filter(has_text=TABLES[lang][f"nav.{name}"])
@@ -41,9 +42,12 @@ def test_every_page_passes_the_audit(browser, app_url, lang, presenter):
             page.wait_for_function(f"() => location.pathname.endsWith('/{name}')")
         found[name] = audited(page)
         assert page.evaluate("document.documentElement.lang") == HTML_LANG[lang]
+        if not presenter:  # the same page at 200% zoom: nothing needs a sideways swipe
+            sideways[name] = reflowed(page)
     no_exception(page)
     page.context.close()
     assert found == {name: [] for name in PAGES}
+    assert sideways == ({} if presenter else {name: [] for name in PAGES})
 
 
 def test_a_lessons_step_and_its_answered_self_check_pass_the_audit(page, app_url):
@@ -85,26 +89,6 @@ def test_a_wide_code_block_takes_the_keyboards_focus_and_a_narrow_one_does_not(p
 
 
 # ---- The keyboard alone ------------------------------------------------------------------
-
-FOCUS_SHOWN = """() => {
-  const e = document.activeElement;
-  if (!e || e === document.body) return false;
-  const s = getComputedStyle(e), w = getComputedStyle(e.closest('label') || e);
-  return (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0)
-    || s.boxShadow !== 'none' || w.boxShadow !== 'none'
-    || (w.outlineStyle !== 'none' && parseFloat(w.outlineWidth) > 0);
-}"""
-MAX_TABS = 120  # a control further than this from where focus starts is not reachable
-
-
-def tab_to(page, selector: str) -> int:
-    """Press Tab until the focused element is (inside) `selector`; how many presses."""
-    for n in range(1, MAX_TABS + 1):
-        page.keyboard.press("Tab")
-        if page.evaluate("s => document.activeElement?.closest(s) != null", selector):
-            return n
-    raise AssertionError(f"{selector} not reached in {MAX_TABS} presses of Tab")
-
 
 def test_a_lesson_is_followed_by_keyboard_alone(page, app_url):
     """Next, a self-check's answer and Check, and Next again: Tab, the arrow keys, Space and

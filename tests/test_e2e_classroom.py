@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import ARTIFACTS, chromium, settled
+from browser_support import ARTIFACTS, chromium, keyboard_focus, settled
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from serve import RUNS_DONE, after_rerun
 
@@ -36,16 +36,21 @@ EVER_EXPLORING = """() => {
 }"""
 
 
-def click_until(page, button: str, done: str, tries: int = 3) -> None:
+def click_until(page, button: str, done: str, tries: int = 3, keys: bool = False) -> None:
     """Click the button `button` (a selector) until the JS condition `done` holds, waiting
     FOLLOW_MS after each click. A browser was seen to drop such a click now and then: the
     teacher's Ask led to no run of the page at all while the roster's timer ran on (a
     server log of every run; the cause is not found). `after_rerun` cannot tell: a timer's
-    run counts as the run it waits for. A person would click again; so does the test."""
+    run counts as the run it waits for. A person would click again; so does the test.
+    `keys`: pressed by keyboard instead (reached by Tab, the focus shown, Enter)."""
     for attempt in range(tries):
         if attempt and page.evaluate(done):  # the last click came through late
             return
-        after_rerun(page, page.locator(button).click)
+        if keys:
+            keyboard_focus(page, button)
+            after_rerun(page, lambda: page.keyboard.press("Enter"))
+        else:
+            after_rerun(page, page.locator(button).click)
         try:
             page.wait_for_function(done, timeout=FOLLOW_MS)
             return

@@ -9,6 +9,7 @@ Streamlit's server never learns the screen's width: what fits is decided by the 
 from __future__ import annotations
 
 import pytest
+from axe_audit import SIDEWAYS
 from browser_support import ARTIFACTS, PAGES, no_exception, settled
 from serve import after_rerun
 
@@ -27,19 +28,6 @@ CHARTS_DRAWN = """() => {
     .filter(c => c.offsetParent !== null);
   return charts.length > 0
     && charts.every(c => c.querySelector('.main-svg') && c.querySelector('.modebar-group'));
-}"""
-# What needs a sideways swipe: the page itself, and every element shown in the main area
-# that scrolls sideways inside (a table scrolls inside its own grid, a code block inside its
-# own box: neither is counted). 4 px: KaTeX's struts stick out a pixel or two.
-SIDEWAYS = """() => {
-  const main = document.querySelector('[data-testid="stMain"]');
-  const wide = [...main.querySelectorAll('.stElementContainer, .katex-display')]
-    .filter(e => e.offsetParent !== null && !e.querySelector('[data-testid="stDataFrame"]'))
-    .filter(e => e.scrollWidth > e.clientWidth + 4)
-    .map(e => `${String(e.className).match(/st-key-\\S+/) || e.className}: `
-              + `${e.scrollWidth} px in ${e.clientWidth}`);
-  const page = document.scrollingElement.scrollWidth;
-  return page > innerWidth ? [`the page: ${page} px in ${innerWidth}`, ...wide] : wide;
 }"""
 # Each shown chart's toolbar against its texts (titles, tick labels, axis titles,
 # annotations, legend, colour bar): the texts it covers.

@@ -1,5 +1,6 @@
 """End-to-end: a click during training leaves it training; Stop ends it, and the numbers
-shown then stay put.
+shown then stay put. Train and Stop are pressed by keyboard (reached by Tab, the focus shown,
+Enter), as a keyboard-only learner does.
 
 Streamlit starts a new script run at once when the learner clicks (runner.fastReruns),
 while the run that waits for the training is still waiting. The training itself runs in
@@ -11,7 +12,7 @@ loss and accuracy.
 
 from __future__ import annotations
 
-from browser_support import no_exception, open_page
+from browser_support import keyboard_focus, no_exception, open_page
 
 TIMEOUT_MS = 120_000
 
@@ -53,7 +54,8 @@ def test_a_click_during_training_leaves_it_training_and_stop_ends_it(page, app_u
     page.wait_for_function(
         "() => !document.querySelector('.st-key-tr_early input').checked", timeout=TIMEOUT_MS)
     page.wait_for_selector("[data-test-script-state='notRunning']", timeout=TIMEOUT_MS)
-    page.locator(".st-key-tr_train button").first.click()
+    keyboard_focus(page, ".st-key-tr_train button")  # Train and Stop by keyboard alone
+    page.keyboard.press("Enter")
     page.wait_for_function(f"() => ({STEP})() !== null", polling=50, timeout=TIMEOUT_MS)
 
     _presenter(page)  # a click while the model trains: the page draws again ...
@@ -64,7 +66,8 @@ def test_a_click_during_training_leaves_it_training_and_stop_ends_it(page, app_u
     page.wait_for_function(f"() => ({STEP})() > {before}", polling=100, timeout=TIMEOUT_MS)
     assert "Training stopped" not in page.inner_text("[data-testid='stMain']")
 
-    page.locator(".st-key-tr_stop button").first.click()  # only Stop ends it
+    keyboard_focus(page, ".st-key-tr_stop button")  # only Stop ends it
+    page.keyboard.press("Enter")
     page.wait_for_function(SETTLED, arg=True, polling=100, timeout=TIMEOUT_MS)
     no_exception(page)
     first = page.evaluate(METRICS)

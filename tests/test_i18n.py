@@ -14,7 +14,7 @@ from apptest_helpers import app
 from streamlit.testing.v1 import AppTest
 
 from explorer.app.sidebar import TRANSLATED_CHOICES
-from explorer.text.i18n import LANGS, TABLES, get_lang, set_lang, t
+from explorer.text.i18n import LANGS, TABLES, get_lang, plain, set_lang, t
 
 
 def _fields(text: str) -> set[str]:
@@ -546,3 +546,13 @@ def test_every_translated_choice_is_kept_on_a_language_change(page):
     chinese = _choices(app(page, lang="zh"))
     translated = {k for k in english if k in chinese and english[k] != chinese[k]}
     assert translated <= set(TRANSLATED_CHOICES), translated - set(TRANSLATED_CHOICES)
+
+
+@pytest.mark.parametrize("text", ["1:cat: and 3:on:", ":material/home:", ":red[x]",
+                                  ":blue-background[y] z", "+1:+1:"])
+def test_plain_text_draws_no_emoji_icon_or_colour_for_a_learners_shortcode(text):
+    """Streamlit's markdown draws ":cat:" as an emoji and ":red[x]" in red, escapes or not:
+    `plain` breaks each such colon with a word joiner, and the text reads as typed."""
+    shown = plain(text)
+    assert not re.search(r":[\w+/-]+(:|\\\[)", shown)
+    assert shown.replace("\u2060", "").replace("\\", "") == text

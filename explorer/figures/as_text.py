@@ -214,8 +214,8 @@ def figure_lines(spec: dict[str, Any], lang: str) -> list[str]:
     notes = [label_text(note.get("text")) for note in layout.get("annotations") or []
              if isinstance(note, dict) and note.get("text")]
     notes = [note for note in dict.fromkeys(notes) if note and note != title]
-    if notes:
-        lines.append(t("a11y.labels", labels=" · ".join(notes[:MAX_LABELS])))
+    if notes:  # a drawing's texts (the architecture's blocks and shapes), one a line
+        lines += [t("a11y.labels"), *notes[:MAX_LABELS]]
     if len(lines) > MAX_LINES:
         lines = [*lines[:MAX_LINES - 1], t("a11y.more", n=len(lines) - MAX_LINES + 1)]
     return lines

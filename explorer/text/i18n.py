@@ -92,12 +92,18 @@ MARKDOWN_SPECIALS = frozenset("\\`*_{}[]()#+-.!|<>~$")
 # Where st.markdown makes a link of plain text, escapes or not (GitHub's autolinks:
 # http://…, www.…, a@b.c): an invisible word joiner (U+2060) after it breaks the pattern
 _AUTOLINK = re.compile(r"(?i)(https?|ftp|www|mailto)(?=[:.])|(@)")
+# ... and where it draws an emoji or an icon for a shortcode (":cat:", ":material/home:") or
+# colours text (":red[x]"), escapes or not: a word joiner after the colon breaks that too
+# (a token "cat" shown as "1:cat:" in a list of positions became a cat's face)
+_SHORTCODE = re.compile(r":(?=[\w+/-]+[:\[])")
 
 
 def plain(text: str) -> str:
     """`text` as st.markdown shows it as written: every markdown special escaped and every
-    autolink broken (no link, image, heading or HTML), each line break kept."""
+    autolink and emoji shortcode broken (no link, image, heading, HTML or emoji), each line
+    break kept."""
     text = _AUTOLINK.sub(lambda m: m.group(0) + "\u2060", text)
+    text = _SHORTCODE.sub(":\u2060", text)
     escaped = "".join("\\" + ch if ch in MARKDOWN_SPECIALS else ch for ch in text)
     return escaped.replace("\n", "  \n")
 

@@ -2471,7 +2471,7 @@ TEXT: dict[str, str] = {
     "a11y.curve": "{name}: {n} points, from {first} at {first_at} to {last} at {last_at}; "
                   "highest {high} at {high_at}, lowest {low} at {low_at}.",
     "a11y.bars": "{name}: {bars}.",
-    "a11y.labels": "Labels: {labels}.",
+    "a11y.labels": "Its labels:",
     "a11y.more": "And {n} more.",
     "access.code_region": "Code (scrolls sideways: arrow keys)",
     "access.formula_region": "Formula (scrolls sideways: arrow keys)",

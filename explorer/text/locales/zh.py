@@ -2112,7 +2112,7 @@ TEXT: dict[str, str] = {
     "a11y.curve": "{name}：{n} 个点，从 {first_at} 处的 {first} 到 {last_at} 处的 {last}；"
                   "最大 {high}，在 {high_at}；最小 {low}，在 {low_at}。",
     "a11y.bars": "{name}：{bars}。",
-    "a11y.labels": "标注：{labels}。",
+    "a11y.labels": "图中的标注：",
     "a11y.more": "还有 {n} 条。",
     "access.code_region": "代码（可横向滚动：方向键）",
     "access.formula_region": "公式（可横向滚动：方向键）",
