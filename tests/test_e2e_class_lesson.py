@@ -4,8 +4,7 @@ its last. The teacher's Next moves every student to the step's page and note; ea
 is asked to the class, answered once by each student (the heatmaps wait on the students'
 pages while the attention question is open), and revealed (the last while a countdown runs
 in the teacher's page); a student who reloads keeps their place and their answer; the teacher
-ends the class and downloads the answers as CSV, per choice and per student. One Next and
-one Reveal are pressed by keyboard alone (reached by Tab, the focus shown, Enter).
+ends the class and downloads the answers as CSV, per choice and per student.
 
 The test waits on what each page shows (conditions), never on fixed sleeps. Screenshots of
 the teacher at 1280 x 720 and of the students go to test-artifacts/class_lesson_*.png."""
@@ -17,7 +16,7 @@ import io
 
 import pytest
 from axe_audit import audit, blocking
-from browser_support import ARTIFACTS, chromium, keyboard_focus, settled
+from browser_support import ARTIFACTS, chromium, settled
 from serve import after_rerun
 from test_e2e_classroom import FOLLOW_MS, Classroom, click_until
 
@@ -106,12 +105,8 @@ def test_a_teacher_teaches_a_shipped_lesson_to_three_students(classroom):
     assert students["en"].locator(".st-key-lesson_next").count() == 0  # the teacher's
     sent: dict[int, list[int]] = {}
     for i, step in enumerate(LESSON.steps, start=1):
-        if i > 1:  # the teacher's Next moves the class (once by keyboard alone)
-            if i == QUESTION_STEP:
-                keyboard_focus(teacher, ".st-key-lesson_next a")
-                after_rerun(teacher, lambda: teacher.keyboard.press("Enter"))
-            else:
-                after_rerun(teacher, teacher.locator(".st-key-lesson_next a").click)
+        if i > 1:  # the teacher's Next moves the class
+            after_rerun(teacher, teacher.locator(".st-key-lesson_next a").click)
             teacher.wait_for_function(_at_step("en", i), timeout=120_000)
             for who, page in students.items():
                 page.wait_for_function(_at_step(langs[who], i), timeout=FOLLOW_MS)
@@ -153,8 +148,7 @@ def test_a_teacher_teaches_a_shipped_lesson_to_three_students(classroom):
             teacher.wait_for_function("([el, first]) => el.textContent !== first",
                                       arg=[timer.element_handle(), first], timeout=5_000)
         click_until(teacher, ".st-key-class_reveal button",
-                    "() => document.querySelector('.st-key-class_reveal') === null",
-                    keys=i == QUESTION_STEP)  # once by keyboard alone
+                    "() => document.querySelector('.st-key-class_reveal') === null")
         own = [TEXTS[lang][k].split("{")[0] for lang in ("en", "zh")
                for k in ("class.q_you_right", "class.q_you_wrong")]
         for page in students.values():  # each told whether they were right

@@ -204,7 +204,8 @@ def test_a_question_hides_the_heatmaps_until_the_teacher_reveals_the_answers(cla
         f"() => document.body.innerText.includes({'Answers so far: 1'!r})",
         timeout=FOLLOW_MS)
     teacher.screenshot(path=str(ARTIFACTS / "class_question_tally.png"))
-    click_until(teacher, ".st-key-class_reveal button", _gone(".st-key-class_reveal"))
+    click_until(teacher, ".st-key-class_reveal button", _gone(".st-key-class_reveal"),
+                keys=True)  # by keyboard alone: reached by Tab, the focus shown, Enter
     student.wait_for_selector(".st-key-attn_grid", timeout=FOLLOW_MS)  # back
     settled(student)
     assert "/ 1" not in student.inner_text(".st-key-class_question")
