@@ -22,9 +22,16 @@ from explorer.text.i18n import TABLES
 SHARED_SERVER = True  # never trains: served with the other such modules (browser_support.py)
 
 def audited(page) -> list[str]:
-    """The serious and critical findings of the page as drawn, every expander open."""
+    """The serious and critical findings of the page as drawn, every expander open. A
+    finding is looked at again once two more frames are drawn: one of a moment (a sidebar
+    widget caught too small while a page change redrew it: once in some twenty walks) is gone
+    then; one of the page stays."""
     settled(page)
     open_every_expander(page, settled)
+    if not blocking(audit(page)):
+        return []
+    settled(page)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     return [str(f) for f in blocking(audit(page))]
 
 
