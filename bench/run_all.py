@@ -47,7 +47,7 @@ SCRIPTS: dict[str, str] = {
                      "answers, memory)"),
     "class_paced": "13c. A student-paced lesson (10 steps, 30 students: the teacher's roster)",
     "accessibility": ("14. Accessibility (axe-core, WCAG 2.2 A and AA: every page, both "
-                      "languages, laptop, presenter, phone)"),
+                      "languages, laptop, presenter, phone; 200% zoom)"),
 }
 
 
