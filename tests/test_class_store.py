@@ -532,23 +532,33 @@ def test_a_self_check_whose_label_is_not_text_is_refused(store, label):
     assert store.self_checks(code, key, LESSON_A) == ()
 
 
-def test_self_checks_kept_before_labels_were_are_read_without_one(store, spec, tmp_path):
-    """A class store written by an earlier version: an SQLite checks table without its
-    label column, Redis values of five items."""
-    code, key = _seated(store, "s1")
-    store.check(code, "s1", LESSON_A, 1, 2, False, "Ada", T0 + 1, "年")
+def _as_written_before(store, spec, tmp_path, sql: str, redis_edit):
+    """`store` as an earlier version left it: SQLite altered by `sql` (the store closed and
+    opened again), or Redis changed by `redis_edit(client)`; the store to read it with."""
     if spec is None:
         store.close()
         import sqlite3
 
         with sqlite3.connect(tmp_path / SQLITE_FILE) as db:
-            db.execute("ALTER TABLE checks DROP COLUMN label")
-        store = open_store(spec, tmp_path)
-    else:
-        with redis.Redis.from_url(spec) as client:
-            (checks,) = [k for k in client.scan_iter() if k.endswith(b":checks")]
-            (field,) = client.hkeys(checks)
-            client.hset(checks, field, json.dumps([2, False, "Ada", T0 + 1, 1]))
+            db.execute(sql)
+        return open_store(spec, tmp_path)
+    with redis.Redis.from_url(spec) as client:
+        redis_edit(client)
+    return store
+
+
+def test_self_checks_kept_before_labels_were_are_read_without_one(store, spec, tmp_path):
+    """A class store written by an earlier version: an SQLite checks table without its
+    label column, Redis values of five items."""
+    code, key = _seated(store, "s1")
+    store.check(code, "s1", LESSON_A, 1, 2, False, "Ada", T0 + 1, "年")
+
+    def five_items(client) -> None:
+        (checks,) = [k for k in client.scan_iter() if k.endswith(b":checks")]
+        (field,) = client.hkeys(checks)
+        client.hset(checks, field, json.dumps([2, False, "Ada", T0 + 1, 1]))
+    store = _as_written_before(store, spec, tmp_path, "ALTER TABLE checks DROP COLUMN label",
+                               five_items)
     try:
         assert store.self_checks(code, key, LESSON_A) == (
             SelfCheck("s1", 1, 2, False, "Ada", T0 + 1, 1),)
@@ -593,17 +603,12 @@ def test_a_student_kept_before_steps_were_is_on_no_step(store, spec, tmp_path):
     SQLite students table without its step column."""
     code, key = store.start(T0)
     store.heartbeat(code, "s1", True, T0 + 1, step=4)
-    if spec is None:
-        store.close()
-        import sqlite3
 
-        with sqlite3.connect(tmp_path / SQLITE_FILE) as db:
-            db.execute("ALTER TABLE students DROP COLUMN step")
-        store = open_store(spec, tmp_path)
-    else:
-        with redis.Redis.from_url(spec) as client:
-            hashes = [k for k in client.scan_iter() if k.endswith(b":students")]
-            client.hset(hashes[0], "s1", f"{T0 + 1!r}|1")
+    def seen_following(client) -> None:
+        hashes = [k for k in client.scan_iter() if k.endswith(b":students")]
+        client.hset(hashes[0], "s1", f"{T0 + 1!r}|1")
+    store = _as_written_before(store, spec, tmp_path, "ALTER TABLE students DROP COLUMN step",
+                               seen_following)
     try:
         roster = store.roster(code, key, T0 + 2)
         assert (roster.connected, roster.following, roster.steps) == (1, 1, ())

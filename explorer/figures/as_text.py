@@ -16,7 +16,6 @@ import base64
 import html
 import math
 import re
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -219,8 +218,3 @@ def figure_lines(spec: dict[str, Any], lang: str) -> list[str]:
     if len(lines) > MAX_LINES:
         lines = [*lines[:MAX_LINES - 1], t("a11y.more", n=len(lines) - MAX_LINES + 1)]
     return lines
-
-
-def said(lines: Sequence[str]) -> bool:
-    """Whether `lines` say more than a title: a chart with nothing to say gets no text."""
-    return len(lines) > 1
